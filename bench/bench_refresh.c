@@ -1,0 +1,85 @@
+/* bench_refresh.c - the cost of one refresh (read + metrics) on the simulated two-socket
+ * Tegra410 with every PMU of its profile in use, and on the host profile with real perf
+ * counters; the cost of start-up (discovery, profiles, binding) and resident memory.
+ *
+ * usage: bench_refresh sim|host REFRESHES
+ * Prints "bench: NAME VALUE UNIT" lines. run.sh also runs it under callgrind with 0 and
+ * with N refreshes, so the instruction count of one refresh is their difference / N. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "pmu.h"
+#include "profile.h"
+#include "session.h"
+#include "source.h"
+#include "util.h"
+
+static long rss_kb(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kb = -1;
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "VmRSS:", 6))
+			kb = atol(line + 6);
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: bench_refresh sim|host REFRESHES\n");
+		return 2;
+	}
+	bool sim = !strcmp(argv[1], "sim");
+	long n = atol(argv[2]);
+	diag_set_quiet(true);
+	uint64_t t0 = clock_monotonic_ns();
+	const char *root = sim ? PMUTOP_ABS_SRCDIR "/profiles/machines/tegra410" : "/";
+	struct machine *m = machine_discover(root);
+	int nerr;
+	struct profile *p = profile_load(sim ? PMUTOP_ABS_SRCDIR "/profiles/tegra410.ini" : PMUTOP_ABS_SRCDIR "/profiles/host.ini", &nerr);
+	if (!p)
+		return 1;
+	struct profile *ps[1] = { p };
+	struct session *s = session_new(m, ps, 1);
+	struct source *src;
+	if (sim) {
+		struct sim_options so = { .model_path = PMUTOP_ABS_SRCDIR "/profiles/machines/tegra410/model.ini", .seed = 1 };
+		src = source_sim_new(m, &so);
+	} else {
+		src = source_perf_new(m);
+	}
+	uint64_t now = sim ? 1000000000ull : clock_monotonic_ns();
+	session_start(s, src, now);
+	uint64_t t1 = clock_monotonic_ns();
+	int counters = 0, leaders = 0;
+	for (int i = 0; i < s->ninstances; i++) {
+		counters += s->inst[i].opened ? s->inst[i].ncounters : 0;
+		leaders += s->inst[i].opened ? s->inst[i].cpus.n : 0;
+	}
+	uint64_t w0 = clock_monotonic_ns();
+	for (long i = 1; i <= n; i++) {
+		now += 1000000000ull;
+		session_sample(s, sim ? now : clock_monotonic_ns());
+	}
+	uint64_t w1 = clock_monotonic_ns();
+	const char *tag = sim ? "sim_tegra410" : "host";
+	printf("bench: %s_counters %d count\n", tag, counters);
+	printf("bench: %s_metric_values %d count\n", tag, s->nvalues);
+	if (!sim)
+		printf("bench: %s_group_leaders %d count\n", tag, leaders);
+	printf("bench: %s_startup %.2f ms\n", tag, (double)(t1 - t0) / 1e6);
+	if (n)
+		printf("bench: %s_refresh %.1f us\n", tag, (double)(w1 - w0) / 1e3 / (double)n);
+	printf("bench: %s_rss %ld KiB\n", tag, rss_kb());
+	session_free(s);
+	source_destroy(src);
+	profile_free(p);
+	machine_free(m);
+	return 0;
+}

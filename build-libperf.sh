@@ -1,0 +1,47 @@
+#!/bin/sh
+# Build libperf (the kernel's tools/lib/perf) from Debian's linux-source package into DEST,
+# as a static library with libapi folded in, plus a libperf.pc that links them statically.
+# libperf is not packaged in Debian 12; nothing is downloaded but the Debian package itself.
+# Usage: build-libperf.sh DEST
+set -eu
+dest=${1:?usage: build-libperf.sh DEST}
+case $dest in /*) ;; *) dest=$(pwd)/$dest ;; esac
+
+if [ -f "$dest/lib/pkgconfig/libperf.pc" ] && [ -f "$dest/lib/libperf.a" ]; then
+    exit 0        # already built: a second configure costs nothing
+fi
+
+tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1 || true)
+if [ -z "$tarball" ]; then
+    echo "build-libperf: no /usr/src/linux-source-*.tar.xz; install it with: apt-get install linux-source-6.12" >&2
+    exit 1
+fi
+top=$(basename "$tarball" .tar.xz)
+work="$dest/src"
+rm -rf "$dest"
+mkdir -p "$work"
+echo "build-libperf: extracting tools/ from $tarball" >&2
+tar -xJf "$tarball" -C "$work" \
+    "$top/tools" "$top/include/uapi" "$top/include/linux" "$top/scripts" "$top/Makefile" 2>/dev/null ||
+    tar -xJf "$tarball" -C "$work" --wildcards "$top/tools/*" "$top/include/*" "$top/scripts/*" "$top/Makefile"
+
+# install_lib + install_headers + install_pkgconfig, never plain install (it wants asciidoc).
+make -s -C "$work/$top/tools/lib/perf" prefix="$dest" libdir_relative=lib \
+    install_lib install_headers install_pkgconfig >"$dest/build.log" 2>&1 || {
+    cat "$dest/build.log" >&2; exit 1; }
+cp "$work/$top/tools/lib/api/libapi.a" "$dest/lib/"
+# The .so has an unversioned SONAME: link statically, so remove it and the stale .pc.
+rm -f "$dest"/lib/libperf.so* "$dest/lib/pkgconfig/libperf.pc"
+cat >"$dest/lib/pkgconfig/libperf.pc" <<PC
+prefix=$dest
+libdir=\${prefix}/lib
+includedir=\${prefix}/include
+
+Name: libperf
+Description: perf library (static, built from $top)
+Version: 0.0.1
+Libs: \${libdir}/libperf.a \${libdir}/libapi.a
+Cflags: -I\${includedir}
+PC
+rm -rf "$work"
+echo "build-libperf: installed in $dest" >&2

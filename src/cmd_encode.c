@@ -1,0 +1,53 @@
+/* cmd_encode.c - `pmutop encode EVENT...`: the perf_event_attr fields an event becomes. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "commands.h"
+#include "diag.h"
+#include "encode.h"
+#include "pmu.h"
+
+int cmd_encode(int argc, char **argv)
+{
+	const char *root = getenv("PMUTOP_SYSFS_ROOT");
+	static const struct option opts[] = {
+		{ "sysfs-root", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r': root = optarg; break;
+		case 'h':
+			printf("usage: pmutop encode [--sysfs-root DIR] EVENT...\n"
+			       "Print the perf_event_attr type and config words each EVENT encodes to:\n"
+			       "EVENT<TAB>type=N<TAB>config=0x..<TAB>config1=0x..<TAB>config2=0x..\n");
+			return 0;
+		default: return 2;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "pmutop encode: no event given (usage: pmutop encode [--sysfs-root DIR] EVENT...)\n");
+		return 2;
+	}
+	struct machine *m = machine_discover(root && *root ? root : "/");
+	int status = 0;
+	for (int i = optind; i < argc; i++) {
+		struct encoded_event enc;
+		char *err;
+		if (encode_event(m, argv[i], &enc, &err) < 0) {
+			fprintf(stderr, "pmutop encode: %s\n", err);
+			free(err);
+			status = 1;
+			continue;
+		}
+		char buf[256];
+		encode_format_attr(&enc.attr, buf, sizeof(buf));
+		printf("%s\t%s\n", argv[i], buf);
+	}
+	machine_free(m);
+	return status;
+}

@@ -1,0 +1,22 @@
+/* cpulist.h - sets of CPU numbers as the kernel prints them ("0-3,8-11" or a plain "5"). */
+#ifndef PMUTOP_CPULIST_H
+#define PMUTOP_CPULIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct cpulist {
+	int n;
+	int *cpu; /* ascending, no duplicates */
+};
+
+/* Parse "0-3,8,10-11" (a trailing newline is allowed). False on malformed text. */
+bool cpulist_parse(const char *text, struct cpulist *out);
+void cpulist_free(struct cpulist *l);
+void cpulist_copy(struct cpulist *dst, const struct cpulist *src);
+bool cpulist_contains(const struct cpulist *l, int cpu);
+void cpulist_add(struct cpulist *l, int cpu);
+/* Print in list form into buf ("0-3,8"). */
+void cpulist_format(const struct cpulist *l, char *buf, size_t len);
+
+#endif

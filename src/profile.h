@@ -1,0 +1,104 @@
+/* profile.h - a profile: which PMUs, which events and filters, which metrics and panes.
+ *
+ * The profile is data: no PMU family is special-cased in C. See pmutop-profile(5). */
+#ifndef PMUTOP_PROFILE_H
+#define PMUTOP_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct expr;
+
+enum filter_type { FILTER_FLAG, FILTER_MASK, FILTER_INT, FILTER_HEX, FILTER_BDF };
+
+struct prof_filter {
+	char *term;   /* the PMU format field it sets */
+	enum filter_type type;
+	char *title;
+	char *enable; /* a companion flag term set to 1 whenever this filter is set (src_bdf_en) */
+	bool has_default;
+	uint64_t def;
+	int line;
+};
+
+struct prof_event {
+	char *name;  /* identifier in formulae: the alias with '-' turned into '_' */
+	char *terms; /* what goes between the PMU's slashes, or a bare legacy name */
+	bool optional;
+	int line;
+};
+
+enum group_split { SPLIT_PMU, SPLIT_CPU };
+
+struct prof_group {
+	char *name;
+	char *title;
+	char *pmu_pattern; /* "nvidia_pcie_pmu_{socket}_rc_{rc}", "software", "msr" */
+	char *instance;    /* "socket{socket}/rc{rc}"; default: the PMU name */
+	enum group_split split;
+	bool aggregate_all, aggregate_socket;
+	bool perf_group; /* open the events as one perf group (same time window) */
+	char *leader;    /* event that leads the perf group; default the first */
+	int nevents;
+	struct prof_event *events;
+	int nattrs;
+	char **attrs;    /* PMU attribute files usable in formulae ("hw_clk_freq", "caps/slots") */
+	char **attr_ids; /* their names in formulae: '/' and '-' become '.' ("caps.slots") */
+	int nfilters;
+	struct prof_filter *filters;
+	int nexclusive;
+	char ***exclusive; /* NULL-terminated lists of filter terms of which at most one is set */
+	int line;
+};
+
+struct prof_metric {
+	char *name; /* "ucf.mem_read_bw" */
+	char *group_name;
+	int group; /* index in profile->groups */
+	char *formula;
+	struct expr *expr;
+	char *unit;
+	char *title;
+	double max; /* bar scale; 0 = auto */
+	int line, formula_line, formula_col;
+};
+
+struct prof_pane {
+	char *name;
+	char *title;
+	char *style; /* bars, table, stacked, values */
+	int nmetrics;
+	char **metrics;
+	int line;
+};
+
+struct profile {
+	char *path;
+	char *name;
+	char *title;
+	int nrequires;
+	char **requires; /* PMU name globs: selected when any matches */
+	bool fallback;   /* used when no other profile matches */
+	int ngroups;
+	struct prof_group *groups;
+	int nmetrics;
+	struct prof_metric *metrics;
+	int npanes;
+	struct prof_pane *panes;
+};
+
+/* Load and check a profile. On error returns NULL and prints every problem as
+ * "FILE:LINE[:COL]: message" through diag_error(); *nerrors is set. */
+struct profile *profile_load(const char *path, int *nerrors);
+void profile_free(struct profile *p);
+
+/* Formula variable slots of a group: events first, then these, then attrs. */
+enum { VAR_ELAPSED_NS, VAR_ELAPSED_S, VAR_NCPUS, VAR_NBUILTINS };
+int group_nvars(const struct prof_group *g);
+int group_attr_slot(const struct prof_group *g, int attr_index);
+const char *filter_type_name(enum filter_type t);
+
+/* Parse a filter value as the user writes it ("27:01.1", "0x2781", "0b11", "on"). */
+bool filter_parse_value(const struct prof_filter *f, const char *text, uint64_t *out, char **err);
+
+#endif

@@ -1,0 +1,44 @@
+/* simmodel.h - the traffic model of a simulated machine (an INI file beside its sysfs tree).
+ *
+ *   [pmu GLOB]                          sections apply to PMUs whose name matches; first wins
+ *   rate.EVENT = FORMULA                events per second, unfiltered; names: t (seconds),
+ *                                       socket, index (the PMU name's last number, e.g.
+ *                                       the RC), and the rates defined above it
+ *   dim.NAME = FIELD=W FIELD=W ...      a filter dimension: cells selected by format fields
+ *   dim.NAME = FIELD=W0,W1,...          ... or by the bits of one mask field
+ *   unfiltered = EVENT ...              events the filters do not scale (cycles)
+ *   running = FRACTION                  time running / time enabled (multiplexing)
+ *   [model] title = ..., jitter = F     relative noise per read, seeded by --seed
+ *
+ * A counter counts rate x product over dimensions of (sum of the weights of the selected
+ * cells, or of all cells when none is selected: the drivers' "unset means all"). */
+#ifndef PMUTOP_SIMMODEL_H
+#define PMUTOP_SIMMODEL_H
+
+#include <stdint.h>
+
+#include "encode.h"
+
+struct sim_model;
+struct sim_section;
+
+struct sim_model *sim_model_load(const char *path); /* NULL after printing errors */
+struct sim_model *sim_model_default(void);          /* no file: plausible rates for anything */
+void sim_model_free(struct sim_model *m);
+double sim_model_jitter(const struct sim_model *m);
+const char *sim_model_title(const struct sim_model *m);
+
+/* The section for a PMU name (NULL: defaults). */
+const struct sim_section *sim_model_section(const struct sim_model *m, const char *pmu_name);
+/* Events per second of event (an alias name) at time t for a PMU on socket. */
+double sim_rate(const struct sim_model *m, const struct sim_section *sec, const char *event, double t, int socket,
+		int index);
+/* Fraction of traffic the filters in attr select. */
+double sim_selection(const struct sim_section *sec, const struct pmu *p, const char *event,
+		     const struct event_attr *attr);
+double sim_running_fraction(const struct sim_section *sec);
+
+/* Which alias of p the attr encodes (most specific match), or NULL. */
+const char *sim_decode_event(const struct machine *m, const struct pmu *p, const struct event_attr *attr);
+
+#endif

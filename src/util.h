@@ -1,0 +1,39 @@
+/* util.h - allocation that never returns NULL, small string helpers. */
+#ifndef PMUTOP_UTIL_H
+#define PMUTOP_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap);
+
+/* Grow *array (of *cap elements of size elem) so that it holds at least need elements. */
+void grow_array(void *array_ptr, int *cap, int need, size_t elem);
+
+/* Remove one trailing newline (drivers print one; hybrid x86 event files do not). */
+void chomp(char *s);
+/* Strip leading and trailing white space in place; returns s advanced. */
+char *trim(char *s);
+bool str_has_prefix(const char *s, const char *prefix);
+bool str_has_suffix(const char *s, const char *suffix);
+
+/* Parse an unsigned 64-bit number: decimal or 0x-hex, whole string. */
+bool parse_u64(const char *s, uint64_t *out);
+
+/* Levenshtein distance, for "did you mean" hints. */
+int edit_distance(const char *a, const char *b);
+
+/* Number of monotonic nanoseconds; the real clock (tests inject their own). */
+uint64_t clock_monotonic_ns(void);
+
+#endif

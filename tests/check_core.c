@@ -1,0 +1,376 @@
+/* check_core.c - CPU lists, format fields, discovery, encoding, formulae. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cpulist.h"
+#include "diag.h"
+#include "encode.h"
+#include "expr.h"
+#include "format.h"
+#include "pmu.h"
+#include "testutil.h"
+#include "util.h"
+
+/* ---- cpu lists ---- */
+
+START_TEST(cpulist_forms)
+{
+	struct cpulist l;
+	ck_assert(cpulist_parse("0-3,8,10-11\n", &l));
+	ck_assert_int_eq(l.n, 7);
+	ck_assert_int_eq(l.cpu[4], 8);
+	ck_assert(cpulist_contains(&l, 11));
+	ck_assert(!cpulist_contains(&l, 9));
+	char buf[64];
+	cpulist_format(&l, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "0-3,8,10-11");
+	cpulist_free(&l);
+	ck_assert(cpulist_parse("5\n", &l)); /* HNS3 prints a plain integer */
+	ck_assert_int_eq(l.n, 1);
+	ck_assert_int_eq(l.cpu[0], 5);
+	cpulist_free(&l);
+	ck_assert(cpulist_parse("\n", &l));
+	ck_assert_int_eq(l.n, 0);
+	ck_assert(!cpulist_parse("3-1", &l));
+	ck_assert(!cpulist_parse("-1\n", &l));
+	ck_assert(!cpulist_parse("0,,1", &l));
+	ck_assert(!cpulist_parse("0-99999999", &l));
+}
+END_TEST
+
+/* ---- format fields ---- */
+
+START_TEST(format_ranges)
+{
+	struct format_field f;
+	ck_assert(format_parse("config1:0-7,32-35\n", &f));
+	ck_assert_int_eq(f.word, 1);
+	ck_assert_int_eq(f.width, 12);
+	ck_assert_uint_eq(format_max(&f), 0xfff);
+	uint64_t cfg[CONFIG_WORDS] = { 0 };
+	format_place(&f, 0xabc, cfg); /* low 8 bits into 0-7, the next 4 into 32-35 */
+	ck_assert_uint_eq(cfg[1], 0xaull << 32 | 0xbc);
+	ck_assert_uint_eq(format_extract(&f, cfg), 0xabc);
+	ck_assert(format_parse("config:5", &f));
+	ck_assert_uint_eq(f.bits, 1u << 5);
+	ck_assert(format_parse("config2:0-63", &f));
+	ck_assert_uint_eq(format_max(&f), UINT64_MAX);
+	ck_assert(!format_parse("config4:0-3", &f));
+	ck_assert(!format_parse("config:3-1", &f));
+	ck_assert(!format_parse("config:0-64", &f));
+	ck_assert(!format_parse("event", &f));
+}
+END_TEST
+
+/* ---- discovery ---- */
+
+static char *small_tree(void)
+{
+	char *root = tmp_dir();
+	const char *d = "sys/bus/event_source/devices/";
+	char *p;
+#define PUT(rel, text)                                   \
+	do {                                             \
+		p = xasprintf("%s%s", d, rel);           \
+		put_file(root, p, text);                 \
+		free(p);                                 \
+	} while (0)
+	PUT("hns3_pmu_sicl_0/type", "31\n");
+	PUT("hns3_pmu_sicl_0/cpumask", "5\n");
+	PUT("hns3_pmu_sicl_0/identifier", "0x30\n");
+	PUT("hns3_pmu_sicl_0/bdf_min", "00:00.0\n");
+	PUT("hns3_pmu_sicl_0/hw_clk_freq", "100000000\n");
+	PUT("hns3_pmu_sicl_0/format/subevent", "config:0-7\n");
+	PUT("hns3_pmu_sicl_0/format/event_type", "config:8-15\n");
+	PUT("hns3_pmu_sicl_0/format/ext_counter_used", "config:16\n");
+	PUT("hns3_pmu_sicl_0/format/global", "config1:52\n");
+	PUT("hns3_pmu_sicl_0/format/tc", "config1:4-7\n");
+	PUT("hns3_pmu_sicl_0/format/bad", "config9:1\n");
+	PUT("hns3_pmu_sicl_0/events/bw_ssu_rpu_byte_num", "config=0x2\n");
+	PUT("hns3_pmu_sicl_0/events/bw_ssu_rpu_time", "config=0x10002\n");
+	PUT("hns3_pmu_sicl_0/filtermode/bw_ssu_rpu_byte_num", "filter mode supported: global port port-tc func func-queue \n");
+	/* hybrid x86 files have no trailing newline */
+	PUT("cpu_core/type", "4");
+	PUT("cpu_core/cpus", "0-7");
+	PUT("cpu_core/format/event", "config:0-7");
+	PUT("cpu_core/format/umask", "config:8-15");
+	PUT("cpu_core/events/slots", "event=0x00,umask=0x4");
+	PUT("cpu_core/events/topdown-retiring", "event=0x00,umask=0x80");
+	PUT("power/type", "23\n");
+	PUT("power/cpumask", "0\n");
+	PUT("power/format/event", "config:0-7\n");
+	PUT("power/events/energy-pkg", "event=0x02\n");
+	PUT("power/events/energy-pkg.scale", "2.3283064365386962890625e-10\n");
+	PUT("power/events/energy-pkg.unit", "Joules\n");
+#undef PUT
+	put_file(root, "sys/devices/system/cpu/online", "0-7\n");
+	for (int c = 0; c < 8; c++) {
+		char *rel = xasprintf("sys/devices/system/cpu/cpu%d/topology/physical_package_id", c);
+		put_file(root, rel, c < 4 ? "0\n" : "1\n");
+		free(rel);
+	}
+	return root;
+}
+
+START_TEST(discover_tree)
+{
+	char *root = small_tree();
+	diag_clear();
+	struct machine *m = machine_discover(root);
+	ck_assert_int_eq(m->npmus, 3);
+	const struct pmu *h = machine_find_pmu(m, "hns3_pmu_sicl_0");
+	ck_assert_ptr_nonnull(h);
+	ck_assert_int_eq(h->type, 31);
+	ck_assert_int_eq(h->cpus.n, 1);
+	ck_assert_int_eq(h->cpus.cpu[0], 5);
+	ck_assert_int_eq(h->nformats, 5); /* "bad" was refused with a warning */
+	ck_assert_str_eq(pmu_attr(h, "hw_clk_freq"), "100000000");
+	ck_assert_str_eq(pmu_attr(h, "filtermode/bw_ssu_rpu_byte_num"),
+			 "filter mode supported: global port port-tc func func-queue ");
+	bool warned = false;
+	for (int i = 0; i < diag_count(); i++)
+		warned |= strstr(diag_message(i, NULL), "format/bad") != NULL;
+	ck_assert_msg(warned, "a malformed format file must be named in a warning");
+	const struct pmu *c = machine_find_pmu(m, "cpu_core");
+	ck_assert_str_eq(pmu_find_alias(c, "slots")->terms, "event=0x00,umask=0x4");
+	ck_assert_int_eq(c->cpus.n, 8); /* no cpumask: every online CPU */
+	const struct pmu *pw = machine_find_pmu(m, "power");
+	const struct pmu_alias *a = pmu_find_alias(pw, "energy-pkg");
+	ck_assert(fabs(a->scale - 2.3283064365386962890625e-10) < 1e-24);
+	ck_assert_str_eq(a->unit, "Joules");
+	ck_assert_int_eq(pw->naliases, 1); /* .scale and .unit are not events */
+	ck_assert_int_eq(machine_socket_of(m, 5), 1);
+	machine_free(m);
+}
+END_TEST
+
+START_TEST(discover_missing_root)
+{
+	diag_clear();
+	struct machine *m = machine_discover("/nonexistent/pmutop");
+	ck_assert_int_eq(m->npmus, 0);
+	ck_assert_int_ge(diag_count(), 1);
+	machine_free(m);
+}
+END_TEST
+
+/* ---- encoding ---- */
+
+static struct machine *demo(void)
+{
+	return machine_discover(demo_tegra410());
+}
+
+static void expect_encoding(struct machine *m, const char *ev, const char *want)
+{
+	struct encoded_event enc;
+	char *err = NULL;
+	int r = encode_event(m, ev, &enc, &err);
+	ck_assert_msg(r == 0, "%s: %s", ev, err ? err : "");
+	char buf[200];
+	encode_format_attr(&enc.attr, buf, sizeof(buf));
+	ck_assert_str_eq(buf, want);
+}
+
+START_TEST(encode_aliases_and_filters)
+{
+	struct machine *m = demo();
+	int ucf = machine_find_pmu(m, "nvidia_ucf_pmu_1")->type;
+	char want[200];
+	snprintf(want, sizeof(want), "type=%d\tconfig=0x123\tconfig1=0x102\tconfig2=0x0", ucf);
+	expect_encoding(m, "nvidia_ucf_pmu_1/mem_bytes_rd,src_loc_cpu=1,dst_loc_cmem/", want);
+	snprintf(want, sizeof(want), "type=%d\tconfig=0x100000000\tconfig1=0x0\tconfig2=0x0", ucf);
+	expect_encoding(m, "nvidia_ucf_pmu_1/CYCLES/", want); /* aliases are case-insensitive */
+	int tgt = machine_find_pmu(m, "nvidia_pcie_tgt_pmu_0_rc_1")->type;
+	snprintf(want, sizeof(want), "type=%d\tconfig=0x802\tconfig1=0x10000\tconfig2=0xfff00", tgt);
+	expect_encoding(m, "nvidia_pcie_tgt_pmu_0_rc_1/rd_req,dst_addr_base=0x10000,dst_addr_mask=0xFFF00,dst_addr_en=1/", want);
+	snprintf(want, sizeof(want), "type=%d\tconfig=0x1c\tconfig1=0x0\tconfig2=0x0", tgt);
+	expect_encoding(m, "nvidia_pcie_tgt_pmu_0_rc_1/event=4,dst_rp_mask=3/", want);
+	int pcie = machine_find_pmu(m, "nvidia_pcie_pmu_1_rc_4")->type;
+	snprintf(want, sizeof(want), "type=%d\tconfig=0x4\tconfig1=0x1018000\tconfig2=0x0", pcie);
+	expect_encoding(m, "nvidia_pcie_pmu_1_rc_4/rd_cum_outs,src_bdf=0x0180,src_bdf_en=0x1/", want);
+	snprintf(want, sizeof(want), "type=%d\tconfig=0x7\tconfig1=0x5\tconfig2=0x9", pcie);
+	expect_encoding(m, "nvidia_pcie_pmu_1_rc_4/config=7,config1=5,config2=9/", want);
+	expect_encoding(m, "context-switches", "type=1\tconfig=0x3\tconfig1=0x0\tconfig2=0x0");
+	expect_encoding(m, "instructions", "type=0\tconfig=0x1\tconfig1=0x0\tconfig2=0x0");
+	machine_free(m);
+}
+END_TEST
+
+static char *encode_error(struct machine *m, const char *ev)
+{
+	struct encoded_event enc;
+	char *err = NULL;
+	ck_assert_int_eq(encode_event(m, ev, &enc, &err), -1);
+	ck_assert_ptr_nonnull(err);
+	return err;
+}
+
+START_TEST(encode_errors)
+{
+	struct machine *m = demo();
+	char *e = encode_error(m, "nvidia_ucf_pmu_0/mem_byte_rd/");
+	ck_assert_msg(strstr(e, "unknown term 'mem_byte_rd'") && strstr(e, "src_loc_cpu") && strstr(e, "mem_bytes_rd"),
+		      "unknown term error lists the valid terms: %s", e);
+	free(e);
+	e = encode_error(m, "nvidia_pcie_pmu_0_rc_0/rd_bytes,src_rp_mask=0x100/");
+	ck_assert_msg(strstr(e, "too big") && strstr(e, "src_rp_mask"), "%s", e);
+	free(e);
+	e = encode_error(m, "nvidia_cmem_latency_pmu_0/event=4/"); /* config:0-1 */
+	ck_assert_msg(strstr(e, "too big"), "%s", e);
+	free(e);
+	e = encode_error(m, "no_such_pmu/event=1/");
+	ck_assert_msg(strstr(e, "no PMU named 'no_such_pmu'"), "%s", e);
+	free(e);
+	e = encode_error(m, "nvidia_ucf_pmu_0/event=zz/");
+	ck_assert_msg(strstr(e, "bad value 'zz'"), "%s", e);
+	free(e);
+	e = encode_error(m, "nvidia_ucf_pmu_0/event=1");
+	ck_assert_msg(strstr(e, "malformed"), "%s", e);
+	free(e);
+	e = encode_error(m, "not-an-event");
+	ck_assert_msg(strstr(e, "unknown event"), "%s", e);
+	free(e);
+	e = encode_error(m, "nvidia_ucf_pmu_0/event=1,,src_rem=1/");
+	ck_assert_msg(strstr(e, "empty term"), "%s", e);
+	free(e);
+	machine_free(m);
+}
+END_TEST
+
+START_TEST(encode_hns3_config_alias)
+{
+	char *root = small_tree();
+	struct machine *m = machine_discover(root);
+	expect_encoding(m, "hns3_pmu_sicl_0/bw_ssu_rpu_time,global=1/",
+			"type=31\tconfig=0x10002\tconfig1=0x10000000000000\tconfig2=0x0");
+	expect_encoding(m, "hns3_pmu_sicl_0/config=0x1020F,tc=0xF/", "type=31\tconfig=0x1020f\tconfig1=0xf0\tconfig2=0x0");
+	expect_encoding(m, "cpu_core/topdown-retiring/", "type=4\tconfig=0x8000\tconfig1=0x0\tconfig2=0x0");
+	machine_free(m);
+}
+END_TEST
+
+/* ---- formulae ---- */
+
+static const char *const test_names[] = { "a", "b", "c", "mem_bytes_rd", "elapsed_ns" };
+
+static int test_resolve(void *ctx, const char *name)
+{
+	(void)ctx;
+	for (size_t i = 0; i < ARRAY_SIZE(test_names); i++)
+		if (!strcmp(test_names[i], name))
+			return (int)i;
+	return -1;
+}
+
+static const char *test_known(void *ctx, int i)
+{
+	(void)ctx;
+	return i >= 0 && (size_t)i < ARRAY_SIZE(test_names) ? test_names[i] : NULL;
+}
+
+static const struct expr_names names = { test_resolve, test_known, NULL };
+static const double vars[] = { 6, 3, 0, 64e9, 2e9 };
+
+static double eval(const char *text)
+{
+	char *err;
+	int col;
+	struct expr *e = expr_compile(text, &names, &err, &col);
+	ck_assert_msg(e != NULL, "%s: %s at %d", text, err ? err : "", col);
+	double v = expr_eval(e, vars);
+	expr_free(e);
+	return v;
+}
+
+START_TEST(expr_values)
+{
+	ck_assert(eval("1 + 2 * 3") == 7);
+	ck_assert(eval("(1 + 2) * 3") == 9);
+	ck_assert(eval("a - b - 1") == 2); /* left associative */
+	ck_assert(eval("a / b / 2") == 1);
+	ck_assert(eval("-a + 10") == 4);
+	ck_assert(eval("--a") == 6);
+	ck_assert(eval("0x10 + 1e3") == 1016);
+	ck_assert(eval("2.5e-1 * 4") == 1);
+	ck_assert(eval("mem_bytes_rd / elapsed_ns") == 32);
+	ck_assert(eval("a > b ? 10 : 20") == 10);
+	ck_assert(eval("a < b ? 10 : b == 3 ? 30 : 40") == 30);
+	ck_assert(eval("a >= 6 && b <= 3") == 1);
+	ck_assert(eval("c != 0 || !c") == 1);
+	ck_assert(eval("min(a, b, 7)") == 3);
+	ck_assert(eval("max(a, b)") == 6);
+	ck_assert(eval("abs(b - a)") == 3);
+	ck_assert(eval("sqrt(16) + floor(2.7)") == 6);
+	ck_assert(isnan(eval("a / c")));          /* division by zero is "no value" */
+	ck_assert(isnan(eval("1 + a / c * 0")));  /* and stays so */
+	ck_assert(isnan(eval("a / c > 1 ? 1 : 2")));
+	ck_assert(isnan(eval("max(a, a / c)")));
+	ck_assert(eval("c > 0 ? a / c : 5") == 5); /* the branch not taken costs nothing */
+}
+END_TEST
+
+static void expect_error(const char *text, const char *needle, int col)
+{
+	char *err;
+	int c;
+	struct expr *e = expr_compile(text, &names, &err, &c);
+	ck_assert_msg(e == NULL, "%s should not compile", text);
+	ck_assert_msg(strstr(err, needle), "%s: got '%s', want '%s'", text, err, needle);
+	ck_assert_msg(c == col, "%s: column %d, want %d (%s)", text, c, col, err);
+	free(err);
+}
+
+START_TEST(expr_errors)
+{
+	expect_error("mem_byte_rd / elapsed_ns", "unknown event 'mem_byte_rd' (did you mean 'mem_bytes_rd'?)", 1);
+	expect_error("a + zzzz", "unknown event or name 'zzzz'", 5);
+	expect_error("a +", "ends where a value", 4);
+	expect_error("(a + b", "expected ')'", 7);
+	expect_error("a b", "unexpected 'b' after the end", 3);
+	expect_error("a ? b", "expected ':'", 6);
+	expect_error("frob(a)", "unknown function 'frob'", 1);
+	expect_error("min(a)", "min() takes 2 or more arguments, not 1", 1);
+	expect_error("abs(a, b)", "abs() takes 1 argument, not 2", 1);
+	expect_error("12abc", "malformed number", 1);
+	expect_error("a $ b", "unexpected '$'", 3);
+	expect_error("", "ends where a value", 1);
+}
+END_TEST
+
+START_TEST(expr_deep_nesting_refused)
+{
+	char text[600];
+	size_t n = 0;
+	for (int i = 0; i < 100; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "a+(");
+	snprintf(text + n, sizeof(text) - n, "1");
+	char *err;
+	int col;
+	struct expr *e = expr_compile(text, &names, &err, &col);
+	ck_assert(e == NULL);
+	ck_assert_msg(strstr(err, "nests too deeply") || strstr(err, "expected ')'"), "%s", err);
+	free(err);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("core");
+	TCase *t = tcase_create("core");
+	tcase_add_test(t, cpulist_forms);
+	tcase_add_test(t, format_ranges);
+	tcase_add_test(t, discover_tree);
+	tcase_add_test(t, discover_missing_root);
+	tcase_add_test(t, encode_aliases_and_filters);
+	tcase_add_test(t, encode_errors);
+	tcase_add_test(t, encode_hns3_config_alias);
+	tcase_add_test(t, expr_values);
+	tcase_add_test(t, expr_errors);
+	tcase_add_test(t, expr_deep_nesting_refused);
+	suite_add_tcase(s, t);
+	return run_suite(s);
+}

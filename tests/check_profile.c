@@ -1,0 +1,205 @@
+/* check_profile.c - the profile loader: good files, every kind of bad file, the bundled
+ * profiles. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "expr.h"
+#include "profile.h"
+#include "testutil.h"
+#include "util.h"
+
+static const char *const good =
+	"[profile]\n"
+	"name = t\n"
+	"requires = nvidia_ucf_pmu_*\n"
+	"\n"
+	"[group ucf]\n"
+	"pmu = nvidia_ucf_pmu_{socket}\n"
+	"instance = socket{socket}\n"
+	"events = mem_bytes_rd cycles topdown-retiring\n"
+	"optional = slc_bytes_rd\n"
+	"event.raw = event=0x123\n"
+	"attrs = hw_clk_freq caps/slots\n"
+	"filter.src_loc_cpu = flag default=1 title=Local CPU\n"
+	"filter.src_rp_mask = mask\n"
+	"filter.src_bdf = bdf enable=src_bdf_en\n"
+	"exclusive = src_rp_mask src_bdf\n"
+	"\n"
+	"[metric ucf.bw]\n"
+	"formula = mem_bytes_rd / elapsed_ns + 0 * topdown_retiring * caps.slots * hw_clk_freq\n"
+	"unit = GB/s\n"
+	"max = 400\n"
+	"\n"
+	"[pane p]\n"
+	"style = bars\n"
+	"metrics = ucf.bw\n";
+
+static char *write_profile(const char *text)
+{
+	char *dir = tmp_dir();
+	put_file(dir, "t.ini", text);
+	char *path = xasprintf("%s/t.ini", dir);
+	return path;
+}
+
+START_TEST(load_good)
+{
+	char *path = write_profile(good);
+	int nerr;
+	struct profile *p = profile_load(path, &nerr);
+	ck_assert_msg(p != NULL, "errors: %d (%s)", nerr, diag_count() ? diag_message(0, NULL) : "");
+	ck_assert_str_eq(p->name, "t");
+	ck_assert_int_eq(p->ngroups, 1);
+	const struct prof_group *g = &p->groups[0];
+	ck_assert_int_eq(g->nevents, 5);
+	ck_assert_str_eq(g->events[2].name, "topdown_retiring"); /* '-' becomes '_' */
+	ck_assert_str_eq(g->events[2].terms, "topdown-retiring");
+	ck_assert(g->events[3].optional);
+	ck_assert_str_eq(g->events[4].terms, "event=0x123");
+	ck_assert_int_eq(g->nfilters, 3);
+	ck_assert(g->filters[0].has_default && g->filters[0].def == 1);
+	ck_assert_str_eq(g->filters[0].title, "Local CPU");
+	ck_assert_str_eq(g->filters[2].enable, "src_bdf_en");
+	ck_assert_int_eq(g->nexclusive, 1);
+	ck_assert_int_eq(p->nmetrics, 1);
+	ck_assert(p->metrics[0].max == 400);
+	ck_assert_ptr_nonnull(p->metrics[0].expr);
+	ck_assert_str_eq(p->panes[0].style, "bars");
+	profile_free(p);
+	free(path);
+}
+END_TEST
+
+/* Load text; expect failure and a diagnostic containing want. */
+static void expect_profile_error(const char *text, const char *want)
+{
+	char *path = write_profile(text);
+	diag_clear();
+	int nerr;
+	struct profile *p = profile_load(path, &nerr);
+	ck_assert_msg(p == NULL, "profile should have been refused (want %s)", want);
+	ck_assert_int_ge(nerr, 1);
+	bool found = false;
+	char *full = xasprintf("%s:%s", path, want);
+	for (int i = 0; i < diag_count(); i++)
+		found |= strstr(diag_message(i, NULL), full) != NULL;
+	ck_assert_msg(found, "no diagnostic '%s'; first was '%s'", full, diag_count() ? diag_message(0, NULL) : "(none)");
+	free(full);
+	free(path);
+}
+
+START_TEST(errors_name_file_line_column)
+{
+	/* line 18 is the formula; the value starts at column 11, the bad name 0 chars in */
+	char *bad = xstrdup(good);
+	char *f = strstr(bad, "formula = mem_bytes_rd");
+	memcpy(f + 10, "mem_byte_rd ", 12);
+	expect_profile_error(bad, "18:11: unknown event 'mem_byte_rd' (did you mean 'mem_bytes_rd'?)");
+	free(bad);
+	expect_profile_error("[group g]\npmu = x\nevents = a b\n[metric g.m]\nformula = a +  (b * 2\n",
+			     "5:22: expected ')'");
+	expect_profile_error("[profile]\nname = x\nbogus = 1\n", "3: unknown key 'bogus' in [profile]");
+	expect_profile_error("[group g]\npmu = x\nevents = a\n[group g]\n", "4: [group g] defined twice (first on line 1)");
+	expect_profile_error("[group g]\npmu = x\nevents = a\nfilter.q = wide\n", "4:12: filter 'q': type must be");
+	expect_profile_error("[group g]\npmu = x\nevents = a\nfilter.q = mask default=zz\n", "4: filter 'q': default 'zz'");
+	expect_profile_error("[group g]\npmu = x\nevents = a a\n", "3: event 'a' listed twice");
+	expect_profile_error("[group g]\nevents = a\n", "1: [group g] has no 'pmu ='");
+	expect_profile_error("[metric nogroup.m]\nformula = 1\n", "1: [metric nogroup.m]: no group 'nogroup'");
+	expect_profile_error("[group g]\npmu = x\nevents = a\n[metric g.m]\nunit = x\n", "4: [metric g.m] has no formula");
+	expect_profile_error("[frob]\n", "1: section [frob] needs a name");
+	expect_profile_error("[widget w]\n", "1: unknown section [widget]");
+	expect_profile_error("[group g]\npmu = x\nevents = a\nthis line has no equals\n", "4: syntax error");
+	expect_profile_error("[group g]\npmu = x\nevents = a\nexclusive = a q\n", "1: [group g]: exclusive names 'a'");
+	expect_profile_error("[pane p]\nmetrics = nope\n", "1: [pane p]: no metric 'nope'");
+	expect_profile_error("[group g]\npmu = x\nevents = a\nleader = b\n", "1: [group g]: leader 'b'");
+	expect_profile_error("[group g]\npmu = x\nevents = a\nper = socket\n", "4:7: per must be");
+}
+END_TEST
+
+START_TEST(long_lines_are_not_split)
+{
+	/* inih splits lines over 200 characters unless told otherwise */
+	char *text = xstrdup("[group g]\npmu = x\nevents = a\n[metric g.m]\nformula = a");
+	for (int i = 0; i < 300; i++) {
+		char *t = xasprintf("%s + a", text);
+		free(text);
+		text = t;
+	}
+	char *t = xasprintf("%s\nunit = x\n", text);
+	char *path = write_profile(t);
+	int nerr;
+	struct profile *p = profile_load(path, &nerr);
+	ck_assert_msg(p != NULL, "a 1200-character formula must load");
+	double v = 2;
+	ck_assert(expr_eval(p->metrics[0].expr, &v) == 602);
+	profile_free(p);
+	free(t);
+	free(text);
+	free(path);
+}
+END_TEST
+
+START_TEST(missing_file)
+{
+	diag_clear();
+	int nerr;
+	ck_assert_ptr_null(profile_load("/nonexistent/x.ini", &nerr));
+	ck_assert_int_eq(nerr, 1);
+	ck_assert(strstr(diag_message(0, NULL), "/nonexistent/x.ini: cannot open profile"));
+}
+END_TEST
+
+START_TEST(bundled_profiles_load)
+{
+	static const char *const names[] = { "profiles/host.ini", "profiles/tegra410.ini" };
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		char *path = src_path(names[i]);
+		diag_clear();
+		int nerr;
+		struct profile *p = profile_load(path, &nerr);
+		ck_assert_msg(p != NULL, "%s: %s", path, diag_count() ? diag_message(0, NULL) : "");
+		profile_free(p);
+		free(path);
+	}
+}
+END_TEST
+
+START_TEST(filter_values)
+{
+	struct prof_filter bdf = { .type = FILTER_BDF }, mask = { .type = FILTER_MASK }, flag = { .type = FILTER_FLAG };
+	uint64_t v;
+	char *err;
+	/* (bus << 8) | (device << 3) | function: the kernel doc's "27:01.1 is 0x2781" slips */
+	ck_assert(filter_parse_value(&bdf, "27:01.1", &v, &err) && v == 0x2709);
+	ck_assert(filter_parse_value(&bdf, "35:01.0", &v, &err) && v == 0x3508); /* as hns3-pmu.rst */
+	ck_assert(filter_parse_value(&bdf, "0000:01:01.0", &v, &err) && v == 0x0108);
+	ck_assert(filter_parse_value(&bdf, "0x2781", &v, &err) && v == 0x2781);
+	ck_assert(!filter_parse_value(&bdf, "27:41.1", &v, &err));
+	free(err);
+	ck_assert(filter_parse_value(&mask, "0b1010", &v, &err) && v == 10);
+	ck_assert(filter_parse_value(&mask, "0xff", &v, &err) && v == 255);
+	ck_assert(!filter_parse_value(&mask, "0b12", &v, &err));
+	free(err);
+	ck_assert(filter_parse_value(&flag, "on", &v, &err) && v == 1);
+	ck_assert(filter_parse_value(&flag, "0", &v, &err) && v == 0);
+	ck_assert(!filter_parse_value(&flag, "2", &v, &err));
+	ck_assert(strstr(err, "not on/off"));
+	free(err);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("profile");
+	TCase *t = tcase_create("profile");
+	tcase_add_test(t, load_good);
+	tcase_add_test(t, errors_name_file_line_column);
+	tcase_add_test(t, long_lines_are_not_split);
+	tcase_add_test(t, missing_file);
+	tcase_add_test(t, bundled_profiles_load);
+	tcase_add_test(t, filter_values);
+	suite_add_tcase(s, t);
+	return run_suite(s);
+}

@@ -1,0 +1,478 @@
+/* check_session.c - binding, the sampler (wrap, scaling, states) with a scripted source
+ * and an injected clock, filters and their constraints, the simulated Tegra410's exact
+ * values, and batch output. No test sleeps: time is whatever the test says it is. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "diag.h"
+#include "pmu.h"
+#include "profile.h"
+#include "session.h"
+#include "source.h"
+#include "testutil.h"
+#include "util.h"
+
+#define SEC 1000000000ull
+
+/* ---- a scripted source: counters take whatever the test puts in script[] ---- */
+
+struct script {
+	uint64_t value[8], enabled[8], running[8];
+	int width;
+	bool fail_open;
+};
+static struct script script;
+
+static int script_open(struct source *src, struct instance *inst)
+{
+	(void)src;
+	if (script.fail_open) {
+		inst->open_error = xstrdup("scripted failure");
+		return -13;
+	}
+	for (int c = 0; c < inst->ncounters; c++)
+		inst->counters[c].width = script.width ? script.width : 64;
+	return 0;
+}
+
+static int script_read(struct source *src, struct instance *inst, uint64_t now)
+{
+	(void)src; (void)now;
+	for (int c = 0; c < inst->ncounters; c++) {
+		struct counter *ct = &inst->counters[c];
+		ct->value = script.value[ct->event];
+		ct->enabled = script.enabled[ct->event];
+		ct->running = script.running[ct->event];
+		ct->read_ok = true;
+	}
+	return 0;
+}
+
+static void script_close(struct source *src, struct instance *inst) { (void)src; (void)inst; }
+static void script_destroy(struct source *src) { free(src); }
+static const struct source_ops script_ops = { "scripted", script_open, script_read, script_close, script_destroy };
+
+static struct machine *fake_machine(void)
+{
+	char *root = tmp_dir();
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/type", "42\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/cpumask", "3\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/hw_clk_freq", "100\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/format/event", "config:0-7\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/format/mask", "config1:0-3\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/format/bdf", "config1:8-23\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/format/bdf_en", "config1:24\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/events/a", "event=0x1\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/events/b", "event=0x2\n");
+	return machine_discover(root);
+}
+
+static struct profile *fake_profile(void)
+{
+	char *dir = tmp_dir();
+	put_file(dir, "f.ini",
+		 "[profile]\nrequires = fake_pmu_*\n"
+		 "[group g]\npmu = fake_pmu_{n}\ninstance = f{n}\nevents = a b\nattrs = hw_clk_freq\n"
+		 "filter.mask = mask\nfilter.bdf = bdf enable=bdf_en\nexclusive = mask bdf\n"
+		 "[metric g.rate]\nformula = a / elapsed_s\n"
+		 "[metric g.ratio]\nformula = a / b\n"
+		 "[metric g.clk]\nformula = hw_clk_freq * 2\n");
+	char *path = xasprintf("%s/f.ini", dir);
+	int nerr;
+	struct profile *p = profile_load(path, &nerr);
+	ck_assert_msg(p != NULL, "fake profile: %s", diag_count() ? diag_message(0, NULL) : "");
+	free(path);
+	return p;
+}
+
+struct fixture {
+	struct machine *m;
+	struct profile *p;
+	struct profile **ps;
+	struct session *s;
+	struct source *src;
+};
+
+static void fixture_start(struct fixture *f)
+{
+	memset(&script, 0, sizeof(script));
+	f->m = fake_machine();
+	f->p = fake_profile();
+	f->ps = xmalloc(sizeof(*f->ps));
+	f->ps[0] = f->p;
+	f->s = session_new(f->m, f->ps, 1);
+	f->src = xcalloc(1, sizeof(*f->src));
+	f->src->ops = &script_ops;
+	session_start(f->s, f->src, 10 * SEC);
+}
+
+static void fixture_end(struct fixture *f)
+{
+	session_free(f->s);
+	source_destroy(f->src);
+	profile_free(f->p);
+	free(f->ps);
+	machine_free(f->m);
+}
+
+static const struct metric_value *value_of(const struct session *s, const char *metric, const char *inst)
+{
+	for (int k = 0; k < s->nvalues; k++) {
+		const struct metric_value *v = &s->values[k];
+		if (!strcmp(session_metric(s, v)->name, metric) && !strcmp(s->inst[v->instance].name, inst))
+			return v;
+	}
+	ck_abort_msg("no value %s %s", metric, inst);
+	return NULL;
+}
+
+START_TEST(sampler_rates_and_states)
+{
+	struct fixture f;
+	fixture_start(&f);
+	ck_assert_int_eq(f.s->ninstances, 1);
+	ck_assert_str_eq(f.s->inst[0].name, "f7");
+	ck_assert_int_eq(f.s->inst[0].counters[0].cpu, 3); /* counted on the cpumask CPU */
+	/* interval 1: 2 s, a += 500, b += 250, always running */
+	script.value[0] = 500, script.value[1] = 250;
+	for (int e = 0; e < 2; e++)
+		script.enabled[e] = script.running[e] = 2 * SEC;
+	session_sample(f.s, 12 * SEC);
+	const struct metric_value *v = value_of(f.s, "g.rate", "f7");
+	ck_assert_int_eq(v->state, VS_OK);
+	ck_assert_double_eq_tol(v->value, 250.0, 1e-9); /* per second, whatever the interval */
+	ck_assert_double_eq_tol(value_of(f.s, "g.ratio", "f7")->value, 2.0, 1e-12);
+	ck_assert_double_eq_tol(value_of(f.s, "g.clk", "f7")->value, 200.0, 1e-12);
+	ck_assert(!v->multiplexed);
+	/* interval 2: multiplexed, running half of enabled: a counted 100 -> 200 scaled */
+	script.value[0] += 100;
+	script.value[1] += 100;
+	script.enabled[0] += SEC, script.running[0] += SEC / 2;
+	script.enabled[1] += SEC, script.running[1] += SEC;
+	session_sample(f.s, 13 * SEC);
+	v = value_of(f.s, "g.rate", "f7");
+	ck_assert_int_eq(v->state, VS_OK);
+	ck_assert(v->multiplexed);
+	ck_assert_double_eq_tol(v->coverage, 0.5, 1e-12);
+	ck_assert_double_eq_tol(v->value, 200.0, 1e-9);
+	/* interval 3: b did not move: a / b is "no value", never 0 or inf */
+	script.value[0] += 10;
+	for (int e = 0; e < 2; e++)
+		script.enabled[e] += SEC, script.running[e] += SEC;
+	session_sample(f.s, 14 * SEC);
+	ck_assert_int_eq(value_of(f.s, "g.ratio", "f7")->state, VS_NO_VALUE);
+	ck_assert(isnan(value_of(f.s, "g.ratio", "f7")->value));
+	/* interval 4: a never ran: not counted, not 0 */
+	script.enabled[0] += SEC;
+	script.enabled[1] += SEC, script.running[1] += SEC;
+	session_sample(f.s, 15 * SEC);
+	ck_assert_int_eq(value_of(f.s, "g.rate", "f7")->state, VS_NOT_COUNTED);
+	/* interval 5: a 64-bit count went backwards: unreadable, never a negative rate */
+	script.value[0] -= 5;
+	for (int e = 0; e < 2; e++)
+		script.enabled[e] += SEC, script.running[e] += SEC;
+	session_sample(f.s, 16 * SEC);
+	ck_assert_int_eq(value_of(f.s, "g.rate", "f7")->state, VS_UNREADABLE);
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(sampler_narrow_counter_wraps)
+{
+	struct fixture f;
+	memset(&script, 0, sizeof(script));
+	fixture_start(&f);
+	/* reopen with 32-bit counters near the top */
+	script.width = 32;
+	script.value[0] = 0xfffffff0u;
+	script.value[1] = 1;
+	script.enabled[0] = script.running[0] = script.enabled[1] = script.running[1] = 1;
+	char *err;
+	ck_assert_int_eq(session_set_filter(f.s, &f.s->inst[0], "mask", "0x1", &err), 0);
+	for (int e = 0; e < 2; e++)
+		script.enabled[e] += SEC, script.running[e] += SEC;
+	session_sample(f.s, 11 * SEC); /* the first interval after a change shows no value */
+	ck_assert_int_eq(value_of(f.s, "g.rate", "f7")->state, VS_NO_VALUE);
+	script.value[0] = 0x10; /* wrapped: 0x20 events */
+	script.value[1] = 2;
+	for (int e = 0; e < 2; e++)
+		script.enabled[e] += SEC, script.running[e] += SEC;
+	session_sample(f.s, 12 * SEC);
+	ck_assert_int_eq(value_of(f.s, "g.rate", "f7")->state, VS_OK);
+	ck_assert_double_eq_tol(value_of(f.s, "g.rate", "f7")->value, 32.0, 1e-9);
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(filters_encode_and_refuse)
+{
+	struct fixture f;
+	fixture_start(&f);
+	struct instance *inst = &f.s->inst[0];
+	char *err;
+	ck_assert_int_eq(session_set_filter(f.s, inst, "bdf", "01:00.1", &err), 0);
+	ck_assert_uint_eq(inst->counters[0].attr.config[1], 0x0101ull << 8 | 1ull << 24); /* bdf + bdf_en */
+	char *fs = instance_filter_string(inst);
+	ck_assert_str_eq(fs, "bdf=0x101,bdf_en=1");
+	free(fs);
+	ck_assert_int_eq(session_set_filter(f.s, inst, "mask", "0x3", &err), -1);
+	ck_assert_msg(strstr(err, "mask and bdf are mutually exclusive"), "%s", err);
+	free(err);
+	ck_assert_int_eq(session_set_filter(f.s, inst, "bdf", "default", &err), 0);
+	ck_assert_int_eq(session_set_filter(f.s, inst, "mask", "0x3", &err), 0);
+	ck_assert_uint_eq(inst->counters[0].attr.config[1], 3);
+	ck_assert_int_eq(session_set_filter(f.s, inst, "mask", "0x10", &err), -1);
+	ck_assert_msg(strstr(err, "too wide") && strstr(err, "config1:0-3"), "%s", err);
+	free(err);
+	ck_assert_uint_eq(inst->counters[0].attr.config[1], 3); /* unchanged after a refusal */
+	ck_assert_int_eq(session_set_filter(f.s, inst, "nope", "1", &err), -1);
+	ck_assert_msg(strstr(err, "no filter 'nope' (filters: mask, bdf)"), "%s", err);
+	free(err);
+	ck_assert_int_eq(session_set_filter(f.s, inst, "bdf", "zz", &err), -1);
+	ck_assert_msg(strstr(err, "bdf=zz"), "%s", err);
+	free(err);
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(open_failure_is_per_instance)
+{
+	memset(&script, 0, sizeof(script));
+	struct machine *m = fake_machine();
+	struct profile *p = fake_profile();
+	struct profile *ps[1] = { p };
+	struct session *s = session_new(m, ps, 1);
+	struct source *src = xcalloc(1, sizeof(*src));
+	src->ops = &script_ops;
+	script.fail_open = true;
+	session_start(s, src, SEC);
+	session_sample(s, 2 * SEC);
+	ck_assert_int_eq(s->inst[0].open_errno, 13);
+	ck_assert_str_eq(s->inst[0].open_error, "scripted failure");
+	ck_assert_int_eq(value_of(s, "g.rate", "f7")->state, VS_UNAVAILABLE);
+	session_free(s);
+	source_destroy(src);
+	profile_free(p);
+	machine_free(m);
+}
+END_TEST
+
+/* ---- the simulated Tegra410 ---- */
+
+struct simrun {
+	struct machine *m;
+	struct profile *p;
+	struct profile *ps[1];
+	struct session *s;
+	struct source *src;
+};
+
+static void sim_begin(struct simrun *r, const char *root, const char *model, uint64_t seed)
+{
+	r->m = machine_discover(root);
+	char *path = src_path("profiles/tegra410.ini");
+	int nerr;
+	r->p = profile_load(path, &nerr);
+	free(path);
+	ck_assert_ptr_nonnull(r->p);
+	r->ps[0] = r->p;
+	r->s = session_new(r->m, r->ps, 1);
+	struct sim_options so = { .model_path = model, .seed = seed };
+	r->src = source_sim_new(r->m, &so);
+	ck_assert_ptr_nonnull(r->src);
+	session_start(r->s, r->src, 5 * SEC);
+}
+
+static void sim_end(struct simrun *r)
+{
+	session_free(r->s);
+	source_destroy(r->src);
+	profile_free(r->p);
+	machine_free(r->m);
+}
+
+static struct instance *find_inst(struct session *s, const char *group, const char *name)
+{
+	for (int i = 0; i < s->ninstances; i++)
+		if (!strcmp(s->inst[i].group->name, group) && !strcmp(s->inst[i].name, name))
+			return &s->inst[i];
+	ck_abort_msg("no instance %s %s", group, name);
+	return NULL;
+}
+
+static double metric_after_filter(struct simrun *r, const char *group, const char *inst, const char *term,
+				  const char *value, const char *metric, uint64_t *t)
+{
+	char *err = NULL;
+	struct instance *in = find_inst(r->s, group, inst);
+	if (term)
+		ck_assert_msg(session_set_filter(r->s, in, term, value, &err) == 0, "%s", err);
+	*t += SEC;
+	session_sample(r->s, *t); /* partial interval after the change */
+	if (term)
+		ck_assert_int_eq(value_of(r->s, metric, inst)->state, VS_NO_VALUE);
+	*t += SEC;
+	session_sample(r->s, *t);
+	const struct metric_value *v = value_of(r->s, metric, inst);
+	ck_assert_int_eq(v->state, VS_OK);
+	return v->value;
+}
+
+START_TEST(sim_exact_values)
+{
+	char *model = test_path("fixtures/tegra410-const.ini");
+	struct simrun r;
+	sim_begin(&r, demo_tegra410(), model, 1);
+	session_sample(r.s, 6 * SEC);
+	ck_assert_double_eq_tol(value_of(r.s, "ucf.mem_read_bw", "socket0")->value, 100.0, 1e-6);
+	ck_assert_double_eq_tol(value_of(r.s, "ucf.slc_write_bw", "socket1")->value, 120.0, 1e-6);
+	ck_assert_double_eq_tol(value_of(r.s, "ucf.mem_read_rate", "socket0")->value, 100e9 / 64 / 2e9, 1e-9);
+	/* latency = cum_outs / req / (cycles / elapsed ns) = 300 cycles at 1.5 GHz */
+	ck_assert_double_eq_tol(value_of(r.s, "pcie.read_latency", "socket1/rc3")->value, 200.0, 1e-6);
+	ck_assert_double_eq_tol(value_of(r.s, "pcie.read_bw", "socket1/rc3")->value, 11.0, 1e-6);
+	ck_assert_double_eq_tol(value_of(r.s, "cmem.read_latency", "socket0")->value, 150.0, 1e-6);
+	ck_assert_double_eq_tol(value_of(r.s, "cmem.read_bw", "socket0")->value, 64.0, 1e-6);
+	ck_assert_double_eq_tol(value_of(r.s, "cmem.freq", "socket0")->value, 1.0, 1e-9);
+	ck_assert_double_eq_tol(value_of(r.s, "c2c.in_rd_latency", "socket0")->value, 500.0, 1e-6);
+	ck_assert_double_eq_tol(value_of(r.s, "c2c.out_wr_latency", "socket1")->value, 200.0, 1e-6);
+	/* twelve PCIe RCs and PCIe-TGT RCs, named by socket and RC */
+	int npcie = 0;
+	for (int i = 0; i < r.s->ninstances; i++)
+		npcie += !strcmp(r.s->inst[i].group->name, "pcie");
+	ck_assert_int_eq(npcie, 12);
+	sim_end(&r);
+	free(model);
+}
+END_TEST
+
+START_TEST(sim_filters_select_cells)
+{
+	char *model = test_path("fixtures/tegra410-const.ini");
+	struct simrun r;
+	sim_begin(&r, demo_tegra410(), model, 1);
+	uint64_t t = 5 * SEC;
+	double all = metric_after_filter(&r, "ucf", "socket0", NULL, NULL, "ucf.mem_read_bw", &t);
+	static const char *const src[] = { "src_loc_cpu", "src_loc_noncpu", "src_rem" };
+	double sum = 0;
+	for (int i = 0; i < 3; i++) {
+		sum += metric_after_filter(&r, "ucf", "socket0", src[i], "1", "ucf.mem_read_bw", &t);
+		char *err;
+		ck_assert_int_eq(session_set_filter(r.s, find_inst(r.s, "ucf", "socket0"), src[i], "default", &err), 0);
+	}
+	ck_assert_msg(fabs(sum - all) <= 0.01 * all, "single sources sum %f, unfiltered %f", sum, all);
+	double p1 = metric_after_filter(&r, "pcie", "socket0/rc2", "src_rp_mask", "0x1", "pcie.read_bw", &t);
+	double p2 = metric_after_filter(&r, "pcie", "socket0/rc2", "src_rp_mask", "0x2", "pcie.read_bw", &t);
+	double p3 = metric_after_filter(&r, "pcie", "socket0/rc2", "src_rp_mask", "0x3", "pcie.read_bw", &t);
+	ck_assert_double_eq_tol(p1, 10.0 * 0.4, 1e-6);
+	ck_assert_double_eq_tol(p3, p1 + p2, 1e-6);
+	/* the BDF filter is refused while a root-port mask is set, with the driver's reason */
+	char *err;
+	ck_assert_int_eq(session_set_filter(r.s, find_inst(r.s, "pcie", "socket0/rc2"), "src_bdf", "27:01.1", &err), -1);
+	ck_assert_msg(strstr(err, "mutually exclusive"), "%s", err);
+	free(err);
+	sim_end(&r);
+	free(model);
+}
+END_TEST
+
+START_TEST(sim_seed_is_deterministic)
+{
+	char *model = src_path("profiles/machines/tegra410/model.ini");
+	double v[3];
+	for (int i = 0; i < 3; i++) {
+		struct simrun r;
+		sim_begin(&r, demo_tegra410(), model, i < 2 ? 7 : 8);
+		session_sample(r.s, 6 * SEC);
+		session_sample(r.s, 7 * SEC);
+		v[i] = value_of(r.s, "ucf.mem_read_bw", "socket1")->value;
+		sim_end(&r);
+	}
+	ck_assert(v[0] == v[1]);
+	ck_assert(v[0] != v[2]);
+	free(model);
+}
+END_TEST
+
+START_TEST(c2c_write_metrics_only_for_gpu_peers)
+{
+	char *root = tmp_dir();
+	char *gen = src_path("tests/fixtures/gen-tegra410.sh");
+	char *cmd = xasprintf("sh %s %s 2 4 1", gen, root);
+	ck_assert_int_eq(system(cmd), 0);
+	/* socket 1's C2C peer becomes a CPU: the driver then has no write events, no gpu_mask */
+	char *d = xasprintf("%s/sys/bus/event_source/devices/nvidia_nvlink_c2c_pmu_1", root);
+	char *rm = xasprintf("rm %s/events/in_wr_req %s/events/in_wr_cum_outs %s/events/out_wr_req "
+			     "%s/events/out_wr_cum_outs %s/format/gpu_mask && echo nr_cpu=1 > %s/peer", d, d, d, d, d, d);
+	ck_assert_int_eq(system(rm), 0);
+	struct simrun r;
+	sim_begin(&r, root, NULL, 1);
+	session_sample(r.s, 6 * SEC);
+	bool w0 = false, w1 = false, r1 = false;
+	for (int k = 0; k < r.s->nvalues; k++) {
+		const struct metric_value *v = &r.s->values[k];
+		const char *mn = session_metric(r.s, v)->name, *in = r.s->inst[v->instance].name;
+		w0 |= !strcmp(mn, "c2c.in_wr_latency") && !strcmp(in, "socket0");
+		w1 |= !strcmp(mn, "c2c.in_wr_latency") && !strcmp(in, "socket1");
+		r1 |= !strcmp(mn, "c2c.in_rd_latency") && !strcmp(in, "socket1") && v->state == VS_OK;
+	}
+	ck_assert(w0 && !w1 && r1);
+	char *err;
+	ck_assert_int_eq(session_set_filter(r.s, find_inst(r.s, "c2c", "socket1"), "gpu_mask", "1", &err), -1);
+	ck_assert_msg(strstr(err, "no 'gpu_mask' filter"), "%s", err);
+	free(err);
+	sim_end(&r);
+	free(cmd);
+	free(rm);
+	free(d);
+	free(gen);
+}
+END_TEST
+
+START_TEST(batch_json_shape)
+{
+	char *model = test_path("fixtures/tegra410-const.ini");
+	struct simrun r;
+	sim_begin(&r, demo_tegra410(), model, 1);
+	session_sample(r.s, 6 * SEC);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct batch b = { .out = out, .format = BATCH_JSON, .raw = true };
+	batch_write(&b, r.s, 1700000000ull * SEC);
+	fclose(out);
+	ck_assert_msg(str_has_prefix(buf, "{\"time\":\"2023-11-14T22:13:20.000Z\",\"interval_ns\":1000000000,"
+					  "\"source\":\"sim\",\"metrics\":[{\"profile\":\"tegra410\",\"metric\":\"ucf.slc_read_bw\","
+					  "\"instance\":\"socket0\",\"value\":300,\"unit\":\"GB/s\"}"),
+		      "%.300s", buf);
+	ck_assert_msg(strstr(buf, "{\"pmu\":\"nvidia_ucf_pmu_0\",\"event\":\"mem_bytes_rd\",\"instance\":\"socket0\","
+				  "\"config\":\"0x123\",\"config1\":\"0x0\",\"config2\":\"0x0\",\"cpu\":0,"
+				  "\"delta\":100000000000,\"enabled_ns\":1000000000,\"running_ns\":1000000000}"),
+		      "raw counter missing");
+	ck_assert(str_has_suffix(buf, "]}\n"));
+	ck_assert_ptr_null(strchr(buf, '\n') == buf + len - 1 ? NULL : buf); /* one line per interval */
+	free(buf);
+	sim_end(&r);
+	free(model);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("session");
+	TCase *t = tcase_create("session");
+	tcase_set_timeout(t, 30);
+	tcase_add_test(t, sampler_rates_and_states);
+	tcase_add_test(t, sampler_narrow_counter_wraps);
+	tcase_add_test(t, filters_encode_and_refuse);
+	tcase_add_test(t, open_failure_is_per_instance);
+	tcase_add_test(t, sim_exact_values);
+	tcase_add_test(t, sim_filters_select_cells);
+	tcase_add_test(t, sim_seed_is_deterministic);
+	tcase_add_test(t, c2c_write_metrics_only_for_gpu_peers);
+	tcase_add_test(t, batch_json_shape);
+	suite_add_tcase(s, t);
+	return run_suite(s);
+}

@@ -1,0 +1,21 @@
+# lib.sh - shared by the shell tests (automake: exit 0 pass, 77 skip, other fail).
+set -u
+PMUTOP=${PMUTOP:-./pmutop}
+TOP_SRCDIR=${TOP_SRCDIR:-.}
+DEMO="$TOP_SRCDIR/profiles/machines/tegra410"
+failures=0
+checks=0
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/pmutop-sh-XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+
+ok() { checks=$((checks + 1)); }
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); checks=$((checks + 1)); }
+skip() { echo "SKIP: $*"; exit 77; }
+# expect_eq WHAT GOT WANT
+expect_eq() { if [ "$2" = "$3" ]; then ok; else fail "$1: got '$2', want '$3'"; fi; }
+# expect_grep WHAT PATTERN FILE
+expect_grep() { if grep -q -- "$2" "$3"; then ok; else fail "$1: no '$2' in: $(head -c 600 "$3")"; fi; }
+finish() {
+    echo "$((checks - failures)) passed, $failures failed"
+    [ "$failures" -eq 0 ]
+}

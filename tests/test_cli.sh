@@ -1,0 +1,95 @@
+#!/bin/sh
+# The command line as a user meets it: encode, list, batch output, errors and exit codes.
+. "$TOP_SRCDIR/tests/lib.sh"
+cd "$scratch"
+
+# encode: exact line format, type from the tree
+ucf1=$(cat "$DEMO/sys/bus/event_source/devices/nvidia_ucf_pmu_1/type")
+out=$("$PMUTOP" encode --sysfs-root "$DEMO" "nvidia_ucf_pmu_1/mem_bytes_rd,src_rem=1,dst_loc_gmem=1/" context-switches)
+expect_eq "encode" "$out" "$(printf 'nvidia_ucf_pmu_1/mem_bytes_rd,src_rem=1,dst_loc_gmem=1/\ttype=%s\tconfig=0x123\tconfig1=0x204\tconfig2=0x0\ncontext-switches\ttype=1\tconfig=0x3\tconfig1=0x0\tconfig2=0x0' "$ucf1")"
+PMUTOP_SYSFS_ROOT="$DEMO" "$PMUTOP" encode nvidia_ucf_pmu_0/slc_bytes_rd/ > env.out
+expect_grep "encode honours PMUTOP_SYSFS_ROOT" "config=0x113" env.out
+"$PMUTOP" encode --sysfs-root "$DEMO" nvidia_ucf_pmu_0/src_cpu=1/ > /dev/null 2> err.out
+expect_eq "encode error exit" $? 1
+expect_grep "encode error names term" "unknown term 'src_cpu'" err.out
+expect_grep "encode error lists terms" "src_loc_cpu" err.out
+"$PMUTOP" encode > /dev/null 2>&1
+expect_eq "encode without events" $? 2
+
+# list
+"$PMUTOP" list --sysfs-root "$DEMO" pmus > pmus.out
+expect_eq "list pmus" "$(wc -l < pmus.out)" 34
+expect_grep "list pmus identifier" "nvidia_ucf_pmu_0 .*identifier=2cf2036b" pmus.out
+"$PMUTOP" list --sysfs-root "$DEMO" events > events.out
+expect_grep "list events" "nvidia_pcie_tgt_pmu_1_rc_5/cycles/" events.out
+"$PMUTOP" list --sysfs-root "$DEMO" profiles > profiles.out
+expect_grep "list profiles matches" "^tegra410 *matches" profiles.out
+expect_grep "list profiles fallback" "^host *fallback" profiles.out
+"$PMUTOP" list machines > machines.out
+expect_grep "list machines" "^tegra410$" machines.out
+"$PMUTOP" list frobs > /dev/null 2>&1
+expect_eq "list unknown" $? 2
+
+# batch JSON on the demo machine: valid JSON, one object per interval, the issue's keys
+"$PMUTOP" --demo -b -n 3 -d 0.5 --fake-clock --format json --raw > demo.json
+expect_eq "json lines" "$(wc -l < demo.json)" 3
+if command -v python3 > /dev/null; then
+    python3 - demo.json <<'PY' || fail "json shape"
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+for line in lines:
+    o = json.loads(line)
+    assert list(o)[:4] == ["time", "interval_ns", "source", "metrics"], list(o)
+    assert o["interval_ns"] == 500000000 and o["source"] == "sim"
+    names = {m["metric"] for m in o["metrics"]}
+    for want in ["ucf.mem_read_bw", "pcie.read_latency", "cmem.read_latency", "c2c.in_wr_latency",
+                 "clink.out_rd_latency", "dlink.in_rd_latency", "pcie_tgt.write_bw"]:
+        assert want in names, want
+    insts = {m["instance"] for m in o["metrics"]}
+    assert {"socket0", "socket1", "socket0/rc3", "socket1/rc5"} <= insts, insts
+    for m in o["metrics"]:
+        assert set(m) >= {"profile", "metric", "instance", "value", "unit"}
+        assert m["value"] is None or m["value"] >= 0
+    assert all(isinstance(m["value"], float) or isinstance(m["value"], int) for m in o["metrics"])
+    c = o["counters"][0]
+    assert set(c) >= {"pmu", "event", "config", "config1", "config2", "cpu", "delta", "enabled_ns", "running_ns"}
+PY
+    ok
+fi
+
+# CSV: a header row, then rows
+"$PMUTOP" --demo -b -n 2 --fake-clock --format csv > demo.csv
+expect_eq "csv header" "$(head -n 1 demo.csv)" "time,source,profile,metric,instance,value,unit,state"
+expect_grep "csv row" "^[0-9T:.Z-]*,sim,tegra410,ucf.mem_read_bw,socket1,[0-9.]*,GB/s,ok$" demo.csv
+
+# filters from the command line change the encoding
+"$PMUTOP" --demo --dry-run -f pcie@socket0/rc2:src_rp_mask=0x3 > dry.out
+expect_grep "dry-run filter" "socket0/rc2	pcie	nvidia_pcie_pmu_0_rc_2/rd_bytes,src_rp_mask=0x3/	type=[0-9]*	config=0x0	config1=0x3" dry.out
+"$PMUTOP" --demo --dry-run -f pcie:src_bdf=27:01.1 > dry2.out
+expect_grep "dry-run bdf on every rc" "socket1/rc5	pcie	nvidia_pcie_pmu_1_rc_5/rd_req,src_bdf=0x2709,src_bdf_en=1/" dry2.out
+"$PMUTOP" --demo -b -n 1 --fake-clock -f pcie:src_rp_mask=3,src_bdf=1 > /dev/null 2> err.out
+expect_eq "exclusive filters exit" $? 1
+expect_grep "exclusive filters reason" "mutually exclusive" err.out
+"$PMUTOP" --demo -b -n 1 --fake-clock -f ucf:src_loc_cpu=2 > /dev/null 2> err.out
+expect_eq "bad flag exit" $? 1
+expect_grep "bad flag reason" "not on/off" err.out
+"$PMUTOP" --demo -b -n 1 --fake-clock -f nosuch:x=1 > /dev/null 2> err.out
+expect_eq "unknown group exit" $? 1
+expect_grep "unknown group reason" "no instance of group 'nosuch'" err.out
+
+# profile errors are fatal with -p, and name file:line:column
+printf '[group g]\npmu = software\nevents = context-switches\n[metric g.m]\nformula = context_switchez / elapsed_s\n' > bad.ini
+"$PMUTOP" -b -n 1 -p ./bad.ini > /dev/null 2> err.out
+expect_eq "bad profile exit" $? 1
+expect_grep "bad profile message" "bad.ini:5:11: unknown event 'context_switchez' (did you mean 'context_switches'?)" err.out
+
+# usage errors
+"$PMUTOP" --frob > /dev/null 2>&1
+expect_eq "unknown option" $? 2
+"$PMUTOP" -d 0 -b > /dev/null 2>&1
+expect_eq "bad interval" $? 2
+"$PMUTOP" --demo nosuchmachine -b -n 1 > /dev/null 2> err.out
+expect_eq "unknown demo" $? 1
+"$PMUTOP" --help | grep -q -- "--sysfs-root" && ok || fail "help mentions --sysfs-root"
+
+finish

@@ -1,0 +1,51 @@
+#!/bin/sh
+# The real perf tool as the oracle for encoding: bind-mount a fixture's PMU directory over
+# /sys/bus/event_source/devices in a private mount namespace and let `perf stat -vv` print
+# the perf_event_attr it builds for each event string pmutop opens (perf then fails to
+# open it, which is fine). Every event and every filter the profiles use is compared.
+. "$TOP_SRCDIR/tests/lib.sh"
+command -v perf > /dev/null || skip "perf is not installed"
+command -v unshare > /dev/null || skip "unshare is not installed"
+unshare -m true 2> /dev/null || skip "mount namespaces are not allowed here"
+cd "$scratch"
+
+# Every event of every instance as bound by default, then with each filter of one
+# instance of each group set (one at a time: some are mutually exclusive).
+{
+    "$PMUTOP" --demo --dry-run
+    for f in src_loc_cpu=1 src_loc_noncpu=1 src_rem=1 dst_loc_cmem=1 dst_loc_gmem=1 dst_loc_other=1 dst_rem=1; do
+        "$PMUTOP" --demo --dry-run -f "ucf@socket1:$f" | grep '^socket1	ucf'
+    done
+    for f in src_rp_mask=0xa5 src_bdf=27:01.1 dst_loc_cmem=1 dst_loc_gmem=1 dst_loc_pcie_p2p=1 dst_loc_pcie_cxl=1 dst_rem=1; do
+        "$PMUTOP" --demo --dry-run -f "pcie@socket0/rc4:$f" | grep '^socket0/rc4	pcie	'
+    done
+    for f in dst_rp_mask=0x81 dst_addr_base=0x10000,dst_addr_mask=0xfff00; do
+        "$PMUTOP" --demo --dry-run -f "pcie_tgt@socket1/rc1:$f" | grep '^socket1/rc1	pcie_tgt'
+    done
+    "$PMUTOP" --demo --dry-run -f "c2c@socket0:gpu_mask=0x2" | grep '^socket0	c2c'
+} | sort -u > events.tsv
+n=$(wc -l < events.tsv)
+[ "$n" -gt 250 ] && ok || fail "expected hundreds of events, got $n"
+grep -q '	!	' events.tsv && fail "an instance could not be bound: $(grep '	!	' events.tsv | head -n 3)"
+
+devices="$(cd "$DEMO/sys/bus/event_source/devices" && pwd)"
+cut -f3 events.tsv > strings.txt
+unshare -m sh -c "mount --bind '$devices' /sys/bus/event_source/devices && while read -r ev; do
+    perf stat -vv -e \"\$ev\" -a true 2>&1 | awk -v ev=\"\$ev\" '
+        /^perf_event_attr:/ { if (seen) exit; seen = 1; t = \"?\"; c = \"0x0\"; c1 = \"0x0\"; c2 = \"0x0\"; next }
+        seen && \$1 == \"type\" { t = \$2 }
+        seen && \$1 == \"config\" { c = \$2 }
+        seen && /config1 }/ { c1 = \$NF }
+        seen && /config2 }/ { c2 = \$NF }
+        END { printf \"%s\ttype=%s\tconfig=%s\tconfig1=%s\tconfig2=%s\n\", ev, t, c, c1, c2 }'
+done < strings.txt" > perf.tsv 2> perf.err || skip "perf could not run in the namespace: $(head -c 300 perf.err)"
+
+cut -f3- events.tsv > ours.tsv
+if cmp -s ours.tsv perf.tsv; then
+    ok
+else
+    fail "pmutop and perf disagree:"
+    diff ours.tsv perf.tsv | head -n 20 >&2
+fi
+echo "compared $n event strings with perf"
+finish

@@ -1,0 +1,88 @@
+/* testutil.c - helpers for the Check suites. */
+#include "testutil.h"
+
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "util.h"
+
+static char *dirs[64];
+static int ndirs;
+
+char *tmp_dir(void)
+{
+	const char *base = getenv("TMPDIR");
+	char *t = xasprintf("%s/pmutop-test-XXXXXX", base && *base ? base : "/tmp");
+	if (!mkdtemp(t))
+		ck_abort_msg("mkdtemp failed");
+	if (!ndirs)
+		atexit(tmp_cleanup); /* Check runs each test in a child process */
+	if (ndirs < 64)
+		dirs[ndirs++] = xstrdup(t);
+	return t;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st; (void)flag; (void)ftw;
+	chmod(path, 0700);
+	return remove(path);
+}
+
+void tmp_cleanup(void)
+{
+	/* the returned strings belong to the tests; dirs[] holds our own copies */
+	for (int i = 0; i < ndirs; i++) {
+		nftw(dirs[i], rm_one, 16, FTW_DEPTH | FTW_PHYS);
+		free(dirs[i]);
+	}
+	ndirs = 0;
+}
+
+void put_file(const char *root, const char *rel, const char *text)
+{
+	char *path = xasprintf("%s/%s", root, rel);
+	for (char *p = path + strlen(root) + 1; *p; p++) {
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(path, 0755);
+			*p = '/';
+		}
+	}
+	FILE *f = fopen(path, "w");
+	ck_assert_msg(f != NULL, "cannot write %s", path);
+	fputs(text, f);
+	fclose(f);
+	free(path);
+}
+
+const char *demo_tegra410(void)
+{
+	return TOP_SRCDIR "/profiles/machines/tegra410";
+}
+
+char *test_path(const char *rel)
+{
+	return xasprintf("%s/%s", TEST_SRCDIR, rel);
+}
+
+char *src_path(const char *rel)
+{
+	return xasprintf("%s/%s", TOP_SRCDIR, rel);
+}
+
+int run_suite(Suite *s)
+{
+	diag_set_quiet(true);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	tmp_cleanup();
+	return failed ? 1 : 0;
+}
