@@ -28,17 +28,48 @@ fi
 jobs=$(nproc 2>/dev/null || echo 2)
 make -s -j"$jobs"
 
+# Print each suite's closing line and a total, then fail if anything failed.
+summary() {
+    for log in "$1"/tests/*.log; do
+        [ "$(basename "$log")" = test-suite.log ] && continue
+        line=$(grep -E '^[0-9]+%: Checks:|^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+        echo "  $(basename "$log" .log): ${line:-$(tail -n 1 "$log")}"
+    done
+    awk '/^[0-9]+%: Checks:/ { gsub(",", ""); p += $3 - $5 - $7; f += $5 + $7 }
+         /^[0-9]+ passed, [0-9]+ failed/ { p += $1; f += $3 }
+         END { printf "%d passed, %d failed\n", p, f }' "$1"/tests/*.log
+}
+
+run_check() { # DIR
+    if ! make -s -C "$1" -j"$jobs" check > /dev/null 2>&1; then
+        summary "$1"
+        for log in "$1"/tests/*.log; do
+            grep -qE '^(FAIL|ERROR)' "$log" 2>/dev/null && { echo "--- $log"; tail -n 40 "$log"; }
+        done
+        exit 1
+    fi
+    summary "$1"
+}
+
 case "${1:-}" in
 "") ;;
-check) make -s -j"$jobs" check || { cat tests/*.log 2>/dev/null | tail -n 80; exit 1; } ;;
+check) run_check . ;;
 asan)
-    mkdir -p build-asan
-    cd build-asan
-    [ -f Makefile ] || PKG_CONFIG_PATH="$(cd .. && pwd)/libperf-local/lib/pkgconfig" ../configure --quiet \
-        CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-        LDFLAGS="-fsanitize=address,undefined"
-    make -s -j"$jobs"
-    ASAN_OPTIONS=detect_leaks=1 make -s -j"$jobs" check || { cat tests/*.log 2>/dev/null | tail -n 80; exit 1; } ;;
+    # A VPATH build in build-asan/obj from a pristine copy of the sources (make distdir),
+    # so the in-tree build above stays as it is.
+    top=$(pwd)
+    rm -rf build-asan/src && mkdir -p build-asan
+    make -s distdir distdir=build-asan/src > /dev/null
+    mkdir -p build-asan/obj
+    cd build-asan/obj
+    if [ ! -f Makefile ]; then
+        PKG_CONFIG_PATH="$top/libperf-local/lib/pkgconfig" ../src/configure --quiet \
+            CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+            LDFLAGS="-fsanitize=address,undefined"
+    fi
+    make -s -j"$jobs" > /dev/null
+    export ASAN_OPTIONS=detect_leaks=1
+    run_check . ;;
 bench) make -s bench ;;
 *) echo "usage: ./build.sh [check|asan|bench]" >&2; exit 2 ;;
 esac

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "procstat.h"
 #include "source.h"
 
 bool batch_parse_format(const char *s, enum batch_format *f)
@@ -179,7 +180,10 @@ static void write_csv(struct batch *b, const struct session *s, const char *when
 static void write_text(struct batch *b, const struct session *s, const char *when)
 {
 	FILE *f = b->out;
-	fprintf(f, "%s  interval %.3f s  source %s\n", when, (double)s->interval_ns / 1e9, s->source->ops->kind);
+	fprintf(f, "%s  interval %.3f s  source %s", when, (double)s->interval_ns / 1e9, s->source->ops->kind);
+	if (b->cpu && !isnan(b->cpu->util_all))
+		fprintf(f, "  cpu %.1f%%", b->cpu->util_all);
+	fputc('\n', f);
 	const struct prof_metric *last = NULL;
 	for (int k = 0; k < s->nvalues; k++) {
 		const struct metric_value *v = &s->values[k];
@@ -190,12 +194,14 @@ static void write_text(struct batch *b, const struct session *s, const char *whe
 			v->state == VS_OK ? m->unit : "", v->multiplexed ? "  (multiplexed)" : "");
 		last = m;
 	}
-	for (int i = 0; i < s->ninstances; i++) {
+	for (int i = 0; i < s->ninstances && !b->header_done; i++) {
 		const struct instance *inst = &s->inst[i];
-		if ((inst->open_error || inst->unavailable) && !b->header_done)
+		if (inst->open_error || inst->unavailable)
 			fprintf(f, "  ! %s %s: %s\n", inst->group->name, inst->name,
 				inst->unavailable ? inst->unavailable : inst->open_error);
 	}
+	for (int i = 0; i < s->nmissing && !b->header_done; i++)
+		fprintf(f, "  ! %s: no PMU matches '%s'\n", s->missing[i]->name, s->missing[i]->pmu_pattern);
 	b->header_done = true;
 	fputc('\n', f);
 }

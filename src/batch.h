@@ -10,8 +10,11 @@
 
 enum batch_format { BATCH_TEXT, BATCH_CSV, BATCH_JSON };
 
+struct procstat;
+
 struct batch {
 	FILE *out;
+	const struct procstat *cpu; /* CPU utilisation for the text header, or NULL */
 	enum batch_format format;
 	bool raw;
 	bool header_done;

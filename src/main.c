@@ -15,6 +15,7 @@
 #include "config.h"
 #include "diag.h"
 #include "pmu.h"
+#include "procstat.h"
 #include "profile.h"
 #include "session.h"
 #include "source.h"
@@ -324,6 +325,8 @@ static int run(struct options *o)
 	int nprofiles = load_profiles(o, m, &profiles);
 	struct session *s = NULL;
 	struct source *src = NULL;
+	/* the demo machine's /proc is its own (absent), not this host's */
+	struct procstat *cpu = procstat_new(o->proc_root ? o->proc_root : o->demo ? demo_dir : "/");
 	if (nprofiles < 0)
 		goto out;
 	s = session_new(m, profiles, nprofiles);
@@ -352,7 +355,8 @@ static int run(struct options *o)
 	uint64_t t0 = o->fake_clock ? 1000000000ull : clock_monotonic_ns();
 	uint64_t wall0 = realtime_ns();
 	session_start(s, src, t0);
-	struct batch b = { .out = stdout, .format = o->format, .raw = o->raw };
+	struct batch b = { .out = stdout, .format = o->format, .raw = o->raw, .cpu = cpu };
+	procstat_update(cpu);
 	for (long i = 1; o->iterations < 0 || i <= o->iterations; i++) {
 		uint64_t target = t0 + (uint64_t)i * step;
 		if (!o->fake_clock)
@@ -361,6 +365,7 @@ static int run(struct options *o)
 			break;
 		uint64_t now = o->fake_clock ? target : clock_monotonic_ns();
 		session_sample(s, now);
+		procstat_update(cpu);
 		batch_write(&b, s, o->fake_clock ? wall0 + (uint64_t)i * step : realtime_ns());
 		if (ferror(stdout))
 			break; /* the reader went away */
@@ -369,6 +374,7 @@ static int run(struct options *o)
 out:
 	session_free(s);
 	source_destroy(src);
+	procstat_free(cpu);
 	for (int i = 0; i < nprofiles; i++)
 		profile_free(profiles[i]);
 	free(profiles);

@@ -598,6 +598,15 @@ static void check_group(struct loader *L, struct prof_group *g)
 		}
 }
 
+static void note_input(void *ctx, int slot)
+{
+	struct prof_metric *m = ctx;
+	if (slot >= m->ninputs_limit)
+		return;
+	m->inputs = xrealloc(m->inputs, sizeof(int) * (size_t)(m->ninputs + 1));
+	m->inputs[m->ninputs++] = slot;
+}
+
 static void check_metric(struct loader *L, struct prof_metric *m)
 {
 	if (!m->group_name) {
@@ -623,6 +632,9 @@ static void check_metric(struct loader *L, struct prof_metric *m)
 	if (!m->expr) {
 		lerror(L, m->formula_line, m->formula_col + col - 1, "%s", err);
 		free(err);
+	} else {
+		m->ninputs_limit = L->p->groups[m->group].nevents; /* events only, not builtins */
+		expr_foreach_var(m->expr, note_input, m);
 	}
 	if (!m->unit)
 		m->unit = xstrdup("");
@@ -735,6 +747,7 @@ void profile_free(struct profile *p)
 		free(m->group_name);
 		free(m->formula);
 		expr_free(m->expr);
+		free(m->inputs);
 		free(m->unit);
 		free(m->title);
 	}

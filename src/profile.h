@@ -60,6 +60,9 @@ struct prof_metric {
 	char *unit;
 	char *title;
 	double max; /* bar scale; 0 = auto */
+	int ninputs;
+	int *inputs; /* the group events the formula reads, found once at load */
+	int ninputs_limit;
 	int line, formula_line, formula_col;
 };
 

@@ -105,22 +105,6 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 	inst->vars[g->nevents + VAR_ELAPSED_S] = elapsed_ns / 1e9;
 }
 
-struct worst_ctx {
-	const struct instance *inst;
-	enum value_state state;
-	double coverage;
-};
-
-static void note_input(void *ctx, int slot)
-{
-	struct worst_ctx *w = ctx;
-	if (slot >= w->inst->group->nevents)
-		return;
-	w->state = worse(w->state, w->inst->event_state[slot]);
-	if (w->inst->event_coverage[slot] < w->coverage)
-		w->coverage = w->inst->event_coverage[slot];
-}
-
 void session_sample(struct session *s, uint64_t now_ns)
 {
 	double elapsed = now_ns > s->last_ns ? (double)(now_ns - s->last_ns) : 0.0;
@@ -142,17 +126,23 @@ void session_sample(struct session *s, uint64_t now_ns)
 		struct metric_value *v = &s->values[k];
 		const struct instance *inst = &s->inst[v->instance];
 		const struct prof_metric *m = session_metric(s, v);
-		struct worst_ctx w = { inst, VS_OK, 1.0 };
-		if (inst->unavailable || (!inst->opened && !inst->nmembers))
-			w.state = VS_UNAVAILABLE;
-		else
-			expr_foreach_var(m->expr, note_input, &w);
-		if (elapsed <= 0 && w.state == VS_OK)
-			w.state = VS_NO_VALUE;
-		v->coverage = w.coverage;
-		v->multiplexed = w.coverage < 1.0;
-		if (w.state != VS_OK) {
-			v->state = w.state;
+		enum value_state state = VS_OK;
+		double coverage = 1.0;
+		if (inst->unavailable || (!inst->opened && !inst->nmembers)) {
+			state = VS_UNAVAILABLE;
+		} else {
+			for (int i = 0; i < m->ninputs; i++) {
+				state = worse(state, inst->event_state[m->inputs[i]]);
+				if (inst->event_coverage[m->inputs[i]] < coverage)
+					coverage = inst->event_coverage[m->inputs[i]];
+			}
+		}
+		if (elapsed <= 0 && state == VS_OK)
+			state = VS_NO_VALUE;
+		v->coverage = coverage;
+		v->multiplexed = coverage < 1.0;
+		if (state != VS_OK) {
+			v->state = state;
 			v->value = NAN;
 			continue;
 		}

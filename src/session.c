@@ -357,16 +357,12 @@ static void bind_group(struct session *s, int *cap, struct profile *prof, const 
 
 /* A metric's value slot exists for an instance unless the formula needs an event the
  * instance's PMU does not have (e.g. C2C write latency with a CPU peer). */
-struct needs_ctx {
-	const struct instance *inst;
-	bool ok;
-};
-
-static void check_needed(void *ctx, int slot)
+static bool has_inputs(const struct instance *inst, const struct prof_metric *m)
 {
-	struct needs_ctx *n = ctx;
-	if (slot < n->inst->group->nevents && !n->inst->present[slot])
-		n->ok = false;
+	for (int i = 0; i < m->ninputs; i++)
+		if (!inst->present[m->inputs[i]])
+			return false;
+	return true;
 }
 
 struct session *session_new(const struct machine *m, struct profile **profiles, int nprofiles)
@@ -376,9 +372,16 @@ struct session *session_new(const struct machine *m, struct profile **profiles, 
 	s->nprofiles = nprofiles;
 	s->profiles = profiles;
 	int cap = 0;
-	for (int pi = 0; pi < nprofiles; pi++)
-		for (int g = 0; g < profiles[pi]->ngroups; g++)
+	for (int pi = 0; pi < nprofiles; pi++) {
+		for (int g = 0; g < profiles[pi]->ngroups; g++) {
+			int before = s->ninstances;
 			bind_group(s, &cap, profiles[pi], &profiles[pi]->groups[g]);
+			if (s->ninstances == before) {
+				s->missing = xrealloc(s->missing, sizeof(*s->missing) * (size_t)(s->nmissing + 1));
+				s->missing[s->nmissing++] = &profiles[pi]->groups[g];
+			}
+		}
+	}
 	int vcap = 0;
 	for (int pi = 0; pi < nprofiles; pi++) {
 		const struct profile *p = profiles[pi];
@@ -387,10 +390,7 @@ struct session *session_new(const struct machine *m, struct profile **profiles, 
 				const struct instance *inst = &s->inst[ii];
 				if (inst->profile != p || inst->group != &p->groups[p->metrics[mi].group])
 					continue;
-				struct needs_ctx n = { inst, true };
-				if (!inst->unavailable)
-					expr_foreach_var(p->metrics[mi].expr, check_needed, &n);
-				if (!n.ok)
+				if (!inst->unavailable && !has_inputs(inst, &p->metrics[mi]))
 					continue;
 				grow_array(&s->values, &vcap, s->nvalues + 1, sizeof(struct metric_value));
 				s->values[s->nvalues++] = (struct metric_value){
@@ -434,6 +434,7 @@ void session_free(struct session *s)
 	}
 	free(s->inst);
 	free(s->values);
+	free(s->missing);
 	free(s);
 }
 

@@ -90,6 +90,8 @@ struct session {
 	struct instance *inst;
 	int nvalues;
 	struct metric_value *values; /* the frame */
+	int nmissing;
+	const struct prof_group **missing; /* groups no PMU of the machine matches */
 	uint64_t last_ns;            /* clock at the previous sample */
 	uint64_t interval_ns;        /* length of the last interval */
 	uint64_t nsamples;

@@ -92,6 +92,13 @@ static void free_pi(struct perf_instance *pi)
 		return;
 	if (pi->evlist) {
 		perf_evlist__close(pi->evlist);
+		/* libperf's perf_evsel__delete() frees an evsel without dropping the map
+		 * references perf_evlist__set_maps() gave it: drop them here. */
+		struct perf_evsel *e;
+		perf_evlist__for_each_evsel(pi->evlist, e) {
+			perf_cpu_map__put(perf_evsel__cpus(e));
+			perf_thread_map__put(perf_evsel__threads(e));
+		}
 		perf_evlist__delete(pi->evlist); /* deletes its evsels too */
 	}
 	perf_cpu_map__put(pi->cpus);
@@ -145,7 +152,7 @@ static int perf_open(struct source *src, struct instance *inst)
 		pi->evsel[e] = perf_evsel__new(&attr);
 		perf_evlist__add(pi->evlist, pi->evsel[e]);
 	}
-	perf_evlist__set_maps(pi->evlist, pi->cpus, pi->threads);
+	perf_evlist__set_maps(pi->evlist, pi->cpus, pi->threads); /* takes its own references */
 	if (g->perf_group && n > 1)
 		perf_evlist__set_leader(pi->evlist);
 	int r = perf_evlist__open(pi->evlist);

@@ -22,8 +22,8 @@ char *tmp_dir(void)
 		ck_abort_msg("mkdtemp failed");
 	if (!ndirs)
 		atexit(tmp_cleanup); /* Check runs each test in a child process */
-	if (ndirs < 64)
-		dirs[ndirs++] = xstrdup(t);
+	ck_assert_msg(ndirs < 64, "too many temporary directories in one test");
+	dirs[ndirs++] = t;
 	return t;
 }
 
@@ -36,7 +36,6 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 
 void tmp_cleanup(void)
 {
-	/* the returned strings belong to the tests; dirs[] holds our own copies */
 	for (int i = 0; i < ndirs; i++) {
 		nftw(dirs[i], rm_one, 16, FTW_DEPTH | FTW_PHYS);
 		free(dirs[i]);

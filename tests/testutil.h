@@ -5,7 +5,7 @@
 #include <check.h>
 #include <stdbool.h>
 
-/* A fresh temporary directory (removed by tmp_cleanup). */
+/* A fresh temporary directory, removed and freed at exit: the caller must not free it. */
 char *tmp_dir(void);
 void tmp_cleanup(void);
 /* Write text to root/rel, making directories. */

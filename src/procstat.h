@@ -1,0 +1,31 @@
+/* procstat.h - CPU utilisation from /proc/stat, as htop's CPU meters compute it.
+ * (A system-wide cpu-clock counts wall time on every CPU, idle or not: it is not
+ * utilisation, so this comes from the kernel's own accounting instead.) */
+#ifndef PMUTOP_PROCSTAT_H
+#define PMUTOP_PROCSTAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct cpu_times {
+	uint64_t busy, total; /* jiffies */
+};
+
+struct procstat {
+	char *path;
+	int ncpus;                /* per-CPU rows seen ("cpuN") */
+	int *cpu_id;
+	struct cpu_times all, *cpu;
+	struct cpu_times prev_all, *prev_cpu;
+	bool primed;
+	double util_all;          /* percent over the last interval, NAN if unknown */
+	double *util_cpu;
+};
+
+/* root: "/" or a fake tree holding proc/stat. */
+struct procstat *procstat_new(const char *root);
+/* Read /proc/stat and compute utilisation since the previous read. False if unreadable. */
+bool procstat_update(struct procstat *ps);
+void procstat_free(struct procstat *ps);
+
+#endif
