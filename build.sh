@@ -24,7 +24,7 @@ if [ -n "$missing" ]; then
 fi
 
 [ -x configure ] && [ configure -nt configure.ac ] || ./bootstrap >/dev/null 2>&1 || ./bootstrap
-[ -f Makefile ] || ./configure --quiet
+[ -f Makefile ] || ./configure --quiet --enable-werror
 jobs=$(nproc 2>/dev/null || echo 2)
 make -s -j"$jobs"
 
@@ -63,7 +63,7 @@ asan)
     mkdir -p build-asan/obj
     cd build-asan/obj
     if [ ! -f Makefile ]; then
-        PKG_CONFIG_PATH="$top/libperf-local/lib/pkgconfig" ../src/configure --quiet \
+        PKG_CONFIG_PATH="$top/libperf-local/lib/pkgconfig" ../src/configure --quiet --enable-werror \
             CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
             LDFLAGS="-fsanitize=address,undefined"
     fi

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "paths.h"
 #include "pmu.h"
 #include "profile.h"
 #include "session.h"

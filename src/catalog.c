@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "paths.h"
 #include "diag.h"
 #include "session.h"
 #include "sysfs.h"

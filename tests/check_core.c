@@ -1,5 +1,6 @@
 /* check_core.c - CPU lists, format fields, discovery, encoding, formulae. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,6 +12,7 @@
 #include "expr.h"
 #include "format.h"
 #include "pmu.h"
+#include "procstat.h"
 #include "testutil.h"
 #include "util.h"
 
@@ -357,6 +359,32 @@ START_TEST(expr_deep_nesting_refused)
 }
 END_TEST
 
+/* ---- CPU utilisation from /proc/stat ---- */
+
+START_TEST(procstat_utilisation)
+{
+	char *root = tmp_dir();
+	put_file(root, "proc/stat", "cpu  100 0 100 800 0 0 0 0 0 0\ncpu0 50 0 50 400 0 0 0 0 0 0\n"
+				    "cpu3 50 0 50 400 0 0 0 0 0 0\nintr 1 2 3\n");
+	struct procstat *ps = procstat_new(root);
+	ck_assert(procstat_update(ps));
+	ck_assert(isnan(ps->util_all)); /* one reading is no interval */
+	/* +300 busy (user, system, irq), +100 idle (50 idle + 50 iowait): 75 % */
+	put_file(root, "proc/stat", "cpu  250 0 200 850 50 50 0 0 0 0\ncpu0 150 0 100 400 0 0 0 0 0 0\n"
+				    "cpu3 100 0 100 450 50 0 0 0 0 0\n"); /* +100 busy, +100 idle */
+	ck_assert(procstat_update(ps));
+	ck_assert_double_eq_tol(ps->util_all, 75.0, 1e-9);
+	ck_assert_int_eq(ps->ncpus, 2);
+	ck_assert_int_eq(ps->cpu_id[1], 3);
+	ck_assert_double_eq_tol(ps->util_cpu[0], 100.0, 1e-9);
+	ck_assert_double_eq_tol(ps->util_cpu[1], 50.0, 1e-9);
+	procstat_free(ps);
+	ps = procstat_new("/nonexistent");
+	ck_assert(!procstat_update(ps));
+	procstat_free(ps);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("core");
@@ -371,6 +399,7 @@ int main(void)
 	tcase_add_test(t, expr_values);
 	tcase_add_test(t, expr_errors);
 	tcase_add_test(t, expr_deep_nesting_refused);
+	tcase_add_test(t, procstat_utilisation);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }

@@ -83,6 +83,25 @@ printf '[group g]\npmu = software\nevents = context-switches\n[metric g.m]\nform
 expect_eq "bad profile exit" $? 1
 expect_grep "bad profile message" "bad.ini:5:11: unknown event 'context_switchez' (did you mean 'context_switches'?)" err.out
 
+# --sim on a tree pmutop has never seen: sockets 3 and 7 (numbers come from names, not
+# from counting), one RC each, no model file (default rates)
+sh "$TOP_SRCDIR/tests/fixtures/gen-tegra410.sh" tree 2 4 2
+dev=tree/sys/bus/event_source/devices
+for p in "$dev"/*; do
+    n=$(echo "$p" | sed 's/pmu_1$/pmu_7/; s/pmu_1_rc_/pmu_7_rc_/; s/pmu_0$/pmu_3/; s/pmu_0_rc_/pmu_3_rc_/')
+    [ "$n" = "$p" ] || mv "$p" "$n"
+done
+"$PMUTOP" --sim --sysfs-root tree -b -n 2 --fake-clock --format csv > sim.csv 2> sim.err
+expect_grep "sim on unseen tree" ",sim,tegra410,ucf.mem_read_bw,socket7,[0-9.]*,GB/s,ok" sim.csv
+expect_grep "sim socket3 rc1" ",sim,tegra410,pcie.read_latency,socket3/rc1,[0-9.]*,ns,ok" sim.csv
+grep -q "socket0\|socket1" sim.csv && fail "instances named from counting, not from PMU names" || ok
+
+# CPU utilisation from a fake /proc/stat: (busy delta) / (total delta)
+mkdir -p fakeproc/proc
+printf 'cpu  100 0 100 800 0 0 0 0 0 0\ncpu0 50 0 50 400 0 0 0 0 0 0\n' > fakeproc/proc/stat
+"$PMUTOP" --demo --proc-root fakeproc -b -n 1 -d 0.01 > util0.out
+grep -q " cpu " util0.out && fail "utilisation shown before two readings" || ok
+
 # usage errors
 "$PMUTOP" --frob > /dev/null 2>&1
 expect_eq "unknown option" $? 2
