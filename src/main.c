@@ -21,6 +21,7 @@
 #include "source.h"
 #include "sysfs.h"
 #include "util.h"
+#include "../ui/ui.h"
 
 struct options {
 	bool batch;
@@ -61,6 +62,7 @@ static void usage(FILE *f)
 		"PCIe and NIC traffic, TopDown.\n"
 		"\n"
 		"  -b, --batch               print metrics every interval instead of the full screen\n"
+		"                            (without -b, standard input and output must be a terminal)\n"
 		"  -d, --delay SECONDS       refresh interval (default 1)\n"
 		"  -n, --iterations N        stop after N intervals\n"
 		"      --format FORMAT       batch output: text (default), csv or json\n"
@@ -346,6 +348,18 @@ static int run(struct options *o)
 	} else {
 		src = source_perf_new(m);
 	}
+	if (!o->batch) {
+		char title[256] = "";
+		size_t n = 0;
+		for (int i = 0; i < nprofiles && n < sizeof(title) - 1; i++)
+			n += (size_t)snprintf(title + n, sizeof(title) - n, "%s%s", i ? " + " : "", profiles[i]->name);
+		struct ui_options uo = { .interval_s = o->delay, .title = title, .machine = o->demo,
+					 .iterations = o->iterations };
+		session_start(s, src, clock_monotonic_ns());
+		procstat_update(cpu);
+		status = ui_run(s, cpu, &uo);
+		goto out;
+	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
@@ -394,8 +408,14 @@ int main(int argc, char **argv)
 	int r = parse_args(argc, argv, &o);
 	if (r)
 		return r;
-	/* The full-screen monitor arrives with the UI; until then every run is batch. */
-	o.batch = true;
+	if (!o.batch && !o.dry_run && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))) {
+		if (o.fake_clock) {
+			o.batch = true; /* scripted runs */
+		} else {
+			fprintf(stderr, "pmutop: not a terminal: use -b for batch output (see pmutop --help)\n");
+			return 2;
+		}
+	}
 	r = run(&o);
 	free(o.profiles);
 	free(o.filters);

@@ -146,8 +146,13 @@ bool filter_parse_value(const struct prof_filter *f, const char *text, uint64_t 
 	*err = NULL;
 	if (f->type == FILTER_FLAG) {
 		bool b;
+		uint64_t n;
 		if (parse_bool(text, &b)) {
 			*out = b;
+			return true;
+		}
+		if (parse_u64(text, &n) && n <= 1) { /* perf users write src_loc_cpu=0x1 */
+			*out = n;
 			return true;
 		}
 		*err = xasprintf("'%s' is not on/off (use 1, 0, on, off, yes or no)", text);

@@ -526,6 +526,7 @@ static int set_filter_one(struct session *s, struct instance *inst, int f, bool 
 		ct->primed = inst->opened && ct->read_ok;
 	}
 	inst->skip_next = true;
+	inst->filter_changed_at = s->nsamples + 1;
 	return 0;
 }
 
@@ -562,6 +563,7 @@ int session_set_filter(struct session *s, struct instance *inst, const char *ter
 		inst->filter_set[f] = set;
 		inst->filter_value[f] = v;
 		inst->skip_next = true;
+		inst->filter_changed_at = s->nsamples + 1;
 		return 0;
 	}
 	if (inst->unavailable) {

@@ -66,6 +66,7 @@ struct instance {
 	char *open_error;
 	char *unavailable; /* why the instance cannot count at all (missing required event) */
 	bool skip_next;    /* the first interval after a (re)open is partial: shown as no value */
+	uint64_t filter_changed_at; /* session->nsamples when a filter last changed (0: never) */
 	/* this interval: formula variables (group_nvars slots) and per-event state */
 	double *vars;
 	enum value_state *event_state;

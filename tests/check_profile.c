@@ -184,6 +184,7 @@ START_TEST(filter_values)
 	free(err);
 	ck_assert(filter_parse_value(&flag, "on", &v, &err) && v == 1);
 	ck_assert(filter_parse_value(&flag, "0", &v, &err) && v == 0);
+	ck_assert(filter_parse_value(&flag, "0x1", &v, &err) && v == 1);
 	ck_assert(!filter_parse_value(&flag, "2", &v, &err));
 	ck_assert(strstr(err, "not on/off"));
 	free(err);

@@ -1,0 +1,32 @@
+/* history.h - the last N values of every metric value slot, for sparklines and bar
+ * auto-scaling. Filled by the sampler's caller after each refresh; views only read. */
+#ifndef PMUTOP_HISTORY_H
+#define PMUTOP_HISTORY_H
+
+#include <stdint.h>
+
+struct session;
+
+#define HISTORY_LEN 240
+
+struct history {
+	int nslots;
+	int len;   /* values held per slot, <= HISTORY_LEN */
+	int head;  /* index of the newest */
+	uint64_t count; /* values pushed since the start */
+	float *v;  /* nslots x HISTORY_LEN, NAN for no value */
+};
+
+struct history *history_new(int nslots);
+void history_free(struct history *h);
+/* Append the session's current frame. */
+void history_push(struct history *h, const struct session *s);
+/* The i-th newest value of slot (i = 0 newest); NAN past what is held. */
+float history_get(const struct history *h, int slot, int i);
+/* Mean of the values of slot pushed as numbers [from, to) since the start (count
+ * numbering), NAN if none of them is held or all are no value. */
+float history_mean(const struct history *h, int slot, uint64_t from, uint64_t to);
+/* Largest value among the newest n of slot, 0 if none. */
+float history_max(const struct history *h, int slot, int n);
+
+#endif

@@ -1,0 +1,202 @@
+#!/bin/sh
+# The full-screen monitor driven as a person would: in tmux, with keys, reading the
+# screen. Each check waits (with a deadline) for what a person would see.
+. "$TOP_SRCDIR/tests/lib.sh"
+command -v tmux > /dev/null || skip "tmux is not installed"
+sock="pmutop-test-$$"
+T() { tmux -L "$sock" "$@"; }
+trap 'T kill-server 2>/dev/null; rm -rf "$scratch"' EXIT
+export HOME="$scratch/home"
+mkdir -p "$HOME"
+unset XDG_CONFIG_HOME
+
+# start W H ENV... : pmutop in a shell that reports its exit status and the tty state
+start() {
+    w=$1 h=$2
+    shift 2
+    T kill-server 2> /dev/null
+    while T has-session 2> /dev/null; do sleep 0.1; done
+    T new-session -d -x "$w" -y "$h" "env $* sh -c '\"$PMUTOP\" $PMUTOP_ARGS; echo EXITED=\$?; stty -a | tr \" ;\" \"\\n\\n\" | grep -x -e icanon -e -icanon -e echo -e -echo; exec sleep 60'"
+}
+screen() { T capture-pane -p -t 0 > "$scratch/screen.txt" 2> /dev/null; }
+wait_for() { # PATTERN [SECONDS]
+    n=$(( ${2:-6} * 10 )); i=0
+    while [ $i -lt $n ]; do
+        screen
+        grep -q -- "$1" "$scratch/screen.txt" && return 0
+        sleep 0.1; i=$((i + 1))
+    done
+    return 1
+}
+wait_gone() { # PATTERN [SECONDS]
+    n=$(( ${2:-6} * 10 )); i=0
+    while [ $i -lt $n ]; do
+        screen
+        grep -q -- "$1" "$scratch/screen.txt" || return 0
+        sleep 0.1; i=$((i + 1))
+    done
+    return 1
+}
+see() { if wait_for "$2" "${3:-6}"; then ok; else fail "$1: no '$2' on screen:"; cat "$scratch/screen.txt" >&2; fi; }
+unseen() { if wait_gone "$2" "${3:-6}"; then ok; else fail "$1: '$2' still on screen"; fi; }
+# one key at a time, a pause after Escape: ncurses would read ESC followed at once by an
+# escape sequence as one unknown sequence (no person types that fast)
+keys() {
+    for k; do
+        T send-keys -t 0 "$k"
+        [ "$k" = Escape ] && sleep 0.1
+    done
+}
+text() { T send-keys -t 0 -l "$1"; }
+quit_ok() { # the program quit and left the terminal as it found it
+    see "$1: exit status" "EXITED=0"
+    see "$1: canonical mode restored" "^icanon$"
+    see "$1: echo restored" "^echo$"
+}
+
+PMUTOP_ARGS="--demo -d 0.2"
+start 120 40 LANG=C.UTF-8
+see "start: header" "source: sim"
+see "start: UCF pane" "UCF bandwidth"
+see "start: per-socket columns" "socket0 .*socket1"
+see "start: PCIe table" "socket1/rc5"
+see "start: a bandwidth value" "SLC read .*GB/s"
+
+keys F1
+see "help opens" "pmutop help"
+see "help lists the filter key" "F4 f .*filter editor"
+see "help lists Ctrl-L" "Ctrl-L"
+keys x
+unseen "help closes" "pmutop help"
+
+# focus moves: the filter editor opens on the focused row's group and instance
+keys f
+see "filter editor on UCF socket0" "Filters: ucf socket0 (nvidia_ucf_pmu_0)"
+keys Escape
+keys Tab Tab f
+see "Tab Tab focuses the PCIe table" "Filters: pcie socket0/rc0"
+keys Escape Down f
+see "Down moves to the next RC" "Filters: pcie socket0/rc1"
+keys Escape BTab BTab f
+see "Shift-Tab goes back to UCF" "Filters: ucf socket0"
+
+# a filter change shows in the pane, first as a change, then as the active filter
+text ' '
+keys a
+see "filter applied" "ucf socket0: src_loc_cpu=0x1"
+see "pane shows the active filter" "socket0 src_loc_cpu=0x1"
+
+# a refused combination says why and changes nothing
+keys Tab Tab f
+see "editor on pcie" "Filters: pcie socket0/rc0"
+text ' '
+keys Down Enter
+text '27:01.1'
+keys Enter a
+see "refusal names the constraint" "src_bdf and src_rp_mask are mutually exclusive"
+keys Escape
+see "nothing changed" "filters unchanged"
+
+# pause freezes the values; + and - change the interval
+text ' '
+see "paused" "PAUSED"
+screen; sed -n '5,8p' "$scratch/screen.txt" > "$scratch/frozen1"
+sleep 1
+screen; sed -n '5,8p' "$scratch/screen.txt" > "$scratch/frozen2"
+cmp -s "$scratch/frozen1" "$scratch/frozen2" && ok || fail "values changed while paused"
+text ' '
+unseen "resumed" "PAUSED"
+text '+'
+see "interval up" "interval 0.5s"
+text '-'
+text '-'
+see "interval down" "interval 0.1s"
+
+# find a metric
+text '/'
+see "find prompt" "Find metric:"
+text 'dlink'
+keys Enter
+see "find jumps" "found dlink.in_rd_latency"
+
+# resize at any time, including to a terminal too small to use
+T resize-window -t 0 -x 80 -y 24
+see "80x24" "F1Help.*F10Quit"
+see "80x24 keeps the found row on screen" "DLink CXL read latency"
+T resize-window -t 0 -x 40 -y 10
+see "40x10" "terminal too small"
+T resize-window -t 0 -x 120 -y 40
+see "back to 120x40" "PCIe root complexes"
+keys F1
+see "help before resize" "pmutop help"
+T resize-window -t 0 -x 90 -y 30
+see "resize inside a dialog" "pmutop help"
+keys x
+
+keys q
+quit_ok "quit"
+
+# SIGHUP (an ssh connection dropping) exits cleanly
+start 100 30 LANG=C.UTF-8
+see "second start" "UCF bandwidth"
+pkill -HUP -f "pmutop --demo -d 0.2" || fail "no pmutop to signal"
+quit_ok "SIGHUP"
+
+# 80x24, plain ASCII, no colour, vt100: readable, and no UTF-8 glyphs
+start 80 24 LANG=C NO_COLOR=1 TERM=vt100
+see "vt100 ascii" "SLC read .*\[|"
+screen
+LC_ALL=C grep -q "$(printf '\342')" "$scratch/screen.txt" && fail "UTF-8 glyphs with LANG=C" || ok
+T capture-pane -e -p -t 0 > "$scratch/esc.txt"
+grep -q "$(printf '\033')\[3[0-7]" "$scratch/esc.txt" && fail "colour with NO_COLOR" || ok
+keys q
+quit_ok "vt100 quit"
+
+for term in xterm-256color xterm screen tmux-256color linux; do
+    start 100 30 LANG=C.UTF-8 TERM=$term
+    see "TERM=$term" "UCF bandwidth"
+    keys F10
+    quit_ok "TERM=$term quit"
+done
+
+# setup choices survive a restart
+start 100 30 LANG=C
+see "setup: start" "UCF bandwidth"
+keys F2
+see "setup opens" "Setup"
+keys Down Down Right Right
+see "bar style hashes" "Bar style .*hashes"
+keys Escape
+see "settings saved" "settings saved to"
+keys q
+quit_ok "setup quit"
+grep -q "^bars=hashes$" "$HOME/.config/pmutop/pmutoprc" && ok || fail "pmutoprc lacks bars=hashes"
+start 100 30 LANG=C
+see "hashes after restart" "SLC read .*\[##"
+keys s
+see "setup shows the saved choice" "Bar style .*hashes"
+keys Escape q
+quit_ok "restart quit"
+
+# the host profile on this machine: real counters, per-CPU rows behind Enter
+PMUTOP_ARGS="-d 0.2"
+start 100 30 LANG=C.UTF-8
+see "host pane" "Context switches .*/s"
+see "tsc" "TSC frequency .*GHz"
+see "missing PMU said" "no 'power' PMU"
+keys Enter
+see "Enter expands per CPU" "cpu0"
+keys e
+see "error view" "Errors and warnings"
+see "error view names the missing PMU" "no PMU matches 'power'"
+keys Escape q
+quit_ok "host quit"
+
+# too small from the start
+PMUTOP_ARGS="--demo"
+start 40 10 LANG=C.UTF-8
+see "too small at start" "terminal too small"
+keys q
+quit_ok "small quit"
+
+finish

@@ -1,0 +1,340 @@
+/* app.c - the monitor's loop: sleep in poll() until a key or the next refresh, sample,
+ * redraw (curses sends only the cells that changed), and a table of key commands. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "procstat.h"
+#include "tui.h"
+#include "util.h"
+
+static const double intervals[] = { 0.1, 0.2, 0.5, 1, 2, 3, 5, 10, 30, 60 };
+
+static bool pane_selectable(const struct tui *t, int i)
+{
+	return !t->panes[i].hidden && t->panes[i].nrows > 0;
+}
+
+static void focus_pane(struct tui *t, int dir, bool to_last_row)
+{
+	for (int k = 1; k <= t->npanes; k++) {
+		int i = ((t->focus + dir * k) % t->npanes + t->npanes) % t->npanes;
+		if (pane_selectable(t, i)) {
+			t->focus = i;
+			t->row = to_last_row ? t->panes[i].nrows - 1 : 0;
+			return;
+		}
+	}
+}
+
+static void cmd_quit(struct tui *t) { t->quit = true; }
+static void cmd_help(struct tui *t) { t->mode = MODE_HELP; }
+static void cmd_setup(struct tui *t) { t->mode = MODE_SETUP; t->setup_row = 0; }
+static void cmd_errors(struct tui *t) { t->mode = MODE_ERRORS; t->errors_scroll = 0; }
+static void cmd_find(struct tui *t) { t->mode = MODE_FIND; t->find[0] = '\0'; }
+static void cmd_redraw(struct tui *t) { (void)t; clearok(curscr, TRUE); }
+static void cmd_next_pane(struct tui *t) { focus_pane(t, 1, false); }
+static void cmd_prev_pane(struct tui *t) { focus_pane(t, -1, false); }
+
+static void cmd_pause(struct tui *t)
+{
+	t->paused = !t->paused;
+	tui_message(t, false, t->paused ? "paused: the display is frozen (space resumes)" : "resumed");
+}
+
+static void set_interval(struct tui *t, int dir)
+{
+	int n = (int)(sizeof(intervals) / sizeof(intervals[0])), i = 0;
+	while (i < n - 1 && intervals[i] < t->interval - 1e-9)
+		i++;
+	i += dir;
+	if (i < 0)
+		i = 0;
+	if (i >= n)
+		i = n - 1;
+	t->interval = intervals[i];
+	tui_message(t, false, "refresh interval %.1f s", t->interval);
+}
+
+static void cmd_faster(struct tui *t) { set_interval(t, -1); }
+static void cmd_slower(struct tui *t) { set_interval(t, 1); }
+
+static void cmd_down(struct tui *t)
+{
+	if (t->focus < t->npanes && t->row + 1 < t->panes[t->focus].nrows)
+		t->row++;
+	else
+		focus_pane(t, 1, false);
+}
+
+static void cmd_up(struct tui *t)
+{
+	if (t->row > 0)
+		t->row--;
+	else
+		focus_pane(t, -1, true);
+}
+
+static void cmd_page_down(struct tui *t) { for (int i = 0; i < LINES / 2; i++) cmd_down(t); }
+static void cmd_page_up(struct tui *t) { for (int i = 0; i < LINES / 2; i++) cmd_up(t); }
+
+static void cmd_expand(struct tui *t)
+{
+	struct upane *p = t->focus < t->npanes ? &t->panes[t->focus] : NULL;
+	if (!p || !p->expandable) {
+		tui_message(t, false, "nothing to expand here");
+		return;
+	}
+	p->expanded = !p->expanded;
+	t->row = 0;
+	tui_message(t, false, p->expanded ? "showing every CPU (Enter collapses)" : "showing summaries");
+}
+
+static void cmd_filter(struct tui *t)
+{
+	struct instance *in = focused_instance(t);
+	if (!in) {
+		tui_message(t, true, "move to a row of a pane first");
+		return;
+	}
+	char *why;
+	t->fe = filter_editor_new(t, in, &why);
+	if (!t->fe) {
+		tui_message(t, true, "%s", why);
+		free(why);
+		return;
+	}
+	t->mode = MODE_FILTER;
+}
+
+static void cmd_record(struct tui *t)
+{
+	tui_message(t, true, "recording is not available in this version");
+}
+
+struct command {
+	int codes[4];
+	const char *keys;
+	const char *what;
+	void (*fn)(struct tui *t);
+};
+
+#define CTRL(c) ((c) & 0x1f)
+
+static const struct command commands[] = {
+	{ { KEY_F(1), 'h', '?' }, "F1 h ?", "this help", cmd_help },
+	{ { KEY_F(10), 'q' }, "F10 q", "quit", cmd_quit },
+	{ { ' ' }, "Space", "pause / resume the display", cmd_pause },
+	{ { '+', '=' }, "+", "longer refresh interval", cmd_slower },
+	{ { '-', '_' }, "-", "shorter refresh interval", cmd_faster },
+	{ { '\t', KEY_RIGHT }, "Tab Right", "next pane", cmd_next_pane },
+	{ { KEY_BTAB, KEY_LEFT }, "S-Tab Left", "previous pane", cmd_prev_pane },
+	{ { KEY_DOWN, 'j' }, "Down j", "next row", cmd_down },
+	{ { KEY_UP, 'k' }, "Up k", "previous row", cmd_up },
+	{ { KEY_NPAGE }, "PgDn", "page down", cmd_page_down },
+	{ { KEY_PPAGE }, "PgUp", "page up", cmd_page_up },
+	{ { '\r', '\n', KEY_ENTER }, "Enter", "expand / collapse the focused pane (per-CPU rows)", cmd_expand },
+	{ { 'f', KEY_F(4) }, "F4 f", "filter editor for the focused row's group", cmd_filter },
+	{ { 's', KEY_F(2) }, "F2 s", "setup: colours, characters, bars, panes (saved)", cmd_setup },
+	{ { 'e' }, "e", "errors: groups that failed and why, warnings", cmd_errors },
+	{ { '/' }, "/", "find a metric by name", cmd_find },
+	{ { 'w' }, "w", "start/stop recording (not in this version)", cmd_record },
+	{ { CTRL('l') }, "Ctrl-L", "redraw the screen", cmd_redraw },
+};
+
+int app_key_bindings(const struct key_binding **out)
+{
+	static struct key_binding kb[sizeof(commands) / sizeof(commands[0])];
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		kb[i] = (struct key_binding){ commands[i].keys, commands[i].what };
+	*out = kb;
+	return (int)(sizeof(commands) / sizeof(commands[0]));
+}
+
+static void find_next(struct tui *t)
+{
+	if (!t->find[0])
+		return;
+	for (int k = 1; k <= t->npanes; k++) {
+		int i = (t->focus + k) % t->npanes;
+		struct upane *p = &t->panes[i];
+		if (p->hidden)
+			continue;
+		for (int m = 0; m < p->nmetrics; m++) {
+			if (strcasestr(p->metrics[m]->name, t->find) || strcasestr(p->metrics[m]->title, t->find)) {
+				t->focus = i;
+				t->row = 0;
+				/* block panes: rows are metric-major within each instance */
+				if (strcmp(p->style, "table") && strcmp(p->style, "stacked") && m < p->nrows)
+					t->row = m;
+				tui_message(t, false, "found %s in %s", p->metrics[m]->name, p->title);
+				return;
+			}
+		}
+	}
+	tui_message(t, true, "no metric matches '%s'", t->find);
+}
+
+static void find_key(struct tui *t, int key)
+{
+	size_t n = strlen(t->find);
+	if (key == 27) {
+		t->mode = MODE_MAIN;
+	} else if (key == '\r' || key == '\n' || key == KEY_ENTER) {
+		t->mode = MODE_MAIN;
+		find_next(t);
+	} else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && n) {
+		t->find[n - 1] = '\0';
+	} else if (key < 256 && isprint(key) && n + 1 < sizeof(t->find)) {
+		t->find[n] = (char)key;
+		t->find[n + 1] = '\0';
+	}
+}
+
+static void mouse_click(struct tui *t)
+{
+	MEVENT ev;
+	if (getmouse(&ev) != OK)
+		return;
+	/* find the pane under the click by laying out again */
+	int y = 3 - t->scroll;
+	for (int i = 0; i < t->npanes; i++) {
+		if (t->panes[i].hidden)
+			continue;
+		int h = pane_draw(t, i, 0, 0, COLS, false);
+		if (ev.y >= y && ev.y < y + h && pane_selectable(t, i)) {
+			t->focus = i;
+			t->row = 0;
+			for (int r = 0; r < t->panes[i].nrows; r++)
+				if (y + t->panes[i].row_y[r] == ev.y)
+					t->row = r;
+			return;
+		}
+		y += h;
+	}
+}
+
+static void handle_key(struct tui *t, int key)
+{
+	if (key == KEY_RESIZE)
+		return;
+	if (COLS < 60 || LINES < 12) { /* too small: only quitting makes sense */
+		if (key == 'q' || key == KEY_F(10))
+			t->quit = true;
+		return;
+	}
+	switch (t->mode) {
+	case MODE_HELP: help_key(t, key); return;
+	case MODE_SETUP: setup_key(t, key); return;
+	case MODE_ERRORS: errors_key(t, key); return;
+	case MODE_FILTER: filter_editor_key(t, key); return;
+	case MODE_FIND: find_key(t, key); return;
+	case MODE_MAIN: break;
+	}
+	if (key == KEY_MOUSE) {
+		mouse_click(t);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		for (int k = 0; k < 4 && commands[i].codes[k]; k++)
+			if (commands[i].codes[k] == key) {
+				t->message[0] = '\0';
+				commands[i].fn(t);
+				return;
+			}
+}
+
+static void sample(struct tui *t, uint64_t now)
+{
+	session_sample(t->s, now);
+	history_push(t->hist, t->s);
+	if (t->cpu)
+		procstat_update(t->cpu);
+}
+
+int ui_run(struct session *s, struct procstat *cpu, const struct ui_options *opt)
+{
+	struct tui t = { .s = s, .cpu = cpu, .opt = opt, .interval = opt->interval_s };
+	settings_defaults(&t.set);
+	t.settings_path = settings_default_path();
+	settings_load(&t.set, t.settings_path);
+	t.hist = history_new(s->nvalues);
+	t.shown = xmalloc(sizeof(double) * (size_t)(s->nvalues ? s->nvalues : 1));
+	for (int i = 0; i < s->nvalues; i++)
+		t.shown[i] = NAN;
+	if (gethostname(t.hostname, sizeof(t.hostname) - 1) < 0)
+		snprintf(t.hostname, sizeof(t.hostname), "?");
+	if (opt->machine)
+		snprintf(t.hostname, sizeof(t.hostname), "%s", opt->machine);
+	diag_set_quiet(true); /* warnings go to the error view, not over the screen */
+	crt_install_signal_handlers();
+	if (!crt_init(&t)) {
+		const char *term = getenv("TERM");
+		fprintf(stderr, "pmutop: cannot start the terminal (TERM=%s); use -b for batch output\n", term ? term : "unset");
+		history_free(t.hist);
+		free(t.shown);
+		free(t.settings_path);
+		settings_free(&t.set);
+		return 1;
+	}
+	layout_build(&t);
+	screen_draw(&t); /* lays panes out, so rows exist for focus */
+	t.focus = -1;
+	focus_pane(&t, 1, false);
+	if (t.focus < 0)
+		t.focus = 0;
+	if (diag_count())
+		tui_message(&t, true, "%d warning%s: press e to see them", diag_count(), diag_count() == 1 ? "" : "s");
+	else
+		tui_message(&t, false, "F1 help   Tab/arrows move   F4 filters   F2 setup   q quit");
+	uint64_t next = clock_monotonic_ns() + (uint64_t)llround(t.interval * 1e9);
+	long samples = 0;
+	bool dirty = true;
+	while (!t.quit && !crt_should_quit()) {
+		if (dirty) {
+			screen_draw(&t);
+			dirty = false;
+		}
+		uint64_t now = clock_monotonic_ns();
+		int timeout_ms = next > now ? (int)((next - now + 999999) / 1000000) : 0;
+		struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+		int r = poll(&pfd, 1, timeout_ms);
+		if (r < 0 && errno != EINTR)
+			break;
+		if (r > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) && !(pfd.revents & POLLIN))
+			break; /* the terminal went away */
+		int key;
+		while ((key = getch()) != ERR) { /* also delivers KEY_RESIZE after SIGWINCH */
+			handle_key(&t, key);
+			dirty = true;
+		}
+		now = clock_monotonic_ns();
+		if (now >= next) {
+			if (!t.paused) {
+				sample(&t, now);
+				samples++;
+			}
+			next += (uint64_t)llround(t.interval * 1e9);
+			if (next <= now)
+				next = now + (uint64_t)llround(t.interval * 1e9);
+			dirty = true;
+			if (opt->iterations > 0 && samples >= opt->iterations)
+				t.quit = true;
+		}
+	}
+	crt_done();
+	layout_free(&t);
+	filter_editor_free(t.fe);
+	history_free(t.hist);
+	free(t.shown);
+	free(t.settings_path);
+	settings_free(&t.set);
+	return 0;
+}

@@ -1,0 +1,242 @@
+/* crt.c - the terminal: start and restore it, colours or monochrome attributes by role,
+ * UTF-8 or ASCII, and signals (quit cleanly on INT/TERM/HUP, restore the terminal
+ * before dying on a crash). */
+#include <langinfo.h>
+#include <stdio.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tui.h"
+
+static attr_t role_attr[R_COUNT];
+static int clip_top, clip_bottom = 1 << 30; /* rows outside are not drawn (scrolled away) */
+static bool started;
+static volatile sig_atomic_t quit_signal;
+
+static void on_quit(int sig)
+{
+	quit_signal = sig;
+}
+
+static void on_crash(int sig)
+{
+	/* endwin() is not async-signal-safe, but a crashed monitor that leaves the terminal
+	 * in raw mode is worse; htop makes the same choice. */
+	if (started)
+		endwin();
+	static const char msg[] = "pmutop: crashed; the terminal was restored. Please report this.\n";
+	ssize_t w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	(void)w;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void crt_install_signal_handlers(void)
+{
+	struct sigaction sa = { 0 };
+	sa.sa_handler = on_quit;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL); /* the ssh connection dropped */
+	signal(SIGPIPE, SIG_IGN);
+	int crash[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	for (size_t i = 0; i < sizeof(crash) / sizeof(crash[0]); i++)
+		signal(crash[i], on_crash);
+}
+
+bool crt_should_quit(void)
+{
+	return quit_signal != 0;
+}
+
+static void setup_roles(bool colour)
+{
+	static const struct {
+		enum role r;
+		short fg, bg;
+		attr_t colour_extra, mono;
+	} map[] = {
+		{ R_NORMAL, -1, -1, 0, 0 },
+		{ R_HEADER, COLOR_BLACK, COLOR_CYAN, 0, A_REVERSE },
+		{ R_TITLE, COLOR_CYAN, -1, A_BOLD, A_BOLD },
+		{ R_TITLE_FOCUS, COLOR_BLACK, COLOR_CYAN, A_BOLD, A_REVERSE | A_BOLD },
+		{ R_LABEL, -1, -1, 0, 0 },
+		{ R_VALUE, -1, -1, 0, 0 }, /* plain: an attribute switch per value costs bytes */
+		{ R_UNIT, COLOR_CYAN, -1, 0, 0 },
+		{ R_DIM, COLOR_BLUE, -1, A_BOLD, A_DIM },
+		{ R_ERROR, COLOR_RED, -1, A_BOLD, A_BOLD | A_UNDERLINE },
+		{ R_MARK, COLOR_YELLOW, -1, A_BOLD, A_BOLD },
+		{ R_BAR_LOW, COLOR_GREEN, -1, 0, 0 },
+		{ R_BAR_MID, COLOR_YELLOW, -1, 0, 0 },
+		{ R_BAR_HIGH, COLOR_RED, -1, A_BOLD, A_BOLD },
+		{ R_SPARK, COLOR_CYAN, -1, 0, 0 },
+		{ R_FOCUS, COLOR_BLACK, COLOR_CYAN, 0, A_REVERSE },
+		{ R_KEY, -1, -1, A_BOLD, A_BOLD },
+		{ R_KEYTEXT, COLOR_BLACK, COLOR_CYAN, 0, A_REVERSE },
+		{ R_DIALOG, COLOR_WHITE, COLOR_BLUE, 0, 0 },
+		{ R_INPUT, COLOR_BLACK, COLOR_WHITE, 0, A_UNDERLINE },
+		{ R_CAT0, COLOR_GREEN, -1, A_REVERSE, A_REVERSE },
+		{ R_CAT1, COLOR_RED, -1, A_REVERSE, 0 },
+		{ R_CAT2, COLOR_MAGENTA, -1, A_REVERSE, A_REVERSE },
+		{ R_CAT3, COLOR_BLUE, -1, A_REVERSE, 0 },
+		{ R_CAT4, COLOR_CYAN, -1, A_REVERSE, A_REVERSE },
+		{ R_CAT5, COLOR_YELLOW, -1, A_REVERSE, 0 },
+		{ R_CAT6, COLOR_WHITE, -1, A_REVERSE, A_REVERSE },
+		{ R_CAT7, COLOR_GREEN, -1, A_REVERSE | A_BOLD, 0 },
+	};
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		if (colour) {
+			init_pair((short)(i + 1), map[i].fg, map[i].bg);
+			role_attr[map[i].r] = COLOR_PAIR(i + 1) | map[i].colour_extra;
+		} else {
+			role_attr[map[i].r] = map[i].mono;
+		}
+	}
+}
+
+void crt_apply_settings(struct tui *t)
+{
+	const char *cs = nl_langinfo(CODESET);
+	bool utf8_locale = cs && !strcmp(cs, "UTF-8");
+	t->utf8 = t->set.chars == CHARS_UTF8 || (t->set.chars == CHARS_AUTO && utf8_locale);
+	bool can = has_colors();
+	const char *nc = getenv("NO_COLOR");
+	bool no_colour_env = nc && *nc;
+	t->colour = can && (t->set.colour == TRI_ON || (t->set.colour == TRI_AUTO && !no_colour_env));
+	if (t->colour) {
+		start_color();
+		use_default_colors();
+	}
+	setup_roles(t->colour);
+	const char *ssh = getenv("SSH_CONNECTION");
+	t->mouse = t->set.mouse == TRI_ON || (t->set.mouse == TRI_AUTO && !(ssh && *ssh));
+	mousemask(t->mouse ? BUTTON1_CLICKED | BUTTON1_PRESSED : 0, NULL);
+}
+
+bool crt_init(struct tui *t)
+{
+	setlocale(LC_ALL, "");
+	if (!newterm(NULL, stdout, stdin))
+		return false;
+	started = true;
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(25);
+	crt_apply_settings(t);
+	return true;
+}
+
+void crt_done(void)
+{
+	if (!started)
+		return;
+	curs_set(1);
+	endwin();
+	started = false;
+}
+
+attr_t crt_attr(enum role r)
+{
+	return role_attr[r];
+}
+
+void crt_clip(int top, int bottom)
+{
+	clip_top = top;
+	clip_bottom = bottom;
+}
+
+bool crt_visible(int y)
+{
+	return y >= clip_top && y < clip_bottom && y >= 0 && y < LINES;
+}
+
+/* Write text at (y, x), at most maxw columns (UTF-8 text is counted by characters). */
+void crt_put(int y, int x, int maxw, enum role r, const char *text)
+{
+	if (maxw <= 0 || !crt_visible(y) || x >= COLS || x < 0)
+		return;
+	if (x + maxw > COLS)
+		maxw = COLS - x;
+	attr_t a = role_attr[r];
+	attron(a);
+	move(y, x);
+	int cols = 0;
+	const unsigned char *p = (const unsigned char *)text;
+	while (*p && cols < maxw) {
+		int len = 1;
+		if (*p >= 0xf0)
+			len = 4;
+		else if (*p >= 0xe0)
+			len = 3;
+		else if (*p >= 0xc0)
+			len = 2;
+		addnstr((const char *)p, len);
+		p += len;
+		cols++;
+	}
+	attroff(a);
+}
+
+/* A horizontal rule: the Unicode line in UTF-8 (ACS lines depend on the terminal's
+ * alternate character set, which not every TERM over ssh gets right), '-' otherwise. */
+void crt_rule(struct tui *t, int y, int x, int w, enum role r)
+{
+	if (!crt_visible(y) || w <= 0 || x < 0)
+		return;
+	if (x + w > COLS)
+		w = COLS - x;
+	attron(role_attr[r]);
+	move(y, x);
+	for (int i = 0; i < w; i++)
+		addstr(t->utf8 ? "─" : "-");
+	attroff(role_attr[r]);
+}
+
+void crt_fill(int y, int x, int w, enum role r, chtype ch)
+{
+	if (!crt_visible(y) || w <= 0 || x < 0)
+		return;
+	if (x + w > COLS)
+		w = COLS - x;
+	attron(role_attr[r]);
+	mvhline(y, x, ch, w);
+	attroff(role_attr[r]);
+}
+
+/* A dialog box centred on the screen, at most w x h; returns its inner geometry. */
+void crt_box(int w, int h, const char *title, int *iy, int *ix, int *iw, int *ih)
+{
+	if (w > COLS - 2)
+		w = COLS - 2;
+	if (h > LINES - 2)
+		h = LINES - 2;
+	int y = (LINES - h) / 2, x = (COLS - w) / 2;
+	for (int r = 0; r < h; r++)
+		crt_fill(y + r, x, w, R_DIALOG, ' ');
+	attron(crt_attr(R_DIALOG));
+	mvaddch(y, x, ACS_ULCORNER);
+	mvhline(y, x + 1, ACS_HLINE, w - 2);
+	mvaddch(y, x + w - 1, ACS_URCORNER);
+	mvvline(y + 1, x, ACS_VLINE, h - 2);
+	mvvline(y + 1, x + w - 1, ACS_VLINE, h - 2);
+	mvaddch(y + h - 1, x, ACS_LLCORNER);
+	mvhline(y + h - 1, x + 1, ACS_HLINE, w - 2);
+	mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
+	attroff(crt_attr(R_DIALOG));
+	char t[128];
+	snprintf(t, sizeof(t), " %s ", title);
+	crt_put(y, x + 2, w - 4, R_DIALOG, t);
+	*iy = y + 1;
+	*ix = x + 2;
+	*iw = w - 4;
+	*ih = h - 2;
+}

@@ -1,0 +1,66 @@
+/* errors.c - the error view (e): every instance that failed and why, PMUs the profiles
+ * want but the machine lacks, and the warnings discovery and loading produced. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "diag.h"
+#include "tui.h"
+#include "util.h"
+
+static int collect(struct tui *t, char ***lines)
+{
+	int n = 0;
+	*lines = NULL;
+#define ADD(...)                                                                      \
+	do {                                                                          \
+		*lines = xrealloc(*lines, sizeof(char *) * (size_t)(n + 1));          \
+		(*lines)[n++] = xasprintf(__VA_ARGS__);                               \
+	} while (0)
+	const struct session *s = t->s;
+	for (int i = 0; i < s->ninstances; i++) {
+		const struct instance *in = &s->inst[i];
+		if (in->unavailable)
+			ADD("%s/%s %s: %s", in->profile->name, in->group->name, in->name, in->unavailable);
+		else if (in->open_error)
+			ADD("%s/%s %s: %s (errno %d)", in->profile->name, in->group->name, in->name, in->open_error,
+			    in->open_errno);
+	}
+	for (int i = 0; i < s->nmissing; i++)
+		ADD("group %s: no PMU matches '%s'", s->missing[i]->name, s->missing[i]->pmu_pattern);
+	for (int i = 0; i < diag_count(); i++) {
+		enum diag_level lv;
+		const char *m = diag_message(i, &lv);
+		ADD("%s%s", lv == DIAG_ERROR ? "error: " : "warning: ", m);
+	}
+#undef ADD
+	return n;
+}
+
+void errors_draw(struct tui *t)
+{
+	char **lines;
+	int n = collect(t, &lines);
+	int iy, ix, iw, ih;
+	crt_box(COLS - 4, LINES - 4, "Errors and warnings (Esc closes, arrows scroll)", &iy, &ix, &iw, &ih);
+	if (!n)
+		crt_put(iy, ix, iw, R_DIALOG, "No errors: every group opened.");
+	if (t->errors_scroll > n - 1)
+		t->errors_scroll = n > 0 ? n - 1 : 0;
+	for (int i = t->errors_scroll, y = iy; i < n && y < iy + ih; i++, y++)
+		crt_put(y, ix, iw, R_DIALOG, lines[i]);
+	for (int i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+}
+
+bool errors_key(struct tui *t, int key)
+{
+	switch (key) {
+	case KEY_UP: if (t->errors_scroll > 0) t->errors_scroll--; break;
+	case KEY_DOWN: t->errors_scroll++; break;
+	case KEY_PPAGE: t->errors_scroll -= 10; if (t->errors_scroll < 0) t->errors_scroll = 0; break;
+	case KEY_NPAGE: t->errors_scroll += 10; break;
+	default: t->mode = MODE_MAIN; break;
+	}
+	return true;
+}

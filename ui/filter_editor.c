@@ -1,0 +1,267 @@
+/* filter_editor.c - F4/f: every filter of the focused instance's group, typed: flags as
+ * check boxes, masks as one toggle per bit, BDF/hex/int as text. Applying goes through
+ * session_set_filter(), which checks values and the group's constraints and reopens only
+ * that instance; a refusal shows the reason and leaves every filter as it was. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui.h"
+#include "util.h"
+
+struct fe_item {
+	const struct prof_filter *f;
+	const struct format_field *field; /* NULL: this PMU lacks the term */
+	bool set;
+	uint64_t value;
+	bool old_set;
+	uint64_t old_value;
+};
+
+struct filter_editor {
+	struct instance *inst;
+	const struct pmu *pmu;
+	int n;
+	struct fe_item *items;
+	int row;   /* n = the Apply line */
+	int bit;   /* cursor within a mask */
+	bool editing;
+	char text[48];
+	char error[240];
+};
+
+struct filter_editor *filter_editor_new(struct tui *t, struct instance *inst, char **why)
+{
+	const struct prof_group *g = inst->group;
+	*why = NULL;
+	if (!g->nfilters) {
+		*why = xasprintf("group %s has no filters", g->name);
+		return NULL;
+	}
+	const struct instance *ref = inst;
+	if (inst->nmembers) /* an aggregate: its members share the filters */
+		ref = &t->s->inst[inst->members[0]];
+	if (inst->unavailable) {
+		*why = xasprintf("%s: %s", inst->name, inst->unavailable);
+		return NULL;
+	}
+	struct filter_editor *fe = xcalloc(1, sizeof(*fe));
+	fe->inst = inst;
+	fe->pmu = ref->pmu;
+	fe->n = g->nfilters;
+	fe->items = xcalloc((size_t)fe->n, sizeof(*fe->items));
+	for (int i = 0; i < fe->n; i++) {
+		struct fe_item *it = &fe->items[i];
+		it->f = &g->filters[i];
+		it->field = fe->pmu ? pmu_find_format(fe->pmu, it->f->term) : NULL;
+		it->set = it->old_set = inst->filter_set[i];
+		it->value = it->old_value = inst->filter_value[i];
+	}
+	return fe;
+}
+
+void filter_editor_free(struct filter_editor *fe)
+{
+	if (!fe)
+		return;
+	free(fe->items);
+	free(fe);
+}
+
+static int mask_width(const struct fe_item *it)
+{
+	int w = it->field ? it->field->width : 8;
+	return w > 16 ? 16 : w;
+}
+
+static void item_text(const struct filter_editor *fe, int i, char *buf, size_t len)
+{
+	const struct fe_item *it = &fe->items[i];
+	const struct prof_filter *f = it->f;
+	if (!it->field) {
+		snprintf(buf, len, "    %-16s not available on %s", f->term, fe->pmu ? fe->pmu->name : "this PMU");
+		return;
+	}
+	switch (f->type) {
+	case FILTER_FLAG:
+		snprintf(buf, len, "[%c] %-16s %s", it->set && it->value ? 'x' : ' ', f->term, f->title);
+		return;
+	case FILTER_MASK: {
+		size_t n = (size_t)snprintf(buf, len, "    %-16s ", f->term);
+		for (int b = 0; b < mask_width(it) && n + 4 < len; b++)
+			n += (size_t)snprintf(buf + n, len - n, "%c", it->set && (it->value >> b & 1) ? '1' : '.');
+		snprintf(buf + n, len - n, "  %s  %s", it->set ? "" : "(all)", f->title);
+		return;
+	}
+	default:
+		if (it->set) {
+			if (f->type == FILTER_BDF)
+				snprintf(buf, len, "    %-16s %02llx:%02llx.%llx (0x%llx)  %s", f->term,
+					 (unsigned long long)(it->value >> 8), (unsigned long long)(it->value >> 3 & 0x1f),
+					 (unsigned long long)(it->value & 7), (unsigned long long)it->value, f->title);
+			else
+				snprintf(buf, len, "    %-16s 0x%llx  %s", f->term, (unsigned long long)it->value, f->title);
+		} else {
+			snprintf(buf, len, "    %-16s (unset)  %s", f->term, f->title);
+		}
+	}
+}
+
+void filter_editor_draw(struct tui *t)
+{
+	struct filter_editor *fe = t->fe;
+	char title[160];
+	snprintf(title, sizeof(title), "Filters: %s %s (%s)", fe->inst->group->name, fe->inst->name,
+		 fe->pmu ? fe->pmu->name : "aggregate");
+	int iy, ix, iw, ih;
+	crt_box(90, fe->n + 10, title, &iy, &ix, &iw, &ih);
+	char line[200];
+	for (int i = 0; i < fe->n && i < ih - 5; i++) {
+		item_text(fe, i, line, sizeof(line));
+		bool focus = fe->row == i;
+		crt_put(iy + i, ix, iw, focus ? R_FOCUS : R_DIALOG, line);
+		const struct fe_item *it = &fe->items[i];
+		if (focus && it->field && it->f->type == FILTER_MASK) /* bit cursor */
+			crt_put(iy + i, ix + 21 + fe->bit, 1, R_INPUT, it->set && (it->value >> fe->bit & 1) ? "1" : ".");
+	}
+	int y = iy + fe->n + 1;
+	crt_put(y, ix, iw, fe->row == fe->n ? R_FOCUS : R_DIALOG, "  [ Apply ]   (a applies, Esc cancels, d resets one)");
+	if (fe->editing) {
+		snprintf(line, sizeof(line), "  %s = %s_   (Enter sets, Esc cancels; BDF as 27:01.1 or 0x2709)",
+			 fe->items[fe->row].f->term, fe->text);
+		crt_put(y + 1, ix, iw, R_INPUT, line);
+	}
+	if (fe->error[0]) { /* two lines: reasons can be long */
+		crt_put(y + 2, ix, iw, R_ERROR, fe->error);
+		if ((int)strlen(fe->error) > iw)
+			crt_put(y + 3, ix, iw, R_ERROR, fe->error + iw);
+	}
+	else
+		crt_put(y + 2, ix, iw, R_DIALOG, "A mask with no bit set, or an unset value, means the driver's default (all).");
+}
+
+/* Apply every change; on a refusal, put back what was already applied. */
+static bool apply(struct tui *t)
+{
+	struct filter_editor *fe = t->fe;
+	int order[64], n = 0;
+	/* clear before set, so that exclusive pairs can be swapped in one go */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < fe->n && n < 64; i++) {
+			struct fe_item *it = &fe->items[i];
+			bool changed = it->set != it->old_set || (it->set && it->value != it->old_value);
+			bool clearing = !it->set || !it->value;
+			if (changed && clearing == (pass == 0))
+				order[n++] = i;
+		}
+	for (int k = 0; k < n; k++) {
+		struct fe_item *it = &fe->items[order[k]];
+		char val[32], *err = NULL;
+		snprintf(val, sizeof(val), "0x%llx", (unsigned long long)it->value);
+		if (session_set_filter(t->s, fe->inst, it->f->term, it->set ? val : NULL, &err) < 0) {
+			snprintf(fe->error, sizeof(fe->error), "refused: %s", err);
+			free(err);
+			for (int j = k - 1; j >= 0; j--) {
+				struct fe_item *o = &fe->items[order[j]];
+				snprintf(val, sizeof(val), "0x%llx", (unsigned long long)o->old_value);
+				if (session_set_filter(t->s, fe->inst, o->f->term, o->old_set ? val : NULL, &err) < 0)
+					free(err);
+			}
+			return false;
+		}
+	}
+	char *fs = instance_filter_string(fe->inst->nmembers ? &t->s->inst[fe->inst->members[0]] : fe->inst);
+	tui_message(t, false, "%s %s: %s", fe->inst->group->name, fe->inst->name,
+		    n ? (*fs ? fs : "filters cleared (all)") : "no change");
+	free(fs);
+	return true;
+}
+
+static void close_editor(struct tui *t)
+{
+	filter_editor_free(t->fe);
+	t->fe = NULL;
+	t->mode = MODE_MAIN;
+}
+
+static bool edit_key(struct filter_editor *fe, int key)
+{
+	struct fe_item *it = &fe->items[fe->row];
+	size_t n = strlen(fe->text);
+	if (key == 27) {
+		fe->editing = false;
+	} else if (key == '\r' || key == '\n' || key == KEY_ENTER) {
+		char *err = NULL;
+		uint64_t v;
+		if (!fe->text[0]) {
+			it->set = false;
+			fe->editing = false;
+		} else if (filter_parse_value(it->f, fe->text, &v, &err)) {
+			it->set = true;
+			it->value = v;
+			fe->editing = false;
+			fe->error[0] = '\0';
+		} else {
+			snprintf(fe->error, sizeof(fe->error), "%s: %s", it->f->term, err);
+			free(err);
+		}
+	} else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && n) {
+		fe->text[n - 1] = '\0';
+	} else if (key < 256 && isprint(key) && n + 1 < sizeof(fe->text)) {
+		fe->text[n] = (char)key;
+		fe->text[n + 1] = '\0';
+	}
+	return true;
+}
+
+bool filter_editor_key(struct tui *t, int key)
+{
+	struct filter_editor *fe = t->fe;
+	if (fe->editing)
+		return edit_key(fe, key);
+	struct fe_item *it = fe->row < fe->n ? &fe->items[fe->row] : NULL;
+	switch (key) {
+	case KEY_UP: if (fe->row > 0) fe->row--; fe->bit = 0; break;
+	case KEY_DOWN: case '\t': if (fe->row < fe->n) fe->row++; fe->bit = 0; break;
+	case KEY_LEFT: if (fe->bit > 0) fe->bit--; break;
+	case KEY_RIGHT: if (it && it->f->type == FILTER_MASK && fe->bit < mask_width(it) - 1) fe->bit++; break;
+	case 27: case 'q': close_editor(t); tui_message(t, false, "filters unchanged"); return true;
+	case 'a': case KEY_F(10):
+		if (apply(t))
+			close_editor(t);
+		return true;
+	case 'd': case KEY_DC:
+		if (it) {
+			it->set = it->f->has_default;
+			it->value = it->f->def;
+		}
+		break;
+	case ' ': case '\r': case '\n': case KEY_ENTER:
+		if (!it) {
+			if (apply(t))
+				close_editor(t);
+			return true;
+		}
+		if (!it->field) {
+			snprintf(fe->error, sizeof(fe->error), "%s has no '%s' filter (its format/ lacks it)",
+				 fe->pmu ? fe->pmu->name : "this PMU", it->f->term);
+			break;
+		}
+		fe->error[0] = '\0';
+		if (it->f->type == FILTER_FLAG) {
+			bool on = it->set && it->value;
+			it->set = !on;
+			it->value = !on;
+		} else if (it->f->type == FILTER_MASK) {
+			it->value = it->set ? it->value ^ (1ull << fe->bit) : 1ull << fe->bit;
+			it->set = it->value != 0;
+		} else {
+			fe->editing = true;
+			fe->text[0] = '\0';
+		}
+		break;
+	default: break;
+	}
+	return true;
+}

@@ -1,0 +1,78 @@
+/* format.c - numbers for people: three significant digits, units scaled to the value.
+ * Few digits also mean fewer changed cells per refresh, which is what an ssh link pays for. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui.h"
+
+/* Three significant digits: enough to read a rate, and a steady rate keeps its digits. */
+static void sig3(double v, char *num, size_t n)
+{
+	double a = fabs(v);
+	if (a >= 100)
+		snprintf(num, n, "%.0f", v);
+	else if (a >= 10)
+		snprintf(num, n, "%.1f", v);
+	else
+		snprintf(num, n, "%.2f", v);
+}
+
+void format_human(double v, const char *unit, char *num, size_t nlen, char *u, size_t ulen)
+{
+	static const struct {
+		const char *unit;
+		const char *smaller[2]; /* x1000 each */
+	} families[] = {
+		{ "GB/s", { "MB/s", "KB/s" } },
+		{ "GHz", { "MHz", "kHz" } },
+		{ "W", { "mW", "uW" } },
+	};
+	snprintf(u, ulen, "%s", unit);
+	if (isnan(v)) {
+		snprintf(num, nlen, "-");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		if (strcmp(unit, families[i].unit) || fabs(v) >= 1 || v == 0)
+			continue;
+		for (int k = 0; k < 2 && fabs(v) < 1 && v != 0; k++) {
+			v *= 1000;
+			snprintf(u, ulen, "%s", families[i].smaller[k]);
+		}
+	}
+	if (!strcmp(unit, "%")) {
+		snprintf(num, nlen, "%.1f", v);
+		return;
+	}
+	if (!strcmp(unit, "ns")) {
+		snprintf(num, nlen, fabs(v) >= 100 ? "%.0f" : "%.1f", v);
+		return;
+	}
+	/* counts and rates: k, M, G suffixes */
+	static const char *const suffix[] = { "", "k", "M", "G", "T" };
+	int s = 0;
+	if (strcmp(unit, "GB/s") && strcmp(unit, "MB/s") && strcmp(unit, "GHz")) {
+		while (fabs(v) >= 1000 && s < 4) {
+			v /= 1000;
+			s++;
+		}
+	}
+	sig3(v, num, nlen);
+	if (s) {
+		size_t n = strlen(num);
+		snprintf(num + n, nlen - n, "%s", suffix[s]);
+	}
+}
+
+/* The value to show, given the one on screen: a change smaller than 3/4 of the last
+ * displayed digit, or than 0.5 % of the value, is flicker rather than information (and
+ * every changed cell costs bytes on an ssh link). Batch output keeps full precision. */
+double display_hysteresis(double shown, double v)
+{
+	if (isnan(shown) || isnan(v) || shown == 0 || (shown < 0) != (v < 0))
+		return v;
+	double quantum = pow(10, floor(log10(fabs(shown))) - 2);
+	double band = fmax(0.75 * quantum, 0.005 * fabs(shown));
+	return fabs(v - shown) < band ? shown : v;
+}

@@ -1,0 +1,170 @@
+/* layout.c - the pane model: which metrics and instances each pane shows, built once
+ * from the profiles' [pane] sections (and one automatic pane per group no pane shows). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui.h"
+#include "util.h"
+
+static int find_metric(const struct profile *p, const char *name)
+{
+	for (int i = 0; i < p->nmetrics; i++)
+		if (!strcmp(p->metrics[i].name, name))
+			return i;
+	return -1;
+}
+
+static int value_slot(const struct session *s, int pi, int mi, int ii)
+{
+	for (int k = 0; k < s->nvalues; k++)
+		if (s->values[k].profile == pi && s->values[k].metric == mi && s->values[k].instance == ii)
+			return k;
+	return -1;
+}
+
+static void add_pane(struct tui *t, int pi, const char *key, const char *title, const char *style, int nm,
+		     const int *midx)
+{
+	struct session *s = t->s;
+	const struct profile *prof = s->profiles[pi];
+	t->panes = xrealloc(t->panes, sizeof(struct upane) * (size_t)(t->npanes + 1));
+	struct upane *p = &t->panes[t->npanes++];
+	memset(p, 0, sizeof(*p));
+	p->profile = prof;
+	p->key = xasprintf("%s/%s", prof->name, key);
+	p->title = xstrdup(title);
+	p->style = style;
+	p->nmetrics = nm;
+	p->metrics = xmalloc(sizeof(*p->metrics) * (size_t)(nm ? nm : 1));
+	p->metric_index = xmalloc(sizeof(int) * (size_t)(nm ? nm : 1));
+	for (int i = 0; i < nm; i++) {
+		p->metric_index[i] = midx[i];
+		p->metrics[i] = &prof->metrics[midx[i]];
+	}
+	/* names of the instances of the groups the metrics read, in session order: panes
+	 * that mix groups (CMEM, C2C, ... per socket) show one column per name */
+	int cap = s->ninstances ? s->ninstances : 1;
+	p->inst = xmalloc(sizeof(int) * (size_t)cap);
+	p->is_detail = xcalloc((size_t)cap, sizeof(bool));
+	p->cell = xmalloc(sizeof(int) * (size_t)(cap * (nm ? nm : 1)));
+	bool has_aggregate = false, has_detail = false;
+	for (int i = 0; i < s->ninstances; i++) {
+		const struct instance *in = &s->inst[i];
+		int mgroup = -1;
+		for (int m = 0; m < nm; m++)
+			if (in->profile == prof && in->group == &prof->groups[p->metrics[m]->group])
+				mgroup = m;
+		if (mgroup < 0)
+			continue;
+		int k;
+		for (k = 0; k < p->ninst; k++)
+			if (!strcmp(s->inst[p->inst[k]].name, in->name))
+				break;
+		if (k == p->ninst) {
+			p->inst[p->ninst++] = i;
+			for (int m = 0; m < nm; m++)
+				p->cell[k * nm + m] = -1;
+		}
+		for (int m = 0; m < nm; m++)
+			if (in->group == &prof->groups[p->metrics[m]->group])
+				p->cell[k * nm + m] = i;
+		bool detail = in->group->split == SPLIT_CPU && !in->nmembers;
+		has_aggregate |= in->nmembers > 0;
+		has_detail |= detail;
+		p->is_detail[k] = detail;
+	}
+	p->expandable = has_aggregate && has_detail;
+	if (!p->expandable)
+		memset(p->is_detail, 0, sizeof(bool) * (size_t)cap);
+	p->slot = xmalloc(sizeof(int) * (size_t)(p->ninst * nm + 1));
+	p->scale = xcalloc((size_t)(nm ? nm : 1), sizeof(float));
+	p->label_w = 8;
+	for (int m = 0; m < nm; m++)
+		if ((int)strlen(p->metrics[m]->title) + 2 > p->label_w)
+			p->label_w = (int)strlen(p->metrics[m]->title) + 2;
+	if (p->label_w > 28)
+		p->label_w = 28;
+	for (int i = 0; i < p->ninst; i++)
+		for (int m = 0; m < nm; m++) {
+			int c = p->cell[i * nm + m];
+			p->slot[i * nm + m] = c >= 0 ? value_slot(s, pi, midx[m], c) : -1;
+		}
+	/* a pane with nothing to show says why */
+	if (!p->ninst) {
+		for (int g = 0; g < s->nmissing; g++)
+			for (int m = 0; m < nm; m++)
+				if (s->missing[g] == &prof->groups[p->metrics[m]->group] && !p->missing)
+					p->missing = xasprintf("PMU missing: no PMU matches '%s'", s->missing[g]->pmu_pattern);
+		if (!p->missing)
+			p->missing = xstrdup("nothing to show on this machine");
+	}
+	p->hidden = settings_is_hidden(&t->set, p->key);
+	p->row_inst = xmalloc(sizeof(int) * (size_t)(p->ninst * (nm + 1) + 1));
+	p->row_y = xmalloc(sizeof(int) * (size_t)(p->ninst * (nm + 1) + 1));
+}
+
+void layout_build(struct tui *t)
+{
+	struct session *s = t->s;
+	for (int pi = 0; pi < s->nprofiles; pi++) {
+		const struct profile *prof = s->profiles[pi];
+		bool *shown = xcalloc((size_t)(prof->ngroups ? prof->ngroups : 1), sizeof(bool));
+		for (int k = 0; k < prof->npanes; k++) {
+			const struct prof_pane *pn = &prof->panes[k];
+			int *midx = xmalloc(sizeof(int) * (size_t)(pn->nmetrics ? pn->nmetrics : 1));
+			int nm = 0;
+			for (int m = 0; m < pn->nmetrics; m++) {
+				int mi = find_metric(prof, pn->metrics[m]);
+				if (mi >= 0) {
+					midx[nm++] = mi;
+					shown[prof->metrics[mi].group] = true;
+				}
+			}
+			add_pane(t, pi, pn->name, pn->title, pn->style, nm, midx);
+			free(midx);
+		}
+		/* groups no pane shows get a plain pane of their own */
+		for (int g = 0; g < prof->ngroups; g++) {
+			if (shown[g])
+				continue;
+			int *midx = xmalloc(sizeof(int) * (size_t)(prof->nmetrics ? prof->nmetrics : 1));
+			int nm = 0;
+			for (int m = 0; m < prof->nmetrics; m++)
+				if (prof->metrics[m].group == g)
+					midx[nm++] = m;
+			if (nm)
+				add_pane(t, pi, prof->groups[g].name,
+					 prof->groups[g].title ? prof->groups[g].title : prof->groups[g].name, "values", nm, midx);
+			free(midx);
+		}
+		free(shown);
+	}
+}
+
+void layout_free(struct tui *t)
+{
+	for (int i = 0; i < t->npanes; i++) {
+		struct upane *p = &t->panes[i];
+		free(p->key);
+		free(p->title);
+		free(p->metrics);
+		free(p->metric_index);
+		free(p->inst);
+		free(p->is_detail);
+		free(p->cell);
+		free(p->scale);
+		free(p->slot);
+		free(p->missing);
+		free(p->row_inst);
+		free(p->row_y);
+	}
+	free(t->panes);
+	t->panes = NULL;
+	t->npanes = 0;
+}
+
+/* Is the pane's i-th instance on screen? Per-CPU rows hide behind their aggregates. */
+bool pane_shows(const struct upane *p, int i)
+{
+	return p->expanded || !p->is_detail[i];
+}

@@ -1,0 +1,366 @@
+/* pane.c - draw one pane in its style: "bars" and "values" (a block of metric rows per
+ * instance, side by side when wide enough), "table" (a row per instance, a column per
+ * metric), "stacked" (a stacked bar per instance, e.g. TopDown). */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui.h"
+#include "util.h"
+
+#define SPARK_W 12
+
+static const struct metric_value *slot_value(struct tui *t, int slot)
+{
+	return slot >= 0 ? &t->s->values[slot] : NULL;
+}
+
+/* "12.3 GB/s", "-", "not counted", "?", "n/a"; marks multiplexed values with '~'. */
+static void value_text(struct tui *t, int slot, const struct metric_value *v, const char *unit, char *buf, size_t len,
+		       enum role *r)
+{
+	char num[24], u[16];
+	*r = R_VALUE;
+	if (!v) {
+		snprintf(buf, len, "n/a");
+		*r = R_DIM;
+		return;
+	}
+	switch (v->state) {
+	case VS_OK:
+		t->shown[slot] = display_hysteresis(t->shown[slot], v->value);
+		format_human(t->shown[slot], unit, num, sizeof(num), u, sizeof(u));
+		snprintf(buf, len, "%s%s %s", num, v->multiplexed ? "~" : "", u);
+		if (v->multiplexed)
+			*r = R_MARK;
+		return;
+	case VS_NO_VALUE: snprintf(buf, len, "- %s", unit); *r = R_DIM; return;
+	case VS_NOT_COUNTED: snprintf(buf, len, "not counted"); *r = R_MARK; return;
+	case VS_UNREADABLE: snprintf(buf, len, "?"); *r = R_ERROR; return;
+	case VS_UNAVAILABLE: snprintf(buf, len, "n/a"); *r = R_DIM; return;
+	}
+}
+
+/* Right-align text ending at column x_end. */
+static void put_right(int y, int x_end, int w, enum role r, const char *text)
+{
+	int n = (int)strlen(text);
+	if (n > w)
+		n = w;
+	crt_put(y, x_end - n, n, r, text);
+}
+
+/* The instance's state, for its header: problems first, then filters. */
+static void instance_note(struct tui *t, const struct instance *in, char *buf, size_t len, enum role *r)
+{
+	*r = R_DIM;
+	buf[0] = '\0';
+	if (in->unavailable) {
+		snprintf(buf, len, "%s", in->unavailable);
+		*r = R_ERROR;
+		return;
+	}
+	if (in->open_error) {
+		snprintf(buf, len, "%s", in->open_error);
+		*r = R_ERROR;
+		return;
+	}
+	char *f = instance_filter_string(in);
+	bool changed = in->filter_changed_at && t->s->nsamples <= in->filter_changed_at;
+	if (*f)
+		snprintf(buf, len, "%s%s", changed ? "filter changed: " : "", f);
+	else if (changed)
+		snprintf(buf, len, "filter changed: all");
+	if (changed)
+		*r = R_MARK;
+	free(f);
+}
+
+/* Why a metric has no value slot for this instance. */
+static void missing_text(struct tui *t, const struct prof_metric *pm, bool has_instance, char *buf, size_t len)
+{
+	if (has_instance) {
+		snprintf(buf, len, "n/a: the PMU lacks its events");
+		return;
+	}
+	for (int g = 0; g < t->s->nmissing; g++) {
+		if (t->s->missing[g]->name && !strcmp(t->s->missing[g]->name, pm->group_name)) {
+			snprintf(buf, len, "n/a: no '%s' PMU", t->s->missing[g]->pmu_pattern);
+			return;
+		}
+	}
+	snprintf(buf, len, "n/a");
+}
+
+static void row_label(struct tui *t, int pi, int row, int y, int x, int w, const char *text, enum role normal)
+{
+	bool focus = t->focus == pi && t->row == row && t->mode == MODE_MAIN;
+	if (focus)
+		crt_fill(y, x, w, R_FOCUS, ' ');
+	crt_put(y, x, w, focus ? R_FOCUS : normal, text);
+}
+
+/* Does block i show metric m? Per-CPU blocks leave out what is not counted per CPU. */
+static bool block_has(const struct upane *p, int i, int m)
+{
+	return p->cell[i * p->nmetrics + m] >= 0 || !p->is_detail[i];
+}
+
+static int block_height(const struct upane *p, int i)
+{
+	int h = 1;
+	for (int m = 0; m < p->nmetrics; m++)
+		h += block_has(p, i, m);
+	return h;
+}
+
+static void draw_block_row(struct tui *t, int pi, int i, int m, int yy, int x, int bw, bool bars)
+{
+	struct upane *p = &t->panes[pi];
+	int row = p->nrows - 1;
+	int cell = p->cell[i * p->nmetrics + m];
+	int slot = p->slot[i * p->nmetrics + m];
+	const struct prof_metric *pm = p->metrics[m];
+	const struct metric_value *v = slot_value(t, slot);
+	int labw = p->label_w < bw / 2 ? p->label_w : bw / 2;
+	char label[64];
+	snprintf(label, sizeof(label), " %s", pm->title);
+	row_label(t, pi, row, yy, x, labw, label, slot < 0 ? R_DIM : R_LABEL);
+	char val[64];
+	enum role vr;
+	value_text(t, slot, v, pm->unit, val, sizeof(val), &vr);
+	if (slot < 0)
+		missing_text(t, pm, cell >= 0, val, sizeof(val));
+	int sparkw = t->set.sparklines && bw >= 50 ? SPARK_W : 0;
+	int valw = slot < 0 ? 30 : 14;
+	int vx_end = x + bw - 1 - (sparkw ? sparkw + 1 : 0);
+	put_right(yy, vx_end, valw, vr, val);
+	float scale = slot >= 0 ? pane_scale(t, p, m) : 0;
+	if (bars && slot >= 0) {
+		int barx = x + labw, barw = vx_end - valw - 1 - barx - 2;
+		if (barw >= 4) {
+			crt_put(yy, barx, 1, R_DIM, "[");
+			double frac = v && v->state == VS_OK && scale > 0 ? v->value / scale : 0;
+			draw_bar(t, yy, barx + 1, barw, frac, R_NORMAL);
+			crt_put(yy, barx + 1 + barw, 1, R_DIM, "]");
+		}
+	}
+	if (sparkw && slot >= 0)
+		draw_sparkline(t, yy, vx_end + 1, sparkw, slot, scale);
+}
+
+/* bars / values: one block per instance name, side by side when they fit */
+static int draw_blocks(struct tui *t, int pi, int y0, int x0, int w, bool draw)
+{
+	struct upane *p = &t->panes[pi];
+	bool bars = !strcmp(p->style, "bars");
+	int minw = bars ? 58 : 46;
+	int nvis = 0;
+	for (int i = 0; i < p->ninst; i++)
+		nvis += pane_shows(p, i);
+	int ncols = w / minw;
+	if (ncols < 1)
+		ncols = 1;
+	if (ncols > nvis)
+		ncols = nvis ? nvis : 1;
+	int bw = w / ncols;
+	if (!bars && bw > 72) /* values far from their labels are hard to read */
+		bw = 72;
+	int lines = 0, col = 0, tallest = 0;
+	p->nrows = 0;
+	for (int i = 0; i < p->ninst; i++) {
+		if (!pane_shows(p, i))
+			continue;
+		int x = x0 + col * bw;
+		int y = y0 + lines;
+		const struct instance *in = &t->s->inst[p->inst[i]];
+		if (draw) {
+			char note[200];
+			enum role nr = R_DIM;
+			note[0] = '\0';
+			/* the first instance of this name with something to say */
+			for (int m = 0; m < p->nmetrics && !note[0]; m++) {
+				int c = p->cell[i * p->nmetrics + m];
+				if (c >= 0)
+					instance_note(t, &t->s->inst[c], note, sizeof(note), &nr);
+			}
+			crt_put(y, x, bw - 1, R_TITLE, in->name);
+			crt_put(y, x + (int)strlen(in->name) + 1, bw - (int)strlen(in->name) - 2, nr, note);
+		}
+		int yy = y + 1;
+		for (int m = 0; m < p->nmetrics; m++) {
+			if (!block_has(p, i, m))
+				continue;
+			int cell = p->cell[i * p->nmetrics + m];
+			p->row_y[p->nrows] = yy - (y0 - 1);
+			p->row_inst[p->nrows++] = cell >= 0 ? cell : p->inst[i];
+			if (draw)
+				draw_block_row(t, pi, i, m, yy, x, bw, bars);
+			yy++;
+		}
+		if (block_height(p, i) > tallest)
+			tallest = block_height(p, i);
+		if (++col == ncols) {
+			col = 0;
+			lines += tallest;
+			tallest = 0;
+		}
+	}
+	if (col)
+		lines += tallest;
+	return lines;
+}
+
+/* table: a row per instance, a column per metric, a bar and sparkline for the first */
+static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
+{
+	struct upane *p = &t->panes[pi];
+	int labw = 16, cw = 13;
+	int ncols = p->nmetrics;
+	while (ncols > 1 && labw + ncols * cw > w)
+		ncols--;
+	int rest = w - labw - ncols * cw;
+	int sparkw = t->set.sparklines && rest >= SPARK_W + 14 ? SPARK_W : 0;
+	int barw = rest - sparkw - 4;
+	if (barw > 30)
+		barw = 30;
+	if (draw) {
+		for (int m = 0; m < ncols; m++) {
+			char h[32];
+			snprintf(h, sizeof(h), "%s", p->metrics[m]->title);
+			put_right(y0, x0 + labw + (m + 1) * cw, cw - 1, R_TITLE, h);
+		}
+		if (barw >= 6)
+			crt_put(y0, x0 + labw + ncols * cw + 2, barw, R_DIM, p->metrics[0]->title);
+	}
+	int lines = 1;
+	p->nrows = 0;
+	for (int i = 0; i < p->ninst; i++) {
+		if (!pane_shows(p, i))
+			continue;
+		const struct instance *in = &t->s->inst[p->inst[i]];
+		int y = y0 + lines++;
+		int row = p->nrows;
+		p->row_y[p->nrows] = y - (y0 - 1);
+		p->row_inst[p->nrows++] = p->inst[i];
+		if (!draw)
+			continue;
+		char *f = instance_filter_string(in);
+		char label[48];
+		snprintf(label, sizeof(label), " %s%s", in->name, *f ? "*" : "");
+		free(f);
+		row_label(t, pi, row, y, x0, labw, label, in->unavailable || in->open_error ? R_ERROR : R_LABEL);
+		if (in->unavailable || in->open_error) {
+			crt_put(y, x0 + labw, w - labw, R_ERROR, in->unavailable ? in->unavailable : in->open_error);
+			continue;
+		}
+		for (int m = 0; m < ncols; m++) {
+			int slot = p->slot[i * p->nmetrics + m];
+			char val[64];
+			enum role vr;
+			value_text(t, slot, slot_value(t, slot), p->metrics[m]->unit, val, sizeof(val), &vr);
+			put_right(y, x0 + labw + (m + 1) * cw, cw - 1, vr, val);
+		}
+		int slot0 = p->slot[i * p->nmetrics];
+		if (slot0 >= 0) {
+			const struct metric_value *v = slot_value(t, slot0);
+			float scale = pane_scale(t, p, 0);
+			int bx = x0 + labw + ncols * cw + 2;
+			if (barw >= 6) {
+				double frac = v && v->state == VS_OK && scale > 0 ? v->value / scale : 0;
+				draw_bar(t, y, bx, barw, frac, R_NORMAL);
+			}
+			if (sparkw)
+				draw_sparkline(t, y, bx + barw + 1, sparkw, slot0, scale);
+		}
+	}
+	return lines;
+}
+
+/* stacked: metrics are shares (percent) of one whole, drawn as one bar per instance */
+static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool draw)
+{
+	struct upane *p = &t->panes[pi];
+	int n = p->nmetrics < 8 ? p->nmetrics : 8;
+	char letters[9] = { 0 };
+	for (int m = 0; m < n; m++)
+		letters[m] = (char)toupper((unsigned char)p->metrics[m]->title[0]);
+	int lines = 0;
+	if (draw) { /* legend */
+		int x = x0 + 1;
+		for (int m = 0; m < n; m++) {
+			char item[64];
+			snprintf(item, sizeof(item), "%c %s", letters[m], p->metrics[m]->title);
+			crt_put(y0, x, 1, (enum role)(R_CAT0 + m), item);
+			crt_put(y0, x + 1, w - (x - x0) - 1, R_DIM, item + 1);
+			x += (int)strlen(item) + 2;
+		}
+	}
+	lines++;
+	p->nrows = 0;
+	int labw = 12, valw = n * 7;
+	for (int i = 0; i < p->ninst; i++) {
+		if (!pane_shows(p, i))
+			continue;
+		const struct instance *in = &t->s->inst[p->inst[i]];
+		int y = y0 + lines++;
+		int row = p->nrows;
+		p->row_y[p->nrows] = y - (y0 - 1);
+		p->row_inst[p->nrows++] = p->inst[i];
+		if (!draw)
+			continue;
+		char label[40];
+		snprintf(label, sizeof(label), " %s", in->name);
+		row_label(t, pi, row, y, x0, labw, label, R_LABEL);
+		double fr[8];
+		bool ok = true;
+		for (int m = 0; m < n; m++) {
+			const struct metric_value *v = slot_value(t, p->slot[i * p->nmetrics + m]);
+			ok &= v && v->state == VS_OK;
+			fr[m] = v && v->state == VS_OK ? v->value / 100.0 : 0;
+		}
+		int bw = w - labw - valw - 1;
+		if (ok)
+			draw_stacked(t, y, x0 + labw, bw, fr, n, letters);
+		else
+			crt_put(y, x0 + labw, bw, R_DIM, in->unavailable ? in->unavailable : in->open_error ? in->open_error : "-");
+		for (int m = 0; m < n && ok; m++) {
+			char v[16];
+			snprintf(v, sizeof(v), "%c%3.0f%%", letters[m], fr[m] * 100);
+			crt_put(y, x0 + w - valw + m * 7, 6, R_VALUE, v);
+		}
+	}
+	return lines;
+}
+
+int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw)
+{
+	struct upane *p = &t->panes[pi];
+	if (draw) {
+		bool focus = t->focus == pi;
+		crt_rule(t, y, x, w, R_DIM);
+		char title[160];
+		snprintf(title, sizeof(title), " %s ", p->title);
+		crt_put(y, x + 1, w - 2, focus ? R_TITLE_FOCUS : R_TITLE, title);
+		if (p->expandable) {
+			const char *hint = p->expanded ? " [Enter: collapse] " : " [Enter: per CPU] ";
+			crt_put(y, x + w - (int)strlen(hint) - 1, (int)strlen(hint), R_DIM, hint);
+		}
+	}
+	if (p->missing) {
+		p->nrows = 0;
+		if (draw)
+			crt_put(y + 1, x + 1, w - 2, R_DIM, p->missing);
+		return 2;
+	}
+	int body;
+	if (!strcmp(p->style, "table"))
+		body = draw_table(t, pi, y + 1, x, w, draw);
+	else if (!strcmp(p->style, "stacked"))
+		body = draw_stacked_pane(t, pi, y + 1, x, w, draw);
+	else
+		body = draw_blocks(t, pi, y + 1, x, w, draw);
+	return 1 + body;
+}

@@ -1,0 +1,176 @@
+/* screen.c - the main screen: header, panes (scrolled so the focused row shows), the
+ * message line and the function-key bar; or "terminal too small". */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "procstat.h"
+#include "source.h"
+#include "tui.h"
+
+#define MIN_COLS 60
+#define MIN_LINES 12
+#define BODY_TOP 3
+
+void tui_message(struct tui *t, bool error, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(t->message, sizeof(t->message), fmt, ap);
+	va_end(ap);
+	t->message_is_error = error;
+}
+
+struct instance *focused_instance(struct tui *t)
+{
+	if (t->focus < 0 || t->focus >= t->npanes)
+		return NULL;
+	struct upane *p = &t->panes[t->focus];
+	if (t->row < 0 || t->row >= p->nrows)
+		return NULL;
+	return &t->s->inst[p->row_inst[t->row]];
+}
+
+static void draw_header(struct tui *t)
+{
+	crt_fill(0, 0, COLS, R_HEADER, ' ');
+	char clock[16];
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
+	char line[512];
+	snprintf(line, sizeof(line), " pmutop  %s  %s  source: %s  interval %.1fs%s", t->hostname,
+		 t->opt->title ? t->opt->title : "", t->s->source->ops->kind, t->interval, t->paused ? "  PAUSED" : "");
+	crt_put(0, 0, COLS - 10, R_HEADER, line);
+	crt_put(0, COLS - 9, 9, R_HEADER, clock);
+
+	/* CPU meter, htop style, from /proc/stat (not for a simulated machine's absent /proc) */
+	int x = 1;
+	double u = t->cpu ? t->cpu->util_all : NAN;
+	bool meter = t->cpu && t->cpu->primed;
+	int mw = COLS / 3;
+	if (mw > 40)
+		mw = 40;
+	if (meter) {
+		crt_put(1, x, 4, R_LABEL, "CPU");
+		x += 4;
+		crt_put(1, x, 1, R_DIM, "[");
+		draw_bar(t, 1, x + 1, mw, isnan(u) ? 0 : u / 100.0, R_NORMAL);
+		char pct[16];
+		snprintf(pct, sizeof(pct), isnan(u) ? "-" : "%.1f%%", u);
+		crt_put(1, x + mw - (int)strlen(pct), (int)strlen(pct), R_VALUE, pct);
+		crt_put(1, x + 1 + mw, 1, R_DIM, "]");
+	} else {
+		mw = -4;
+	}
+	int groups = 0, failed = 0;
+	for (int i = 0; i < t->s->ninstances; i++) {
+		groups += !t->s->inst[i].nmembers;
+		failed += (t->s->inst[i].open_error || t->s->inst[i].unavailable) && !t->s->inst[i].nmembers;
+	}
+	char info[128];
+	snprintf(info, sizeof(info), "%d instances%s%.0d%s%s", groups, failed ? ", " : "", failed,
+		 failed ? " failed (e: errors)" : "", t->s->nmissing ? ", some PMUs missing" : "");
+	crt_put(1, x + mw + 4, COLS - (x + mw + 5), failed ? R_ERROR : R_DIM, info);
+}
+
+static void draw_footer(struct tui *t)
+{
+	static const struct {
+		const char *key, *label;
+	} keys[] = { { "F1", "Help" }, { "F2", "Setup" }, { "F4", "Filter" }, { "/", "Find" }, { "e", "Errors" },
+		     { "Spc", "Pause" }, { "+-", "Delay" }, { "F10", "Quit" } };
+	int x = 0, y = LINES - 1;
+	crt_fill(y, 0, COLS, R_KEYTEXT, ' ');
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && x < COLS; i++) {
+		crt_put(y, x, COLS - x, R_KEY, keys[i].key);
+		x += (int)strlen(keys[i].key);
+		crt_put(y, x, COLS - x, R_KEYTEXT, keys[i].label);
+		x += (int)strlen(keys[i].label) + 1;
+	}
+	(void)t;
+}
+
+static void draw_message(struct tui *t)
+{
+	if (t->mode == MODE_FIND) {
+		char line[128];
+		snprintf(line, sizeof(line), " Find metric: %s_", t->find);
+		crt_put(2, 0, COLS, R_INPUT, line);
+		return;
+	}
+	if (t->message[0])
+		crt_put(2, 1, COLS - 2, t->message_is_error ? R_ERROR : R_MARK, t->message);
+}
+
+/* Lay the visible panes out top to bottom; keep the focused row on screen. */
+static void draw_body(struct tui *t)
+{
+	int top = BODY_TOP, bottom = LINES - 1, height = bottom - top;
+	int y = 0, focus_y = -1;
+	for (int i = 0; i < t->npanes; i++) {
+		struct upane *p = &t->panes[i];
+		if (p->hidden)
+			continue;
+		crt_clip(0, 0); /* measure only */
+		int h = pane_draw(t, i, 0, 0, COLS, false);
+		if (i == t->focus)
+			focus_y = y + (t->row >= 0 && t->row < p->nrows ? p->row_y[t->row] : 0);
+		y += h;
+	}
+	int total = y;
+	if (focus_y >= 0) {
+		if (focus_y < t->scroll + 1)
+			t->scroll = focus_y - 1 < 0 ? 0 : focus_y - 1;
+		if (focus_y >= t->scroll + height - 1)
+			t->scroll = focus_y - height + 2;
+	}
+	if (t->scroll > total - height)
+		t->scroll = total - height;
+	if (t->scroll < 0)
+		t->scroll = 0;
+	crt_clip(top, bottom);
+	y = top - t->scroll;
+	for (int i = 0; i < t->npanes; i++) {
+		if (t->panes[i].hidden)
+			continue;
+		y += pane_draw(t, i, y, 0, COLS, true);
+	}
+	crt_clip(0, LINES);
+	if (total > height) { /* how far down, on the key bar */
+		char more[32];
+		snprintf(more, sizeof(more), " %d%% ", (int)(100.0 * (t->scroll + height) / total));
+		crt_put(LINES - 1, COLS - (int)strlen(more), (int)strlen(more), R_KEYTEXT, more);
+	}
+}
+
+void screen_draw(struct tui *t)
+{
+	erase();
+	if (COLS < MIN_COLS || LINES < MIN_LINES) {
+		char msg[96];
+		snprintf(msg, sizeof(msg), "terminal too small (%dx%d): need %dx%d", COLS, LINES, MIN_COLS, MIN_LINES);
+		crt_clip(0, LINES);
+		crt_put(0, 0, COLS, R_ERROR, msg);
+		if (LINES > 1)
+			crt_put(1, 0, COLS, R_DIM, "q quits");
+		refresh();
+		return;
+	}
+	crt_clip(0, LINES);
+	draw_header(t);
+	draw_message(t);
+	draw_body(t);
+	draw_footer(t);
+	switch (t->mode) {
+	case MODE_HELP: help_draw(t); break;
+	case MODE_FILTER: filter_editor_draw(t); break;
+	case MODE_SETUP: setup_draw(t); break;
+	case MODE_ERRORS: errors_draw(t); break;
+	default: break;
+	}
+	refresh();
+}

@@ -1,0 +1,151 @@
+/* settings.c - the setup screen's choices in ~/.config/pmutop/pmutoprc (or
+ * $XDG_CONFIG_HOME/pmutop/pmutoprc): one "key=value" per line, unknown keys ignored so
+ * an older pmutop reads a newer file. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "diag.h"
+#include "tui.h"
+#include "util.h"
+
+void settings_defaults(struct settings *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->colour = TRI_AUTO;
+	s->chars = CHARS_AUTO;
+	s->bars = BAR_BLOCKS;
+	s->sparklines = true;
+	s->mouse = TRI_AUTO;
+}
+
+char *settings_default_path(void)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	if (xdg && *xdg)
+		return xasprintf("%s/pmutop/pmutoprc", xdg);
+	const char *home = getenv("HOME");
+	return home && *home ? xasprintf("%s/.config/pmutop/pmutoprc", home) : NULL;
+}
+
+static const char *const tri_names[] = { "auto", "on", "off" };
+static const char *const chars_names[] = { "auto", "utf-8", "ascii" };
+static const char *const bar_names[] = { "blocks", "pipes", "hashes" };
+
+static int lookup(const char *const *names, int n, const char *v)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], v))
+			return i;
+	return -1;
+}
+
+void settings_load(struct settings *s, const char *path)
+{
+	if (!path)
+		return;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char line[512];
+	int lineno = 0;
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		char *l = trim(line);
+		if (!*l || *l == '#')
+			continue;
+		char *eq = strchr(l, '=');
+		if (!eq) {
+			diag_warn("%s:%d: ignoring '%s' (want key=value)", path, lineno, l);
+			continue;
+		}
+		*eq = '\0';
+		char *k = trim(l), *v = trim(eq + 1);
+		int i;
+		if (!strcmp(k, "colour") && (i = lookup(tri_names, 3, v)) >= 0)
+			s->colour = (enum tristate)i;
+		else if (!strcmp(k, "charset") && (i = lookup(chars_names, 3, v)) >= 0)
+			s->chars = (enum charset)i;
+		else if (!strcmp(k, "bars") && (i = lookup(bar_names, 3, v)) >= 0)
+			s->bars = (enum bar_style)i;
+		else if (!strcmp(k, "sparklines"))
+			s->sparklines = strcmp(v, "off") != 0;
+		else if (!strcmp(k, "mouse") && (i = lookup(tri_names, 3, v)) >= 0)
+			s->mouse = (enum tristate)i;
+		else if (!strcmp(k, "hide_pane"))
+			settings_set_hidden(s, v, true);
+		else
+			diag_warn("%s:%d: ignoring unknown setting %s=%s", path, lineno, k, v);
+	}
+	fclose(f);
+}
+
+static void mkdirs_for(const char *path)
+{
+	char *d = xstrdup(path);
+	for (char *p = d + 1; *p; p++) {
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(d, 0755);
+			*p = '/';
+		}
+	}
+	free(d);
+}
+
+bool settings_save(const struct settings *s, const char *path)
+{
+	if (!path)
+		return false;
+	mkdirs_for(path);
+	char *tmp = xasprintf("%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		free(tmp);
+		return false;
+	}
+	fprintf(f, "# pmutop settings, written by its setup screen (F2)\n");
+	fprintf(f, "colour=%s\ncharset=%s\nbars=%s\nsparklines=%s\nmouse=%s\n", tri_names[s->colour],
+		chars_names[s->chars], bar_names[s->bars], s->sparklines ? "on" : "off", tri_names[s->mouse]);
+	for (int i = 0; i < s->nhidden; i++)
+		fprintf(f, "hide_pane=%s\n", s->hidden[i]);
+	bool ok = fclose(f) == 0 && rename(tmp, path) == 0; /* never a half-written file */
+	free(tmp);
+	return ok;
+}
+
+bool settings_is_hidden(const struct settings *s, const char *key)
+{
+	for (int i = 0; i < s->nhidden; i++)
+		if (!strcmp(s->hidden[i], key))
+			return true;
+	return false;
+}
+
+void settings_set_hidden(struct settings *s, const char *key, bool hidden)
+{
+	for (int i = 0; i < s->nhidden; i++) {
+		if (!strcmp(s->hidden[i], key)) {
+			if (!hidden) {
+				free(s->hidden[i]);
+				s->hidden[i] = s->hidden[--s->nhidden];
+			}
+			return;
+		}
+	}
+	if (hidden) {
+		s->hidden = xrealloc(s->hidden, sizeof(char *) * (size_t)(s->nhidden + 1));
+		s->hidden[s->nhidden++] = xstrdup(key);
+	}
+}
+
+void settings_free(struct settings *s)
+{
+	for (int i = 0; i < s->nhidden; i++)
+		free(s->hidden[i]);
+	free(s->hidden);
+	s->hidden = NULL;
+	s->nhidden = 0;
+}

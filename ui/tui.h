@@ -1,0 +1,156 @@
+/* tui.h - what the ui/ modules share: the monitor's state, the pane model, drawing. */
+#ifndef PMUTOP_TUI_H
+#define PMUTOP_TUI_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "history.h"
+#include "session.h"
+#include "ui.h"
+
+struct procstat;
+
+/* What a piece of text means; crt.c turns it into colour or, without colour, attributes. */
+enum role {
+	R_NORMAL, R_HEADER, R_TITLE, R_TITLE_FOCUS, R_LABEL, R_VALUE, R_UNIT, R_DIM, R_ERROR, R_MARK,
+	R_BAR_LOW, R_BAR_MID, R_BAR_HIGH, R_SPARK, R_FOCUS, R_KEY, R_KEYTEXT, R_DIALOG, R_INPUT,
+	R_CAT0, R_CAT1, R_CAT2, R_CAT3, R_CAT4, R_CAT5, R_CAT6, R_CAT7,
+	R_COUNT
+};
+
+enum charset { CHARS_AUTO, CHARS_UTF8, CHARS_ASCII };
+enum tristate { TRI_AUTO, TRI_ON, TRI_OFF };
+enum bar_style { BAR_BLOCKS, BAR_PIPES, BAR_HASHES };
+
+struct settings {
+	enum tristate colour;
+	enum charset chars;
+	enum bar_style bars;
+	bool sparklines;
+	enum tristate mouse;
+	int nhidden;
+	char **hidden; /* "profile/pane" names the user hid */
+};
+
+/* One pane on screen: a profile [pane], or an automatic one for a group no pane shows. */
+struct upane {
+	const struct profile *profile;
+	char *key;   /* "profile/pane", for settings */
+	char *title;
+	const char *style; /* bars, table, stacked, values */
+	int nmetrics;
+	const struct prof_metric **metrics;
+	int *metric_index; /* in the profile */
+	int ninst;     /* distinct instance names ("socket0", "socket0/rc3"), in session order */
+	int *inst;     /* for each name, its first session instance */
+	bool *is_detail; /* per-CPU names that collapse behind aggregates */
+	int *cell;     /* ninst x nmetrics session instances (the metric's group, that name), -1 if none */
+	int *slot;     /* ninst x nmetrics value slots, -1 where the metric does not exist */
+	int label_w;   /* widest metric title, for the label column */
+	float *scale;  /* per metric: one bar scale for all its instances, steady across frames */
+	bool expandable, expanded;
+	bool hidden;
+	char *missing; /* why the pane is empty ("no PMU matches 'power'"), or NULL */
+	/* from the last layout */
+	int nrows;     /* selectable rows */
+	int *row_inst; /* session instance of each row (what F4 edits) */
+	int *row_y;    /* line of each row, from the pane's top */
+};
+
+enum ui_mode { MODE_MAIN, MODE_HELP, MODE_FILTER, MODE_SETUP, MODE_ERRORS, MODE_FIND };
+
+struct filter_editor;
+
+struct tui {
+	struct session *s;
+	struct history *hist;
+	struct procstat *cpu;
+	const struct ui_options *opt;
+	struct settings set;
+	char *settings_path;
+	int npanes;
+	struct upane *panes;
+	int focus, row, scroll;
+	bool paused;
+	double interval;
+	enum ui_mode mode;
+	struct filter_editor *fe;
+	int setup_row, errors_scroll;
+	char find[64];
+	char message[256];
+	bool message_is_error;
+	bool quit;
+	bool utf8, colour, mouse;
+	char hostname[64];
+	double *shown; /* per value slot: the value on screen, for display hysteresis */
+};
+
+/* crt.c: the terminal */
+bool crt_init(struct tui *t);
+void crt_done(void);
+void crt_apply_settings(struct tui *t);
+attr_t crt_attr(enum role r);
+void crt_put(int y, int x, int maxw, enum role r, const char *text);
+void crt_fill(int y, int x, int w, enum role r, chtype ch);
+void crt_rule(struct tui *t, int y, int x, int w, enum role r);
+void crt_clip(int top, int bottom);
+void crt_box(int w, int h, const char *title, int *iy, int *ix, int *iw, int *ih);
+bool crt_visible(int y);
+void crt_install_signal_handlers(void);
+bool crt_should_quit(void);
+
+/* format.c: numbers for people */
+void format_human(double v, const char *unit, char *num, size_t nlen, char *u, size_t ulen);
+double display_hysteresis(double shown, double v);
+
+/* widgets.c */
+void draw_bar(struct tui *t, int y, int x, int w, double frac, enum role r);
+void draw_sparkline(struct tui *t, int y, int x, int w, int slot, float scale);
+int sparkline_bucket(const struct tui *t);
+void draw_stacked(struct tui *t, int y, int x, int w, const double *fracs, int n, const char *letters);
+float pane_scale(struct tui *t, struct upane *p, int m);
+
+/* layout.c: the pane model */
+void layout_build(struct tui *t);
+void layout_free(struct tui *t);
+bool pane_shows(const struct upane *p, int i);
+
+/* pane.c: one pane; returns the lines it used (drawn only when draw is true) */
+int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw);
+
+/* screen.c */
+void screen_draw(struct tui *t);
+void tui_message(struct tui *t, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+struct instance *focused_instance(struct tui *t);
+
+/* dialogs */
+void help_draw(struct tui *t);
+bool help_key(struct tui *t, int key);
+void errors_draw(struct tui *t);
+bool errors_key(struct tui *t, int key);
+void setup_draw(struct tui *t);
+bool setup_key(struct tui *t, int key);
+struct filter_editor *filter_editor_new(struct tui *t, struct instance *inst, char **why);
+void filter_editor_free(struct filter_editor *fe);
+void filter_editor_draw(struct tui *t);
+bool filter_editor_key(struct tui *t, int key);
+
+/* settings.c */
+void settings_defaults(struct settings *s);
+char *settings_default_path(void);
+void settings_load(struct settings *s, const char *path);
+bool settings_save(const struct settings *s, const char *path);
+bool settings_is_hidden(const struct settings *s, const char *key);
+void settings_set_hidden(struct settings *s, const char *key, bool hidden);
+void settings_free(struct settings *s);
+
+/* app.c: the key table, for help */
+struct key_binding {
+	const char *keys;
+	const char *what;
+};
+int app_key_bindings(const struct key_binding **out);
+
+#endif

@@ -1,0 +1,21 @@
+/* ui.h - the full-screen monitor: the only entry point src/ uses. */
+#ifndef PMUTOP_UI_H
+#define PMUTOP_UI_H
+
+#include <stdbool.h>
+
+struct session;
+struct procstat;
+
+struct ui_options {
+	double interval_s;
+	const char *title;     /* profiles in use, for the header */
+	const char *machine;   /* demo machine name or host name */
+	long iterations;       /* -1: until quit */
+};
+
+/* Run the monitor on a started session until the user quits or a signal arrives.
+ * Returns the exit status. The terminal is restored on every way out. */
+int ui_run(struct session *s, struct procstat *cpu, const struct ui_options *opt);
+
+#endif

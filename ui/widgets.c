@@ -1,0 +1,150 @@
+/* widgets.c - bars, sparklines, stacked bars, and bar scales that do not jump. */
+#include <math.h>
+#include <string.h>
+
+#include "tui.h"
+
+static const char *const spark_utf8[] = { "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
+static const char spark_ascii[] = "_.-=#";
+
+static enum role bar_role(double frac)
+{
+	return frac < 0.6 ? R_BAR_LOW : frac < 0.85 ? R_BAR_MID : R_BAR_HIGH;
+}
+
+void draw_bar(struct tui *t, int y, int x, int w, double frac, enum role r)
+{
+	if (w <= 0 || !crt_visible(y) || x + w > COLS)
+		return;
+	if (isnan(frac) || frac < 0)
+		frac = 0;
+	if (frac > 1)
+		frac = 1;
+	if (r == R_NORMAL)
+		r = bar_role(frac);
+	attr_t a = crt_attr(r);
+	attron(a);
+	move(y, x);
+	/* whole cells: eighth-cell bars would change (and be sent over ssh) nearly every
+	 * refresh for a moving value */
+	int full = (int)lround(frac * w), used = 0;
+	if (t->utf8 && t->set.bars == BAR_BLOCKS) {
+		for (; used < full; used++)
+			addstr("█");
+	} else {
+		char ch = t->set.bars == BAR_HASHES ? '#' : '|';
+		full = (int)lround(frac * w);
+		for (; used < full; used++)
+			addch((chtype)ch);
+	}
+	attroff(a);
+	for (; used < w; used++)
+		addch(' ');
+}
+
+/* Refreshes per sparkline cell: about four seconds, so a 12-cell line spans a minute. */
+int sparkline_bucket(const struct tui *t)
+{
+	int b = (int)lround(4.0 / t->interval);
+	if (b < 1)
+		b = 1;
+	if (b * 16 > HISTORY_LEN)
+		b = HISTORY_LEN / 16;
+	return b;
+}
+
+/* A sweep, as on an oscilloscope: cell k % w holds bucket k; the blank cell after the
+ * newest is "now". Each completed bucket rewrites two cells instead of shifting the whole
+ * line, which is what keeps an ssh link quiet. */
+void draw_sparkline(struct tui *t, int y, int x, int w, int slot, float scale)
+{
+	if (w <= 0 || !t->set.sparklines || !crt_visible(y) || x + w > COLS)
+		return;
+	attr_t a = crt_attr(R_SPARK);
+	attron(a);
+	move(y, x);
+	int levels = t->utf8 ? 8 : (int)strlen(spark_ascii);
+	uint64_t bucket = (uint64_t)sparkline_bucket(t);
+	uint64_t current = t->hist->count / bucket; /* the bucket being filled */
+	for (int c = 0; c < w; c++) {
+		/* the newest bucket at or before 'current' that lands in cell c */
+		uint64_t gap = current % (uint64_t)w;
+		uint64_t k = current - ((gap + (uint64_t)w - (uint64_t)c) % (uint64_t)w);
+		float v = c == (int)gap || k > current ? NAN : history_mean(t->hist, slot, k * bucket, (k + 1) * bucket);
+		if (isnan(v) || scale <= 0) {
+			addch(' ');
+			continue;
+		}
+		int level = (int)(v / scale * (float)levels);
+		if (level >= levels)
+			level = levels - 1;
+		if (level < 0)
+			level = 0;
+		if (t->utf8)
+			addstr(spark_utf8[level]);
+		else
+			addch((chtype)spark_ascii[level]);
+	}
+	attroff(a);
+}
+
+void draw_stacked(struct tui *t, int y, int x, int w, const double *fracs, int n, const char *letters)
+{
+	(void)t;
+	if (w <= 0 || !crt_visible(y) || x + w > COLS)
+		return;
+	double acc = 0;
+	int col = 0;
+	move(y, x);
+	for (int i = 0; i < n; i++) {
+		double f = isnan(fracs[i]) || fracs[i] < 0 ? 0 : fracs[i];
+		acc += f;
+		int end = (int)lround(acc * w);
+		if (end > w)
+			end = w;
+		attr_t a = crt_attr((enum role)(R_CAT0 + (i % 8)));
+		attron(a);
+		for (; col < end; col++)
+			addch((chtype)letters[i]);
+		attroff(a);
+	}
+	for (; col < w; col++)
+		addch(' ');
+}
+
+/* 1, 2, 5 x 10^k at or above v */
+static float nice_ceiling(float v)
+{
+	if (v <= 0)
+		return 0;
+	float p = powf(10, floorf(log10f(v)));
+	if (v <= p)
+		return p;
+	if (v <= 2 * p)
+		return 2 * p;
+	if (v <= 5 * p)
+		return 5 * p;
+	return 10 * p;
+}
+
+/* The scale of metric m's bars in pane p: the profile's max, else a 1-2-5 ceiling of the
+ * largest recent value of any instance, so bars compare across sockets and RCs. */
+float pane_scale(struct tui *t, struct upane *p, int m)
+{
+	if (p->metrics[m]->max > 0)
+		return (float)p->metrics[m]->max;
+	float peak = 0;
+	for (int i = 0; i < p->ninst; i++) {
+		int slot = p->slot[i * p->nmetrics + m];
+		if (slot >= 0 && pane_shows(p, i)) {
+			float v = history_max(t->hist, slot, 60);
+			if (v > peak)
+				peak = v;
+		}
+	}
+	float want = nice_ceiling(peak * 1.05f);
+	/* grow at once; shrink only when a whole minute stayed well below the scale */
+	if (want > p->scale[m] || (want > 0 && want * 2.5f < p->scale[m]))
+		p->scale[m] = want;
+	return p->scale[m];
+}
