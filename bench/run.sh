@@ -20,3 +20,18 @@ start=$(date +%s%N)
 "$b/pmutop" --demo -b -n 1 -d 0.01 --fake-clock --format json > /dev/null
 end=$(date +%s%N)
 echo "bench: demo_first_frame $(( (end - start) / 1000000 )) ms"
+# what the monitor sends to the terminal (what an ssh link carries): demo at 120x40, 1 s
+if command -v tmux > /dev/null && [ "${BENCH_TTY_SECONDS:-30}" -gt 0 ]; then
+    s=${BENCH_TTY_SECONDS:-30}
+    sock="pmutop-bench-$$"
+    out=$(mktemp)
+    home=$(mktemp -d)
+    tmux -L "$sock" new-session -d -x 120 -y 40 "HOME=$home LANG=C.UTF-8 TERM=xterm-256color $b/pmutop --demo -d 1; sleep 600"
+    sleep 3
+    tmux -L "$sock" pipe-pane -t 0 -o "cat >> $out"
+    sleep "$s"
+    tmux -L "$sock" pipe-pane -t 0
+    tmux -L "$sock" kill-server
+    echo "bench: tty_bytes_per_second $(( $(wc -c < "$out") / s )) B/s"
+    rm -rf "$out" "$home"
+fi

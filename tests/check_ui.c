@@ -1,0 +1,97 @@
+/* check_ui.c - the monitor's pure logic: number formatting, the display dead-band, and
+ * the settings file. (The screen itself is tested in tmux by test_tui.sh.) */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../ui/tui.h"
+#include "testutil.h"
+#include "util.h"
+
+static void fmt(double v, const char *unit, const char *want_num, const char *want_unit)
+{
+	char num[32], u[16];
+	format_human(v, unit, num, sizeof(num), u, sizeof(u));
+	ck_assert_msg(!strcmp(num, want_num) && !strcmp(u, want_unit), "%g %s -> '%s %s', want '%s %s'", v, unit, num, u,
+		      want_num, want_unit);
+}
+
+START_TEST(human_numbers)
+{
+	fmt(275.44, "GB/s", "275", "GB/s");
+	fmt(97.64, "GB/s", "97.6", "GB/s");
+	fmt(4.212, "GB/s", "4.21", "GB/s");
+	fmt(0.9951, "GB/s", "995", "MB/s");     /* below 1 GB/s: MB/s */
+	fmt(0.00042, "GB/s", "420", "KB/s");
+	fmt(0.0, "GB/s", "0.00", "GB/s");
+	fmt(430551, "/s", "431k", "/s");        /* counts get k, M, G */
+	fmt(1234567890, "/s", "1.23G", "/s");
+	fmt(189.4, "ns", "189", "ns");
+	fmt(56.78, "ns", "56.8", "ns");
+	fmt(23.456, "%", "23.5", "%");
+	fmt(2.5961, "GHz", "2.60", "GHz");
+	fmt(NAN, "GB/s", "-", "GB/s");
+}
+END_TEST
+
+START_TEST(dead_band)
+{
+	ck_assert(display_hysteresis(NAN, 5.0) == 5.0);        /* nothing shown yet */
+	ck_assert(display_hysteresis(300, 301) == 300);        /* 0.33 %: flicker */
+	ck_assert(display_hysteresis(300, 302) == 302);        /* 0.67 %: a change */
+	ck_assert(display_hysteresis(9.99, 9.993) == 9.99);    /* under 3/4 of the last digit */
+	ck_assert(display_hysteresis(9.99, 10.2) == 10.2);
+	ck_assert(display_hysteresis(120, 0) == 0);            /* to zero is always shown */
+	ck_assert(display_hysteresis(-5, 5) == 5);             /* a sign change is shown */
+}
+END_TEST
+
+START_TEST(settings_round_trip)
+{
+	char *dir = tmp_dir();
+	char *path = xasprintf("%s/sub/dir/pmutoprc", dir);
+	struct settings s;
+	settings_defaults(&s);
+	s.colour = TRI_OFF;
+	s.chars = CHARS_ASCII;
+	s.bars = BAR_HASHES;
+	s.sparklines = false;
+	settings_set_hidden(&s, "tegra410/pcie", true);
+	settings_set_hidden(&s, "host/host", true);
+	settings_set_hidden(&s, "host/host", false);
+	ck_assert(settings_save(&s, path)); /* makes the directories */
+	struct settings r;
+	settings_defaults(&r);
+	settings_load(&r, path);
+	ck_assert_int_eq(r.colour, TRI_OFF);
+	ck_assert_int_eq(r.chars, CHARS_ASCII);
+	ck_assert_int_eq(r.bars, BAR_HASHES);
+	ck_assert(!r.sparklines);
+	ck_assert(settings_is_hidden(&r, "tegra410/pcie"));
+	ck_assert(!settings_is_hidden(&r, "host/host"));
+	settings_free(&s);
+	settings_free(&r);
+	/* a broken line is a warning, the rest still loads */
+	put_file(dir, "bad", "colour=off\nthis is not a setting\nbars=pipes\nfrobs=9\n");
+	char *bad = xasprintf("%s/bad", dir);
+	settings_defaults(&r);
+	settings_load(&r, bad);
+	ck_assert_int_eq(r.colour, TRI_OFF);
+	ck_assert_int_eq(r.bars, BAR_PIPES);
+	settings_free(&r);
+	free(bad);
+	free(path);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("ui");
+	TCase *t = tcase_create("ui");
+	tcase_add_test(t, human_numbers);
+	tcase_add_test(t, dead_band);
+	tcase_add_test(t, settings_round_trip);
+	suite_add_tcase(s, t);
+	return run_suite(s);
+}
