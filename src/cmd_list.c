@@ -1,4 +1,4 @@
-/* cmd_list.c - `pmutop list [pmus|events|profiles|metrics|machines]`, like perf list. */
+/* cmd_list.c - `pmutop list [pmus|events|profiles|metrics|machines|pci]`, like perf list. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +7,7 @@
 #include "catalog.h"
 #include "commands.h"
 #include "encode.h"
+#include "pcimap.h"
 #include "pmu.h"
 #include "session.h"
 #include "sysfs.h"
@@ -66,6 +67,22 @@ static void list_profiles(const struct machine *m, bool metrics)
 	free(all);
 }
 
+/* Like the lspci script of nvidia-tegra410-pmu.rst: root ports and their RC. */
+static void list_pci(const char *root)
+{
+	struct pci_map *pm = pci_map_read(root);
+	if (!pm->n)
+		printf("no root port with the NVIDIA RC DVSEC (reading PCI config space needs root)\n");
+	for (int i = 0; i < pm->n; i++) {
+		const struct pci_port *p = &pm->ports[i];
+		printf("%s: Bus=%02x, Segment=%02x, RP=%02x, RC=%02x, Socket=%02x\n", p->bdf, p->bus, p->segment, p->rp,
+		       p->rc, p->socket);
+		for (int d = 0; d < p->ndevices; d++)
+			printf("    %s\n", p->devices[d]);
+	}
+	pci_map_free(pm);
+}
+
 int cmd_list(int argc, char **argv)
 {
 	const char *root = getenv("PMUTOP_SYSFS_ROOT");
@@ -80,7 +97,7 @@ int cmd_list(int argc, char **argv)
 		if (c == 'r') {
 			root = optarg;
 		} else if (c == 'h') {
-			printf("usage: pmutop list [--sysfs-root DIR] [pmus|events|profiles|metrics|machines]\n");
+			printf("usage: pmutop list [--sysfs-root DIR] [pmus|events|profiles|metrics|machines|pci]\n");
 			return 0;
 		} else {
 			return 2;
@@ -95,6 +112,10 @@ int cmd_list(int argc, char **argv)
 		free_names(names, n);
 		return 0;
 	}
+	if (!strcmp(what, "pci")) {
+		list_pci(root && *root ? root : "/");
+		return 0;
+	}
 	struct machine *m = machine_discover(root && *root ? root : "/");
 	int status = 0;
 	if (!strcmp(what, "pmus"))
@@ -106,7 +127,7 @@ int cmd_list(int argc, char **argv)
 	else if (!strcmp(what, "metrics"))
 		list_profiles(m, true);
 	else {
-		fprintf(stderr, "pmutop list: unknown list '%s' (pmus, events, profiles, metrics, machines)\n", what);
+		fprintf(stderr, "pmutop list: unknown list '%s' (pmus, events, profiles, metrics, machines, pci)\n", what);
 		status = 2;
 	}
 	machine_free(m);

@@ -15,6 +15,7 @@
 #include "config.h"
 #include "diag.h"
 #include "pmu.h"
+#include "pcimap.h"
 #include "procstat.h"
 #include "profile.h"
 #include "session.h"
@@ -56,7 +57,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: pmutop [OPTIONS]\n"
 		"       pmutop encode [--sysfs-root DIR] EVENT...\n"
-		"       pmutop list [--sysfs-root DIR] [pmus|events|profiles|metrics|machines]\n"
+		"       pmutop list [--sysfs-root DIR] [pmus|events|profiles|metrics|machines|pci]\n"
 		"\n"
 		"Watch uncore and core PMU counters as metrics: memory-fabric bandwidth, latencies,\n"
 		"PCIe and NIC traffic, TopDown.\n"
@@ -353,11 +354,13 @@ static int run(struct options *o)
 		size_t n = 0;
 		for (int i = 0; i < nprofiles && n < sizeof(title) - 1; i++)
 			n += (size_t)snprintf(title + n, sizeof(title) - n, "%s%s", i ? " + " : "", profiles[i]->name);
+		struct pci_map *pci = pci_map_read(root);
 		struct ui_options uo = { .interval_s = o->delay, .title = title, .machine = o->demo,
-					 .iterations = o->iterations };
+					 .iterations = o->iterations, .pci = pci };
 		session_start(s, src, clock_monotonic_ns());
 		procstat_update(cpu);
 		status = ui_run(s, cpu, &uo);
+		pci_map_free(pci);
 		goto out;
 	}
 	signal(SIGINT, on_signal);

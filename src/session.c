@@ -136,6 +136,7 @@ static struct instance *add_instance(struct session *s, int *cap)
 	struct instance *inst = &s->inst[s->ninstances++];
 	memset(inst, 0, sizeof(*inst));
 	inst->socket = -1;
+	inst->rc = -1;
 	return inst;
 }
 
@@ -278,6 +279,7 @@ static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof,
 		cpulist_copy(&inst->cpus, &p->cpus);
 		inst->name = g->instance ? expand_template(g->instance, caps, ncaps, -1) : xstrdup(p->name);
 		inst->socket = capture_int(caps, ncaps, "socket");
+		inst->rc = capture_int(caps, ncaps, "rc");
 		if (inst->socket < 0 && p->cpus.n)
 			inst->socket = machine_socket_of(s->machine, p->cpus.cpu[0]);
 	}

@@ -47,6 +47,7 @@ struct instance {
 	const struct pmu *pmu; /* NULL for aggregates */
 	char *name;            /* "socket0", "socket0/rc3", "cpu5", "all" */
 	int socket;            /* -1 where unknown */
+	int rc;                /* the {rc} capture of the PMU name (PCIe root complex), or -1 */
 	struct cpulist cpus;
 	/* aggregates ("all", "socketN" over per-CPU instances) sum their members */
 	int nmembers;

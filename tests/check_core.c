@@ -11,6 +11,7 @@
 #include "encode.h"
 #include "expr.h"
 #include "format.h"
+#include "pcimap.h"
 #include "pmu.h"
 #include "procstat.h"
 #include "testutil.h"
@@ -385,6 +386,48 @@ START_TEST(procstat_utilisation)
 }
 END_TEST
 
+/* ---- RC numbers from the NVIDIA DVSEC ---- */
+
+START_TEST(dvsec_walk)
+{
+	unsigned char cfg[4096] = { 0 };
+	/* AER at 0x100 -> a Vendor DVSEC of another vendor at 0x148 -> NVIDIA RC map at 0x200 */
+	cfg[0x100] = 0x01, cfg[0x102] = 0x81, cfg[0x103] = 0x14;
+	cfg[0x148] = 0x23, cfg[0x14a] = 0x01, cfg[0x14b] = 0x20;
+	cfg[0x14c] = 0x86, cfg[0x14d] = 0x80, cfg[0x150] = 4; /* Intel's, ID 4: not ours */
+	cfg[0x200] = 0x23, cfg[0x202] = 0x01;
+	cfg[0x204] = 0xde, cfg[0x205] = 0x10, cfg[0x208] = 4;
+	cfg[0x20c] = 0xa0, cfg[0x20d] = 0x0a, cfg[0x20e] = 2, cfg[0x20f] = 1, cfg[0x210] = 1;
+	ck_assert_int_eq(pci_find_nvidia_dvsec(cfg, sizeof(cfg)), 0x200);
+	ck_assert_int_eq(pci_find_nvidia_dvsec(cfg, 256), -1); /* not root: no extended space */
+	cfg[0x14b] = 0x10; /* a "next" pointing backwards would loop */
+	ck_assert_int_eq(pci_find_nvidia_dvsec(cfg, sizeof(cfg)), -1);
+}
+END_TEST
+
+START_TEST(rc_map_of_the_demo_tree)
+{
+	struct pci_map *m = pci_map_read(demo_tegra410());
+	ck_assert_int_eq(m->n, 2 * 11); /* per socket: RC1 four root ports, RC4 three, four RCs one */
+	char label[32];
+	pci_rc_label(m, 0, 3, label, sizeof(label));
+	ck_assert_str_eq(label, "RC3 (0004:00)");
+	pci_rc_label(m, 1, 1, label, sizeof(label));
+	ck_assert_str_eq(label, "RC1 (000a:80)");
+	pci_rc_label(m, 1, 9, label, sizeof(label));
+	ck_assert_str_eq(label, "RC9"); /* unknown: the number only */
+	bool nvme = false;
+	for (int i = 0; i < m->n; i++)
+		for (int d = 0; d < m->ports[i].ndevices; d++)
+			nvme |= m->ports[i].rc == 2 && strstr(m->ports[i].devices[d], "NVMe controller") != NULL;
+	ck_assert(nvme);
+	pci_map_free(m);
+	m = pci_map_read("/nonexistent");
+	ck_assert_int_eq(m->n, 0);
+	pci_map_free(m);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("core");
@@ -400,6 +443,8 @@ int main(void)
 	tcase_add_test(t, expr_errors);
 	tcase_add_test(t, expr_deep_nesting_refused);
 	tcase_add_test(t, procstat_utilisation);
+	tcase_add_test(t, dvsec_walk);
+	tcase_add_test(t, rc_map_of_the_demo_tree);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }

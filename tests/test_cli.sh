@@ -30,6 +30,12 @@ expect_grep "list machines" "^tegra410$" machines.out
 "$PMUTOP" list frobs > /dev/null 2>&1
 expect_eq "list unknown" $? 2
 
+# root complexes from the NVIDIA DVSEC, as the kernel doc's lspci script prints them
+"$PMUTOP" list --sysfs-root "$DEMO" pci > pci.out
+expect_grep "list pci" "^0002:80:00.0: Bus=80, Segment=02, RP=01, RC=01, Socket=00$" pci.out
+expect_grep "list pci socket 1" "^000d:c0:00.0: Bus=c0, Segment=0d, RP=02, RC=04, Socket=01$" pci.out
+expect_grep "list pci devices" "0003:01:00.0 NVMe controller" pci.out
+
 # batch JSON on the demo machine: valid JSON, one object per interval, the keys
 "$PMUTOP" --demo -b -n 3 -d 0.5 --fake-clock --format json --raw > demo.json
 expect_eq "json lines" "$(wc -l < demo.json)" 3

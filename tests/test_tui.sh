@@ -59,7 +59,7 @@ start 120 40 LANG=C.UTF-8
 see "start: header" "source: sim"
 see "start: UCF pane" "UCF bandwidth"
 see "start: per-socket columns" "socket0 .*socket1"
-see "start: PCIe table" "socket1/rc5"
+see "start: PCIe table" "S1 RC5 (000e:00)"
 see "start: a bandwidth value" "SLC read .*GB/s"
 
 keys F1
@@ -85,6 +85,27 @@ text ' '
 keys a
 see "filter applied" "ucf socket0: src_loc_cpu=0x1"
 see "pane shows the active filter" "socket0 src_loc_cpu=0x1"
+
+# root complexes are labelled with their lspci segment and bus; Enter lists root ports
+see "RC label" "S0 RC3 (0004:00)"
+keys Tab Tab Down Enter
+see "root ports of RC1" "RP4 0002:e0:00.0"
+see "device behind a root port" "0002:81:00.0 3D controller (GPU)"
+keys Enter BTab BTab
+
+# a root-port mask set live shows on the RC's row and in the filter
+keys Tab Tab Down Down f
+see "editor on socket0/rc2" "Filters: pcie socket0/rc2"
+keys Right
+text ' '
+keys a
+see "root-port mask applied" "pcie socket0/rc2: src_rp_mask=0x2"
+see "RC row marked filtered" "S0 RC2 (0003:00)\*"
+keys f
+see "editor shows the mask" "src_rp_mask      .1"
+keys d a
+see "mask cleared" "filters cleared"
+keys BTab BTab
 
 # a refused combination says why and changes nothing
 keys Tab Tab f

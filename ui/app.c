@@ -88,6 +88,13 @@ static void cmd_page_up(struct tui *t) { for (int i = 0; i < LINES / 2; i++) cmd
 static void cmd_expand(struct tui *t)
 {
 	struct upane *p = t->focus < t->npanes ? &t->panes[t->focus] : NULL;
+	struct instance *in = focused_instance(t);
+	if (p && in && in->rc >= 0 && !strcmp(p->style, "table")) { /* an RC: its root ports */
+		for (int i = 0; i < p->ninst; i++)
+			if (!strcmp(t->s->inst[p->inst[i]].name, in->name))
+				p->open[i] = !p->open[i];
+		return;
+	}
 	if (!p || !p->expandable) {
 		tui_message(t, false, "nothing to expand here");
 		return;
@@ -140,7 +147,7 @@ static const struct command commands[] = {
 	{ { KEY_UP, 'k' }, "Up k", "previous row", cmd_up },
 	{ { KEY_NPAGE }, "PgDn", "page down", cmd_page_down },
 	{ { KEY_PPAGE }, "PgUp", "page up", cmd_page_up },
-	{ { '\r', '\n', KEY_ENTER }, "Enter", "expand / collapse the focused pane (per-CPU rows)", cmd_expand },
+	{ { '\r', '\n', KEY_ENTER }, "Enter", "expand: a root complex to its root ports, a pane to per-CPU rows", cmd_expand },
 	{ { 'f', KEY_F(4) }, "F4 f", "filter editor for the focused row's group", cmd_filter },
 	{ { 's', KEY_F(2) }, "F2 s", "setup: colours, characters, bars, panes (saved)", cmd_setup },
 	{ { 'e' }, "e", "errors: groups that failed and why, warnings", cmd_errors },

@@ -46,6 +46,7 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 	int cap = s->ninstances ? s->ninstances : 1;
 	p->inst = xmalloc(sizeof(int) * (size_t)cap);
 	p->is_detail = xcalloc((size_t)cap, sizeof(bool));
+	p->open = xcalloc((size_t)cap, sizeof(bool));
 	p->cell = xmalloc(sizeof(int) * (size_t)(cap * (nm ? nm : 1)));
 	bool has_aggregate = false, has_detail = false;
 	for (int i = 0; i < s->ninstances; i++) {
@@ -151,6 +152,7 @@ void layout_free(struct tui *t)
 		free(p->metric_index);
 		free(p->inst);
 		free(p->is_detail);
+		free(p->open);
 		free(p->cell);
 		free(p->scale);
 		free(p->slot);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pcimap.h"
 #include "tui.h"
 #include "util.h"
 
@@ -213,11 +214,35 @@ static int draw_blocks(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 	return lines;
 }
 
+/* The root ports of an RC row and the devices behind them; returns lines used. */
+static int root_port_lines(struct tui *t, const struct instance *in, int y, int x, int w)
+{
+	const struct pci_map *m = t->opt->pci;
+	int n = 0;
+	for (int i = 0; m && i < m->n; i++) {
+		const struct pci_port *rp = &m->ports[i];
+		if (rp->socket != in->socket || rp->rc != in->rc)
+			continue;
+		char line[200];
+		snprintf(line, sizeof(line), "     RP%d %s", rp->rp, rp->bdf);
+		crt_put(y + n++, x, w, R_LABEL, line);
+		for (int d = 0; d < rp->ndevices; d++) {
+			snprintf(line, sizeof(line), "       └ %s", rp->devices[d]);
+			if (!t->utf8)
+				memcpy(line + 7, "`-", 2), memmove(line + 9, line + 10, strlen(line + 10) + 1);
+			crt_put(y + n++, x, w, R_DIM, line);
+		}
+	}
+	if (!n)
+		crt_put(y + n++, x, w, R_DIM, "     root ports unknown: no NVIDIA DVSEC readable (needs root for PCI config space)");
+	return n;
+}
+
 /* table: a row per instance, a column per metric, a bar and sparkline for the first */
 static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 {
 	struct upane *p = &t->panes[pi];
-	int labw = 16, cw = 13;
+	int labw = 20, cw = 13;
 	int ncols = p->nmetrics;
 	while (ncols > 1 && labw + ncols * cw > w)
 		ncols--;
@@ -248,8 +273,13 @@ static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 		if (!draw)
 			continue;
 		char *f = instance_filter_string(in);
-		char label[48];
-		snprintf(label, sizeof(label), " %s%s", in->name, *f ? "*" : "");
+		char label[48], name[40];
+		if (in->rc >= 0 && in->socket >= 0) { /* a root complex: "S0 RC3 (0004:00)" */
+			pci_rc_label(t->opt->pci, in->socket, in->rc, name, sizeof(name));
+			snprintf(label, sizeof(label), " S%d %s%s", in->socket, name, *f ? "*" : "");
+		} else {
+			snprintf(label, sizeof(label), " %s%s", in->name, *f ? "*" : "");
+		}
 		free(f);
 		row_label(t, pi, row, y, x0, labw, label, in->unavailable || in->open_error ? R_ERROR : R_LABEL);
 		if (in->unavailable || in->open_error) {
@@ -263,6 +293,8 @@ static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 			value_text(t, slot, slot_value(t, slot), p->metrics[m]->unit, val, sizeof(val), &vr);
 			put_right(y, x0 + labw + (m + 1) * cw, cw - 1, vr, val);
 		}
+		if (p->open[i])
+			lines += root_port_lines(t, in, y + 1, x0, w);
 		int slot0 = p->slot[i * p->nmetrics];
 		if (slot0 >= 0) {
 			const struct metric_value *v = slot_value(t, slot0);

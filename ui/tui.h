@@ -51,6 +51,7 @@ struct upane {
 	int label_w;   /* widest metric title, for the label column */
 	float *scale;  /* per metric: one bar scale for all its instances, steady across frames */
 	bool expandable, expanded;
+	bool *open;    /* per instance name: its root ports shown under it (Enter) */
 	bool hidden;
 	char *missing; /* why the pane is empty ("no PMU matches 'power'"), or NULL */
 	/* from the last layout */

@@ -6,12 +6,14 @@
 
 struct session;
 struct procstat;
+struct pci_map;
 
 struct ui_options {
 	double interval_s;
 	const char *title;     /* profiles in use, for the header */
 	const char *machine;   /* demo machine name or host name */
 	long iterations;       /* -1: until quit */
+	const struct pci_map *pci; /* root complexes and their root ports, or NULL */
 };
 
 /* Run the monitor on a started session until the user quits or a signal arrives.
