@@ -306,6 +306,8 @@ static void group_key(struct loader *L, const char *name, const char *value)
 			g->attr_ids[g->nattrs++] = attr_ident(*p);
 		}
 		free_words(w);
+	} else if (!strcmp(name, "notes")) {
+		append_words(&g->notes, &g->nnotes, value);
 	} else if (!strcmp(name, "exclusive")) {
 		int n;
 		char **w = split_words(value, &n);
@@ -341,7 +343,7 @@ static void group_key(struct loader *L, const char *name, const char *value)
 		set_string(&g->leader, value);
 	} else {
 		lerror(L, L->line, 0, "unknown key '%s' in [group %s] (known: pmu, instance, title, events, "
-		       "optional, event.NAME, optional.NAME, filter.TERM, attrs, exclusive, per, aggregate, grouped, leader)",
+		       "optional, event.NAME, optional.NAME, filter.TERM, attrs, notes, exclusive, per, aggregate, grouped, leader)",
 		       name, g->name);
 	}
 }
@@ -743,6 +745,7 @@ void profile_free(struct profile *p)
 		free(g->filters);
 		for (int j = 0; j < g->nexclusive; j++)
 			free_words(g->exclusive[j]);
+		free_words(g->notes);
 		free(g->exclusive);
 	}
 	free(p->groups);

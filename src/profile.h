@@ -41,6 +41,8 @@ struct prof_group {
 	char *leader;    /* event that leads the perf group; default the first */
 	int nevents;
 	struct prof_event *events;
+	int nnotes;
+	char **notes;    /* PMU attribute files shown beside an instance ("peer") */
 	int nattrs;
 	char **attrs;    /* PMU attribute files usable in formulae ("hw_clk_freq", "caps/slots") */
 	char **attr_ids; /* their names in formulae: '/' and '-' become '.' ("caps.slots") */

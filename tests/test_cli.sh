@@ -63,6 +63,57 @@ PY
     ok
 fi
 
+# every Tegra410 metric is its seed formula applied to the raw counter deltas
+if command -v python3 > /dev/null; then
+    python3 - demo.json <<'PY' || fail "metrics differ from the seed formulae on raw deltas"
+import json, sys
+seed = {  # nvidia-tegra410-pmu.rst
+    "read_bw": lambda d, ns: d["rd_bytes"] / ns, "write_bw": lambda d, ns: d["wr_bytes"] / ns,
+    "read_rate": lambda d, ns: d["rd_req"] / d["cycles"], "write_rate": lambda d, ns: d["wr_req"] / d["cycles"],
+    "read_latency": lambda d, ns: d["rd_cum_outs"] / d["rd_req"] / (d["cycles"] / ns),
+}
+ucf = {"slc_read_bw": ("slc_bytes_rd", None), "slc_write_bw": ("slc_bytes_wr", None),
+       "mem_read_bw": ("mem_bytes_rd", None), "mem_write_bw": ("mem_bytes_wr", None),
+       "slc_read_rate": ("slc_access_rd", "cycles"), "slc_write_rate": ("slc_access_wr", "cycles"),
+       "mem_read_rate": ("mem_access_rd", "cycles"), "mem_write_rate": ("mem_access_wr", "cycles")}
+lat = lambda d, ns, p: d[p + "_cum_outs"] / d[p + "_req"] / (d["cycles"] / ns)
+o = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+ns = o["interval_ns"]
+raw = {}
+for c in o["counters"]:
+    raw.setdefault((c["pmu"]), {})[c["event"]] = c["delta"]
+def pmu_of(metric, inst):
+    fam, name = metric.split(".")
+    s = inst.split("/")[0][6:]
+    rc = inst.split("/rc")[1] if "/rc" in inst else None
+    return {"ucf": "nvidia_ucf_pmu_%s" % s, "pcie": "nvidia_pcie_pmu_%s_rc_%s" % (s, rc),
+            "pcie_tgt": "nvidia_pcie_tgt_pmu_%s_rc_%s" % (s, rc), "cmem": "nvidia_cmem_latency_pmu_%s" % s,
+            "c2c": "nvidia_nvlink_c2c_pmu_%s" % s, "clink": "nvidia_nvclink_pmu_%s" % s,
+            "dlink": "nvidia_nvdlink_pmu_%s" % s}[fam]
+checked = 0
+for m in o["metrics"]:
+    fam, name = m["metric"].split(".")
+    d = raw[pmu_of(m["metric"], m["instance"])]
+    if fam == "ucf":
+        num, den = ucf[name]
+        want = d[num] / (d[den] if den else ns)
+    elif fam in ("pcie", "pcie_tgt"):
+        want = seed[name](d, ns)
+    elif name == "read_bw":
+        want = d["rd_req"] * 32 / ns
+    elif name == "freq":
+        want = d["cycles"] / ns
+    elif fam == "cmem":
+        want = lat(d, ns, "rd")
+    else:
+        want = lat(d, ns, name.replace("_latency", ""))
+    assert abs(m["value"] - want) <= 1e-6 * abs(want), (m, want)
+    checked += 1
+assert checked > 140, checked
+PY
+    ok
+fi
+
 # CSV: a header row, then rows
 "$PMUTOP" --demo -b -n 2 --fake-clock --format csv > demo.csv
 expect_eq "csv header" "$(head -n 1 demo.csv)" "time,source,profile,metric,instance,value,unit,state"

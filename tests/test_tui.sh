@@ -213,6 +213,18 @@ see "error view names the missing PMU" "no PMU matches 'power'"
 keys Escape q
 quit_ok "host quit"
 
+# a C2C link to a CPU has no write events: the pane says which event and the peer
+sh "$TOP_SRCDIR/tests/fixtures/gen-tegra410.sh" "$scratch/cpu-peer" 2 4 1
+c2c="$scratch/cpu-peer/sys/bus/event_source/devices/nvidia_nvlink_c2c_pmu_1"
+rm "$c2c"/events/*_wr_* "$c2c/format/gpu_mask"
+echo nr_cpu=1 > "$c2c/peer"
+PMUTOP_ARGS="--sim --sysfs-root $scratch/cpu-peer -d 0.2"
+start 120 40 LANG=C.UTF-8
+see "CPU peer: write latency absent, with the reason" "C2C in write latency *n/a: no in_wr_cum_outs, nr_cpu=1"
+see "GPU peer: write latency present" "C2C in write latency  *[0-9.]* ns"
+keys q
+quit_ok "cpu peer quit"
+
 # too small from the start
 PMUTOP_ARGS="--demo"
 start 40 10 LANG=C.UTF-8

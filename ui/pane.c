@@ -79,11 +79,24 @@ static void instance_note(struct tui *t, const struct instance *in, char *buf, s
 	free(f);
 }
 
-/* Why a metric has no value slot for this instance. */
-static void missing_text(struct tui *t, const struct prof_metric *pm, bool has_instance, char *buf, size_t len)
+/* Why a metric has no value slot for this instance: the event its PMU lacks (and the
+ * profile's notes, e.g. the C2C peer), or the PMU that is missing altogether. */
+static void missing_text(struct tui *t, const struct prof_metric *pm, int cell, char *buf, size_t len)
 {
-	if (has_instance) {
-		snprintf(buf, len, "n/a: the PMU lacks its events");
+	if (cell >= 0) {
+		const struct instance *in = &t->s->inst[cell];
+		const char *ev = "its events";
+		for (int i = 0; i < pm->ninputs; i++)
+			if (!in->present[pm->inputs[i]]) {
+				ev = in->group->events[pm->inputs[i]].terms;
+				break;
+			}
+		size_t n = (size_t)snprintf(buf, len, "n/a: no %s", ev);
+		for (int k = 0; k < in->group->nnotes && in->pmu && n < len; k++) {
+			const char *v = pmu_attr(in->pmu, in->group->notes[k]);
+			if (v)
+				n += (size_t)snprintf(buf + n, len - n, ", %s", v);
+		}
 		return;
 	}
 	for (int g = 0; g < t->s->nmissing; g++) {
@@ -132,10 +145,13 @@ static void draw_block_row(struct tui *t, int pi, int i, int m, int yy, int x, i
 	char val[64];
 	enum role vr;
 	value_text(t, slot, v, pm->unit, val, sizeof(val), &vr);
-	if (slot < 0)
-		missing_text(t, pm, cell >= 0, val, sizeof(val));
+	if (slot < 0) { /* say why, after the label */
+		missing_text(t, pm, cell, val, sizeof(val));
+		crt_put(yy, x + labw + 1, bw - labw - 2, R_DIM, val);
+		return;
+	}
 	int sparkw = t->set.sparklines && bw >= 50 ? SPARK_W : 0;
-	int valw = slot < 0 ? 30 : 14;
+	int valw = 14;
 	int vx_end = x + bw - 1 - (sparkw ? sparkw + 1 : 0);
 	put_right(yy, vx_end, valw, vr, val);
 	float scale = slot >= 0 ? pane_scale(t, p, m) : 0;
