@@ -348,21 +348,45 @@ static void group_key(struct loader *L, const char *name, const char *value)
 	}
 }
 
+static struct prof_formula *form_named(struct prof_metric *m, const char *group)
+{
+	for (int i = 0; i < m->nforms; i++)
+		if ((!group && i == 0) || (group && i > 0 && m->forms[i].group_name && !strcmp(m->forms[i].group_name, group)))
+			return &m->forms[i];
+	if (!group && m->nforms == 0) {
+		m->forms = xcalloc(1, sizeof(*m->forms));
+		m->nforms = 1;
+		return &m->forms[0];
+	}
+	if (!m->nforms) { /* keep forms[0] for 'formula' */
+		m->forms = xcalloc(1, sizeof(*m->forms));
+		m->nforms = 1;
+	}
+	m->forms = xrealloc(m->forms, sizeof(*m->forms) * (size_t)(m->nforms + 1));
+	struct prof_formula *f = &m->forms[m->nforms++];
+	memset(f, 0, sizeof(*f));
+	if (group)
+		f->group_name = xstrdup(group);
+	return f;
+}
+
 static void metric_key(struct loader *L, const char *name, const char *value)
 {
 	struct prof_metric *m = &L->p->metrics[L->index];
-	if (!strcmp(name, "formula")) {
-		if (m->formula) { /* an indented continuation line */
-			char *f = xasprintf("%s %s", m->formula, value);
-			free(m->formula);
-			m->formula = f;
+	if (!strcmp(name, "formula") || (str_has_prefix(name, "formula@") && name[8])) {
+		struct prof_formula *f = form_named(m, name[7] == '@' ? name + 8 : NULL);
+		if (f->text) { /* an indented continuation line */
+			char *t = xasprintf("%s %s", f->text, value);
+			free(f->text);
+			f->text = t;
 		} else {
-			m->formula = xstrdup(value);
-			m->formula_line = L->line;
-			m->formula_col = value_column(L);
+			f->text = xstrdup(value);
+			f->line = L->line;
+			f->col = value_column(L);
 		}
 	} else if (!strcmp(name, "group")) {
-		set_string(&m->group_name, value);
+		struct prof_formula *f = form_named(m, NULL);
+		set_string(&f->group_name, value);
 	} else if (!strcmp(name, "unit")) {
 		set_string(&m->unit, value);
 	} else if (!strcmp(name, "title")) {
@@ -373,7 +397,7 @@ static void metric_key(struct loader *L, const char *name, const char *value)
 		if (end == value || *end || !(m->max >= 0))
 			lerror(L, L->line, value_column(L), "max must be a non-negative number, not '%s'", value);
 	} else {
-		lerror(L, L->line, 0, "unknown key '%s' in [metric %s] (known: formula, group, unit, title, max)", name,
+		lerror(L, L->line, 0, "unknown key '%s' in [metric %s] (known: formula, formula@GROUP, group, unit, title, max)", name,
 		       m->name);
 	}
 }
@@ -484,7 +508,7 @@ static void start_section(struct loader *L, char *header)
 				return;
 			}
 		grow_array(&p->metrics, &L->mcap, p->nmetrics + 1, sizeof(*p->metrics));
-		p->metrics[p->nmetrics] = (struct prof_metric){ .name = xstrdup(arg), .line = L->line, .group = -1 };
+		p->metrics[p->nmetrics] = (struct prof_metric){ .name = xstrdup(arg), .line = L->line };
 		L->index = p->nmetrics++;
 		L->kind = SEC_METRIC;
 	} else if (!strcmp(s, "pane")) {
@@ -605,48 +629,90 @@ static void check_group(struct loader *L, struct prof_group *g)
 		}
 }
 
+struct input_ctx {
+	struct prof_formula *f;
+	int nevents;
+};
+
 static void note_input(void *ctx, int slot)
 {
-	struct prof_metric *m = ctx;
-	if (slot >= m->ninputs_limit)
+	struct input_ctx *ic = ctx;
+	if (slot >= ic->nevents) /* builtins and attributes are always there */
 		return;
-	m->inputs = xrealloc(m->inputs, sizeof(int) * (size_t)(m->ninputs + 1));
-	m->inputs[m->ninputs++] = slot;
+	ic->f->inputs = xrealloc(ic->f->inputs, sizeof(int) * (size_t)(ic->f->ninputs + 1));
+	ic->f->inputs[ic->f->ninputs++] = slot;
+}
+
+static void check_form(struct loader *L, struct prof_metric *m, struct prof_formula *f, bool primary)
+{
+	if (primary && !f->group_name) {
+		const char *dot = strchr(m->name, '.');
+		if (dot)
+			f->group_name = xstrndup(m->name, (size_t)(dot - m->name));
+	}
+	f->group = f->group_name ? find_group(L->p, f->group_name) : -1;
+	if (f->group < 0) {
+		lerror(L, f->line ? f->line : m->line, 0, "[metric %s]: no group '%s' (name it with 'group =' or as GROUP.metric)",
+		       m->name, f->group_name ? f->group_name : "");
+		return;
+	}
+	for (struct prof_formula *o = m->forms; o < f; o++)
+		if (o->group == f->group && o->text) {
+			lerror(L, f->line, 0, "[metric %s]: two formulae for group '%s'", m->name, f->group_name);
+			return;
+		}
+	if (!f->text) {
+		lerror(L, m->line, 0, "[metric %s] has no formula%s%s", m->name, primary ? "" : " for group ",
+		       primary ? "" : f->group_name);
+		return;
+	}
+	struct name_ctx ctx = { &L->p->groups[f->group] };
+	struct expr_names names = { resolve_name, known_name, &ctx };
+	char *err;
+	int col;
+	f->expr = expr_compile(f->text, &names, &err, &col);
+	if (!f->expr) {
+		lerror(L, f->line, f->col + col - 1, "%s", err);
+		free(err);
+		return;
+	}
+	struct input_ctx ic = { f, L->p->groups[f->group].nevents };
+	expr_foreach_var(f->expr, note_input, &ic);
 }
 
 static void check_metric(struct loader *L, struct prof_metric *m)
 {
-	if (!m->group_name) {
-		const char *dot = strchr(m->name, '.');
-		if (dot)
-			m->group_name = xstrndup(m->name, (size_t)(dot - m->name));
-	}
-	m->group = m->group_name ? find_group(L->p, m->group_name) : -1;
-	if (m->group < 0) {
-		lerror(L, m->line, 0, "[metric %s]: no group '%s' (name it with 'group =' or as GROUP.metric)", m->name,
-		       m->group_name ? m->group_name : "");
-		return;
-	}
-	if (!m->formula) {
+	if (!m->nforms) {
 		lerror(L, m->line, 0, "[metric %s] has no formula", m->name);
-		return;
-	}
-	struct name_ctx ctx = { &L->p->groups[m->group] };
-	struct expr_names names = { resolve_name, known_name, &ctx };
-	char *err;
-	int col;
-	m->expr = expr_compile(m->formula, &names, &err, &col);
-	if (!m->expr) {
-		lerror(L, m->formula_line, m->formula_col + col - 1, "%s", err);
-		free(err);
+	} else if (!m->forms[0].text && m->nforms > 1) {
+		/* only formula@GROUP lines: drop the empty primary */
+		free(m->forms[0].group_name);
+		memmove(&m->forms[0], &m->forms[1], sizeof(*m->forms) * (size_t)(m->nforms - 1));
+		m->nforms--;
+		for (int i = 0; i < m->nforms; i++)
+			check_form(L, m, &m->forms[i], false);
 	} else {
-		m->ninputs_limit = L->p->groups[m->group].nevents; /* events only, not builtins */
-		expr_foreach_var(m->expr, note_input, m);
+		for (int i = 0; i < m->nforms; i++)
+			check_form(L, m, &m->forms[i], i == 0);
 	}
 	if (!m->unit)
 		m->unit = xstrdup("");
 	if (!m->title)
 		m->title = xstrdup(m->name);
+}
+
+int metric_form_index(const struct prof_metric *m, int g)
+{
+	for (int i = 0; i < m->nforms; i++)
+		if (m->forms[i].group == g && m->forms[i].expr)
+			return i;
+	return -1;
+}
+
+const struct prof_formula *metric_form(const struct prof_metric *m, int g)
+{
+	int i = metric_form_index(m, g);
+	return i < 0 ? NULL : &m->forms[i];
 }
 
 static void check_pane(struct loader *L, struct prof_pane *pn)
@@ -752,10 +818,13 @@ void profile_free(struct profile *p)
 	for (int i = 0; i < p->nmetrics; i++) {
 		struct prof_metric *m = &p->metrics[i];
 		free(m->name);
-		free(m->group_name);
-		free(m->formula);
-		expr_free(m->expr);
-		free(m->inputs);
+		for (int j = 0; j < m->nforms; j++) {
+			free(m->forms[j].group_name);
+			free(m->forms[j].text);
+			expr_free(m->forms[j].expr);
+			free(m->forms[j].inputs);
+		}
+		free(m->forms);
 		free(m->unit);
 		free(m->title);
 	}

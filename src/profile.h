@@ -53,20 +53,32 @@ struct prof_group {
 	int line;
 };
 
-struct prof_metric {
-	char *name; /* "ucf.mem_read_bw" */
+/* How a metric is computed on the instances of one group. */
+struct prof_formula {
 	char *group_name;
 	int group; /* index in profile->groups */
-	char *formula;
+	char *text;
 	struct expr *expr;
+	int ninputs;
+	int *inputs; /* the group events the formula reads, found once at load */
+	int line, col;
+};
+
+struct prof_metric {
+	char *name; /* "ucf.mem_read_bw" */
+	/* forms[0] from 'formula' (group from 'group =' or the name's prefix); the others
+	 * from 'formula@GROUP': one metric, computed per family (TopDown on Intel or Arm) */
+	int nforms;
+	struct prof_formula *forms;
 	char *unit;
 	char *title;
 	double max; /* bar scale; 0 = auto */
-	int ninputs;
-	int *inputs; /* the group events the formula reads, found once at load */
-	int ninputs_limit;
-	int line, formula_line, formula_col;
+	int line;
 };
+
+/* The formula of m for the instances of group g (an index), or NULL. */
+const struct prof_formula *metric_form(const struct prof_metric *m, int g);
+int metric_form_index(const struct prof_metric *m, int g);
 
 struct prof_pane {
 	char *name;

@@ -125,7 +125,7 @@ void session_sample(struct session *s, uint64_t now_ns)
 	for (int k = 0; k < s->nvalues; k++) {
 		struct metric_value *v = &s->values[k];
 		const struct instance *inst = &s->inst[v->instance];
-		const struct prof_metric *m = session_metric(s, v);
+		const struct prof_formula *m = &session_metric(s, v)->forms[v->form];
 		enum value_state state = VS_OK;
 		double coverage = 1.0;
 		if (inst->unavailable || (!inst->opened && !inst->nmembers)) {

@@ -359,10 +359,10 @@ static void bind_group(struct session *s, int *cap, struct profile *prof, const 
 
 /* A metric's value slot exists for an instance unless the formula needs an event the
  * instance's PMU does not have (e.g. C2C write latency with a CPU peer). */
-static bool has_inputs(const struct instance *inst, const struct prof_metric *m)
+static bool has_inputs(const struct instance *inst, const struct prof_formula *f)
 {
-	for (int i = 0; i < m->ninputs; i++)
-		if (!inst->present[m->inputs[i]])
+	for (int i = 0; i < f->ninputs; i++)
+		if (!inst->present[f->inputs[i]])
 			return false;
 	return true;
 }
@@ -390,13 +390,16 @@ struct session *session_new(const struct machine *m, struct profile **profiles, 
 		for (int mi = 0; mi < p->nmetrics; mi++) {
 			for (int ii = 0; ii < s->ninstances; ii++) {
 				const struct instance *inst = &s->inst[ii];
-				if (inst->profile != p || inst->group != &p->groups[p->metrics[mi].group])
+				if (inst->profile != p)
 					continue;
-				if (!inst->unavailable && !has_inputs(inst, &p->metrics[mi]))
+				int fi = metric_form_index(&p->metrics[mi], (int)(inst->group - p->groups));
+				if (fi < 0)
+					continue;
+				if (!inst->unavailable && !has_inputs(inst, &p->metrics[mi].forms[fi]))
 					continue;
 				grow_array(&s->values, &vcap, s->nvalues + 1, sizeof(struct metric_value));
 				s->values[s->nvalues++] = (struct metric_value){
-					.profile = pi, .metric = mi, .instance = ii, .value = NAN,
+					.profile = pi, .metric = mi, .instance = ii, .form = fi, .value = NAN,
 					.state = VS_NO_VALUE, .coverage = 1.0 };
 			}
 		}

@@ -77,6 +77,7 @@ struct instance {
 
 struct metric_value {
 	int profile, metric, instance;
+	int form; /* which of the metric's formulae (the one for the instance's group) */
 	double value;
 	enum value_state state;
 	bool multiplexed;

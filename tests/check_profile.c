@@ -65,7 +65,7 @@ START_TEST(load_good)
 	ck_assert_int_eq(g->nexclusive, 1);
 	ck_assert_int_eq(p->nmetrics, 1);
 	ck_assert(p->metrics[0].max == 400);
-	ck_assert_ptr_nonnull(p->metrics[0].expr);
+	ck_assert_ptr_nonnull(p->metrics[0].forms[0].expr);
 	ck_assert_str_eq(p->panes[0].style, "bars");
 	profile_free(p);
 	free(path);
@@ -106,7 +106,7 @@ START_TEST(errors_name_file_line_column)
 	expect_profile_error("[group g]\npmu = x\nevents = a\nfilter.q = mask default=zz\n", "4: filter 'q': default 'zz'");
 	expect_profile_error("[group g]\npmu = x\nevents = a a\n", "3: event 'a' listed twice");
 	expect_profile_error("[group g]\nevents = a\n", "1: [group g] has no 'pmu ='");
-	expect_profile_error("[metric nogroup.m]\nformula = 1\n", "1: [metric nogroup.m]: no group 'nogroup'");
+	expect_profile_error("[metric nogroup.m]\nformula = 1\n", "2: [metric nogroup.m]: no group 'nogroup'");
 	expect_profile_error("[group g]\npmu = x\nevents = a\n[metric g.m]\nunit = x\n", "4: [metric g.m] has no formula");
 	expect_profile_error("[frob]\n", "1: section [frob] needs a name");
 	expect_profile_error("[widget w]\n", "1: unknown section [widget]");
@@ -133,7 +133,7 @@ START_TEST(long_lines_are_not_split)
 	struct profile *p = profile_load(path, &nerr);
 	ck_assert_msg(p != NULL, "a 1200-character formula must load");
 	double v = 2;
-	ck_assert(expr_eval(p->metrics[0].expr, &v) == 602);
+	ck_assert(expr_eval(p->metrics[0].forms[0].expr, &v) == 602);
 	profile_free(p);
 	free(t);
 	free(text);

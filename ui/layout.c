@@ -51,9 +51,10 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 	bool has_aggregate = false, has_detail = false;
 	for (int i = 0; i < s->ninstances; i++) {
 		const struct instance *in = &s->inst[i];
+		int gi = (int)(in->group - prof->groups);
 		int mgroup = -1;
 		for (int m = 0; m < nm; m++)
-			if (in->profile == prof && in->group == &prof->groups[p->metrics[m]->group])
+			if (in->profile == prof && metric_form(p->metrics[m], gi))
 				mgroup = m;
 		if (mgroup < 0)
 			continue;
@@ -67,7 +68,7 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 				p->cell[k * nm + m] = -1;
 		}
 		for (int m = 0; m < nm; m++)
-			if (in->group == &prof->groups[p->metrics[m]->group])
+			if (metric_form(p->metrics[m], gi))
 				p->cell[k * nm + m] = i;
 		bool detail = in->group->split == SPLIT_CPU && !in->nmembers;
 		has_aggregate |= in->nmembers > 0;
@@ -94,7 +95,7 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 	if (!p->ninst) {
 		for (int g = 0; g < s->nmissing; g++)
 			for (int m = 0; m < nm; m++)
-				if (s->missing[g] == &prof->groups[p->metrics[m]->group] && !p->missing)
+				if (metric_form(p->metrics[m], (int)(s->missing[g] - prof->groups)) && !p->missing)
 					p->missing = xasprintf("PMU missing: no PMU matches '%s'", s->missing[g]->pmu_pattern);
 		if (!p->missing)
 			p->missing = xstrdup("nothing to show on this machine");
@@ -118,7 +119,9 @@ void layout_build(struct tui *t)
 				int mi = find_metric(prof, pn->metrics[m]);
 				if (mi >= 0) {
 					midx[nm++] = mi;
-					shown[prof->metrics[mi].group] = true;
+					for (int f = 0; f < prof->metrics[mi].nforms; f++)
+						if (prof->metrics[mi].forms[f].group >= 0)
+							shown[prof->metrics[mi].forms[f].group] = true;
 				}
 			}
 			add_pane(t, pi, pn->name, pn->title, pn->style, nm, midx);
@@ -131,7 +134,7 @@ void layout_build(struct tui *t)
 			int *midx = xmalloc(sizeof(int) * (size_t)(prof->nmetrics ? prof->nmetrics : 1));
 			int nm = 0;
 			for (int m = 0; m < prof->nmetrics; m++)
-				if (prof->metrics[m].group == g)
+				if (metric_form(&prof->metrics[m], g))
 					midx[nm++] = m;
 			if (nm)
 				add_pane(t, pi, prof->groups[g].name,

@@ -85,10 +85,11 @@ static void missing_text(struct tui *t, const struct prof_metric *pm, int cell, 
 {
 	if (cell >= 0) {
 		const struct instance *in = &t->s->inst[cell];
+		const struct prof_formula *f = metric_form(pm, (int)(in->group - in->profile->groups));
 		const char *ev = "its events";
-		for (int i = 0; i < pm->ninputs; i++)
-			if (!in->present[pm->inputs[i]]) {
-				ev = in->group->events[pm->inputs[i]].terms;
+		for (int i = 0; f && i < f->ninputs; i++)
+			if (!in->present[f->inputs[i]]) {
+				ev = in->group->events[f->inputs[i]].terms;
 				break;
 			}
 		size_t n = (size_t)snprintf(buf, len, "n/a: no %s", ev);
@@ -100,7 +101,11 @@ static void missing_text(struct tui *t, const struct prof_metric *pm, int cell, 
 		return;
 	}
 	for (int g = 0; g < t->s->nmissing; g++) {
-		if (t->s->missing[g]->name && !strcmp(t->s->missing[g]->name, pm->group_name)) {
+		const struct prof_group *mg = t->s->missing[g];
+		bool mine = false;
+		for (int f = 0; f < pm->nforms; f++)
+			mine |= pm->forms[f].group_name && !strcmp(mg->name, pm->forms[f].group_name);
+		if (mine) {
 			snprintf(buf, len, "n/a: no '%s' PMU", t->s->missing[g]->pmu_pattern);
 			return;
 		}
