@@ -113,12 +113,15 @@ int catalog_select(struct profile **all, int n, const struct machine *m, struct 
 	int k = 0;
 	*chosen = xcalloc((size_t)(n ? n : 1), sizeof(struct profile *));
 	for (int i = 0; i < n; i++)
-		if (profile_matches(all[i], m))
+		if (!all[i]->always && profile_matches(all[i], m))
 			(*chosen)[k++] = all[i];
 	if (!k)
 		for (int i = 0; i < n; i++)
 			if (all[i]->fallback)
 				(*chosen)[k++] = all[i];
+	for (int i = 0; i < n; i++) /* beside whatever else applies */
+		if (all[i]->always)
+			(*chosen)[k++] = all[i];
 	for (int i = 0; i < n; i++) {
 		bool kept = false;
 		for (int j = 0; j < k; j++)

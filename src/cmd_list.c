@@ -55,8 +55,8 @@ static void list_profiles(const struct machine *m, bool metrics)
 		const struct profile *p = all[i];
 		bool match = profile_matches(p, m);
 		if (!metrics) {
-			printf("%-16s %-8s %s  (%s)\n", p->name, match ? "matches" : p->fallback ? "fallback" : "-", p->title,
-			       p->path);
+			printf("%-16s %-8s %s  (%s)\n", p->name,
+			       p->always ? "always" : match ? "matches" : p->fallback ? "fallback" : "-", p->title, p->path);
 		} else {
 			for (int j = 0; j < p->nmetrics; j++)
 				printf("%-32s %-8s %-10s %s\n", p->metrics[j].name, p->metrics[j].unit, p->name,

@@ -263,8 +263,9 @@ static int load_profiles(const struct options *o, const struct machine *m, struc
 	return k;
 }
 
-/* INSTANCE GROUP EVENT-STRING ENCODING, one line per instance and event; unavailable
- * instances say why. */
+/* INSTANCE GROUP EVENT-STRING ENCODING ROLE, one line per instance and event in the
+ * order they are opened; ROLE is leader, member (of the leader's perf group) or single.
+ * Unavailable instances say why. */
 static void print_dry_run(const struct session *s)
 {
 	for (int i = 0; i < s->ninstances; i++) {
@@ -275,15 +276,17 @@ static void print_dry_run(const struct session *s)
 			printf("%s\t%s\t!\t%s\n", inst->name, inst->group->name, inst->unavailable);
 			continue;
 		}
-		for (int e = 0; e < inst->group->nevents; e++) {
-			if (!inst->present[e])
-				continue;
+		int order[inst->group->nevents + 1];
+		int n = instance_open_order(inst, order);
+		for (int k = 0; k < n; k++) {
+			int e = order[k];
 			for (int c = 0; c < inst->ncounters; c++) {
 				if (inst->counters[c].event != e)
 					continue;
 				char enc[160];
 				encode_format_attr(&inst->counters[c].attr, enc, sizeof(enc));
-				printf("%s\t%s\t%s\t%s\n", inst->name, inst->group->name, inst->event_str[e], enc);
+				const char *role = !inst->group->perf_group || n == 1 ? "single" : k == 0 ? "leader" : "member";
+				printf("%s\t%s\t%s\t%s\t%s\n", inst->name, inst->group->name, inst->event_str[e], enc, role);
 				break;
 			}
 		}

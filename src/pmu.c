@@ -165,7 +165,12 @@ static void read_cpus(struct pmu *p, const struct cpulist *online)
 		else
 			diag_warn("%s/cpumask: malformed CPU list '%s'", p->dir, mask);
 	}
-	if (!p->has_cpumask)
+	/* core PMUs have no cpumask; hybrid x86 (cpu_core, cpu_atom) and Arm core PMUs say
+	 * which CPUs they cover in 'cpus' */
+	const char *cpus = p->has_cpumask ? NULL : pmu_attr(p, "cpus");
+	if (cpus && cpulist_parse(cpus, &p->cpus))
+		p->has_cpumask = true;
+	else if (!p->has_cpumask)
 		cpulist_copy(&p->cpus, online);
 	const char *assoc = pmu_attr(p, "associated_cpus");
 	if (!assoc || !cpulist_parse(assoc, &p->associated)) {
@@ -252,6 +257,8 @@ static void online_from_pmus(struct machine *m)
 		return;
 	for (int i = 0; i < m->npmus; i++) {
 		const char *mask = pmu_attr(&m->pmus[i], "cpumask");
+		if (!mask)
+			mask = pmu_attr(&m->pmus[i], "cpus");
 		const char *assoc = pmu_attr(&m->pmus[i], "associated_cpus");
 		struct cpulist l;
 		if (assoc && cpulist_parse(assoc, &l)) {

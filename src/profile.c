@@ -306,6 +306,11 @@ static void group_key(struct loader *L, const char *name, const char *value)
 			g->attr_ids[g->nattrs++] = attr_ident(*p);
 		}
 		free_words(w);
+	} else if (!strcmp(name, "needs")) {
+		append_words(&g->needs, &g->nneeds, value);
+	} else if (!strcmp(name, "alternative")) {
+		if (!parse_bool(value, &g->alternative))
+			lerror(L, L->line, value_column(L), "alternative must be yes or no");
 	} else if (!strcmp(name, "notes")) {
 		append_words(&g->notes, &g->nnotes, value);
 	} else if (!strcmp(name, "exclusive")) {
@@ -336,6 +341,8 @@ static void group_key(struct loader *L, const char *name, const char *value)
 				lerror(L, L->line, value_column(L), "aggregate takes 'all' and/or 'socket', not '%s'", *p);
 		}
 		free_words(w);
+	} else if (!strcmp(name, "aggregate_suffix")) {
+		set_string(&g->aggregate_suffix, value);
 	} else if (!strcmp(name, "grouped")) {
 		if (!parse_bool(value, &g->perf_group))
 			lerror(L, L->line, value_column(L), "grouped must be yes or no");
@@ -343,7 +350,7 @@ static void group_key(struct loader *L, const char *name, const char *value)
 		set_string(&g->leader, value);
 	} else {
 		lerror(L, L->line, 0, "unknown key '%s' in [group %s] (known: pmu, instance, title, events, "
-		       "optional, event.NAME, optional.NAME, filter.TERM, attrs, notes, exclusive, per, aggregate, grouped, leader)",
+		       "optional, event.NAME, optional.NAME, filter.TERM, attrs, notes, needs, alternative, exclusive, per, aggregate, aggregate_suffix, grouped, leader)",
 		       name, g->name);
 	}
 }
@@ -417,8 +424,20 @@ static void pane_key(struct loader *L, const char *name, const char *value)
 		set_string(&pn->style, value);
 	} else if (!strcmp(name, "metrics")) {
 		append_words(&pn->metrics, &pn->nmetrics, value);
+	} else if (!strcmp(name, "detail")) {
+		append_words(&pn->detail, &pn->ndetail, value);
+	} else if (!strcmp(name, "missing")) {
+		set_string(&pn->missing, value);
+	} else if (!strcmp(name, "letters")) {
+		char *l = xcalloc(1, strlen(value) + 1);
+		for (const char *s = value; *s; s++)
+			if (*s != ' ')
+				strncat(l, s, 1);
+		free(pn->letters);
+		pn->letters = l;
 	} else {
-		lerror(L, L->line, 0, "unknown key '%s' in [pane %s] (known: title, style, metrics)", name, pn->name);
+		lerror(L, L->line, 0, "unknown key '%s' in [pane %s] (known: title, style, metrics, detail, letters, missing)", name,
+		       pn->name);
 	}
 }
 
@@ -434,8 +453,11 @@ static void profile_key(struct loader *L, const char *name, const char *value)
 	} else if (!strcmp(name, "fallback")) {
 		if (!parse_bool(value, &p->fallback))
 			lerror(L, L->line, value_column(L), "fallback must be yes or no");
+	} else if (!strcmp(name, "always")) {
+		if (!parse_bool(value, &p->always))
+			lerror(L, L->line, value_column(L), "always must be yes or no");
 	} else {
-		lerror(L, L->line, 0, "unknown key '%s' in [profile] (known: name, title, requires, fallback)", name);
+		lerror(L, L->line, 0, "unknown key '%s' in [profile] (known: name, title, requires, fallback, always)", name);
 	}
 }
 
@@ -717,12 +739,13 @@ const struct prof_formula *metric_form(const struct prof_metric *m, int g)
 
 static void check_pane(struct loader *L, struct prof_pane *pn)
 {
-	for (int i = 0; i < pn->nmetrics; i++) {
+	for (int i = 0; i < pn->nmetrics + pn->ndetail; i++) {
+		const char *want = i < pn->nmetrics ? pn->metrics[i] : pn->detail[i - pn->nmetrics];
 		bool found = false;
 		for (int j = 0; j < L->p->nmetrics && !found; j++)
-			found = !strcmp(L->p->metrics[j].name, pn->metrics[i]);
+			found = !strcmp(L->p->metrics[j].name, want);
 		if (!found)
-			lerror(L, pn->line, 0, "[pane %s]: no metric '%s'", pn->name, pn->metrics[i]);
+			lerror(L, pn->line, 0, "[pane %s]: no metric '%s'", pn->name, want);
 	}
 	if (!pn->style)
 		pn->style = xstrdup("values");
@@ -792,6 +815,7 @@ void profile_free(struct profile *p)
 		free(g->pmu_pattern);
 		free(g->instance);
 		free(g->leader);
+		free(g->aggregate_suffix);
 		for (int j = 0; j < g->nevents; j++) {
 			free(g->events[j].name);
 			free(g->events[j].terms);
@@ -812,6 +836,7 @@ void profile_free(struct profile *p)
 		for (int j = 0; j < g->nexclusive; j++)
 			free_words(g->exclusive[j]);
 		free_words(g->notes);
+		free_words(g->needs);
 		free(g->exclusive);
 	}
 	free(p->groups);
@@ -836,6 +861,9 @@ void profile_free(struct profile *p)
 		for (int j = 0; j < p->panes[i].nmetrics; j++)
 			free(p->panes[i].metrics[j]);
 		free(p->panes[i].metrics);
+		free_words(p->panes[i].detail);
+		free(p->panes[i].missing);
+		free(p->panes[i].letters);
 	}
 	free(p->panes);
 	for (int i = 0; i < p->nrequires; i++)

@@ -33,10 +33,14 @@ enum group_split { SPLIT_PMU, SPLIT_CPU };
 struct prof_group {
 	char *name;
 	char *title;
-	char *pmu_pattern; /* "nvidia_pcie_pmu_{socket}_rc_{rc}", "software", "msr" */
+	char *pmu_pattern; /* "nvidia_pcie_pmu_{socket}_rc_{rc}", "software", "cpu cpu_core" (any) */
+	int nneeds;
+	char **needs;      /* events a PMU must offer for the group to bind to it */
+	bool alternative;  /* one of several variants (TopDown per CPU family): not "missing" */
 	char *instance;    /* "socket{socket}/rc{rc}"; default: the PMU name */
 	enum group_split split;
 	bool aggregate_all, aggregate_socket;
+	char *aggregate_suffix; /* appended to "all" and "socketN" (hybrid E-cores: "-ecores") */
 	bool perf_group; /* open the events as one perf group (same time window) */
 	char *leader;    /* event that leads the perf group; default the first */
 	int nevents;
@@ -86,6 +90,10 @@ struct prof_pane {
 	char *style; /* bars, table, stacked, values */
 	int nmetrics;
 	char **metrics;
+	int ndetail;
+	char **detail;  /* shown when the pane is expanded (TopDown level 2) */
+	char *missing;  /* what to say when nothing binds ("TopDown unavailable: no core PMU") */
+	char *letters;  /* one per metric then per detail metric, for monochrome stacked bars */
 	int line;
 };
 
@@ -96,6 +104,7 @@ struct profile {
 	int nrequires;
 	char **requires; /* PMU name globs: selected when any matches */
 	bool fallback;   /* used when no other profile matches */
+	bool always;     /* used on every machine, beside the others (its panes say what is missing) */
 	int ngroups;
 	struct prof_group *groups;
 	int nmetrics;

@@ -323,6 +323,19 @@ static void add_aggregate(struct session *s, int *cap, struct profile *prof, con
 		inst->vars[group_attr_slot(g, a)] = s->inst[inst->members[0]].vars[group_attr_slot(g, a)];
 }
 
+/* Does p match one of the group's patterns (space-separated alternatives)? */
+static bool group_matches(const struct prof_group *g, const struct pmu *p, char caps[][2][64], int *ncaps)
+{
+	char *copy = xstrdup(g->pmu_pattern), *save = NULL;
+	bool ok = false;
+	for (char *pat = strtok_r(copy, " \t", &save); pat && !ok; pat = strtok_r(NULL, " \t", &save))
+		ok = pmu_pattern_match(pat, p->name, caps, ncaps);
+	free(copy);
+	for (int i = 0; ok && i < g->nneeds; i++)
+		ok = pmu_find_alias(p, g->needs[i]) != NULL;
+	return ok;
+}
+
 static void bind_group(struct session *s, int *cap, struct profile *prof, const struct prof_group *g)
 {
 	int first = s->ninstances;
@@ -330,7 +343,7 @@ static void bind_group(struct session *s, int *cap, struct profile *prof, const 
 		const struct pmu *p = &s->machine->pmus[i];
 		char caps[MAX_CAPS][2][64];
 		int ncaps;
-		if (!pmu_pattern_match(g->pmu_pattern, p->name, caps, &ncaps))
+		if (!group_matches(g, p, caps, &ncaps))
 			continue;
 		if (g->split == SPLIT_CPU) {
 			for (int c = 0; c < p->cpus.n; c++)
@@ -348,13 +361,16 @@ static void bind_group(struct session *s, int *cap, struct profile *prof, const 
 			if (s->inst[i].socket > maxsock)
 				maxsock = s->inst[i].socket;
 		for (int sk = 0; sk <= maxsock; sk++) {
-			char name[32];
-			snprintf(name, sizeof(name), "socket%d", sk);
+			char name[96];
+			snprintf(name, sizeof(name), "socket%d%s", sk, g->aggregate_suffix ? g->aggregate_suffix : "");
 			add_aggregate(s, cap, prof, g, first, last, sk, name);
 		}
 	}
-	if (g->aggregate_all)
-		add_aggregate(s, cap, prof, g, first, last, -1, "all");
+	if (g->aggregate_all) {
+		char name[96];
+		snprintf(name, sizeof(name), "all%s", g->aggregate_suffix ? g->aggregate_suffix : "");
+		add_aggregate(s, cap, prof, g, first, last, -1, name);
+	}
 }
 
 /* A metric's value slot exists for an instance unless the formula needs an event the
@@ -378,7 +394,7 @@ struct session *session_new(const struct machine *m, struct profile **profiles, 
 		for (int g = 0; g < profiles[pi]->ngroups; g++) {
 			int before = s->ninstances;
 			bind_group(s, &cap, profiles[pi], &profiles[pi]->groups[g]);
-			if (s->ninstances == before) {
+			if (s->ninstances == before && !profiles[pi]->groups[g].alternative) {
 				s->missing = xrealloc(s->missing, sizeof(*s->missing) * (size_t)(s->nmissing + 1));
 				s->missing[s->nmissing++] = &profiles[pi]->groups[g];
 			}
@@ -581,4 +597,17 @@ int session_set_filter(struct session *s, struct instance *inst, const char *ter
 const struct prof_metric *session_metric(const struct session *s, const struct metric_value *v)
 {
 	return &s->profiles[v->profile]->metrics[v->metric];
+}
+
+int instance_open_order(const struct instance *inst, int *order)
+{
+	const struct prof_group *g = inst->group;
+	int n = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int e = 0; e < g->nevents; e++) {
+			bool lead = g->leader && !strcmp(g->events[e].name, g->leader);
+			if (inst->present[e] && lead == (pass == 0))
+				order[n++] = e;
+		}
+	return n;
 }

@@ -117,6 +117,10 @@ int session_set_filter(struct session *s, struct instance *inst, const char *ter
 /* "src_rp_mask=0x3,dst_loc_cmem=1" of the instance's set filters, into a malloc'd string. */
 char *instance_filter_string(const struct instance *inst);
 
+/* The order a perf group opens the instance's present events in: the profile's leader
+ * first (TopDown needs 'slots' to lead), then the others. Returns how many. */
+int instance_open_order(const struct instance *inst, int *order);
+
 const struct prof_metric *session_metric(const struct session *s, const struct metric_value *v);
 const char *value_state_name(enum value_state st);
 

@@ -13,7 +13,7 @@
 #include "expr.h"
 #include "util.h"
 
-enum { SLOT_T, SLOT_SOCKET, SLOT_INDEX, SLOT_NFIXED };
+enum { SLOT_T, SLOT_SOCKET, SLOT_INDEX, SLOT_CPU, SLOT_NFIXED };
 
 struct sim_rate {
 	char *event;
@@ -43,7 +43,8 @@ struct sim_section {
 	char **unfiltered;
 	int nunfiltered;
 	double running;
-	double *slots; /* scratch for evaluation: fixed slots then one per rate */
+	double *slots; /* fixed slots then one per rate, for the last key evaluated */
+	bool cached;
 };
 
 struct sim_model {
@@ -88,6 +89,8 @@ static int rate_resolve(void *ctx, const char *name)
 		return SLOT_SOCKET;
 	if (!strcmp(name, "index"))
 		return SLOT_INDEX;
+	if (!strcmp(name, "cpu"))
+		return SLOT_CPU;
 	for (int i = 0; i < rn->upto; i++)
 		if (!strcmp(rn->sec->rates[i].event, name))
 			return SLOT_NFIXED + i;
@@ -103,7 +106,9 @@ static const char *rate_known(void *ctx, int i)
 		return "socket";
 	if (i == 2)
 		return "index";
-	return i - 3 < rn->upto ? rn->sec->rates[i - 3].event : NULL;
+	if (i == 3)
+		return "cpu";
+	return i - 4 < rn->upto ? rn->sec->rates[i - 4].event : NULL;
 }
 
 static void add_dim(struct sim_model *m, struct sim_section *sec, const char *name, const char *value)
@@ -326,17 +331,25 @@ static double default_rate(const char *event)
 }
 
 double sim_rate(const struct sim_model *m, const struct sim_section *sec, const char *event, double t, int socket,
-		int index)
+		int index, int cpu)
 {
 	(void)m;
 	if (!sec)
 		return default_rate(event);
+	/* every counter of an instance asks with the same key: evaluate the section once */
 	double *slots = sec->slots;
-	slots[SLOT_T] = t;
-	slots[SLOT_SOCKET] = socket;
-	slots[SLOT_INDEX] = index;
+	struct sim_section *mut = (struct sim_section *)sec;
+	if (!sec->cached || slots[SLOT_T] != t || slots[SLOT_SOCKET] != socket || slots[SLOT_INDEX] != index ||
+	    slots[SLOT_CPU] != cpu) {
+		slots[SLOT_T] = t;
+		slots[SLOT_SOCKET] = socket;
+		slots[SLOT_INDEX] = index;
+		slots[SLOT_CPU] = cpu;
+		for (int i = 0; i < sec->nrates; i++)
+			slots[SLOT_NFIXED + i] = expr_eval(sec->rates[i].expr, slots);
+		mut->cached = true;
+	}
 	for (int i = 0; i < sec->nrates; i++) {
-		slots[SLOT_NFIXED + i] = expr_eval(sec->rates[i].expr, slots);
 		if (!strcmp(sec->rates[i].event, event)) {
 			double r = slots[SLOT_NFIXED + i];
 			return isnan(r) || r < 0 ? 0 : r;

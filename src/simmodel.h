@@ -3,7 +3,8 @@
  *   [pmu GLOB]                          sections apply to PMUs whose name matches; first wins
  *   rate.EVENT = FORMULA                events per second, unfiltered; names: t (seconds),
  *                                       socket, index (the PMU name's last number, e.g.
- *                                       the RC), and the rates defined above it
+ *                                       the RC), cpu (the counter's CPU), and the rates
+ *                                       defined above it
  *   dim.NAME = FIELD=W FIELD=W ...      a filter dimension: cells selected by format fields
  *   dim.NAME = FIELD=W0,W1,...          ... or by the bits of one mask field
  *   unfiltered = EVENT ...              events the filters do not scale (cycles)
@@ -32,7 +33,7 @@ const char *sim_model_title(const struct sim_model *m);
 const struct sim_section *sim_model_section(const struct sim_model *m, const char *pmu_name);
 /* Events per second of event (an alias name) at time t for a PMU on socket. */
 double sim_rate(const struct sim_model *m, const struct sim_section *sec, const char *event, double t, int socket,
-		int index);
+		int index, int cpu);
 /* Fraction of traffic the filters in attr select. */
 double sim_selection(const struct sim_section *sec, const struct pmu *p, const char *event,
 		     const struct event_attr *attr);

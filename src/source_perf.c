@@ -123,13 +123,8 @@ static int perf_open(struct source *src, struct instance *inst)
 		return -ENOMEM;
 	}
 	/* the leader goes first: set_leader makes the first evsel lead the list */
-	int order[g->nevents], n = 0;
-	for (int e = 0; e < g->nevents; e++)
-		if (inst->present[e] && g->leader && !strcmp(g->events[e].name, g->leader))
-			order[n++] = e;
-	for (int e = 0; e < g->nevents; e++)
-		if (inst->present[e] && !(g->leader && !strcmp(g->events[e].name, g->leader)))
-			order[n++] = e;
+	int order[g->nevents];
+	int n = instance_open_order(inst, order);
 	for (int i = 0; i < n; i++) {
 		int e = order[i];
 		const struct counter *ct = NULL;

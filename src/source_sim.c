@@ -80,6 +80,8 @@ static int sim_open(struct source *src, struct instance *inst)
 		const struct counter *ct = &inst->counters[k];
 		bool legacy = inst->pmu->type < 0 || ct->attr.type != (uint32_t)inst->pmu->type;
 		sc[k].event = legacy ? legacy_name(&ct->attr) : sim_decode_event(src->machine, inst->pmu, &ct->attr);
+		if (!sc[k].event && ct->attr.type <= 1) /* the 'software' PMU: fixed event numbers */
+			sc[k].event = legacy_name(&ct->attr);
 		sc[k].sec = sim_model_section(ss->model, inst->pmu->name);
 		sc[k].selection = legacy ? 1.0 : sim_selection(sc[k].sec, inst->pmu, sc[k].event, &ct->attr);
 		sc[k].open_ns = sc[k].last_ns = src->now_ns;
@@ -106,7 +108,7 @@ static int sim_read(struct source *src, struct instance *inst, uint64_t now_ns)
 		if (now_ns > c->last_ns) {
 			double dt = (double)(now_ns - c->last_ns) / 1e9;
 			double tmid = ((double)(c->last_ns + now_ns) / 2 - (double)ss->start_ns) / 1e9;
-			double rate = sim_rate(ss->model, c->sec, c->event, tmid, inst->socket, c->index);
+			double rate = sim_rate(ss->model, c->sec, c->event, tmid, inst->socket, c->index, ct->cpu);
 			double jitter = sim_model_jitter(ss->model);
 			double noise = 1.0;
 			if (jitter > 0) {

@@ -205,6 +205,7 @@ start 100 30 LANG=C.UTF-8
 see "host pane" "Context switches .*/s"
 see "tsc" "TSC frequency .*GHz"
 see "missing PMU said" "no 'power' PMU"
+see "no core PMU: TopDown says so" "TopDown unavailable: no core PMU"
 keys Enter
 see "Enter expands per CPU" "cpu0"
 keys e
@@ -224,6 +225,27 @@ see "CPU peer: write latency absent, with the reason" "C2C in write latency *n/a
 see "GPU peer: write latency present" "C2C in write latency  *[0-9.]* ns"
 keys q
 quit_ok "cpu peer quit"
+
+# TopDown: per socket on Tegra410's Neoverse cores; level 2 and per-CPU rows on SPR
+PMUTOP_ARGS="--demo -d 0.2"
+start 120 40 LANG=C.UTF-8
+text '/'
+text 'retiring'
+keys Enter
+see "TopDown pane on the Neoverse cores" "socket1 *R*B*F*S* *R *[0-9]*% B *[0-9]*% F *[0-9]*% S *[0-9]*%"
+keys q
+quit_ok "tegra topdown quit"
+PMUTOP_ARGS="--demo spr -d 0.2"
+start 120 40 LANG=C NO_COLOR=1
+see "SPR TopDown letters in monochrome" "socket0 *RRRR*BB*FF*SSSS"
+keys Tab Enter
+see "level 2 under level 1" "level 2 *LL*HH*PP*C*WW*FF*OO*MM"
+text 'c'
+see "per-CPU rows" "cpu3 "
+text 'o'
+see "sorted" "CPUs sorted by Retiring"
+keys q
+quit_ok "spr quit"
 
 # too small from the start
 PMUTOP_ARGS="--demo"

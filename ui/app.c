@@ -85,10 +85,40 @@ static void cmd_up(struct tui *t)
 static void cmd_page_down(struct tui *t) { for (int i = 0; i < LINES / 2; i++) cmd_down(t); }
 static void cmd_page_up(struct tui *t) { for (int i = 0; i < LINES / 2; i++) cmd_up(t); }
 
+static void cmd_per_cpu(struct tui *t)
+{
+	struct upane *p = t->focus < t->npanes ? &t->panes[t->focus] : NULL;
+	if (!p || !p->expandable) {
+		tui_message(t, false, "no per-CPU rows in this pane");
+		return;
+	}
+	p->expanded = !p->expanded;
+	t->row = 0;
+	tui_message(t, false, p->expanded ? "showing every CPU (c collapses, o sorts)" : "showing summaries");
+}
+
+static void cmd_sort(struct tui *t)
+{
+	struct upane *p = t->focus < t->npanes ? &t->panes[t->focus] : NULL;
+	if (!p || strcmp(p->style, "stacked") || !p->expandable) {
+		tui_message(t, false, "sorting is for per-CPU rows of a stacked pane");
+		return;
+	}
+	p->sort = p->sort + 1 >= p->nmetrics ? -1 : p->sort + 1;
+	if (!p->expanded)
+		p->expanded = true;
+	tui_message(t, false, "CPUs sorted by %s", p->sort < 0 ? "number" : p->metrics[p->sort]->title);
+}
+
 static void cmd_expand(struct tui *t)
 {
 	struct upane *p = t->focus < t->npanes ? &t->panes[t->focus] : NULL;
 	struct instance *in = focused_instance(t);
+	if (p && p->ndetail) { /* TopDown: level 1 to level 2 */
+		p->show_detail = !p->show_detail;
+		tui_message(t, false, p->show_detail ? "level 2 under each row (Enter: level 1 only)" : "level 1");
+		return;
+	}
 	if (p && in && in->rc >= 0 && !strcmp(p->style, "table")) { /* an RC: its root ports */
 		for (int i = 0; i < p->ninst; i++)
 			if (!strcmp(t->s->inst[p->inst[i]].name, in->name))
@@ -147,7 +177,9 @@ static const struct command commands[] = {
 	{ { KEY_UP, 'k' }, "Up k", "previous row", cmd_up },
 	{ { KEY_NPAGE }, "PgDn", "page down", cmd_page_down },
 	{ { KEY_PPAGE }, "PgUp", "page up", cmd_page_up },
-	{ { '\r', '\n', KEY_ENTER }, "Enter", "expand: a root complex to its root ports, a pane to per-CPU rows", cmd_expand },
+	{ { '\r', '\n', KEY_ENTER }, "Enter", "expand: TopDown level 2, an RC's root ports, per-CPU rows", cmd_expand },
+	{ { 'c' }, "c", "per-CPU rows / per-socket summaries", cmd_per_cpu },
+	{ { 'o' }, "o", "sort per-CPU rows by the next category", cmd_sort },
 	{ { 'f', KEY_F(4) }, "F4 f", "filter editor for the focused row's group", cmd_filter },
 	{ { 's', KEY_F(2) }, "F2 s", "setup: colours, characters, bars, panes (saved)", cmd_setup },
 	{ { 'e' }, "e", "errors: groups that failed and why, warnings", cmd_errors },

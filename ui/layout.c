@@ -23,7 +23,7 @@ static int value_slot(const struct session *s, int pi, int mi, int ii)
 }
 
 static void add_pane(struct tui *t, int pi, const char *key, const char *title, const char *style, int nm,
-		     const int *midx)
+		     const int *midx, const struct prof_pane *def)
 {
 	struct session *s = t->s;
 	const struct profile *prof = s->profiles[pi];
@@ -101,6 +101,26 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 			p->missing = xstrdup("nothing to show on this machine");
 	}
 	p->hidden = settings_is_hidden(&t->set, p->key);
+	p->sort = -1;
+	if (def && def->missing && !p->ninst) {
+		free(p->missing);
+		p->missing = xstrdup(def->missing);
+	}
+	if (def)
+		p->letters = def->letters;
+	p->detail = xmalloc(sizeof(*p->detail) * (size_t)(def && def->ndetail ? def->ndetail : 1));
+	p->detail_slot = xmalloc(sizeof(int) * (size_t)(p->ninst * (def ? def->ndetail : 0) + 1));
+	for (int d = 0; def && d < def->ndetail; d++) {
+		int mi = find_metric(prof, def->detail[d]);
+		if (mi < 0)
+			continue;
+		p->detail[p->ndetail] = &prof->metrics[mi];
+		for (int i = 0; i < p->ninst; i++) {
+			int c = p->cell[i * nm]; /* the row's instance (of the first metric's group) */
+			p->detail_slot[i * (def->ndetail) + p->ndetail] = c >= 0 ? value_slot(s, pi, mi, c) : -1;
+		}
+		p->ndetail++;
+	}
 	p->row_inst = xmalloc(sizeof(int) * (size_t)(p->ninst * (nm + 1) + 1));
 	p->row_y = xmalloc(sizeof(int) * (size_t)(p->ninst * (nm + 1) + 1));
 }
@@ -124,7 +144,7 @@ void layout_build(struct tui *t)
 							shown[prof->metrics[mi].forms[f].group] = true;
 				}
 			}
-			add_pane(t, pi, pn->name, pn->title, pn->style, nm, midx);
+			add_pane(t, pi, pn->name, pn->title, pn->style, nm, midx, pn);
 			free(midx);
 		}
 		/* groups no pane shows get a plain pane of their own */
@@ -138,7 +158,8 @@ void layout_build(struct tui *t)
 					midx[nm++] = m;
 			if (nm)
 				add_pane(t, pi, prof->groups[g].name,
-					 prof->groups[g].title ? prof->groups[g].title : prof->groups[g].name, "values", nm, midx);
+					 prof->groups[g].title ? prof->groups[g].title : prof->groups[g].name, "values", nm, midx,
+					 NULL);
 			free(midx);
 		}
 		free(shown);
@@ -161,6 +182,8 @@ void layout_free(struct tui *t)
 		free(p->slot);
 		free(p->missing);
 		free(p->row_inst);
+		free(p->detail);
+		free(p->detail_slot);
 		free(p->row_y);
 	}
 	free(t->panes);

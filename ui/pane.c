@@ -332,15 +332,64 @@ static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 	return lines;
 }
 
-/* stacked: metrics are shares (percent) of one whole, drawn as one bar per instance */
+/* stacked: metrics are shares (percent) of one whole, one bar per instance; expanded,
+ * a second bar under each with the detail metrics (each parent's children in its place) */
+static double share(struct tui *t, int slot, bool *ok)
+{
+	const struct metric_value *v = slot_value(t, slot);
+	*ok &= v && v->state == VS_OK;
+	return v && v->state == VS_OK ? v->value / 100.0 : 0;
+}
+
+static void stacked_line(struct tui *t, int y, int x0, int w, int labw, const int *slots, int n, const char *letters,
+			 const char *why)
+{
+	double fr[8] = { 0 };
+	bool ok = true;
+	for (int m = 0; m < n; m++)
+		fr[m] = share(t, slots[m], &ok);
+	int valw = n * 6, bw = w - labw - valw - 1;
+	if (bw < 4) { /* narrow: the numbers matter more than the bar */
+		bw = 0;
+		valw = w - labw;
+	}
+	if (!ok) {
+		crt_put(y, x0 + labw, w - labw, R_DIM, why);
+		return;
+	}
+	draw_stacked(t, y, x0 + labw, bw, fr, n, letters);
+	for (int m = 0; m < n && (m + 1) * 6 <= valw; m++) {
+		char v[16];
+		snprintf(v, sizeof(v), "%c%3.0f%%", letters[m], fr[m] * 100);
+		crt_put(y, x0 + w - valw + m * 6, 5, R_VALUE, v);
+	}
+}
+
+static int cmp_by_sort;
+static struct tui *cmp_tui;
+static struct upane *cmp_pane;
+
+static int cmp_rows(const void *a, const void *b)
+{
+	int i = *(const int *)a, j = *(const int *)b;
+	const struct metric_value *vi = slot_value(cmp_tui, cmp_pane->slot[i * cmp_pane->nmetrics + cmp_by_sort]);
+	const struct metric_value *vj = slot_value(cmp_tui, cmp_pane->slot[j * cmp_pane->nmetrics + cmp_by_sort]);
+	double x = vi && vi->state == VS_OK ? vi->value : -1, y = vj && vj->state == VS_OK ? vj->value : -1;
+	return x < y ? 1 : x > y ? -1 : i - j;
+}
+
 static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 {
 	struct upane *p = &t->panes[pi];
 	int n = p->nmetrics < 8 ? p->nmetrics : 8;
-	char letters[9] = { 0 };
+	int nd = p->ndetail < 8 ? p->ndetail : 8;
+	char letters[9] = { 0 }, dletters[9] = { 0 };
 	for (int m = 0; m < n; m++)
-		letters[m] = (char)toupper((unsigned char)p->metrics[m]->title[0]);
-	int lines = 0;
+		letters[m] = p->letters && (int)strlen(p->letters) > m ? p->letters[m]
+								   : (char)toupper((unsigned char)p->metrics[m]->title[0]);
+	for (int d = 0; d < nd; d++)
+		dletters[d] = p->letters && (int)strlen(p->letters) > n + d ? p->letters[n + d]
+									    : (char)toupper((unsigned char)p->detail[d]->title[0]);
 	if (draw) { /* legend */
 		int x = x0 + 1;
 		for (int m = 0; m < n; m++) {
@@ -350,39 +399,60 @@ static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool 
 			crt_put(y0, x + 1, w - (x - x0) - 1, R_DIM, item + 1);
 			x += (int)strlen(item) + 2;
 		}
+		char hint[80];
+		snprintf(hint, sizeof(hint), "%s%s%s", nd ? (p->show_detail ? "Enter: level 1  " : "Enter: level 2  ") : "",
+			 p->expandable ? (p->expanded ? "c: summaries  " : "c: per CPU  ") : "",
+			 p->expanded ? "o: sort" : "");
+		crt_put(y0, x0 + w - (int)strlen(hint) - 1, (int)strlen(hint), R_DIM, hint);
 	}
-	lines++;
+	int lines = 1;
 	p->nrows = 0;
-	int labw = 12, valw = n * 7;
-	for (int i = 0; i < p->ninst; i++) {
-		if (!pane_shows(p, i))
-			continue;
+	/* aggregates first, then CPUs, sorted if asked */
+	int order[p->ninst ? p->ninst : 1], no = 0, ncpu = 0;
+	for (int i = 0; i < p->ninst; i++)
+		if (pane_shows(p, i) && !p->is_detail[i])
+			order[no++] = i;
+	int first_cpu = no;
+	for (int i = 0; i < p->ninst; i++)
+		if (pane_shows(p, i) && p->is_detail[i])
+			order[no++] = i, ncpu++;
+	if (p->sort >= 0 && ncpu > 1) {
+		cmp_by_sort = p->sort, cmp_tui = t, cmp_pane = p;
+		qsort(order + first_cpu, (size_t)ncpu, sizeof(int), cmp_rows);
+	}
+	int labw = 16;
+	for (int k = 0; k < no; k++) {
+		int i = order[k];
 		const struct instance *in = &t->s->inst[p->inst[i]];
 		int y = y0 + lines++;
 		int row = p->nrows;
 		p->row_y[p->nrows] = y - (y0 - 1);
 		p->row_inst[p->nrows++] = p->inst[i];
-		if (!draw)
-			continue;
-		char label[40];
-		snprintf(label, sizeof(label), " %s", in->name);
-		row_label(t, pi, row, y, x0, labw, label, R_LABEL);
-		double fr[8];
-		bool ok = true;
-		for (int m = 0; m < n; m++) {
-			const struct metric_value *v = slot_value(t, p->slot[i * p->nmetrics + m]);
-			ok &= v && v->state == VS_OK;
-			fr[m] = v && v->state == VS_OK ? v->value / 100.0 : 0;
+		const char *why = in->unavailable ? in->unavailable : in->open_error ? in->open_error : "-";
+		if (draw) {
+			char label[40];
+			snprintf(label, sizeof(label), " %s", in->name);
+			row_label(t, pi, row, y, x0, labw, label, R_LABEL);
+			int slots[8];
+			for (int m = 0; m < n; m++)
+				slots[m] = p->slot[i * p->nmetrics + m];
+			stacked_line(t, y, x0, w, labw, slots, n, letters, why);
 		}
-		int bw = w - labw - valw - 1;
-		if (ok)
-			draw_stacked(t, y, x0 + labw, bw, fr, n, letters);
-		else
-			crt_put(y, x0 + labw, bw, R_DIM, in->unavailable ? in->unavailable : in->open_error ? in->open_error : "-");
-		for (int m = 0; m < n && ok; m++) {
-			char v[16];
-			snprintf(v, sizeof(v), "%c%3.0f%%", letters[m], fr[m] * 100);
-			crt_put(y, x0 + w - valw + m * 7, 6, R_VALUE, v);
+		if (p->show_detail && nd) {
+			int yy = y0 + lines++;
+			if (draw) {
+				int slots[8];
+				bool any = false;
+				for (int d = 0; d < nd; d++) {
+					slots[d] = p->detail_slot[i * p->ndetail + d];
+					any |= slots[d] >= 0;
+				}
+				crt_put(yy, x0, labw, R_DIM, t->utf8 ? "   └ level 2" : "   `- level 2");
+				if (any)
+					stacked_line(t, yy, x0, w, labw, slots, nd, dletters, "-");
+				else
+					crt_put(yy, x0 + labw, w - labw, R_DIM, "no level 2 on this CPU");
+			}
 		}
 	}
 	return lines;
@@ -397,7 +467,7 @@ int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw)
 		char title[160];
 		snprintf(title, sizeof(title), " %s ", p->title);
 		crt_put(y, x + 1, w - 2, focus ? R_TITLE_FOCUS : R_TITLE, title);
-		if (p->expandable) {
+		if (p->expandable && strcmp(p->style, "stacked")) { /* stacked panes hint in their legend */
 			const char *hint = p->expanded ? " [Enter: collapse] " : " [Enter: per CPU] ";
 			crt_put(y, x + w - (int)strlen(hint) - 1, (int)strlen(hint), R_DIM, hint);
 		}

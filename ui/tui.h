@@ -52,6 +52,12 @@ struct upane {
 	float *scale;  /* per metric: one bar scale for all its instances, steady across frames */
 	bool expandable, expanded;
 	bool *open;    /* per instance name: its root ports shown under it (Enter) */
+	int ndetail;   /* metrics shown under each row when expanded (TopDown level 2) */
+	const struct prof_metric **detail;
+	int *detail_slot; /* ninst x ndetail */
+	bool show_detail;
+	const char *letters; /* for stacked bars: metrics then detail */
+	int sort;      /* stacked per-CPU rows sorted by this metric (descending), -1: by CPU */
 	bool hidden;
 	char *missing; /* why the pane is empty ("no PMU matches 'power'"), or NULL */
 	/* from the last layout */

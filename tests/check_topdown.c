@@ -1,0 +1,254 @@
+/* check_topdown.c - the TopDown profile on fixture CPUs with known slot splits: level 1
+ * sums to 100 %, level 2 children sum to their parents, sockets are weighted by their
+ * slots (not a mean of CPU percentages), 'slots' leads the perf group, and each family
+ * (perf metrics, generic events, E-cores, Arm) binds only where its events exist. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "pmu.h"
+#include "profile.h"
+#include "session.h"
+#include "source.h"
+#include "testutil.h"
+#include "util.h"
+
+#define SEC 1000000000ull
+
+struct run {
+	struct machine *m;
+	struct profile *p;
+	struct profile *ps[1];
+	struct session *s;
+	struct source *src;
+};
+
+static void begin(struct run *r, const char *kind, int sockets, int per)
+{
+	char *root = tmp_dir();
+	char *gen = src_path("tests/fixtures/gen-cpu.sh");
+	char *cmd = xasprintf("sh %s %s %s %d %d", gen, kind, root, sockets, per);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	free(gen);
+	r->m = machine_discover(root);
+	char *path = src_path("profiles/topdown.ini");
+	int nerr;
+	r->p = profile_load(path, &nerr);
+	free(path);
+	ck_assert_ptr_nonnull(r->p);
+	r->ps[0] = r->p;
+	r->s = session_new(r->m, r->ps, 1);
+	char *model = test_path("fixtures/topdown-const.ini");
+	struct sim_options so = { .model_path = model, .seed = 1 };
+	r->src = source_sim_new(r->m, &so);
+	free(model);
+	ck_assert_ptr_nonnull(r->src);
+	session_start(r->s, r->src, SEC);
+	session_sample(r->s, 3 * SEC);
+}
+
+static void end(struct run *r)
+{
+	session_free(r->s);
+	source_destroy(r->src);
+	profile_free(r->p);
+	machine_free(r->m);
+}
+
+static double val(const struct run *r, const char *metric, const char *inst)
+{
+	for (int k = 0; k < r->s->nvalues; k++) {
+		const struct metric_value *v = &r->s->values[k];
+		if (!strcmp(session_metric(r->s, v)->name, metric) && !strcmp(r->s->inst[v->instance].name, inst)) {
+			ck_assert_msg(v->state == VS_OK, "%s %s: %s", metric, inst, value_state_name(v->state));
+			return v->value;
+		}
+	}
+	ck_abort_msg("no %s for %s", metric, inst);
+	return NAN;
+}
+
+static bool has(const struct run *r, const char *metric, const char *inst)
+{
+	for (int k = 0; k < r->s->nvalues; k++) {
+		const struct metric_value *v = &r->s->values[k];
+		if (!strcmp(session_metric(r->s, v)->name, metric) && !strcmp(r->s->inst[v->instance].name, inst))
+			return true;
+	}
+	return false;
+}
+
+static const char *const l1[] = { "topdown.retiring", "topdown.bad_speculation", "topdown.frontend_bound",
+				  "topdown.backend_bound" };
+
+static void l1_sums_to_100(const struct run *r, const char *inst)
+{
+	double sum = 0;
+	for (int i = 0; i < 4; i++)
+		sum += val(r, l1[i], inst);
+	ck_assert_msg(fabs(sum - 100) <= 0.5, "%s: level 1 sums to %f", inst, sum);
+}
+
+START_TEST(sapphire_rapids)
+{
+	struct run r;
+	begin(&r, "spr", 2, 4);
+	const char *insts[] = { "cpu0", "cpu1", "cpu5", "socket0", "socket1", "all" };
+	for (size_t i = 0; i < sizeof(insts) / sizeof(insts[0]); i++) {
+		l1_sums_to_100(&r, insts[i]);
+		const char *in = insts[i];
+		ck_assert_double_eq_tol(val(&r, "topdown.light_ops", in) + val(&r, "topdown.heavy_ops", in),
+					val(&r, "topdown.retiring", in), 1e-9);
+		ck_assert_double_eq_tol(val(&r, "topdown.br_mispredict", in) + val(&r, "topdown.machine_clears", in),
+					val(&r, "topdown.bad_speculation", in), 1e-9);
+		ck_assert_double_eq_tol(val(&r, "topdown.fetch_latency", in) + val(&r, "topdown.fetch_bandwidth", in),
+					val(&r, "topdown.frontend_bound", in), 1e-9);
+		ck_assert_double_eq_tol(val(&r, "topdown.memory_bound", in) + val(&r, "topdown.core_bound", in),
+					val(&r, "topdown.backend_bound", in), 1e-9);
+	}
+	ck_assert_double_eq_tol(val(&r, "topdown.retiring", "cpu0"), 50.0, 1e-6);
+	ck_assert_double_eq_tol(val(&r, "topdown.retiring", "cpu1"), 20.0, 1e-6);
+	ck_assert_double_eq_tol(val(&r, "topdown.heavy_ops", "cpu0"), 20.0, 1e-6);
+	/* a socket sums slots: (2e9 x 50 % + 0.5e9 x 20 %) / 2.5e9 = 44 %, not (50 + 20) / 2 */
+	ck_assert_double_eq_tol(val(&r, "topdown.retiring", "socket1"), 44.0, 1e-6);
+	ck_assert_double_eq_tol(val(&r, "topdown.retiring", "all"), 44.0, 1e-6);
+	/* slots leads the group: the perf source opens in this order */
+	const struct instance *cpu0 = NULL;
+	for (int i = 0; i < r.s->ninstances; i++)
+		if (!strcmp(r.s->inst[i].name, "cpu0"))
+			cpu0 = &r.s->inst[i];
+	ck_assert_ptr_nonnull(cpu0);
+	ck_assert_str_eq(cpu0->group->name, "perfmetrics");
+	ck_assert(cpu0->group->perf_group);
+	int order[16];
+	int n = instance_open_order(cpu0, order);
+	ck_assert_int_eq(n, 9);
+	ck_assert_str_eq(cpu0->group->events[order[0]].name, "slots");
+	for (int c = 0; c < cpu0->ncounters; c++) {
+		const struct counter *ct = &cpu0->counters[c];
+		ck_assert_int_eq(ct->attr.type, 4);
+		ck_assert_uint_eq(ct->attr.config[1], 0); /* topdown events allow no config1/2 */
+		ck_assert_uint_eq(ct->attr.config[2], 0);
+		if (ct->event == order[0])
+			ck_assert_uint_eq(ct->attr.config[0], 0x400);
+		else
+			ck_assert_uint_eq(ct->attr.config[0] & ~0x700ull, 0x8000);
+	}
+	end(&r);
+}
+END_TEST
+
+START_TEST(ice_lake_has_level_1_only)
+{
+	struct run r;
+	begin(&r, "icl", 1, 4);
+	l1_sums_to_100(&r, "socket0");
+	ck_assert(!has(&r, "topdown.heavy_ops", "socket0")); /* 4 topdown events: no level 2 */
+	end(&r);
+}
+END_TEST
+
+START_TEST(pre_ice_lake_generic_events)
+{
+	struct run r;
+	begin(&r, "skl", 1, 4);
+	/* default rates, but the classic formulae still partition the slots */
+	l1_sums_to_100(&r, "socket0");
+	l1_sums_to_100(&r, "cpu2");
+	const struct instance *in = NULL;
+	for (int i = 0; i < r.s->ninstances; i++)
+		if (!strcmp(r.s->inst[i].name, "cpu2"))
+			in = &r.s->inst[i];
+	ck_assert_str_eq(in->group->name, "classic");
+	int slots_e = -1;
+	for (int e = 0; e < in->group->nevents; e++)
+		if (!strcmp(in->group->events[e].name, "topdown_total_slots"))
+			slots_e = e;
+	ck_assert_double_eq_tol(in->scale[slots_e], 4.0, 1e-12); /* topdown-total-slots.scale */
+	end(&r);
+}
+END_TEST
+
+START_TEST(alder_lake_hybrid)
+{
+	struct run r;
+	begin(&r, "adl", 1, 8);
+	l1_sums_to_100(&r, "all");        /* P-cores, perf metrics */
+	l1_sums_to_100(&r, "all-ecores"); /* E-cores, their own events */
+	ck_assert_double_eq_tol(val(&r, "topdown.retiring", "all-ecores"), 30.0, 1e-6);
+	ck_assert_double_eq_tol(val(&r, "topdown.retiring", "all"), 40.0, 1e-6);
+	ck_assert(has(&r, "topdown.heavy_ops", "cpu0"));
+	ck_assert(!has(&r, "topdown.heavy_ops", "cpu5")); /* E-cores: level 1 only */
+	ck_assert(!has(&r, "topdown.retiring", "cpu8"));  /* no such CPU */
+	end(&r);
+}
+END_TEST
+
+START_TEST(neoverse_v2)
+{
+	struct run r;
+	begin(&r, "neoverse-v2", 2, 4);
+	/* retiring = 0.8 x (1 - 0.5) = 40 %, bad = 0.2 x 0.5 = 10 %, fe 20 %, be 30 % */
+	ck_assert_double_eq_tol(val(&r, "topdown.retiring", "socket1"), 40.0, 1e-6);
+	ck_assert_double_eq_tol(val(&r, "topdown.bad_speculation", "cpu3"), 10.0, 1e-6);
+	ck_assert_double_eq_tol(val(&r, "topdown.frontend_bound", "all"), 20.0, 1e-6);
+	ck_assert_double_eq_tol(val(&r, "topdown.backend_bound", "cpu6"), 30.0, 1e-6);
+	l1_sums_to_100(&r, "all");
+	end(&r);
+}
+END_TEST
+
+/* On Tegra410 (Neoverse cores, no Intel PMU) only the Arm variant binds, and the Intel
+ * variants are not reported as missing PMUs. */
+START_TEST(families_bind_only_where_their_events_exist)
+{
+	struct machine *m = machine_discover(demo_tegra410());
+	char *path = src_path("profiles/topdown.ini");
+	int nerr;
+	struct profile *p = profile_load(path, &nerr);
+	free(path);
+	struct profile *ps[1] = { p };
+	struct session *s = session_new(m, ps, 1);
+	int arm = 0, intel = 0;
+	for (int i = 0; i < s->ninstances; i++) {
+		arm += !strcmp(s->inst[i].group->name, "arm");
+		intel += strcmp(s->inst[i].group->name, "arm") != 0;
+	}
+	ck_assert_int_eq(intel, 0);
+	ck_assert_int_eq(arm, 144 + 2 + 1); /* CPUs, sockets, all */
+	ck_assert_int_eq(s->nmissing, 0);
+	session_free(s);
+	profile_free(p);
+	machine_free(m);
+	/* and on a machine with no core PMU at all, nothing binds: the pane says so */
+	m = machine_discover("/nonexistent");
+	path = src_path("profiles/topdown.ini");
+	p = profile_load(path, &nerr);
+	free(path);
+	ps[0] = p;
+	s = session_new(m, ps, 1);
+	ck_assert_int_eq(s->ninstances, 0);
+	ck_assert_str_eq(p->panes[0].missing, "TopDown unavailable: no core PMU");
+	session_free(s);
+	profile_free(p);
+	machine_free(m);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("topdown");
+	TCase *t = tcase_create("topdown");
+	tcase_set_timeout(t, 30);
+	tcase_add_test(t, sapphire_rapids);
+	tcase_add_test(t, ice_lake_has_level_1_only);
+	tcase_add_test(t, pre_ice_lake_generic_events);
+	tcase_add_test(t, alder_lake_hybrid);
+	tcase_add_test(t, neoverse_v2);
+	tcase_add_test(t, families_bind_only_where_their_events_exist);
+	suite_add_tcase(s, t);
+	return run_suite(s);
+}
