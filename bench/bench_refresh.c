@@ -1,8 +1,9 @@
-/* bench_refresh.c - the cost of one refresh (read + metrics) on the simulated two-socket
- * Tegra410 with every PMU of its profile in use, and on the host profile with real perf
- * counters; the cost of start-up (discovery, profiles, binding) and resident memory.
+/* bench_refresh.c - the cost of one refresh (read + metrics; with "draw" the redraw too)
+ * on the simulated two-socket Tegra410 with every PMU in use (uncore and its 144 Neoverse
+ * cores' TopDown), and on the host profile with real perf counters; the cost of start-up
+ * (discovery, profiles, binding) and resident memory.
  *
- * usage: bench_refresh sim|host REFRESHES
+ * usage: bench_refresh sim|host|draw REFRESHES
  * Prints "bench: NAME VALUE UNIT" lines. run.sh also runs it under callgrind with 0 and
  * with N refreshes, so the instruction count of one refresh is their difference / N. */
 #include <stdio.h>
@@ -16,6 +17,13 @@
 #include "session.h"
 #include "source.h"
 #include "util.h"
+#include "../ui/ui.h"
+
+static uint64_t next_second(void *ctx)
+{
+	uint64_t *now = ctx;
+	return *now += 1000000000ull;
+}
 
 static long rss_kb(void)
 {
@@ -36,18 +44,23 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: bench_refresh sim|host REFRESHES\n");
 		return 2;
 	}
-	bool sim = !strcmp(argv[1], "sim");
+	bool draw = !strcmp(argv[1], "draw");
+	bool sim = draw || !strcmp(argv[1], "sim");
 	long n = atol(argv[2]);
 	diag_set_quiet(true);
 	uint64_t t0 = clock_monotonic_ns();
 	const char *root = sim ? PMUTOP_ABS_SRCDIR "/profiles/machines/tegra410" : "/";
 	struct machine *m = machine_discover(root);
 	int nerr;
-	struct profile *p = profile_load(sim ? PMUTOP_ABS_SRCDIR "/profiles/tegra410.ini" : PMUTOP_ABS_SRCDIR "/profiles/host.ini", &nerr);
-	if (!p)
-		return 1;
-	struct profile *ps[1] = { p };
-	struct session *s = session_new(m, ps, 1);
+	struct profile *ps[2];
+	int np = 0;
+	ps[np++] = profile_load(sim ? PMUTOP_ABS_SRCDIR "/profiles/tegra410.ini" : PMUTOP_ABS_SRCDIR "/profiles/host.ini", &nerr);
+	if (sim)
+		ps[np++] = profile_load(PMUTOP_ABS_SRCDIR "/profiles/topdown.ini", &nerr);
+	for (int i = 0; i < np; i++)
+		if (!ps[i])
+			return 1;
+	struct session *s = session_new(m, ps, np);
 	struct source *src;
 	if (sim) {
 		struct sim_options so = { .model_path = PMUTOP_ABS_SRCDIR "/profiles/machines/tegra410/model.ini", .seed = 1 };
@@ -64,12 +77,21 @@ int main(int argc, char **argv)
 		leaders += s->inst[i].opened ? s->inst[i].cpus.n : 0;
 	}
 	uint64_t w0 = clock_monotonic_ns();
-	for (long i = 1; i <= n; i++) {
-		now += 1000000000ull;
-		session_sample(s, sim ? now : clock_monotonic_ns());
+	long bytes = 0;
+	if (draw) {
+		FILE *null = fopen("/dev/null", "w");
+		bytes = ui_bench_frames(s, (int)n, null, next_second, &now);
+		fclose(null);
+	} else {
+		for (long i = 1; i <= n; i++) {
+			now += 1000000000ull;
+			session_sample(s, sim ? now : clock_monotonic_ns());
+		}
 	}
 	uint64_t w1 = clock_monotonic_ns();
-	const char *tag = sim ? "sim_tegra410" : "host";
+	const char *tag = draw ? "sim_tegra410_with_redraw" : sim ? "sim_tegra410" : "host";
+	if (draw && bytes < 0)
+		fprintf(stderr, "bench_refresh: no terminal description for xterm-256color\n");
 	printf("bench: %s_counters %d count\n", tag, counters);
 	printf("bench: %s_metric_values %d count\n", tag, s->nvalues);
 	if (!sim)
@@ -80,7 +102,8 @@ int main(int argc, char **argv)
 	printf("bench: %s_rss %ld KiB\n", tag, rss_kb());
 	session_free(s);
 	source_destroy(src);
-	profile_free(p);
+	for (int i = 0; i < np; i++)
+		profile_free(ps[i]);
 	machine_free(m);
 	return 0;
 }

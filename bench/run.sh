@@ -5,6 +5,7 @@ set -eu
 b=$1
 bin="$b/bench/bench_refresh"
 "$bin" sim 2000
+TERM=xterm-256color "$bin" draw 300
 "$bin" host 200 || echo "bench: host_refresh unavailable (perf_event_open refused)"
 if command -v valgrind > /dev/null; then
     ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
@@ -12,6 +13,9 @@ if command -v valgrind > /dev/null; then
     base=$(ir "$bin" sim 0)
     with=$(ir "$bin" sim 100)
     echo "bench: sim_tegra410_refresh_instructions $(( (with - base) / 100 )) instructions"
+    base=$(ir "$bin" draw 1)
+    with=$(ir "$bin" draw 51)
+    echo "bench: sim_tegra410_refresh_with_redraw_instructions $(( (with - base) / 50 )) instructions"
 else
     echo "bench: instructions unavailable (install valgrind)"
 fi

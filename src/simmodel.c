@@ -330,11 +330,17 @@ static double default_rate(const char *event)
 	return 1e6 * (double)(1 + h % 1000);
 }
 
-double sim_rate(const struct sim_model *m, const struct sim_section *sec, const char *event, double t, int socket,
-		int index, int cpu)
+int sim_rate_index(const struct sim_section *sec, const char *event)
 {
-	(void)m;
-	if (!sec)
+	for (int i = 0; sec && event && i < sec->nrates; i++)
+		if (!strcmp(sec->rates[i].event, event))
+			return i;
+	return -1;
+}
+
+double sim_rate(const struct sim_section *sec, int rate, const char *event, double t, int socket, int index, int cpu)
+{
+	if (!sec || rate < 0)
 		return default_rate(event);
 	/* every counter of an instance asks with the same key: evaluate the section once */
 	double *slots = sec->slots;
@@ -349,13 +355,8 @@ double sim_rate(const struct sim_model *m, const struct sim_section *sec, const 
 			slots[SLOT_NFIXED + i] = expr_eval(sec->rates[i].expr, slots);
 		mut->cached = true;
 	}
-	for (int i = 0; i < sec->nrates; i++) {
-		if (!strcmp(sec->rates[i].event, event)) {
-			double r = slots[SLOT_NFIXED + i];
-			return isnan(r) || r < 0 ? 0 : r;
-		}
-	}
-	return default_rate(event);
+	double r = slots[SLOT_NFIXED + rate];
+	return isnan(r) || r < 0 ? 0 : r;
 }
 
 double sim_selection(const struct sim_section *sec, const struct pmu *p, const char *event,

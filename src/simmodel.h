@@ -31,9 +31,11 @@ const char *sim_model_title(const struct sim_model *m);
 
 /* The section for a PMU name (NULL: defaults). */
 const struct sim_section *sim_model_section(const struct sim_model *m, const char *pmu_name);
-/* Events per second of event (an alias name) at time t for a PMU on socket. */
-double sim_rate(const struct sim_model *m, const struct sim_section *sec, const char *event, double t, int socket,
-		int index, int cpu);
+/* Which rate of sec an event uses (resolved once, at open), or -1 for the default. */
+int sim_rate_index(const struct sim_section *sec, const char *event);
+/* Events per second of an event at time t for a PMU on socket (index and cpu as the
+ * model names them); rate is from sim_rate_index(). */
+double sim_rate(const struct sim_section *sec, int rate, const char *event, double t, int socket, int index, int cpu);
 /* Fraction of traffic the filters in attr select. */
 double sim_selection(const struct sim_section *sec, const struct pmu *p, const char *event,
 		     const struct event_attr *attr);

@@ -27,6 +27,7 @@ struct sim_counter {
 	double acc;        /* exact count so far */
 	uint64_t id;       /* stable identity for the noise stream */
 	int index;         /* the PMU name's last number */
+	int rate;          /* the model's rate for the event, -1 for a default one */
 	uint64_t open_ns, last_ns;
 	uint64_t reads;
 };
@@ -87,6 +88,7 @@ static int sim_open(struct source *src, struct instance *inst)
 		sc[k].open_ns = sc[k].last_ns = src->now_ns;
 		sc[k].id = hash_str(inst->event_str[ct->event]) ^ mix((uint64_t)ct->cpu);
 		sc[k].index = last_number(inst->pmu->name);
+		sc[k].rate = sim_rate_index(sc[k].sec, sc[k].event);
 		if (!sc[k].event) {
 			free(sc);
 			inst->open_error = xasprintf("%s: the simulated driver knows no event with config 0x%llx (ENOENT)",
@@ -108,7 +110,7 @@ static int sim_read(struct source *src, struct instance *inst, uint64_t now_ns)
 		if (now_ns > c->last_ns) {
 			double dt = (double)(now_ns - c->last_ns) / 1e9;
 			double tmid = ((double)(c->last_ns + now_ns) / 2 - (double)ss->start_ns) / 1e9;
-			double rate = sim_rate(ss->model, c->sec, c->event, tmid, inst->socket, c->index, ct->cpu);
+			double rate = sim_rate(c->sec, c->rate, c->event, tmid, inst->socket, c->index, ct->cpu);
 			double jitter = sim_model_jitter(ss->model);
 			double noise = 1.0;
 			if (jitter > 0) {

@@ -377,3 +377,37 @@ int ui_run(struct session *s, struct procstat *cpu, const struct ui_options *opt
 	settings_free(&t.set);
 	return 0;
 }
+
+long ui_bench_frames(struct session *s, int frames, FILE *out, uint64_t (*clock)(void *), void *clock_ctx)
+{
+	struct ui_options opt = { .interval_s = 1, .title = "bench", .iterations = -1 };
+	struct tui t = { .s = s, .opt = &opt, .interval = 1 };
+	settings_defaults(&t.set);
+	t.hist = history_new(s->nvalues);
+	t.shown = xmalloc(sizeof(double) * (size_t)(s->nvalues ? s->nvalues : 1));
+	for (int i = 0; i < s->nvalues; i++)
+		t.shown[i] = NAN;
+	snprintf(t.hostname, sizeof(t.hostname), "bench");
+	SCREEN *scr = newterm("xterm-256color", out, stdin);
+	if (!scr)
+		return -1;
+	resizeterm(40, 120);
+	t.utf8 = true;
+	crt_apply_settings(&t);
+	layout_build(&t);
+	long before = ftell(out);
+	for (int f = 0; f < frames; f++) {
+		session_sample(s, clock(clock_ctx));
+		history_push(t.hist, s);
+		screen_draw(&t);
+	}
+	fflush(out);
+	long bytes = ftell(out) - before;
+	endwin();
+	delscreen(scr);
+	layout_free(&t);
+	history_free(t.hist);
+	free(t.shown);
+	settings_free(&t.set);
+	return bytes;
+}

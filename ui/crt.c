@@ -167,22 +167,15 @@ void crt_put(int y, int x, int maxw, enum role r, const char *text)
 	if (x + maxw > COLS)
 		maxw = COLS - x;
 	attr_t a = role_attr[r];
-	attron(a);
-	move(y, x);
+	/* the bytes of at most maxw characters, written in one call */
 	int cols = 0;
 	const unsigned char *p = (const unsigned char *)text;
 	while (*p && cols < maxw) {
-		int len = 1;
-		if (*p >= 0xf0)
-			len = 4;
-		else if (*p >= 0xe0)
-			len = 3;
-		else if (*p >= 0xc0)
-			len = 2;
-		addnstr((const char *)p, len);
-		p += len;
+		p += *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc0 ? 2 : 1;
 		cols++;
 	}
+	attron(a);
+	mvaddnstr(y, x, text, (int)((const char *)p - text));
 	attroff(a);
 }
 
@@ -194,10 +187,13 @@ void crt_rule(struct tui *t, int y, int x, int w, enum role r)
 		return;
 	if (x + w > COLS)
 		w = COLS - x;
+	char line[1024];
+	const char *cell = t->utf8 ? "─" : "-";
+	int n = 0, cl = (int)strlen(cell);
+	for (int i = 0; i < w && n + cl < (int)sizeof(line); i++, n += cl)
+		memcpy(line + n, cell, (size_t)cl);
 	attron(role_attr[r]);
-	move(y, x);
-	for (int i = 0; i < w; i++)
-		addstr(t->utf8 ? "─" : "-");
+	mvaddnstr(y, x, line, n);
 	attroff(role_attr[r]);
 }
 

@@ -159,7 +159,7 @@ static void draw_block_row(struct tui *t, int pi, int i, int m, int yy, int x, i
 	int valw = 14;
 	int vx_end = x + bw - 1 - (sparkw ? sparkw + 1 : 0);
 	put_right(yy, vx_end, valw, vr, val);
-	float scale = slot >= 0 ? pane_scale(t, p, m) : 0;
+	float scale = p->scale[m];
 	if (bars && slot >= 0) {
 		int barx = x + labw, barw = vx_end - valw - 1 - barx - 2;
 		if (barw >= 4) {
@@ -319,7 +319,7 @@ static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 		int slot0 = p->slot[i * p->nmetrics];
 		if (slot0 >= 0) {
 			const struct metric_value *v = slot_value(t, slot0);
-			float scale = pane_scale(t, p, 0);
+			float scale = p->scale[0];
 			int bx = x0 + labw + ncols * cw + 2;
 			if (barw >= 6) {
 				double frac = v && v->state == VS_OK && scale > 0 ? v->value / scale : 0;
@@ -478,6 +478,9 @@ int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw)
 			crt_put(y + 1, x + 1, w - 2, R_DIM, p->missing);
 		return 2;
 	}
+	if (draw && strcmp(p->style, "stacked"))
+		for (int m = 0; m < p->nmetrics; m++)
+			pane_scale(t, p, m);
 	int body;
 	if (!strcmp(p->style, "table"))
 		body = draw_table(t, pi, y + 1, x, w, draw);

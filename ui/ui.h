@@ -3,6 +3,8 @@
 #define PMUTOP_UI_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 
 struct session;
 struct procstat;
@@ -19,5 +21,9 @@ struct ui_options {
 /* Run the monitor on a started session until the user quits or a signal arrives.
  * Returns the exit status. The terminal is restored on every way out. */
 int ui_run(struct session *s, struct procstat *cpu, const struct ui_options *opt);
+
+/* For make bench: sample and redraw frames at 120x40 into a terminal whose output goes
+ * to out (e.g. /dev/null). Returns the bytes curses wrote, or -1. */
+long ui_bench_frames(struct session *s, int frames, FILE *out, uint64_t (*clock)(void *), void *clock_ctx);
 
 #endif

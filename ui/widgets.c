@@ -23,23 +23,22 @@ void draw_bar(struct tui *t, int y, int x, int w, double frac, enum role r)
 	if (r == R_NORMAL)
 		r = bar_role(frac);
 	attr_t a = crt_attr(r);
-	attron(a);
-	move(y, x);
 	/* whole cells: eighth-cell bars would change (and be sent over ssh) nearly every
 	 * refresh for a moving value */
-	int full = (int)lround(frac * w), used = 0;
-	if (t->utf8 && t->set.bars == BAR_BLOCKS) {
-		for (; used < full; used++)
-			addstr("█");
-	} else {
-		char ch = t->set.bars == BAR_HASHES ? '#' : '|';
-		full = (int)lround(frac * w);
-		for (; used < full; used++)
-			addch((chtype)ch);
-	}
+	int full = (int)lround(frac * w);
+	char buf[1024];
+	int n = 0;
+	const char *cell = t->utf8 && t->set.bars == BAR_BLOCKS ? "█" : t->set.bars == BAR_HASHES ? "#" : "|";
+	size_t cl = strlen(cell);
+	for (int i = 0; i < full && n + (int)cl < (int)sizeof(buf); i++, n += (int)cl)
+		memcpy(buf + n, cell, cl);
+	attron(a);
+	mvaddnstr(y, x, buf, n);
 	attroff(a);
-	for (; used < w; used++)
-		addch(' ');
+	n = 0;
+	for (int i = full; i < w && n < (int)sizeof(buf); i++)
+		buf[n++] = ' ';
+	addnstr(buf, n);
 }
 
 /* Refreshes per sparkline cell: about four seconds, so a 12-cell line spans a minute. */
@@ -61,8 +60,8 @@ void draw_sparkline(struct tui *t, int y, int x, int w, int slot, float scale)
 	if (w <= 0 || !t->set.sparklines || !crt_visible(y) || x + w > COLS)
 		return;
 	attr_t a = crt_attr(R_SPARK);
-	attron(a);
-	move(y, x);
+	char buf[256];
+	int n = 0;
 	int levels = t->utf8 ? 8 : (int)strlen(spark_ascii);
 	uint64_t bucket = (uint64_t)sparkline_bucket(t);
 	uint64_t current = t->hist->count / bucket; /* the bucket being filled */
@@ -71,8 +70,10 @@ void draw_sparkline(struct tui *t, int y, int x, int w, int slot, float scale)
 		uint64_t gap = current % (uint64_t)w;
 		uint64_t k = current - ((gap + (uint64_t)w - (uint64_t)c) % (uint64_t)w);
 		float v = c == (int)gap || k > current ? NAN : history_mean(t->hist, slot, k * bucket, (k + 1) * bucket);
+		if (n + 4 >= (int)sizeof(buf))
+			break;
 		if (isnan(v) || scale <= 0) {
-			addch(' ');
+			buf[n++] = ' ';
 			continue;
 		}
 		int level = (int)(v / scale * (float)levels);
@@ -80,11 +81,15 @@ void draw_sparkline(struct tui *t, int y, int x, int w, int slot, float scale)
 			level = levels - 1;
 		if (level < 0)
 			level = 0;
-		if (t->utf8)
-			addstr(spark_utf8[level]);
-		else
-			addch((chtype)spark_ascii[level]);
+		if (t->utf8) {
+			memcpy(buf + n, spark_utf8[level], 3);
+			n += 3;
+		} else {
+			buf[n++] = spark_ascii[level];
+		}
 	}
+	attron(a);
+	mvaddnstr(y, x, buf, n);
 	attroff(a);
 }
 
@@ -128,7 +133,8 @@ static float nice_ceiling(float v)
 }
 
 /* The scale of metric m's bars in pane p: the profile's max, else a 1-2-5 ceiling of the
- * largest recent value of any instance, so bars compare across sockets and RCs. */
+ * largest recent value of any instance, so bars compare across sockets and RCs.
+ * Called once per metric per frame (pane_draw), then read from p->scale. */
 float pane_scale(struct tui *t, struct upane *p, int m)
 {
 	if (p->metrics[m]->max > 0)
