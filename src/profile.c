@@ -314,14 +314,26 @@ static void group_key(struct loader *L, const char *name, const char *value)
 	} else if (!strcmp(name, "notes")) {
 		append_words(&g->notes, &g->nnotes, value);
 	} else if (!strcmp(name, "exclusive")) {
+		/* exclusive = TERM TERM... [: the driver's message] */
+		char *copy = xstrdup(value);
+		char *colon = strchr(copy, ':');
+		char *why = NULL;
+		if (colon) {
+			*colon = '\0';
+			why = xstrdup(trim(colon + 1));
+		}
 		int n;
-		char **w = split_words(value, &n);
+		char **w = split_words(copy, &n);
+		free(copy);
 		if (n < 2) {
 			lerror(L, L->line, value_column(L), "exclusive needs two or more filter terms");
 			free_words(w);
+			free(why);
 			return;
 		}
 		g->exclusive = xrealloc(g->exclusive, sizeof(char **) * (size_t)(g->nexclusive + 1));
+		g->exclusive_why = xrealloc(g->exclusive_why, sizeof(char *) * (size_t)(g->nexclusive + 1));
+		g->exclusive_why[g->nexclusive] = why;
 		g->exclusive[g->nexclusive++] = w;
 	} else if (!strcmp(name, "per")) {
 		if (!strcmp(value, "pmu"))
@@ -833,8 +845,11 @@ void profile_free(struct profile *p)
 			free(g->filters[j].enable);
 		}
 		free(g->filters);
-		for (int j = 0; j < g->nexclusive; j++)
+		for (int j = 0; j < g->nexclusive; j++) {
 			free_words(g->exclusive[j]);
+			free(g->exclusive_why[j]);
+		}
+		free(g->exclusive_why);
 		free_words(g->notes);
 		free_words(g->needs);
 		free(g->exclusive);

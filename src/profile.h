@@ -54,6 +54,7 @@ struct prof_group {
 	struct prof_filter *filters;
 	int nexclusive;
 	char ***exclusive; /* NULL-terminated lists of filter terms of which at most one is set */
+	char **exclusive_why; /* per list: the driver's words for the refusal, or NULL */
 	int line;
 };
 

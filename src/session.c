@@ -517,7 +517,9 @@ static int set_filter_one(struct session *s, struct instance *inst, int f, bool 
 		for (char **t = g->exclusive[x]; *t; t++) {
 			int o = find_filter(g, *t);
 			if (o >= 0 && o != f && inst->filter_set[o] && inst->filter_value[o]) {
-				*err = xasprintf("%s: %s and %s are mutually exclusive; clear %s first", inst->name, pf->term, *t, *t);
+				const char *why = g->exclusive_why[x];
+				*err = xasprintf("%s: %s and %s are mutually exclusive%s%s%s; clear %s first", inst->name, pf->term,
+						 *t, why ? " (" : "", why ? why : "", why ? ")" : "", *t);
 				return -1;
 			}
 		}

@@ -247,6 +247,15 @@ see "sorted" "CPUs sorted by Retiring"
 keys q
 quit_ok "spr quit"
 
+# a multiplexed group: values scaled and marked, the coverage said
+printf '[pmu nvidia_ucf_pmu_*]\nrunning = 0.5\n' > "$scratch/mux.ini"
+PMUTOP_ARGS="--demo --model $scratch/mux.ini -d 0.2"
+start 120 40 LANG=C.UTF-8
+see "multiplexed coverage shown" "socket0 multiplexed 50%"
+see "multiplexed values marked" "SLC read .*[0-9]~ [GMK]B/s"
+keys q
+quit_ok "mux quit"
+
 # too small from the start
 PMUTOP_ARGS="--demo"
 start 40 10 LANG=C.UTF-8

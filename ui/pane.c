@@ -77,6 +77,16 @@ static void instance_note(struct tui *t, const struct instance *in, char *buf, s
 	if (changed)
 		*r = R_MARK;
 	free(f);
+	/* multiplexed: how much of the interval the group was counted */
+	double cov = 1;
+	for (int e = 0; e < in->group->nevents; e++)
+		if (in->present[e] && in->event_coverage[e] < cov)
+			cov = in->event_coverage[e];
+	if (cov < 1) {
+		size_t n = strlen(buf);
+		snprintf(buf + n, len - n, "%smultiplexed %.0f%%", n ? "  " : "", cov * 100);
+		*r = R_MARK;
+	}
 }
 
 /* Why a metric has no value slot for this instance: the event its PMU lacks (and the
