@@ -4,6 +4,7 @@
 #   ./build.sh check      ... and run the whole test suite (make check)
 #   ./build.sh asan       ... the test suite again, built with ASan+UBSan in build-asan/
 #   ./build.sh bench      ... and make bench
+#   ./build.sh fuzz [S]   ... and the libFuzzer targets, S seconds each (default 15)
 # Idempotent: a second run installs nothing and rebuilds only what changed.
 set -eu
 cd "$(dirname "$0")"
@@ -11,6 +12,7 @@ cd "$(dirname "$0")"
 PKGS="gcc make autoconf automake pkg-config xz-utils libinih-dev check libncurses-dev
       libsensors-dev linux-source-6.12 tmux linux-perf util-linux"
 [ "${1:-}" = bench ] && PKGS="$PKGS valgrind"
+[ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-14-dev"
 
 missing=""
 for p in $PKGS; do
@@ -71,5 +73,6 @@ asan)
     export ASAN_OPTIONS=detect_leaks=1
     run_check . ;;
 bench) make -s bench ;;
-*) echo "usage: ./build.sh [check|asan|bench]" >&2; exit 2 ;;
+fuzz) sh tests/fuzz/run.sh "${2:-15}" ;;
+*) echo "usage: ./build.sh [check|asan|bench|fuzz [SECONDS]]" >&2; exit 2 ;;
 esac

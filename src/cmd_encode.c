@@ -8,34 +8,45 @@
 #include "encode.h"
 #include "pmu.h"
 
-int cmd_encode(int argc, char **argv)
+int cmd_options(int argc, char **argv, const char *usage, const char **root, int *status)
 {
-	const char *root = getenv("PMUTOP_SYSFS_ROOT");
 	static const struct option opts[] = {
 		{ "sysfs-root", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	const char *env = getenv("PMUTOP_SYSFS_ROOT");
+	*root = env && *env ? env : "/";
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'r': root = optarg; break;
-		case 'h':
-			printf("usage: pmutop encode [--sysfs-root DIR] EVENT...\n"
-			       "Print the perf_event_attr type and config words each EVENT encodes to:\n"
-			       "EVENT<TAB>type=N<TAB>config=0x..<TAB>config1=0x..<TAB>config2=0x..\n");
-			return 0;
-		default: return 2;
+		case 'r': *root = optarg; break;
+		case 'h': fputs(usage, stdout); *status = 0; return -1;
+		default: *status = 2; return -1;
 		}
 	}
-	if (optind >= argc) {
+	return optind;
+}
+
+int cmd_encode(int argc, char **argv)
+{
+	const char *root;
+	int status;
+	int first = cmd_options(argc, argv,
+				"usage: pmutop encode [--sysfs-root DIR] EVENT...\n"
+				"Print the perf_event_attr type and config words each EVENT encodes to:\n"
+				"EVENT<TAB>type=N<TAB>config=0x..<TAB>config1=0x..<TAB>config2=0x..\n",
+				&root, &status);
+	if (first < 0)
+		return status;
+	if (first >= argc) {
 		fprintf(stderr, "pmutop encode: no event given (usage: pmutop encode [--sysfs-root DIR] EVENT...)\n");
 		return 2;
 	}
-	struct machine *m = machine_discover(root && *root ? root : "/");
-	int status = 0;
-	for (int i = optind; i < argc; i++) {
+	struct machine *m = machine_discover(root);
+	status = 0;
+	for (int i = first; i < argc; i++) {
 		struct encoded_event enc;
 		char *err;
 		if (encode_event(m, argv[i], &enc, &err) < 0) {

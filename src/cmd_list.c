@@ -85,25 +85,14 @@ static void list_pci(const char *root)
 
 int cmd_list(int argc, char **argv)
 {
-	const char *root = getenv("PMUTOP_SYSFS_ROOT");
-	static const struct option opts[] = {
-		{ "sysfs-root", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'r') {
-			root = optarg;
-		} else if (c == 'h') {
-			printf("usage: pmutop list [--sysfs-root DIR] [pmus|events|profiles|metrics|machines|pci]\n");
-			return 0;
-		} else {
-			return 2;
-		}
-	}
-	const char *what = optind < argc ? argv[optind] : "pmus";
+	const char *root;
+	int status;
+	int first = cmd_options(argc, argv,
+				"usage: pmutop list [--sysfs-root DIR] [pmus|events|profiles|metrics|machines|pci]\n", &root,
+				&status);
+	if (first < 0)
+		return status;
+	const char *what = first < argc ? argv[first] : "pmus";
 	if (!strcmp(what, "machines")) {
 		char **names;
 		int n = catalog_machine_names(&names);
@@ -113,11 +102,11 @@ int cmd_list(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(what, "pci")) {
-		list_pci(root && *root ? root : "/");
+		list_pci(root);
 		return 0;
 	}
-	struct machine *m = machine_discover(root && *root ? root : "/");
-	int status = 0;
+	struct machine *m = machine_discover(root);
+	status = 0;
 	if (!strcmp(what, "pmus"))
 		list_pmus(m);
 	else if (!strcmp(what, "events"))

@@ -1,0 +1,31 @@
+/* fuzz_model.c - libFuzzer target: any bytes as a simulated machine's traffic model. */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "simmodel.h"
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	static char path[64];
+	if (!path[0]) {
+		snprintf(path, sizeof(path), "/tmp/pmutop-fuzz-model-%d.ini", (int)getpid());
+		diag_set_quiet(true);
+	}
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return 0;
+	fwrite(data, 1, size, f);
+	fclose(f);
+	struct sim_model *m = sim_model_load(path);
+	if (m) {
+		const struct sim_section *sec = sim_model_section(m, "nvidia_ucf_pmu_0");
+		int r = sim_rate_index(sec, "cycles");
+		(void)sim_rate(sec, r, "cycles", 1.5, 0, 0, 0);
+	}
+	sim_model_free(m);
+	diag_clear();
+	return 0;
+}

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Build the libFuzzer targets with clang (ASan+UBSan) and run each for SECONDS (default 15)
+# from its seed corpus. Usage: tests/fuzz/run.sh [SECONDS]. Needs clang, libclang-rt-14-dev.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+secs=${1:-15}
+out="$top/build-fuzz"
+mkdir -p "$out"
+flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -D_GNU_SOURCE -I$top/src -I$top"
+core="util diag sysfs cpulist format pmu encode expr profile simmodel"
+srcs=""
+for f in $core; do srcs="$srcs $top/src/$f.c"; done
+inih=$(pkg-config --cflags --libs inih)
+status=0
+for t in profile expr encode model; do
+    clang $flags -o "$out/fuzz_$t" "$top/tests/fuzz/fuzz_$t.c" $srcs $inih -lm
+    mkdir -p "$out/corpus-$t"
+    cd "$top"
+    if "$out/fuzz_$t" -max_total_time="$secs" -max_len=4096 -print_final_stats=0 \
+        "$out/corpus-$t" "$top/tests/fuzz/corpus/$t" > "$out/fuzz_$t.log" 2>&1; then
+        echo "fuzz_$t: $(grep -o 'Done [0-9]* runs' "$out/fuzz_$t.log" | tail -n 1), no crash"
+    else
+        echo "fuzz_$t: FAILED (see $out/fuzz_$t.log)"; tail -n 30 "$out/fuzz_$t.log"; status=1
+    fi
+done
+exit $status
