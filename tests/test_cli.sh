@@ -39,6 +39,7 @@ expect_grep "list pci devices" "0003:01:00.0 NVMe controller" pci.out
 # batch JSON on the demo machine: valid JSON, one object per interval, the issue's keys
 "$PMUTOP" --demo -b -n 3 -d 0.5 --fake-clock --format json --raw > demo.json
 expect_eq "json lines" "$(wc -l < demo.json)" 3
+command -v python3 > /dev/null || fail "python3 is needed to check JSON (build.sh installs it)"
 if command -v python3 > /dev/null; then
     python3 - demo.json <<'PY' || fail "json shape"
 import json, sys
