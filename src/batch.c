@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "hwsensors.h"
 #include "procstat.h"
 #include "source.h"
 
@@ -183,6 +184,8 @@ static void write_text(struct batch *b, const struct session *s, const char *whe
 	fprintf(f, "%s  interval %.3f s  source %s", when, (double)s->interval_ns / 1e9, s->source->ops->kind);
 	if (b->cpu && !isnan(b->cpu->util_all))
 		fprintf(f, "  cpu %.1f%%", b->cpu->util_all);
+	if (b->temps && b->temps->have)
+		fprintf(f, "  %.0f°C (%s)", b->temps->cpu_c, b->temps->chip);
 	fputc('\n', f);
 	const struct prof_metric *last = NULL;
 	for (int k = 0; k < s->nvalues; k++) {

@@ -11,10 +11,12 @@
 enum batch_format { BATCH_TEXT, BATCH_CSV, BATCH_JSON };
 
 struct procstat;
+struct hw_temps;
 
 struct batch {
 	FILE *out;
 	const struct procstat *cpu; /* CPU utilisation for the text header, or NULL */
+	const struct hw_temps *temps; /* CPU temperature for the text header, or NULL */
 	enum batch_format format;
 	bool raw;
 	bool header_done;

@@ -15,6 +15,7 @@
 #include "config.h"
 #include "diag.h"
 #include "pmu.h"
+#include "hwsensors.h"
 #include "pcimap.h"
 #include "procstat.h"
 #include "profile.h"
@@ -359,7 +360,7 @@ static int run(struct options *o)
 			n += (size_t)snprintf(title + n, sizeof(title) - n, "%s%s", i ? " + " : "", profiles[i]->name);
 		struct pci_map *pci = pci_map_read(root);
 		struct ui_options uo = { .interval_s = o->delay, .title = title, .machine = o->demo,
-					 .iterations = o->iterations, .pci = pci };
+					 .iterations = o->iterations, .pci = pci, .sensors = !o->sim };
 		session_start(s, src, clock_monotonic_ns());
 		procstat_update(cpu);
 		status = ui_run(s, cpu, &uo);
@@ -375,7 +376,11 @@ static int run(struct options *o)
 	uint64_t t0 = o->fake_clock ? 1000000000ull : clock_monotonic_ns();
 	uint64_t wall0 = realtime_ns();
 	session_start(s, src, t0);
-	struct batch b = { .out = stdout, .format = o->format, .raw = o->raw, .cpu = cpu };
+	/* libsensors reads the real /sys: only a live machine's sensors are its own */
+	struct hw_temps temps = { 0 };
+	bool sensors = !o->sim && hw_sensors_init();
+	struct batch b = { .out = stdout, .format = o->format, .raw = o->raw, .cpu = cpu,
+			   .temps = sensors ? &temps : NULL };
 	procstat_update(cpu);
 	for (long i = 1; o->iterations < 0 || i <= o->iterations; i++) {
 		uint64_t target = t0 + (uint64_t)i * step;
@@ -386,10 +391,13 @@ static int run(struct options *o)
 		uint64_t now = o->fake_clock ? target : clock_monotonic_ns();
 		session_sample(s, now);
 		procstat_update(cpu);
+		if (sensors)
+			hw_sensors_read(&temps);
 		batch_write(&b, s, o->fake_clock ? wall0 + (uint64_t)i * step : realtime_ns());
 		if (ferror(stdout))
 			break; /* the reader went away */
 	}
+	hw_sensors_done();
 	status = 0;
 out:
 	session_free(s);

@@ -296,6 +296,8 @@ static void sample(struct tui *t, uint64_t now)
 	history_push(t->hist, t->s);
 	if (t->cpu)
 		procstat_update(t->cpu);
+	if (t->opt->sensors)
+		hw_sensors_read(&t->temps);
 }
 
 int ui_run(struct session *s, struct procstat *cpu, const struct ui_options *opt)
@@ -323,6 +325,8 @@ int ui_run(struct session *s, struct procstat *cpu, const struct ui_options *opt
 		settings_free(&t.set);
 		return 1;
 	}
+	if (opt->sensors && hw_sensors_init())
+		hw_sensors_read(&t.temps);
 	layout_build(&t);
 	screen_draw(&t); /* lays panes out, so rows exist for focus */
 	t.focus = -1;
@@ -369,6 +373,7 @@ int ui_run(struct session *s, struct procstat *cpu, const struct ui_options *opt
 		}
 	}
 	crt_done();
+	hw_sensors_done();
 	layout_free(&t);
 	filter_editor_free(t.fe);
 	history_free(t.hist);

@@ -66,6 +66,12 @@ static void draw_header(struct tui *t)
 	} else {
 		mw = -4;
 	}
+	if (t->temps.have) { /* hottest CPU sensor, as htop's temperature meter */
+		char temp[32];
+		snprintf(temp, sizeof(temp), t->utf8 ? "%.0f°C" : "%.0fC", t->temps.cpu_c);
+		crt_put(1, x + mw + 3, 8, t->temps.cpu_c >= 90 ? R_ERROR : R_VALUE, temp);
+		mw += 8;
+	}
 	int groups = 0, failed = 0;
 	for (int i = 0; i < t->s->ninstances; i++) {
 		groups += !t->s->inst[i].nmembers;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "history.h"
+#include "hwsensors.h"
 #include "session.h"
 #include "ui.h"
 
@@ -92,6 +93,7 @@ struct tui {
 	bool utf8, colour, mouse;
 	char hostname[64];
 	double *shown; /* per value slot: the value on screen, for display hysteresis */
+	struct hw_temps temps;
 };
 
 /* crt.c: the terminal */

@@ -16,6 +16,7 @@ struct ui_options {
 	const char *machine;   /* demo machine name or host name */
 	long iterations;       /* -1: until quit */
 	const struct pci_map *pci; /* root complexes and their root ports, or NULL */
+	bool sensors;              /* read hwmon temperatures (live machines only) */
 };
 
 /* Run the monitor on a started session until the user quits or a signal arrives.
