@@ -78,8 +78,8 @@ static void draw_header(struct tui *t)
 		failed += (t->s->inst[i].open_error || t->s->inst[i].unavailable) && !t->s->inst[i].nmembers;
 	}
 	char info[128];
-	snprintf(info, sizeof(info), "%d instances%s%.0d%s%s", groups, failed ? ", " : "", failed,
-		 failed ? " failed (e: errors)" : "", t->s->nmissing ? ", some PMUs missing" : "");
+	snprintf(info, sizeof(info), "%d counter groups%s%.0d%s%s", groups, failed ? ", " : "", failed,
+		 failed ? " failed (e: errors)" : "", t->s->nmissing ? ", some PMUs missing (e)" : "");
 	crt_put(1, x + mw + 4, COLS - (x + mw + 5), failed ? R_ERROR : R_DIM, info);
 }
 
