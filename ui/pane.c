@@ -154,9 +154,9 @@ static void draw_block_row(struct tui *t, int pi, int i, int m, int yy, int x, i
 	const struct prof_metric *pm = p->metrics[m];
 	const struct metric_value *v = slot_value(t, slot);
 	int labw = p->label_w < bw / 2 ? p->label_w : bw / 2;
-	char label[64];
-	snprintf(label, sizeof(label), " %s", pm->title);
-	row_label(t, pi, row, yy, x, labw, label, slot < 0 ? R_DIM : R_LABEL);
+	row_label(t, pi, row, yy, x, labw, "", slot < 0 ? R_DIM : R_LABEL);
+	crt_put(yy, x + 1, labw - 1, t->focus == pi && t->row == row && t->mode == MODE_MAIN ? R_FOCUS : slot < 0 ? R_DIM : R_LABEL,
+		pm->title);
 	char val[64];
 	enum role vr;
 	value_text(t, slot, v, pm->unit, val, sizeof(val), &vr);

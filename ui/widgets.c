@@ -33,12 +33,8 @@ void draw_bar(struct tui *t, int y, int x, int w, double frac, enum role r)
 	for (int i = 0; i < full && n + (int)cl < (int)sizeof(buf); i++, n += (int)cl)
 		memcpy(buf + n, cell, cl);
 	attron(a);
-	mvaddnstr(y, x, buf, n);
+	mvaddnstr(y, x, buf, n); /* the rest is blank already: every frame starts erased */
 	attroff(a);
-	n = 0;
-	for (int i = full; i < w && n < (int)sizeof(buf); i++)
-		buf[n++] = ' ';
-	addnstr(buf, n);
 }
 
 /* Refreshes per sparkline cell: about four seconds, so a 12-cell line spans a minute. */
@@ -108,13 +104,14 @@ void draw_stacked(struct tui *t, int y, int x, int w, const double *fracs, int n
 		if (end > w)
 			end = w;
 		attr_t a = crt_attr((enum role)(R_CAT0 + (i % 8)));
+		char run[512];
+		int len = 0;
+		for (; col < end && len < (int)sizeof(run); col++)
+			run[len++] = letters[i];
 		attron(a);
-		for (; col < end; col++)
-			addch((chtype)letters[i]);
+		addnstr(run, len);
 		attroff(a);
 	}
-	for (; col < w; col++)
-		addch(' ');
 }
 
 /* 1, 2, 5 x 10^k at or above v */
