@@ -62,5 +62,23 @@ for kind in spr icl skl adl; do
     oracle "cpu-$kind" "td-$kind.tsv"
     n=$((n + m))
 done
+# the host profile on this machine's own sysfs (software events, msr/tsc/, RAPL if any)
+"$PMUTOP" --dry-run -p host | sort -t "$(printf "\t")" -u -k3,3 > host.tsv
+m=$(wc -l < host.tsv)
+[ "$m" -ge 4 ] && ok || fail "host: expected the software events and the TSC, got $m"
+cut -f3 host.tsv > strings.txt
+while read -r ev; do
+    perf stat -vv -e "$ev" -a true 2>&1 | awk -v ev="$ev" '
+        /^perf_event_attr:/ { if (seen) exit; seen = 1; t = "?"; c = "0x0"; c1 = "0x0"; c2 = "0x0"; next }
+        seen && $1 == "type" { t = $2 }
+        seen && $1 == "config" { c = $2 }
+        seen && /config1 }/ { c1 = $NF }
+        seen && /config2 }/ { c2 = $NF }
+        END { printf "%s\ttype=%s\tconfig=%s\tconfig1=%s\tconfig2=%s\n", ev, t, c, c1, c2 }'
+done < strings.txt > perf-host.tsv
+cut -f3-7 host.tsv > ours-host.tsv
+if cmp -s ours-host.tsv perf-host.tsv; then ok; else fail "host events differ from perf:"; diff ours-host.tsv perf-host.tsv >&2; fi
+n=$((n + m))
+
 echo "compared $n event strings with perf"
 finish
