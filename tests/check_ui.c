@@ -56,7 +56,7 @@ START_TEST(settings_round_trip)
 	s.colour = TRI_OFF;
 	s.chars = CHARS_ASCII;
 	s.bars = BAR_HASHES;
-	s.sparklines = false;
+	s.sparklines = SPARK_SCROLL;
 	settings_set_hidden(&s, "tegra410/pcie", true);
 	settings_set_hidden(&s, "host/host", true);
 	settings_set_hidden(&s, "host/host", false);
@@ -67,18 +67,19 @@ START_TEST(settings_round_trip)
 	ck_assert_int_eq(r.colour, TRI_OFF);
 	ck_assert_int_eq(r.chars, CHARS_ASCII);
 	ck_assert_int_eq(r.bars, BAR_HASHES);
-	ck_assert(!r.sparklines);
+	ck_assert_int_eq(r.sparklines, SPARK_SCROLL);
 	ck_assert(settings_is_hidden(&r, "tegra410/pcie"));
 	ck_assert(!settings_is_hidden(&r, "host/host"));
 	settings_free(&s);
 	settings_free(&r);
 	/* a broken line is a warning, the rest still loads */
-	put_file(dir, "bad", "colour=off\nthis is not a setting\nbars=pipes\nfrobs=9\n");
+	put_file(dir, "bad", "colour=off\nthis is not a setting\nbars=pipes\nfrobs=9\nsparklines=on\n");
 	char *bad = xasprintf("%s/bad", dir);
 	settings_defaults(&r);
 	settings_load(&r, bad);
 	ck_assert_int_eq(r.colour, TRI_OFF);
 	ck_assert_int_eq(r.bars, BAR_PIPES);
+	ck_assert_int_eq(r.sparklines, SPARK_SWEEP); /* "on" from earlier versions */
 	settings_free(&r);
 	free(bad);
 	free(path);

@@ -165,7 +165,7 @@ static void draw_block_row(struct tui *t, int pi, int i, int m, int yy, int x, i
 		crt_put(yy, x + labw + 1, bw - labw - 2, R_DIM, val);
 		return;
 	}
-	int sparkw = t->set.sparklines && bw >= 50 ? SPARK_W : 0;
+	int sparkw = t->set.sparklines != SPARK_OFF && bw >= 50 ? SPARK_W : 0;
 	int valw = 14;
 	int vx_end = x + bw - 1 - (sparkw ? sparkw + 1 : 0);
 	put_right(yy, vx_end, valw, vr, val);
@@ -278,7 +278,7 @@ static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 	while (ncols > 1 && labw + ncols * cw > w)
 		ncols--;
 	int rest = w - labw - ncols * cw;
-	int sparkw = t->set.sparklines && rest >= SPARK_W + 14 ? SPARK_W : 0;
+	int sparkw = t->set.sparklines != SPARK_OFF && rest >= SPARK_W + 14 ? SPARK_W : 0;
 	int barw = rest - sparkw - 4;
 	if (barw > 30)
 		barw = 30;

@@ -17,7 +17,7 @@ void settings_defaults(struct settings *s)
 	s->colour = TRI_AUTO;
 	s->chars = CHARS_AUTO;
 	s->bars = BAR_BLOCKS;
-	s->sparklines = true;
+	s->sparklines = SPARK_SWEEP;
 	s->mouse = TRI_AUTO;
 }
 
@@ -33,6 +33,7 @@ char *settings_default_path(void)
 static const char *const tri_names[] = { "auto", "on", "off" };
 static const char *const chars_names[] = { "auto", "utf-8", "ascii" };
 static const char *const bar_names[] = { "blocks", "pipes", "hashes" };
+static const char *const spark_names[] = { "sweep", "scroll", "off" };
 
 static int lookup(const char *const *names, int n, const char *v)
 {
@@ -70,8 +71,10 @@ void settings_load(struct settings *s, const char *path)
 			s->chars = (enum charset)i;
 		else if (!strcmp(k, "bars") && (i = lookup(bar_names, 3, v)) >= 0)
 			s->bars = (enum bar_style)i;
-		else if (!strcmp(k, "sparklines"))
-			s->sparklines = strcmp(v, "off") != 0;
+		else if (!strcmp(k, "sparklines") && !strcmp(v, "on")) /* written by earlier versions */
+			s->sparklines = SPARK_SWEEP;
+		else if (!strcmp(k, "sparklines") && (i = lookup(spark_names, 3, v)) >= 0)
+			s->sparklines = (enum spark_style)i;
 		else if (!strcmp(k, "mouse") && (i = lookup(tri_names, 3, v)) >= 0)
 			s->mouse = (enum tristate)i;
 		else if (!strcmp(k, "hide_pane"))
@@ -108,7 +111,7 @@ bool settings_save(const struct settings *s, const char *path)
 	}
 	fprintf(f, "# pmutop settings, written by its setup screen (F2)\n");
 	fprintf(f, "colour=%s\ncharset=%s\nbars=%s\nsparklines=%s\nmouse=%s\n", tri_names[s->colour],
-		chars_names[s->chars], bar_names[s->bars], s->sparklines ? "on" : "off", tri_names[s->mouse]);
+		chars_names[s->chars], bar_names[s->bars], spark_names[s->sparklines], tri_names[s->mouse]);
 	for (int i = 0; i < s->nhidden; i++)
 		fprintf(f, "hide_pane=%s\n", s->hidden[i]);
 	bool ok = fclose(f) == 0 && rename(tmp, path) == 0; /* never a half-written file */

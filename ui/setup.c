@@ -9,6 +9,7 @@ enum { S_COLOUR, S_CHARS, S_BARS, S_SPARK, S_MOUSE, S_PANES };
 static const char *const tri[] = { "auto", "on", "off" };
 static const char *const chars[] = { "auto", "UTF-8", "ASCII" };
 static const char *const bars[] = { "blocks", "pipes |", "hashes #" };
+static const char *const sparks[] = { "sweep (few bytes over ssh)", "scroll", "off" };
 
 static int nrows(const struct tui *t)
 {
@@ -26,7 +27,7 @@ void setup_draw(struct tui *t)
 		case S_COLOUR: snprintf(line, sizeof(line), "Colour          < %s >", tri[t->set.colour]); break;
 		case S_CHARS: snprintf(line, sizeof(line), "Characters      < %s >", chars[t->set.chars]); break;
 		case S_BARS: snprintf(line, sizeof(line), "Bar style       < %s >", bars[t->set.bars]); break;
-		case S_SPARK: snprintf(line, sizeof(line), "Sparklines      < %s >", t->set.sparklines ? "on" : "off"); break;
+		case S_SPARK: snprintf(line, sizeof(line), "Sparklines      < %s >", sparks[t->set.sparklines]); break;
 		case S_MOUSE: snprintf(line, sizeof(line), "Mouse           < %s >", tri[t->set.mouse]); break;
 		default: {
 			const struct upane *p = &t->panes[r - S_PANES];
@@ -46,7 +47,7 @@ static void change(struct tui *t, int dir)
 	case S_COLOUR: t->set.colour = (enum tristate)((t->set.colour + 3 + dir) % 3); break;
 	case S_CHARS: t->set.chars = (enum charset)((t->set.chars + 3 + dir) % 3); break;
 	case S_BARS: t->set.bars = (enum bar_style)((t->set.bars + 3 + dir) % 3); break;
-	case S_SPARK: t->set.sparklines = !t->set.sparklines; break;
+	case S_SPARK: t->set.sparklines = (enum spark_style)((t->set.sparklines + 3 + dir) % 3); break;
 	case S_MOUSE: t->set.mouse = (enum tristate)((t->set.mouse + 3 + dir) % 3); break;
 	default: {
 		struct upane *p = &t->panes[r - S_PANES];

@@ -24,12 +24,13 @@ enum role {
 enum charset { CHARS_AUTO, CHARS_UTF8, CHARS_ASCII };
 enum tristate { TRI_AUTO, TRI_ON, TRI_OFF };
 enum bar_style { BAR_BLOCKS, BAR_PIPES, BAR_HASHES };
+enum spark_style { SPARK_SWEEP, SPARK_SCROLL, SPARK_OFF };
 
 struct settings {
 	enum tristate colour;
 	enum charset chars;
 	enum bar_style bars;
-	bool sparklines;
+	enum spark_style sparklines;
 	enum tristate mouse;
 	int nhidden;
 	char **hidden; /* "profile/pane" names the user hid */

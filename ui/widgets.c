@@ -53,7 +53,7 @@ int sparkline_bucket(const struct tui *t)
  * line, which is what keeps an ssh link quiet. */
 void draw_sparkline(struct tui *t, int y, int x, int w, int slot, float scale)
 {
-	if (w <= 0 || !t->set.sparklines || !crt_visible(y) || x + w > COLS)
+	if (w <= 0 || t->set.sparklines == SPARK_OFF || !crt_visible(y) || x + w > COLS)
 		return;
 	attr_t a = crt_attr(R_SPARK);
 	char buf[256];
@@ -61,11 +61,20 @@ void draw_sparkline(struct tui *t, int y, int x, int w, int slot, float scale)
 	int levels = t->utf8 ? 8 : (int)strlen(spark_ascii);
 	uint64_t bucket = (uint64_t)sparkline_bucket(t);
 	uint64_t current = t->hist->count / bucket; /* the bucket being filled */
+	bool scroll = t->set.sparklines == SPARK_SCROLL;
 	for (int c = 0; c < w; c++) {
-		/* the newest bucket at or before 'current' that lands in cell c */
-		uint64_t gap = current % (uint64_t)w;
-		uint64_t k = current - ((gap + (uint64_t)w - (uint64_t)c) % (uint64_t)w);
-		float v = c == (int)gap || k > current ? NAN : history_mean(t->hist, slot, k * bucket, (k + 1) * bucket);
+		uint64_t k;
+		bool blank;
+		if (scroll) { /* newest completed bucket at the right */
+			uint64_t back = (uint64_t)(w - c);
+			blank = back > current;
+			k = blank ? 0 : current - back;
+		} else { /* the newest bucket at or before 'current' that lands in cell c */
+			uint64_t gap = current % (uint64_t)w;
+			k = current - ((gap + (uint64_t)w - (uint64_t)c) % (uint64_t)w);
+			blank = c == (int)gap || k > current;
+		}
+		float v = blank ? NAN : history_mean(t->hist, slot, k * bucket, (k + 1) * bucket);
 		if (n + 4 >= (int)sizeof(buf))
 			break;
 		if (isnan(v) || scale <= 0) {
