@@ -189,10 +189,22 @@ keys Down Down Right Right
 see "bar style hashes" "Bar style .*hashes"
 keys Escape
 see "settings saved" "settings saved to"
+# metrics no pane lists are one setup switch away, and that choice is kept too
+keys s
+see "setup lists the other metrics" "\[ \] NVIDIA Tegra410 uncore: other metrics"
+keys Down Down Down Down Down Down Down Down
+see "the other metrics row" "\[ \] NVIDIA Tegra410 uncore: other metrics"
+text ' '
+keys Escape
+text '/'
+text 'slc_read_rate'
+keys Enter
+see "other metrics shown" "SLC read requests .*req/cyc"
 keys q
 quit_ok "setup quit"
 grep -q "^bars=hashes$" "$HOME/.config/pmutop/pmutoprc" && ok || fail "pmutoprc lacks bars=hashes"
-start 100 30 LANG=C
+grep -q "^show_pane=tegra410/other$" "$HOME/.config/pmutop/pmutoprc" && ok || fail "pmutoprc lacks show_pane"
+start 120 40 LANG=C
 see "hashes after restart" "SLC read .*\[##"
 keys s
 see "setup shows the saved choice" "Bar style .*hashes"

@@ -208,7 +208,8 @@ void crt_fill(int y, int x, int w, enum role r, chtype ch)
 	attroff(role_attr[r]);
 }
 
-/* A dialog box centred on the screen, at most w x h; returns its inner geometry. */
+/* A dialog box centred on the screen, at most w x h; returns its inner geometry. Drawn
+ * with Unicode box characters or ASCII, like the rules, not the terminal's ACS. */
 void crt_box(int w, int h, const char *title, int *iy, int *ix, int *iw, int *ih)
 {
 	if (w > COLS - 2)
@@ -216,17 +217,27 @@ void crt_box(int w, int h, const char *title, int *iy, int *ix, int *iw, int *ih
 	if (h > LINES - 2)
 		h = LINES - 2;
 	int y = (LINES - h) / 2, x = (COLS - w) / 2;
+	const char *cs = nl_langinfo(CODESET);
+	bool utf8 = cs && !strcmp(cs, "UTF-8");
+	const char *hz = utf8 ? "─" : "-", *vt = utf8 ? "│" : "|";
+	const char *c[4] = { utf8 ? "┌" : "+", utf8 ? "┐" : "+", utf8 ? "└" : "+", utf8 ? "┘" : "+" };
+	char line[1024];
+	int n = 0, hl = (int)strlen(hz);
+	for (int i = 0; i < w - 2 && n + hl < (int)sizeof(line); i++, n += hl)
+		memcpy(line + n, hz, (size_t)hl);
 	for (int r = 0; r < h; r++)
 		crt_fill(y + r, x, w, R_DIALOG, ' ');
 	attron(crt_attr(R_DIALOG));
-	mvaddch(y, x, ACS_ULCORNER);
-	mvhline(y, x + 1, ACS_HLINE, w - 2);
-	mvaddch(y, x + w - 1, ACS_URCORNER);
-	mvvline(y + 1, x, ACS_VLINE, h - 2);
-	mvvline(y + 1, x + w - 1, ACS_VLINE, h - 2);
-	mvaddch(y + h - 1, x, ACS_LLCORNER);
-	mvhline(y + h - 1, x + 1, ACS_HLINE, w - 2);
-	mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
+	mvaddstr(y, x, c[0]);
+	addnstr(line, n);
+	addstr(c[1]);
+	for (int r = 1; r < h - 1; r++) {
+		mvaddstr(y + r, x, vt);
+		mvaddstr(y + r, x + w - 1, vt);
+	}
+	mvaddstr(y + h - 1, x, c[2]);
+	addnstr(line, n);
+	addstr(c[3]);
 	attroff(crt_attr(R_DIALOG));
 	char t[128];
 	snprintf(t, sizeof(t), " %s ", title);

@@ -6,6 +6,13 @@
 #include "tui.h"
 #include "util.h"
 
+static bool metric_hidden(const struct tui *t, const struct profile *p, const char *metric)
+{
+	char key[256];
+	snprintf(key, sizeof(key), "metric:%s/%s", p->name, metric);
+	return settings_is_hidden(&t->set, key);
+}
+
 static int find_metric(const struct profile *p, const char *name)
 {
 	for (int i = 0; i < p->nmetrics; i++)
@@ -135,8 +142,16 @@ void layout_build(struct tui *t)
 			const struct prof_pane *pn = &prof->panes[k];
 			int *midx = xmalloc(sizeof(int) * (size_t)(pn->nmetrics ? pn->nmetrics : 1));
 			int nm = 0;
+			int hidden = 0;
 			for (int m = 0; m < pn->nmetrics; m++) {
 				int mi = find_metric(prof, pn->metrics[m]);
+				if (mi >= 0 && metric_hidden(t, prof, pn->metrics[m])) {
+					hidden++;
+					for (int f = 0; f < prof->metrics[mi].nforms; f++)
+						if (prof->metrics[mi].forms[f].group >= 0)
+							shown[prof->metrics[mi].forms[f].group] = true;
+					continue;
+				}
 				if (mi >= 0) {
 					midx[nm++] = mi;
 					for (int f = 0; f < prof->metrics[mi].nforms; f++)
@@ -145,6 +160,37 @@ void layout_build(struct tui *t)
 				}
 			}
 			add_pane(t, pi, pn->name, pn->title, pn->style, nm, midx, pn);
+			if (!nm && hidden) /* every metric hidden: so is the pane */
+				t->panes[t->npanes - 1].hidden = true;
+			free(midx);
+		}
+		/* metrics of shown groups that no pane lists: one "other metrics" pane, hidden
+		 * until the user shows it in setup */
+		{
+			int *midx = xmalloc(sizeof(int) * (size_t)(prof->nmetrics ? prof->nmetrics : 1));
+			int nm = 0;
+			for (int m = 0; m < prof->nmetrics; m++) {
+				bool listed = false, grouped = false;
+				for (int k = 0; k < prof->npanes && !listed; k++) {
+					for (int j = 0; j < prof->panes[k].nmetrics; j++)
+						listed |= !strcmp(prof->panes[k].metrics[j], prof->metrics[m].name);
+					for (int j = 0; j < prof->panes[k].ndetail; j++)
+						listed |= !strcmp(prof->panes[k].detail[j], prof->metrics[m].name);
+				}
+				for (int f = 0; f < prof->metrics[m].nforms; f++)
+					grouped |= prof->metrics[m].forms[f].group >= 0 && shown[prof->metrics[m].forms[f].group];
+				if (!listed && grouped && !metric_hidden(t, prof, prof->metrics[m].name))
+					midx[nm++] = m;
+			}
+			if (nm) {
+				char *title = xasprintf("%s: other metrics", prof->title);
+				add_pane(t, pi, "other", title, "values", nm, midx, NULL);
+				free(title);
+				struct upane *p = &t->panes[t->npanes - 1];
+				char *show = xasprintf("show:%s", p->key);
+				p->hidden = !settings_is_hidden(&t->set, show);
+				free(show);
+			}
 			free(midx);
 		}
 		/* groups no pane shows get a plain pane of their own */
@@ -154,7 +200,7 @@ void layout_build(struct tui *t)
 			int *midx = xmalloc(sizeof(int) * (size_t)(prof->nmetrics ? prof->nmetrics : 1));
 			int nm = 0;
 			for (int m = 0; m < prof->nmetrics; m++)
-				if (metric_form(&prof->metrics[m], g))
+				if (metric_form(&prof->metrics[m], g) && !metric_hidden(t, prof, prof->metrics[m].name))
 					midx[nm++] = m;
 			if (nm)
 				add_pane(t, pi, prof->groups[g].name,

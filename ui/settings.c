@@ -79,6 +79,15 @@ void settings_load(struct settings *s, const char *path)
 			s->mouse = (enum tristate)i;
 		else if (!strcmp(k, "hide_pane"))
 			settings_set_hidden(s, v, true);
+		else if (!strcmp(k, "show_pane")) {
+			char *key = xasprintf("show:%s", v);
+			settings_set_hidden(s, key, true);
+			free(key);
+		} else if (!strcmp(k, "hide_metric")) {
+			char *key = xasprintf("metric:%s", v);
+			settings_set_hidden(s, key, true);
+			free(key);
+		}
 		else
 			diag_warn("%s:%d: ignoring unknown setting %s=%s", path, lineno, k, v);
 	}
@@ -112,8 +121,14 @@ bool settings_save(const struct settings *s, const char *path)
 	fprintf(f, "# pmutop settings, written by its setup screen (F2)\n");
 	fprintf(f, "colour=%s\ncharset=%s\nbars=%s\nsparklines=%s\nmouse=%s\n", tri_names[s->colour],
 		chars_names[s->chars], bar_names[s->bars], spark_names[s->sparklines], tri_names[s->mouse]);
-	for (int i = 0; i < s->nhidden; i++)
-		fprintf(f, "hide_pane=%s\n", s->hidden[i]);
+	for (int i = 0; i < s->nhidden; i++) {
+		if (str_has_prefix(s->hidden[i], "metric:"))
+			fprintf(f, "hide_metric=%s\n", s->hidden[i] + 7);
+		else if (str_has_prefix(s->hidden[i], "show:"))
+			fprintf(f, "show_pane=%s\n", s->hidden[i] + 5);
+		else
+			fprintf(f, "hide_pane=%s\n", s->hidden[i]);
+	}
 	bool ok = fclose(f) == 0 && rename(tmp, path) == 0; /* never a half-written file */
 	free(tmp);
 	return ok;

@@ -1,10 +1,38 @@
 /* setup.c - F2: colours, characters, bar style, sparklines, mouse, and which panes show.
  * Changes apply at once and are saved when the screen closes. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "tui.h"
+#include "util.h"
 
 enum { S_COLOUR, S_CHARS, S_BARS, S_SPARK, S_MOUSE, S_PANES };
+
+/* After the panes: every metric of every profile in use, to show or hide. */
+static int nmetric_rows(const struct tui *t)
+{
+	int n = 0;
+	for (int p = 0; p < t->s->nprofiles; p++)
+		n += t->s->profiles[p]->nmetrics;
+	return n;
+}
+
+static const struct prof_metric *metric_row(const struct tui *t, int r, const struct profile **prof)
+{
+	for (int p = 0; p < t->s->nprofiles; p++) {
+		if (r < t->s->profiles[p]->nmetrics) {
+			*prof = t->s->profiles[p];
+			return &t->s->profiles[p]->metrics[r];
+		}
+		r -= t->s->profiles[p]->nmetrics;
+	}
+	return NULL;
+}
+
+static void metric_key(const struct profile *p, const struct prof_metric *m, char *key, size_t len)
+{
+	snprintf(key, len, "metric:%s/%s", p->name, m->name);
+}
 
 static const char *const tri[] = { "auto", "on", "off" };
 static const char *const chars[] = { "auto", "UTF-8", "ASCII" };
@@ -13,30 +41,45 @@ static const char *const sparks[] = { "sweep (few bytes over ssh)", "scroll", "o
 
 static int nrows(const struct tui *t)
 {
-	return S_PANES + t->npanes;
+	return S_PANES + t->npanes + nmetric_rows(t);
 }
 
 void setup_draw(struct tui *t)
 {
 	int iy, ix, iw, ih;
-	crt_box(64, nrows(t) + 5, "Setup (Left/Right/Space change, Esc saves and closes)", &iy, &ix, &iw, &ih);
+	crt_box(72, nrows(t) + 6, "Setup (Left/Right/Space change, Esc saves and closes)", &iy, &ix, &iw, &ih);
 	char line[160];
-	for (int r = 0; r < nrows(t) && r < ih - 1; r++) {
-		int y = iy + r + (r >= S_PANES);
+	int rows = ih - 2; /* headings take two lines */
+	int first = t->setup_row >= rows ? t->setup_row - rows + 1 : 0;
+	int y = iy;
+	for (int r = first; r < nrows(t) && y < iy + ih; r++) {
+		if (r == S_PANES) {
+			crt_put(y++, ix, iw, R_DIALOG, "Panes shown:");
+		} else if (r == S_PANES + t->npanes) {
+			crt_put(y++, ix, iw, R_DIALOG, "Metrics shown:");
+		}
+		if (y >= iy + ih)
+			break;
 		switch (r) {
 		case S_COLOUR: snprintf(line, sizeof(line), "Colour          < %s >", tri[t->set.colour]); break;
 		case S_CHARS: snprintf(line, sizeof(line), "Characters      < %s >", chars[t->set.chars]); break;
 		case S_BARS: snprintf(line, sizeof(line), "Bar style       < %s >", bars[t->set.bars]); break;
 		case S_SPARK: snprintf(line, sizeof(line), "Sparklines      < %s >", sparks[t->set.sparklines]); break;
 		case S_MOUSE: snprintf(line, sizeof(line), "Mouse           < %s >", tri[t->set.mouse]); break;
-		default: {
-			const struct upane *p = &t->panes[r - S_PANES];
-			snprintf(line, sizeof(line), "[%c] pane: %s (%s)", p->hidden ? ' ' : 'x', p->title, p->key);
+		default:
+			if (r < S_PANES + t->npanes) {
+				const struct upane *p = &t->panes[r - S_PANES];
+				snprintf(line, sizeof(line), "[%c] %s (%s)", p->hidden ? ' ' : 'x', p->title, p->key);
+			} else {
+				const struct profile *prof;
+				const struct prof_metric *m = metric_row(t, r - S_PANES - t->npanes, &prof);
+				char key[256];
+				metric_key(prof, m, key, sizeof(key));
+				snprintf(line, sizeof(line), "[%c] %s (%s)", settings_is_hidden(&t->set, key) ? ' ' : 'x',
+					 m->title, m->name);
+			}
 		}
-		}
-		if (r == S_PANES)
-			crt_put(y - 1, ix, iw, R_DIALOG, "Panes shown:");
-		crt_put(y, ix, iw, r == t->setup_row ? R_FOCUS : R_DIALOG, line);
+		crt_put(y++, ix, iw, r == t->setup_row ? R_FOCUS : R_DIALOG, line);
 	}
 }
 
@@ -49,11 +92,29 @@ static void change(struct tui *t, int dir)
 	case S_BARS: t->set.bars = (enum bar_style)((t->set.bars + 3 + dir) % 3); break;
 	case S_SPARK: t->set.sparklines = (enum spark_style)((t->set.sparklines + 3 + dir) % 3); break;
 	case S_MOUSE: t->set.mouse = (enum tristate)((t->set.mouse + 3 + dir) % 3); break;
-	default: {
-		struct upane *p = &t->panes[r - S_PANES];
-		p->hidden = !p->hidden;
-		settings_set_hidden(&t->set, p->key, p->hidden);
-	}
+	default:
+		if (r < S_PANES + t->npanes) {
+			struct upane *p = &t->panes[r - S_PANES];
+			p->hidden = !p->hidden;
+			if (str_has_suffix(p->key, "/other")) { /* hidden by default: remember showing */
+				char *show = xasprintf("show:%s", p->key);
+				settings_set_hidden(&t->set, show, !p->hidden);
+				free(show);
+			} else {
+				settings_set_hidden(&t->set, p->key, p->hidden);
+			}
+		} else {
+			const struct profile *prof;
+			const struct prof_metric *m = metric_row(t, r - S_PANES - t->npanes, &prof);
+			char key[256];
+			metric_key(prof, m, key, sizeof(key));
+			settings_set_hidden(&t->set, key, !settings_is_hidden(&t->set, key));
+			/* panes are built from the shown metrics: build them again */
+			layout_free(t);
+			layout_build(t);
+			t->focus = 0;
+			t->row = 0;
+		}
 	}
 	crt_apply_settings(t);
 }

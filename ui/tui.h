@@ -33,7 +33,8 @@ struct settings {
 	enum spark_style sparklines;
 	enum tristate mouse;
 	int nhidden;
-	char **hidden; /* "profile/pane" names the user hid */
+	char **hidden; /* "profile/pane" panes and "metric:profile/metric" metrics the user hid,
+			* "show:profile/other" panes hidden by default that the user shows */
 };
 
 /* One pane on screen: a profile [pane], or an automatic one for a group no pane shows. */
