@@ -56,6 +56,7 @@ struct sim_model {
 	int nerrors;
 	int line;
 	bool at_line_start;
+	char raw[1024]; /* the start of the current line, for columns */
 	FILE *f;
 	int cur; /* current section, -1 for [model] */
 };
@@ -168,7 +169,16 @@ static int handler(void *user, const char *section, const char *name, const char
 		int col;
 		r.expr = expr_compile(value, &names, &err, &col);
 		if (!r.expr) {
-			merr(m, m->line, col, "rate.%s: %s", name + 5, err);
+			/* the formula's column within the line: after "=" and blanks */
+			const char *eq = strpbrk(m->raw, "=:");
+			int base = 1;
+			if (eq) {
+				const char *v = eq + 1;
+				while (*v == ' ' || *v == '\t')
+					v++;
+				base = (int)(v - m->raw) + 1;
+			}
+			merr(m, m->line, base + col - 1, "rate.%s: %s", name + 5, err);
 			free(err);
 		}
 		sec->rates = xrealloc(sec->rates, sizeof(r) * (size_t)(sec->nrates + 1));
@@ -199,8 +209,10 @@ static char *reader(char *str, int num, void *stream)
 	struct sim_model *m = stream;
 	if (!fgets(str, num, m->f))
 		return NULL;
-	if (m->at_line_start)
+	if (m->at_line_start) {
 		m->line++;
+		snprintf(m->raw, sizeof(m->raw), "%s", str);
+	}
 	size_t n = strlen(str);
 	m->at_line_start = n && str[n - 1] == '\n';
 	char *copy = xstrdup(str);

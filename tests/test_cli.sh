@@ -162,6 +162,12 @@ printf 'cpu  100 0 100 800 0 0 0 0 0 0\ncpu0 50 0 50 400 0 0 0 0 0 0\n' > fakepr
 "$PMUTOP" --demo --proc-root fakeproc -b -n 1 -d 0.01 > util0.out
 grep -q " cpu " util0.out && fail "utilisation shown before two readings" || ok
 
+# a bad traffic model names file, line and column, and nothing runs
+printf '[model]\njitter = 0\n[pmu nvidia_ucf_pmu_*]\nrate.cycles = 2e9 *\n' > badmodel.ini
+"$PMUTOP" --demo --model badmodel.ini -b -n 1 > /dev/null 2> err.out
+expect_eq "bad model exit" $? 1
+expect_grep "bad model message" "badmodel.ini:4:20: rate.cycles: formula ends where a value was expected" err.out
+
 # usage errors
 "$PMUTOP" --frob > /dev/null 2>&1
 expect_eq "unknown option" $? 2
