@@ -163,6 +163,15 @@ see "second start" "UCF bandwidth"
 pkill -HUP -f "pmutop --demo -d 0.2" || fail "no pmutop to signal"
 quit_ok "SIGHUP"
 
+# a crash restores the terminal before dying, and says so
+start 100 30 LANG=C.UTF-8
+see "third start" "UCF bandwidth"
+pkill -SEGV -f "pmutop --demo -d 0.2" || fail "no pmutop to crash"
+see "crash reported" "pmutop: crashed; the terminal was restored"
+see "crash: exit status is the signal's" "EXITED=139"
+see "crash: canonical mode restored" "^icanon$"
+see "crash: echo restored" "^echo$"
+
 # 80x24, plain ASCII, no colour, vt100: readable, and no UTF-8 glyphs
 start 80 24 LANG=C NO_COLOR=1 TERM=vt100
 see "vt100 ascii" "SLC read .*\[|"
