@@ -4,6 +4,8 @@
  * (discovery, profiles, binding) and resident memory.
  *
  * usage: bench_refresh sim|host|draw REFRESHES
+ * environment: BENCH_UNCORE_ONLY=1 (the Tegra410 profile alone, no TopDown),
+ *              BENCH_SIZE=COLSxLINES for draw (default 120x40)
  * Prints "bench: NAME VALUE UNIT" lines. run.sh also runs it under callgrind with 0 and
  * with N refreshes, so the instruction count of one refresh is their difference / N. */
 #include <stdio.h>
@@ -55,7 +57,9 @@ int main(int argc, char **argv)
 	struct profile *ps[2];
 	int np = 0;
 	ps[np++] = profile_load(sim ? PMUTOP_ABS_SRCDIR "/profiles/tegra410.ini" : PMUTOP_ABS_SRCDIR "/profiles/host.ini", &nerr);
-	if (sim)
+	const char *uncore_only = getenv("BENCH_UNCORE_ONLY");
+	bool with_topdown = sim && !(uncore_only && *uncore_only == '1');
+	if (with_topdown)
 		ps[np++] = profile_load(PMUTOP_ABS_SRCDIR "/profiles/topdown.ini", &nerr);
 	for (int i = 0; i < np; i++)
 		if (!ps[i])
@@ -89,7 +93,10 @@ int main(int argc, char **argv)
 		}
 	}
 	uint64_t w1 = clock_monotonic_ns();
-	const char *tag = draw ? "sim_tegra410_with_redraw" : sim ? "sim_tegra410" : "host";
+	char tag[96];
+	const char *size = getenv("BENCH_SIZE");
+	snprintf(tag, sizeof(tag), "%s%s%s%s", sim ? "sim_tegra410" : "host", sim && !with_topdown ? "_uncore" : "",
+		 draw ? "_with_redraw_" : "", draw ? (size && *size ? size : "120x40") : "");
 	if (draw && bytes < 0)
 		fprintf(stderr, "bench_refresh: no terminal description for xterm-256color\n");
 	printf("bench: %s_counters %d count\n", tag, counters);

@@ -6,6 +6,7 @@ b=$1
 bin="$b/bench/bench_refresh"
 "$bin" sim 2000
 TERM=xterm-256color "$bin" draw 300
+BENCH_UNCORE_ONLY=1 "$bin" sim 2000
 "$bin" host 200 || echo "bench: host_refresh unavailable (perf_event_open refused)"
 if command -v valgrind > /dev/null; then
     ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
@@ -13,9 +14,16 @@ if command -v valgrind > /dev/null; then
     base=$(ir "$bin" sim 0)
     with=$(ir "$bin" sim 100)
     echo "bench: sim_tegra410_refresh_instructions $(( (with - base) / 100 )) instructions"
-    base=$(ir "$bin" draw 1)
-    with=$(ir "$bin" draw 51)
-    echo "bench: sim_tegra410_refresh_with_redraw_instructions $(( (with - base) / 50 )) instructions"
+    for variant in "0 120x40" "0 80x24" "1 120x40" "1 80x24"; do
+        set -- $variant
+        name=$([ "$1" = 1 ] && echo sim_tegra410_uncore || echo sim_tegra410)
+        base=$(BENCH_UNCORE_ONLY=$1 BENCH_SIZE=$2 ir "$bin" draw 1)
+        with=$(BENCH_UNCORE_ONLY=$1 BENCH_SIZE=$2 ir "$bin" draw 51)
+        echo "bench: ${name}_refresh_with_redraw_$2_instructions $(( (with - base) / 50 )) instructions"
+    done
+    base=$(BENCH_UNCORE_ONLY=1 ir "$bin" sim 0)
+    with=$(BENCH_UNCORE_ONLY=1 ir "$bin" sim 100)
+    echo "bench: sim_tegra410_uncore_refresh_instructions $(( (with - base) / 100 )) instructions"
 else
     echo "bench: instructions unavailable (install valgrind)"
 fi

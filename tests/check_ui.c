@@ -32,6 +32,11 @@ START_TEST(human_numbers)
 	fmt(23.456, "%", "23.5", "%");
 	fmt(2.5961, "GHz", "2.60", "GHz");
 	fmt(NAN, "GB/s", "-", "GB/s");
+	fmt(-4.216, "GB/s", "-4.22", "GB/s");
+	fmt(99.996, "ns", "100.0", "ns");     /* rounds like printf */
+	fmt(9.999, "GB/s", "10.00", "GB/s");
+	fmt(0.004, "%", "0.0", "%");
+	fmt(1e30, "/s", "1000000000000000000T", "/s");
 }
 END_TEST
 

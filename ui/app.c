@@ -310,6 +310,8 @@ int ui_run(struct session *s, struct procstat *cpu, const struct ui_options *opt
 	t.shown = xmalloc(sizeof(double) * (size_t)(s->nvalues ? s->nvalues : 1));
 	for (int i = 0; i < s->nvalues; i++)
 		t.shown[i] = NAN;
+	t.spark = xcalloc((size_t)(s->nvalues ? s->nvalues : 1), sizeof(*t.spark));
+	t.vtext = xcalloc((size_t)(s->nvalues ? s->nvalues : 1), sizeof(*t.vtext));
 	if (gethostname(t.hostname, sizeof(t.hostname) - 1) < 0)
 		snprintf(t.hostname, sizeof(t.hostname), "?");
 	if (opt->machine)
@@ -321,6 +323,8 @@ int ui_run(struct session *s, struct procstat *cpu, const struct ui_options *opt
 		fprintf(stderr, "pmutop: cannot start the terminal (TERM=%s); use -b for batch output\n", term ? term : "unset");
 		history_free(t.hist);
 		free(t.shown);
+		free(t.spark);
+	free(t.vtext);
 		free(t.settings_path);
 		settings_free(&t.set);
 		return 1;
@@ -328,6 +332,7 @@ int ui_run(struct session *s, struct procstat *cpu, const struct ui_options *opt
 	if (opt->sensors && hw_sensors_init())
 		hw_sensors_read(&t.temps);
 	layout_build(&t);
+	t.relayout = true;
 	screen_draw(&t); /* lays panes out, so rows exist for focus */
 	t.focus = -1;
 	focus_pane(&t, 1, false);
@@ -357,6 +362,7 @@ int ui_run(struct session *s, struct procstat *cpu, const struct ui_options *opt
 		while ((key = getch()) != ERR) { /* also delivers KEY_RESIZE after SIGWINCH */
 			handle_key(&t, key);
 			dirty = true;
+			t.relayout = true;
 		}
 		now = clock_monotonic_ns();
 		if (now >= next) {
@@ -378,6 +384,8 @@ int ui_run(struct session *s, struct procstat *cpu, const struct ui_options *opt
 	filter_editor_free(t.fe);
 	history_free(t.hist);
 	free(t.shown);
+	free(t.spark);
+	free(t.vtext);
 	free(t.settings_path);
 	settings_free(&t.set);
 	return 0;
@@ -392,11 +400,17 @@ long ui_bench_frames(struct session *s, int frames, FILE *out, uint64_t (*clock)
 	t.shown = xmalloc(sizeof(double) * (size_t)(s->nvalues ? s->nvalues : 1));
 	for (int i = 0; i < s->nvalues; i++)
 		t.shown[i] = NAN;
+	t.spark = xcalloc((size_t)(s->nvalues ? s->nvalues : 1), sizeof(*t.spark));
+	t.vtext = xcalloc((size_t)(s->nvalues ? s->nvalues : 1), sizeof(*t.vtext));
 	snprintf(t.hostname, sizeof(t.hostname), "bench");
 	SCREEN *scr = newterm("xterm-256color", out, stdin);
 	if (!scr)
 		return -1;
-	resizeterm(40, 120);
+	int cols = 120, lines = 40;
+	const char *size = getenv("BENCH_SIZE");
+	if (size && sscanf(size, "%dx%d", &cols, &lines) != 2)
+		cols = 120, lines = 40;
+	resizeterm(lines, cols);
 	t.utf8 = true;
 	crt_apply_settings(&t);
 	layout_build(&t);
@@ -413,6 +427,8 @@ long ui_bench_frames(struct session *s, int frames, FILE *out, uint64_t (*clock)
 	layout_free(&t);
 	history_free(t.hist);
 	free(t.shown);
+	free(t.spark);
+	free(t.vtext);
 	settings_free(&t.set);
 	return bytes;
 }

@@ -187,14 +187,10 @@ void crt_rule(struct tui *t, int y, int x, int w, enum role r)
 		return;
 	if (x + w > COLS)
 		w = COLS - x;
-	char line[1024];
-	const char *cell = t->utf8 ? "─" : "-";
-	int n = 0, cl = (int)strlen(cell);
-	for (int i = 0; i < w && n + cl < (int)sizeof(line); i++, n += cl)
-		memcpy(line + n, cell, (size_t)cl);
-	attron(role_attr[r]);
-	mvaddnstr(y, x, line, n);
-	attroff(role_attr[r]);
+	/* one cell repeated by curses itself: no multibyte decoding per cell */
+	cchar_t cc;
+	setcchar(&cc, t->utf8 ? L"\u2500" : L"-", role_attr[r], 0, NULL);
+	mvhline_set(y, x, &cc, w);
 }
 
 void crt_fill(int y, int x, int w, enum role r, chtype ch)

@@ -6,16 +6,39 @@
 
 #include "tui.h"
 
+/* v with 'decimals' digits after the point, as %.Nf would print it: integer arithmetic,
+ * because every value on screen goes through here every frame. */
+static void fixed(double v, int decimals, char *num, size_t n)
+{
+	static const long long pow10[] = { 1, 10, 100, 1000 };
+	if (!isfinite(v) || fabs(v) >= 9e15 / pow10[decimals]) {
+		snprintf(num, n, "%.*f", decimals, v);
+		return;
+	}
+	long long scaled = llround(fabs(v) * (double)pow10[decimals]);
+	char tmp[32];
+	int len = 0;
+	for (int d = 0; d < decimals; d++, scaled /= 10)
+		tmp[len++] = (char)('0' + scaled % 10);
+	if (decimals)
+		tmp[len++] = '.';
+	do {
+		tmp[len++] = (char)('0' + scaled % 10);
+		scaled /= 10;
+	} while (scaled);
+	if (v < 0 && (len > 1 || tmp[0] != '0'))
+		tmp[len++] = '-';
+	size_t k = 0;
+	while (len > 0 && k + 1 < n)
+		num[k++] = tmp[--len];
+	num[k] = '\0';
+}
+
 /* Three significant digits: enough to read a rate, and a steady rate keeps its digits. */
 static void sig3(double v, char *num, size_t n)
 {
 	double a = fabs(v);
-	if (a >= 100)
-		snprintf(num, n, "%.0f", v);
-	else if (a >= 10)
-		snprintf(num, n, "%.1f", v);
-	else
-		snprintf(num, n, "%.2f", v);
+	fixed(v, a >= 100 ? 0 : a >= 10 ? 1 : 2, num, n);
 }
 
 void format_human(double v, const char *unit, char *num, size_t nlen, char *u, size_t ulen)
@@ -42,11 +65,11 @@ void format_human(double v, const char *unit, char *num, size_t nlen, char *u, s
 		}
 	}
 	if (!strcmp(unit, "%")) {
-		snprintf(num, nlen, "%.1f", v);
+		fixed(v, 1, num, nlen);
 		return;
 	}
 	if (!strcmp(unit, "ns")) {
-		snprintf(num, nlen, fabs(v) >= 100 ? "%.0f" : "%.1f", v);
+		fixed(v, fabs(v) >= 100 ? 0 : 1, num, nlen);
 		return;
 	}
 	/* counts and rates: k, M, G suffixes */

@@ -30,13 +30,25 @@ static void value_text(struct tui *t, int slot, const struct metric_value *v, co
 		return;
 	}
 	switch (v->state) {
-	case VS_OK:
+	case VS_OK: {
 		t->shown[slot] = display_hysteresis(t->shown[slot], v->value);
-		format_human(t->shown[slot], unit, num, sizeof(num), u, sizeof(u));
-		snprintf(buf, len, "%s%s %s", num, v->multiplexed ? "~" : "", u);
+		struct value_cache *vc = t->vtext ? &t->vtext[slot] : NULL;
 		if (v->multiplexed)
 			*r = R_MARK;
+		if (vc && vc->state == VS_OK + 1 && vc->shown == t->shown[slot] && vc->mux == v->multiplexed) {
+			snprintf(buf, len, "%s", vc->text);
+			return;
+		}
+		format_human(t->shown[slot], unit, num, sizeof(num), u, sizeof(u));
+		snprintf(buf, len, "%s%s %s", num, v->multiplexed ? "~" : "", u);
+		if (vc) {
+			vc->state = VS_OK + 1; /* 0: nothing cached yet */
+			vc->shown = t->shown[slot];
+			vc->mux = v->multiplexed;
+			snprintf(vc->text, sizeof(vc->text), "%s", buf);
+		}
 		return;
+	}
 	case VS_NO_VALUE: snprintf(buf, len, "- %s", unit); *r = R_DIM; return;
 	case VS_NOT_COUNTED: snprintf(buf, len, "not counted"); *r = R_MARK; return;
 	case VS_UNREADABLE: snprintf(buf, len, "?"); *r = R_ERROR; return;

@@ -121,12 +121,15 @@ static void draw_body(struct tui *t)
 		struct upane *p = &t->panes[i];
 		if (p->hidden)
 			continue;
-		crt_clip(0, 0); /* measure only */
-		int h = pane_draw(t, i, 0, 0, COLS, false);
+		if (t->relayout || !p->height) { /* measure; otherwise last frame's heights hold */
+			crt_clip(0, 0);
+			p->height = pane_draw(t, i, 0, 0, COLS, false);
+		}
 		if (i == t->focus)
 			focus_y = y + (t->row >= 0 && t->row < p->nrows ? p->row_y[t->row] : 0);
-		y += h;
+		y += p->height;
 	}
+	t->relayout = false;
 	int total = y;
 	if (focus_y >= 0) {
 		if (focus_y < t->scroll + 1)
@@ -143,7 +146,11 @@ static void draw_body(struct tui *t)
 	for (int i = 0; i < t->npanes; i++) {
 		if (t->panes[i].hidden)
 			continue;
-		y += pane_draw(t, i, y, 0, COLS, true);
+		int h = pane_draw(t, i, y, 0, COLS, true);
+		if (h != t->panes[i].height) /* something changed the layout after all */
+			t->relayout = true;
+		t->panes[i].height = h;
+		y += h;
 	}
 	crt_clip(0, LINES);
 	if (total > height) { /* how far down, on the key bar */

@@ -114,6 +114,7 @@ static void change(struct tui *t, int dir)
 			layout_build(t);
 			t->focus = 0;
 			t->row = 0;
+			t->relayout = true;
 		}
 	}
 	crt_apply_settings(t);

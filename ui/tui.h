@@ -53,6 +53,7 @@ struct upane {
 	int *slot;     /* ninst x nmetrics value slots, -1 where the metric does not exist */
 	int label_w;   /* widest metric title, for the label column */
 	float *scale;  /* per metric: one bar scale for all its instances, steady across frames */
+	int height;    /* lines drawn last frame */
 	bool expandable, expanded;
 	bool *open;    /* per instance name: its root ports shown under it (Enter) */
 	int ndetail;   /* metrics shown under each row when expanded (TopDown level 2) */
@@ -92,10 +93,26 @@ struct tui {
 	char message[256];
 	bool message_is_error;
 	bool quit;
+	bool relayout; /* a key, a resize or a setting may have changed pane heights */
 	bool utf8, colour, mouse;
 	char hostname[64];
 	double *shown; /* per value slot: the value on screen, for display hysteresis */
 	struct hw_temps temps;
+	/* per value slot: the sparkline as last built, rebuilt only when a bucket completes */
+	struct spark_cache {
+		uint64_t bucket;
+		float scale;
+		int width;
+		char text[64];
+		int len;
+	} *spark;
+	/* per value slot: its text as last formatted, rebuilt only when what is shown changes */
+	struct value_cache {
+		double shown;
+		int state;
+		bool mux;
+		char text[40];
+	} *vtext;
 };
 
 /* crt.c: the terminal */

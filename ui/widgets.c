@@ -26,15 +26,12 @@ void draw_bar(struct tui *t, int y, int x, int w, double frac, enum role r)
 	/* whole cells: eighth-cell bars would change (and be sent over ssh) nearly every
 	 * refresh for a moving value */
 	int full = (int)lround(frac * w);
-	char buf[1024];
-	int n = 0;
-	const char *cell = t->utf8 && t->set.bars == BAR_BLOCKS ? "█" : t->set.bars == BAR_HASHES ? "#" : "|";
-	size_t cl = strlen(cell);
-	for (int i = 0; i < full && n + (int)cl < (int)sizeof(buf); i++, n += (int)cl)
-		memcpy(buf + n, cell, cl);
-	attron(a);
-	mvaddnstr(y, x, buf, n); /* the rest is blank already: every frame starts erased */
-	attroff(a);
+	if (full <= 0)
+		return; /* the rest is blank already: every frame starts erased */
+	const wchar_t *cell = t->utf8 && t->set.bars == BAR_BLOCKS ? L"\u2588" : t->set.bars == BAR_HASHES ? L"#" : L"|";
+	cchar_t cc;
+	setcchar(&cc, cell, a, 0, NULL);
+	mvhline_set(y, x, &cc, full); /* one cell repeated by curses: no decoding per cell */
 }
 
 /* Refreshes per sparkline cell: about four seconds, so a 12-cell line spans a minute. */
@@ -56,11 +53,20 @@ void draw_sparkline(struct tui *t, int y, int x, int w, int slot, float scale)
 	if (w <= 0 || t->set.sparklines == SPARK_OFF || !crt_visible(y) || x + w > COLS)
 		return;
 	attr_t a = crt_attr(R_SPARK);
+	uint64_t bucket = (uint64_t)sparkline_bucket(t);
+	uint64_t current = t->hist->count / bucket; /* the bucket being filled */
+	/* the line only changes when a bucket completes (or the scale or style does) */
+	struct spark_cache *sc = t->spark ? &t->spark[slot] : NULL;
+	uint64_t key = current * 4 + (uint64_t)t->set.sparklines * 2 + (t->utf8 ? 1 : 0);
+	if (sc && sc->bucket == key && sc->scale == scale && sc->width == w) {
+		attron(a);
+		mvaddnstr(y, x, sc->text, sc->len);
+		attroff(a);
+		return;
+	}
 	char buf[256];
 	int n = 0;
 	int levels = t->utf8 ? 8 : (int)strlen(spark_ascii);
-	uint64_t bucket = (uint64_t)sparkline_bucket(t);
-	uint64_t current = t->hist->count / bucket; /* the bucket being filled */
 	bool scroll = t->set.sparklines == SPARK_SCROLL;
 	for (int c = 0; c < w; c++) {
 		uint64_t k;
@@ -92,6 +98,13 @@ void draw_sparkline(struct tui *t, int y, int x, int w, int slot, float scale)
 		} else {
 			buf[n++] = spark_ascii[level];
 		}
+	}
+	if (sc && n < (int)sizeof(sc->text)) {
+		memcpy(sc->text, buf, (size_t)n);
+		sc->len = n;
+		sc->bucket = key;
+		sc->scale = scale;
+		sc->width = w;
 	}
 	attron(a);
 	mvaddnstr(y, x, buf, n);
