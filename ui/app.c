@@ -85,16 +85,20 @@ static void cmd_up(struct tui *t)
 static void cmd_page_down(struct tui *t) { for (int i = 0; i < LINES / 2; i++) cmd_down(t); }
 static void cmd_page_up(struct tui *t) { for (int i = 0; i < LINES / 2; i++) cmd_up(t); }
 
-static void cmd_per_cpu(struct tui *t)
+static void toggle_per_cpu(struct tui *t, struct upane *p, const char *none)
 {
-	struct upane *p = t->focus < t->npanes ? &t->panes[t->focus] : NULL;
 	if (!p || !p->expandable) {
-		tui_message(t, false, "no per-CPU rows in this pane");
+		tui_message(t, false, "%s", none);
 		return;
 	}
 	p->expanded = !p->expanded;
 	t->row = 0;
 	tui_message(t, false, p->expanded ? "showing every CPU (c collapses, o sorts)" : "showing summaries");
+}
+
+static void cmd_per_cpu(struct tui *t)
+{
+	toggle_per_cpu(t, t->focus < t->npanes ? &t->panes[t->focus] : NULL, "no per-CPU rows in this pane");
 }
 
 static void cmd_sort(struct tui *t)
@@ -125,13 +129,7 @@ static void cmd_expand(struct tui *t)
 				p->open[i] = !p->open[i];
 		return;
 	}
-	if (!p || !p->expandable) {
-		tui_message(t, false, "nothing to expand here");
-		return;
-	}
-	p->expanded = !p->expanded;
-	t->row = 0;
-	tui_message(t, false, p->expanded ? "showing every CPU (Enter collapses)" : "showing summaries");
+	toggle_per_cpu(t, p, "nothing to expand here");
 }
 
 static void cmd_filter(struct tui *t)
@@ -290,6 +288,35 @@ static void handle_key(struct tui *t, int key)
 			}
 }
 
+/* The monitor's state besides the terminal: settings, history and the per-slot caches. */
+static void tui_state_init(struct tui *t, struct session *s, const struct ui_options *opt)
+{
+	memset(t, 0, sizeof(*t));
+	t->s = s;
+	t->opt = opt;
+	t->interval = opt->interval_s;
+	settings_defaults(&t->set);
+	size_t n = (size_t)(s->nvalues ? s->nvalues : 1);
+	t->hist = history_new(s->nvalues);
+	t->shown = xmalloc(sizeof(double) * n);
+	for (size_t i = 0; i < n; i++)
+		t->shown[i] = NAN;
+	t->spark = xcalloc(n, sizeof(*t->spark));
+	t->vtext = xcalloc(n, sizeof(*t->vtext));
+}
+
+static void tui_state_free(struct tui *t)
+{
+	layout_free(t);
+	filter_editor_free(t->fe);
+	history_free(t->hist);
+	free(t->shown);
+	free(t->spark);
+	free(t->vtext);
+	free(t->settings_path);
+	settings_free(&t->set);
+}
+
 static void sample(struct tui *t, uint64_t now)
 {
 	session_sample(t->s, now);
@@ -302,16 +329,11 @@ static void sample(struct tui *t, uint64_t now)
 
 int ui_run(struct session *s, struct procstat *cpu, const struct ui_options *opt)
 {
-	struct tui t = { .s = s, .cpu = cpu, .opt = opt, .interval = opt->interval_s };
-	settings_defaults(&t.set);
+	struct tui t;
+	tui_state_init(&t, s, opt);
+	t.cpu = cpu;
 	t.settings_path = settings_default_path();
 	settings_load(&t.set, t.settings_path);
-	t.hist = history_new(s->nvalues);
-	t.shown = xmalloc(sizeof(double) * (size_t)(s->nvalues ? s->nvalues : 1));
-	for (int i = 0; i < s->nvalues; i++)
-		t.shown[i] = NAN;
-	t.spark = xcalloc((size_t)(s->nvalues ? s->nvalues : 1), sizeof(*t.spark));
-	t.vtext = xcalloc((size_t)(s->nvalues ? s->nvalues : 1), sizeof(*t.vtext));
 	if (gethostname(t.hostname, sizeof(t.hostname) - 1) < 0)
 		snprintf(t.hostname, sizeof(t.hostname), "?");
 	if (opt->machine)
@@ -380,32 +402,19 @@ int ui_run(struct session *s, struct procstat *cpu, const struct ui_options *opt
 	}
 	crt_done();
 	hw_sensors_done();
-	layout_free(&t);
-	filter_editor_free(t.fe);
-	history_free(t.hist);
-	free(t.shown);
-	free(t.spark);
-	free(t.vtext);
-	free(t.settings_path);
-	settings_free(&t.set);
+	tui_state_free(&t);
 	return 0;
 }
 
 long ui_bench_frames(struct session *s, int frames, FILE *out, uint64_t (*clock)(void *), void *clock_ctx)
 {
 	struct ui_options opt = { .interval_s = 1, .title = "bench", .iterations = -1 };
-	struct tui t = { .s = s, .opt = &opt, .interval = 1 };
-	settings_defaults(&t.set);
-	t.hist = history_new(s->nvalues);
-	t.shown = xmalloc(sizeof(double) * (size_t)(s->nvalues ? s->nvalues : 1));
-	for (int i = 0; i < s->nvalues; i++)
-		t.shown[i] = NAN;
-	t.spark = xcalloc((size_t)(s->nvalues ? s->nvalues : 1), sizeof(*t.spark));
-	t.vtext = xcalloc((size_t)(s->nvalues ? s->nvalues : 1), sizeof(*t.vtext));
-	snprintf(t.hostname, sizeof(t.hostname), "bench");
 	SCREEN *scr = newterm("xterm-256color", out, stdin);
 	if (!scr)
 		return -1;
+	struct tui t;
+	tui_state_init(&t, s, &opt);
+	snprintf(t.hostname, sizeof(t.hostname), "bench");
 	int cols = 120, lines = 40;
 	const char *size = getenv("BENCH_SIZE");
 	if (size && sscanf(size, "%dx%d", &cols, &lines) != 2)
@@ -424,11 +433,6 @@ long ui_bench_frames(struct session *s, int frames, FILE *out, uint64_t (*clock)
 	long bytes = ftell(out) - before;
 	endwin();
 	delscreen(scr);
-	layout_free(&t);
-	history_free(t.hist);
-	free(t.shown);
-	free(t.spark);
-	free(t.vtext);
-	settings_free(&t.set);
+	tui_state_free(&t);
 	return bytes;
 }
