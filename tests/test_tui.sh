@@ -163,6 +163,19 @@ see "second start" "UCF bandwidth"
 pkill -HUP -f "pmutop --demo -d 0.2" || fail "no pmutop to signal"
 quit_ok "SIGHUP"
 
+# a mouse click focuses the row under it (X10 mouse report: ESC [ M button x y, each
+# plus 32, 1-based); mouse is on by default outside ssh
+start 120 40 LANG=C.UTF-8 SSH_CONNECTION=
+see "mouse: start" "S0 RC5 (0006:00)"
+row=$(grep -n "S0 RC5 (0006:00)" "$scratch/screen.txt" | cut -d: -f1)
+click() { text "$(printf '\033[M%b%b%b' "\0$(printf %o $((32 + $1)))" "\0$(printf %o $((33 + $2)))" "\0$(printf %o $((33 + $3)))")"; }
+click 0 5 $((row - 1))
+click 3 5 $((row - 1))
+keys f
+see "click focused the RC" "Filters: pcie socket0/rc5"
+keys Escape q
+quit_ok "mouse quit"
+
 # a crash restores the terminal before dying, and says so
 start 100 30 LANG=C.UTF-8
 see "third start" "UCF bandwidth"
