@@ -12,14 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
+#include "base/diag.h"
 #include "paths.h"
-#include "pmu.h"
-#include "profile.h"
-#include "session.h"
-#include "source.h"
-#include "util.h"
-#include "../ui/ui.h"
+#include "machine/pmu.h"
+#include "engine/profile.h"
+#include "engine/session.h"
+#include "sources/source.h"
+#include "base/util.h"
+#include "ui/ui.h"
 
 static uint64_t next_second(void *ctx)
 {

@@ -6,16 +6,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cpulist.h"
-#include "diag.h"
-#include "encode.h"
-#include "expr.h"
-#include "format.h"
-#include "pcimap.h"
-#include "pmu.h"
-#include "procstat.h"
+#include "base/cpulist.h"
+#include "base/diag.h"
+#include "machine/encode.h"
+#include "base/expr.h"
+#include "machine/format.h"
+#include "machine/pcimap.h"
+#include "machine/pmu.h"
+#include "machine/procstat.h"
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 /* ---- cpu lists ---- */
 

@@ -12,13 +12,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "pmu.h"
-#include "profile.h"
-#include "session.h"
-#include "source.h"
+#include "base/diag.h"
+#include "machine/pmu.h"
+#include "engine/profile.h"
+#include "engine/session.h"
+#include "sources/source.h"
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 static bool perf_usable(void)
 {

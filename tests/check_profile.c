@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "expr.h"
-#include "profile.h"
+#include "base/diag.h"
+#include "base/expr.h"
+#include "engine/profile.h"
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 static const char *const good =
 	"[profile]\n"

@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "pmu.h"
-#include "profile.h"
-#include "session.h"
-#include "source.h"
+#include "base/diag.h"
+#include "machine/pmu.h"
+#include "engine/profile.h"
+#include "engine/session.h"
+#include "sources/source.h"
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 #define SEC 1000000000ull
 

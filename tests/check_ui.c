@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ui/tui.h"
+#include "ui/tui.h"
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 static void fmt(double v, const char *unit, const char *want_num, const char *want_unit)
 {

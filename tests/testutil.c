@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "util.h"
+#include "base/diag.h"
+#include "base/util.h"
 
 static char *dirs[64];
 static int ndirs;

@@ -10,10 +10,10 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "procstat.h"
+#include "base/diag.h"
+#include "machine/procstat.h"
 #include "tui.h"
-#include "util.h"
+#include "base/util.h"
 
 static const double intervals[] = { 0.1, 0.2, 0.5, 1, 2, 3, 5, 10, 30, 60 };
 

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "diag.h"
+#include "base/diag.h"
 #include "tui.h"
-#include "util.h"
+#include "base/util.h"
 
 static int collect(struct tui *t, char ***lines)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tui.h"
-#include "util.h"
+#include "base/util.h"
 
 struct fe_item {
 	const struct prof_filter *f;

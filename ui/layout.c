@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "tui.h"
-#include "util.h"
+#include "base/util.h"
 
 static bool metric_hidden(const struct tui *t, const struct profile *p, const char *metric)
 {

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pcimap.h"
+#include "machine/pcimap.h"
 #include "tui.h"
-#include "util.h"
+#include "base/util.h"
 
 #define SPARK_W 12
 

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "procstat.h"
-#include "source.h"
+#include "machine/procstat.h"
+#include "sources/source.h"
 #include "tui.h"
 
 #define MIN_COLS 60

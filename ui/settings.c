@@ -7,9 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "diag.h"
+#include "base/diag.h"
 #include "tui.h"
-#include "util.h"
+#include "base/util.h"
 
 void settings_defaults(struct settings *s)
 {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "tui.h"
-#include "util.h"
+#include "base/util.h"
 
 enum { S_COLOUR, S_CHARS, S_BARS, S_SPARK, S_MOUSE, S_PANES };
 

@@ -6,9 +6,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "history.h"
-#include "hwsensors.h"
-#include "session.h"
+#include "engine/history.h"
+#include "machine/hwsensors.h"
+#include "engine/session.h"
 #include "ui.h"
 
 struct procstat;

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "encode.h"
-#include "pmu.h"
+#include "base/diag.h"
+#include "machine/encode.h"
+#include "machine/pmu.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

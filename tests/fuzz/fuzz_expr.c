@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expr.h"
+#include "base/expr.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "simmodel.h"
+#include "base/diag.h"
+#include "sources/simmodel.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

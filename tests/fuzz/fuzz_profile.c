@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "profile.h"
+#include "base/diag.h"
+#include "engine/profile.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

@@ -1,0 +1,118 @@
+/* cpulist.c - sets of CPU numbers as the kernel prints them. */
+#include "base/cpulist.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+#define CPU_MAX 65536 /* no machine has more; bounds a malicious "0-4294967295" */
+
+bool cpulist_contains(const struct cpulist *l, int cpu)
+{
+	int lo = 0, hi = l->n - 1;
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		if (l->cpu[mid] == cpu)
+			return true;
+		if (l->cpu[mid] < cpu)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return false;
+}
+
+void cpulist_add(struct cpulist *l, int cpu)
+{
+	if (cpulist_contains(l, cpu))
+		return;
+	l->cpu = xrealloc(l->cpu, sizeof(int) * (size_t)(l->n + 1));
+	int i = l->n;
+	while (i > 0 && l->cpu[i - 1] > cpu) {
+		l->cpu[i] = l->cpu[i - 1];
+		i--;
+	}
+	l->cpu[i] = cpu;
+	l->n++;
+}
+
+static bool parse_cpu(const char **p, long *v)
+{
+	if (!isdigit((unsigned char)**p))
+		return false;
+	char *end;
+	*v = strtol(*p, &end, 10);
+	*p = end;
+	return *v >= 0 && *v < CPU_MAX;
+}
+
+bool cpulist_parse(const char *text, struct cpulist *out)
+{
+	out->n = 0;
+	out->cpu = NULL;
+	const char *p = text;
+	while (*p == ' ')
+		p++;
+	if (*p == '\n' || *p == '\0')
+		return true; /* an empty mask is legal (e.g. all CPUs offline) */
+	for (;;) {
+		long a, b;
+		if (!parse_cpu(&p, &a))
+			goto bad;
+		b = a;
+		if (*p == '-') {
+			p++;
+			if (!parse_cpu(&p, &b) || b < a)
+				goto bad;
+		}
+		for (long c = a; c <= b; c++)
+			cpulist_add(out, (int)c);
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		while (*p == '\n' || *p == ' ')
+			p++;
+		if (*p)
+			goto bad;
+		return true;
+	}
+bad:
+	cpulist_free(out);
+	return false;
+}
+
+void cpulist_free(struct cpulist *l)
+{
+	free(l->cpu);
+	l->cpu = NULL;
+	l->n = 0;
+}
+
+void cpulist_copy(struct cpulist *dst, const struct cpulist *src)
+{
+	dst->n = src->n;
+	dst->cpu = src->n ? xmalloc(sizeof(int) * (size_t)src->n) : NULL;
+	if (src->n)
+		memcpy(dst->cpu, src->cpu, sizeof(int) * (size_t)src->n);
+}
+
+void cpulist_format(const struct cpulist *l, char *buf, size_t len)
+{
+	size_t off = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < l->n && off < len;) {
+		int j = i;
+		while (j + 1 < l->n && l->cpu[j + 1] == l->cpu[j] + 1)
+			j++;
+		int w = j > i ? snprintf(buf + off, len - off, "%s%d-%d", off ? "," : "", l->cpu[i], l->cpu[j])
+			      : snprintf(buf + off, len - off, "%s%d", off ? "," : "", l->cpu[i]);
+		if (w < 0)
+			break;
+		off += (size_t)w;
+		i = j + 1;
+	}
+}

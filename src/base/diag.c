@@ -1,0 +1,74 @@
+/* diag.c - warnings and errors: printed to stderr, and kept for the UI's error view. */
+#include "base/diag.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "base/util.h"
+
+#define DIAG_KEEP 256 /* a broken tree can warn thousands of times; keep the first ones */
+
+struct diag_entry {
+	enum diag_level level;
+	char *text;
+};
+
+static struct diag_entry entries[DIAG_KEEP];
+static int nentries;
+static bool quiet;
+
+static void diag_add(enum diag_level level, const char *fmt, va_list ap)
+{
+	char *text = xvasprintf(fmt, ap);
+	if (!quiet)
+		fprintf(stderr, "pmutop: %s%s\n", level == DIAG_ERROR ? "error: " : "warning: ", text);
+	if (nentries < DIAG_KEEP) {
+		entries[nentries].level = level;
+		entries[nentries++].text = text;
+	} else {
+		free(text);
+	}
+}
+
+void diag_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_add(DIAG_WARN, fmt, ap);
+	va_end(ap);
+}
+
+void diag_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_add(DIAG_ERROR, fmt, ap);
+	va_end(ap);
+}
+
+void diag_set_quiet(bool q)
+{
+	quiet = q;
+}
+
+int diag_count(void)
+{
+	return nentries;
+}
+
+const char *diag_message(int i, enum diag_level *level)
+{
+	if (i < 0 || i >= nentries)
+		return NULL;
+	if (level)
+		*level = entries[i].level;
+	return entries[i].text;
+}
+
+void diag_clear(void)
+{
+	for (int i = 0; i < nentries; i++)
+		free(entries[i].text);
+	nentries = 0;
+}

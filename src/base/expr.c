@@ -1,0 +1,424 @@
+/* expr.c - formula parser (recursive descent) and stack-machine evaluator. */
+#include "base/expr.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+#define EXPR_MAX_DEPTH 64
+
+enum op {
+	OP_CONST, OP_VAR, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_NEG, OP_NOT,
+	OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE, OP_AND, OP_OR,
+	OP_MIN, OP_MAX, OP_ABS, OP_SQRT, OP_FLOOR, OP_SIN, OP_COS,
+	OP_JFALSE, /* pop; if false jump to arg (NaN: push NaN and jump to the end, arg2) */
+	OP_JUMP,
+};
+
+struct insn {
+	uint8_t op;
+	int32_t arg;  /* slot, jump target, or argument count */
+	int32_t arg2; /* OP_JFALSE: where "no value" goes */
+	double k;
+};
+
+struct expr {
+	int n, cap;
+	struct insn *code;
+	int depth;
+};
+
+struct parser {
+	const char *text, *p;
+	const struct expr_names *names;
+	struct expr *e;
+	char *err;
+	int errcol;
+	int sp, maxsp; /* simulated stack depth */
+};
+
+static void fail(struct parser *ps, const char *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(struct parser *ps, const char *at, const char *fmt, ...)
+{
+	if (ps->err)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	ps->err = xvasprintf(fmt, ap);
+	va_end(ap);
+	ps->errcol = (int)(at - ps->text) + 1;
+}
+
+static int emit(struct parser *ps, enum op op, int arg, double k, int stack_effect)
+{
+	struct expr *e = ps->e;
+	grow_array(&e->code, &e->cap, e->n + 1, sizeof(struct insn));
+	e->code[e->n] = (struct insn){ .op = (uint8_t)op, .arg = arg, .k = k };
+	ps->sp += stack_effect;
+	if (ps->sp > ps->maxsp)
+		ps->maxsp = ps->sp;
+	if (ps->maxsp > EXPR_MAX_DEPTH)
+		fail(ps, ps->p, "formula nests too deeply");
+	return e->n++;
+}
+
+static void skip_ws(struct parser *ps)
+{
+	while (isspace((unsigned char)*ps->p))
+		ps->p++;
+}
+
+static bool accept(struct parser *ps, const char *tok)
+{
+	skip_ws(ps);
+	size_t n = strlen(tok);
+	if (strncmp(ps->p, tok, n))
+		return false;
+	/* "<" must not swallow "<=", "=" never stands alone */
+	if (n == 1 && (tok[0] == '<' || tok[0] == '>' || tok[0] == '!') && ps->p[1] == '=')
+		return false;
+	ps->p += n;
+	return true;
+}
+
+static void parse_cond(struct parser *ps);
+
+static const struct {
+	const char *name;
+	enum op op;
+	int minargs, maxargs;
+} functions[] = {
+	{ "min", OP_MIN, 2, 16 }, { "max", OP_MAX, 2, 16 }, { "abs", OP_ABS, 1, 1 },
+	{ "sqrt", OP_SQRT, 1, 1 }, { "floor", OP_FLOOR, 1, 1 }, { "sin", OP_SIN, 1, 1 },
+	{ "cos", OP_COS, 1, 1 },
+};
+
+static void parse_call(struct parser *ps, const char *start, const char *name)
+{
+	size_t fi;
+	for (fi = 0; fi < ARRAY_SIZE(functions); fi++)
+		if (!strcmp(functions[fi].name, name))
+			break;
+	if (fi == ARRAY_SIZE(functions)) {
+		fail(ps, start, "unknown function '%s' (known: min, max, abs, sqrt, floor, sin, cos)", name);
+		return;
+	}
+	int nargs = 0;
+	if (!accept(ps, ")")) {
+		do {
+			parse_cond(ps);
+			nargs++;
+		} while (!ps->err && accept(ps, ","));
+		if (!ps->err && !accept(ps, ")"))
+			fail(ps, ps->p, "expected ',' or ')' in call of %s()", name);
+	}
+	if (ps->err)
+		return;
+	if (nargs < functions[fi].minargs || nargs > functions[fi].maxargs) {
+		fail(ps, start, "%s() takes %d%s argument%s, not %d", name, functions[fi].minargs,
+		     functions[fi].maxargs > functions[fi].minargs ? " or more" : "",
+		     functions[fi].minargs == 1 && functions[fi].maxargs == 1 ? "" : "s", nargs);
+		return;
+	}
+	emit(ps, functions[fi].op, nargs, 0, 1 - nargs);
+}
+
+static void parse_primary(struct parser *ps)
+{
+	skip_ws(ps);
+	const char *start = ps->p;
+	if (accept(ps, "(")) {
+		parse_cond(ps);
+		if (!ps->err && !accept(ps, ")"))
+			fail(ps, ps->p, "expected ')'");
+		return;
+	}
+	if (isdigit((unsigned char)*ps->p) || (*ps->p == '.' && isdigit((unsigned char)ps->p[1]))) {
+		char *end;
+		double v;
+		if (ps->p[0] == '0' && (ps->p[1] == 'x' || ps->p[1] == 'X')) {
+			v = (double)strtoull(ps->p, &end, 16);
+			if (end == ps->p + 2) {
+				fail(ps, start, "malformed hex number");
+				return;
+			}
+		} else {
+			v = strtod(ps->p, &end);
+		}
+		if (isalpha((unsigned char)*end) || *end == '_') {
+			fail(ps, start, "malformed number '%.*s'", (int)(end - ps->p) + 1, ps->p);
+			return;
+		}
+		ps->p = end;
+		emit(ps, OP_CONST, 0, v, 1);
+		return;
+	}
+	if (isalpha((unsigned char)*ps->p) || *ps->p == '_') {
+		const char *q = ps->p;
+		while (isalnum((unsigned char)*q) || *q == '_' || *q == '.')
+			q++;
+		char *name = xstrndup(ps->p, (size_t)(q - ps->p));
+		ps->p = q;
+		if (accept(ps, "(")) {
+			parse_call(ps, start, name);
+		} else {
+			int slot = ps->names ? ps->names->resolve(ps->names->ctx, name) : -1;
+			if (slot < 0) {
+				const char *hint = expr_suggest(ps->names, name);
+				if (hint)
+					fail(ps, start, "unknown event '%s' (did you mean '%s'?)", name, hint);
+				else
+					fail(ps, start, "unknown event or name '%s'", name);
+			} else {
+				emit(ps, OP_VAR, slot, 0, 1);
+			}
+		}
+		free(name);
+		return;
+	}
+	if (!*ps->p)
+		fail(ps, start, "formula ends where a value was expected");
+	else
+		fail(ps, start, "unexpected '%c' where a value was expected", *ps->p);
+}
+
+static void parse_unary(struct parser *ps)
+{
+	if (accept(ps, "-")) {
+		parse_unary(ps);
+		emit(ps, OP_NEG, 0, 0, 0);
+	} else if (accept(ps, "+")) {
+		parse_unary(ps);
+	} else if (accept(ps, "!")) {
+		parse_unary(ps);
+		emit(ps, OP_NOT, 0, 0, 0);
+	} else {
+		parse_primary(ps);
+	}
+}
+
+static void parse_mul(struct parser *ps)
+{
+	parse_unary(ps);
+	while (!ps->err) {
+		if (accept(ps, "*")) {
+			parse_unary(ps);
+			emit(ps, OP_MUL, 0, 0, -1);
+		} else if (accept(ps, "/")) {
+			parse_unary(ps);
+			emit(ps, OP_DIV, 0, 0, -1);
+		} else {
+			break;
+		}
+	}
+}
+
+static void parse_add(struct parser *ps)
+{
+	parse_mul(ps);
+	while (!ps->err) {
+		if (accept(ps, "+")) {
+			parse_mul(ps);
+			emit(ps, OP_ADD, 0, 0, -1);
+		} else if (accept(ps, "-")) {
+			parse_mul(ps);
+			emit(ps, OP_SUB, 0, 0, -1);
+		} else {
+			break;
+		}
+	}
+}
+
+static void parse_cmp(struct parser *ps)
+{
+	static const struct {
+		const char *tok;
+		enum op op;
+	} cmps[] = { { "<=", OP_LE }, { ">=", OP_GE }, { "==", OP_EQ }, { "!=", OP_NE }, { "<", OP_LT }, { ">", OP_GT } };
+	parse_add(ps);
+	for (size_t i = 0; i < ARRAY_SIZE(cmps) && !ps->err; i++) {
+		if (accept(ps, cmps[i].tok)) {
+			parse_add(ps);
+			emit(ps, cmps[i].op, 0, 0, -1);
+			return;
+		}
+	}
+}
+
+static void parse_and(struct parser *ps)
+{
+	parse_cmp(ps);
+	while (!ps->err && accept(ps, "&&")) {
+		parse_cmp(ps);
+		emit(ps, OP_AND, 0, 0, -1);
+	}
+}
+
+static void parse_or(struct parser *ps)
+{
+	parse_and(ps);
+	while (!ps->err && accept(ps, "||")) {
+		parse_and(ps);
+		emit(ps, OP_OR, 0, 0, -1);
+	}
+}
+
+static void parse_cond(struct parser *ps)
+{
+	parse_or(ps);
+	if (ps->err || !accept(ps, "?"))
+		return;
+	int jf = emit(ps, OP_JFALSE, 0, 0, -1);
+	parse_cond(ps);
+	if (ps->err)
+		return;
+	if (!accept(ps, ":")) {
+		fail(ps, ps->p, "expected ':' of '?:'");
+		return;
+	}
+	int jmp = emit(ps, OP_JUMP, 0, 0, -1); /* the else branch pushes its own value */
+	ps->e->code[jf].arg = ps->e->n;
+	parse_cond(ps);
+	ps->e->code[jmp].arg = ps->e->n;
+	ps->e->code[jf].arg2 = ps->e->n;
+}
+
+struct expr *expr_compile(const char *text, const struct expr_names *names, char **err, int *col)
+{
+	struct parser ps = { .text = text, .p = text, .names = names };
+	ps.e = xcalloc(1, sizeof(struct expr));
+	*err = NULL;
+	*col = 0;
+	parse_cond(&ps);
+	skip_ws(&ps);
+	if (!ps.err && *ps.p)
+		fail(&ps, ps.p, "unexpected '%c' after the end of the formula", *ps.p);
+	if (ps.err) {
+		*err = ps.err;
+		*col = ps.errcol;
+		expr_free(ps.e);
+		return NULL;
+	}
+	ps.e->depth = ps.maxsp;
+	return ps.e;
+}
+
+void expr_free(struct expr *e)
+{
+	if (!e)
+		return;
+	free(e->code);
+	free(e);
+}
+
+double expr_eval(const struct expr *e, const double *vars)
+{
+	double st[EXPR_MAX_DEPTH + 1];
+	int sp = 0;
+	for (int pc = 0; pc < e->n; pc++) {
+		const struct insn *in = &e->code[pc];
+		double a, b;
+		switch ((enum op)in->op) {
+		case OP_CONST: st[sp++] = in->k; break;
+		case OP_VAR: st[sp++] = vars[in->arg]; break;
+		case OP_ADD: sp--; st[sp - 1] += st[sp]; break;
+		case OP_SUB: sp--; st[sp - 1] -= st[sp]; break;
+		case OP_MUL: sp--; st[sp - 1] *= st[sp]; break;
+		case OP_DIV:
+			b = st[--sp];
+			a = st[sp - 1];
+			st[sp - 1] = b == 0.0 ? NAN : a / b; /* "no value", never a made-up 0 or inf */
+			break;
+		case OP_NEG: st[sp - 1] = -st[sp - 1]; break;
+		case OP_NOT: a = st[sp - 1]; st[sp - 1] = isnan(a) ? NAN : a == 0.0; break;
+#define CMP(OPC, expr_)                                                      \
+	case OPC:                                                            \
+		b = st[--sp];                                                \
+		a = st[sp - 1];                                              \
+		st[sp - 1] = isnan(a) || isnan(b) ? NAN : (double)(expr_);   \
+		break;
+		CMP(OP_LT, a < b)
+		CMP(OP_LE, a <= b)
+		CMP(OP_GT, a > b)
+		CMP(OP_GE, a >= b)
+		CMP(OP_EQ, a == b)
+		CMP(OP_NE, a != b)
+		CMP(OP_AND, a != 0.0 && b != 0.0)
+		CMP(OP_OR, a != 0.0 || b != 0.0)
+#undef CMP
+		case OP_MIN:
+		case OP_MAX: {
+			int n = in->arg;
+			double r = st[sp - n];
+			for (int i = sp - n + 1; i < sp; i++) {
+				if (isnan(st[i]) || isnan(r))
+					r = NAN;
+				else if (in->op == OP_MIN ? st[i] < r : st[i] > r)
+					r = st[i];
+			}
+			sp -= n - 1;
+			st[sp - 1] = r;
+			break;
+		}
+		case OP_ABS: st[sp - 1] = fabs(st[sp - 1]); break;
+		case OP_SQRT: st[sp - 1] = st[sp - 1] < 0 ? NAN : sqrt(st[sp - 1]); break;
+		case OP_FLOOR: st[sp - 1] = floor(st[sp - 1]); break;
+		case OP_SIN: st[sp - 1] = sin(st[sp - 1]); break;
+		case OP_COS: st[sp - 1] = cos(st[sp - 1]); break;
+		case OP_JFALSE:
+			a = st[--sp];
+			if (isnan(a)) {
+				st[sp++] = NAN;
+				pc = in->arg2 - 1;
+			} else if (a == 0.0) {
+				pc = in->arg - 1;
+			}
+			break;
+		case OP_JUMP: pc = in->arg - 1; break;
+		}
+	}
+	return sp ? st[sp - 1] : NAN;
+}
+
+void expr_foreach_var(const struct expr *e, void (*fn)(void *ctx, int slot), void *ctx)
+{
+	for (int i = 0; i < e->n; i++) {
+		if (e->code[i].op != OP_VAR)
+			continue;
+		bool seen = false;
+		for (int j = 0; j < i && !seen; j++)
+			seen = e->code[j].op == OP_VAR && e->code[j].arg == e->code[i].arg;
+		if (!seen)
+			fn(ctx, e->code[i].arg);
+	}
+}
+
+int expr_ninsns(const struct expr *e)
+{
+	return e->n;
+}
+
+const char *expr_suggest(const struct expr_names *names, const char *name)
+{
+	if (!names || !names->known)
+		return NULL;
+	const char *best = NULL;
+	int bestd = 99;
+	for (int i = 0;; i++) {
+		const char *k = names->known(names->ctx, i);
+		if (!k)
+			break;
+		int d = edit_distance(name, k);
+		if (d < bestd) {
+			bestd = d;
+			best = k;
+		}
+	}
+	int limit = (int)strlen(name) / 3 + 1;
+	return bestd <= limit ? best : NULL;
+}

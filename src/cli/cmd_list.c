@@ -1,0 +1,124 @@
+/* cmd_list.c - `pmutop list [pmus|events|profiles|metrics|machines|pci]`, like perf list. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/catalog.h"
+#include "cli/commands.h"
+#include "machine/encode.h"
+#include "machine/pcimap.h"
+#include "machine/pmu.h"
+#include "engine/session.h"
+#include "base/sysfs.h"
+#include "base/util.h"
+
+static void list_pmus(const struct machine *m)
+{
+	for (int i = 0; i < m->npmus; i++) {
+		const struct pmu *p = &m->pmus[i];
+		char cpus[256];
+		cpulist_format(&p->cpus, cpus, sizeof(cpus));
+		const char *id = pmu_attr(p, "identifier");
+		printf("%-40s type=%-4d cpus=%-12s formats=%-3d events=%-4d%s%s\n", p->name, p->type,
+		       p->has_cpumask ? cpus : "(all)", p->nformats, p->naliases, id ? " identifier=" : "", id ? id : "");
+	}
+	for (int i = 0; i < m->nhwmon; i++)
+		printf("%-40s hwmon %s\n", m->hwmon[i].name, m->hwmon[i].dir);
+}
+
+static void list_events(const struct machine *m)
+{
+	const char *name;
+	for (int i = 0; (name = encode_legacy_name(i, NULL)); i++)
+		printf("  %-50s [software/hardware event]\n", name);
+	for (int i = 0; i < m->npmus; i++) {
+		const struct pmu *p = &m->pmus[i];
+		for (int j = 0; j < p->naliases; j++) {
+			char *ev = xasprintf("%s/%s/", p->name, p->aliases[j].name);
+			printf("  %-50s [%s]\n", ev, p->aliases[j].terms);
+			free(ev);
+		}
+		for (int j = 0; j < p->nformats; j++) {
+			char *ev = xasprintf("%s/%s=?/", p->name, p->formats[j].name);
+			printf("  %-50s [format %s]\n", ev, p->formats[j].spec);
+			free(ev);
+		}
+	}
+}
+
+static void list_profiles(const struct machine *m, bool metrics)
+{
+	struct profile **all;
+	int n = catalog_load_all(&all);
+	for (int i = 0; i < n; i++) {
+		const struct profile *p = all[i];
+		bool match = profile_matches(p, m);
+		if (!metrics) {
+			printf("%-16s %-8s %s  (%s)\n", p->name,
+			       p->always ? "always" : match ? "matches" : p->fallback ? "fallback" : "-", p->title, p->path);
+		} else {
+			for (int j = 0; j < p->nmetrics; j++)
+				printf("%-32s %-8s %-10s %s\n", p->metrics[j].name, p->metrics[j].unit, p->name,
+				       p->metrics[j].title);
+		}
+		profile_free(all[i]);
+	}
+	free(all);
+}
+
+/* Like the lspci script of nvidia-tegra410-pmu.rst: root ports and their RC. */
+static void list_pci(const char *root)
+{
+	struct pci_map *pm = pci_map_read(root);
+	if (!pm->n)
+		printf("no root port with the NVIDIA RC DVSEC (reading PCI config space needs root)\n");
+	for (int i = 0; i < pm->n; i++) {
+		const struct pci_port *p = &pm->ports[i];
+		printf("%s: Bus=%02x, Segment=%02x, RP=%02x, RC=%02x, Socket=%02x\n", p->bdf, p->bus, p->segment, p->rp,
+		       p->rc, p->socket);
+		for (int d = 0; d < p->ndevices; d++)
+			printf("    %s\n", p->devices[d]);
+	}
+	pci_map_free(pm);
+}
+
+int cmd_list(int argc, char **argv)
+{
+	const char *root;
+	int status;
+	int first = cmd_options(argc, argv,
+				"usage: pmutop list [--sysfs-root DIR] [pmus|events|profiles|metrics|machines|pci]\n", &root,
+				&status);
+	if (first < 0)
+		return status;
+	const char *what = first < argc ? argv[first] : "pmus";
+	if (!strcmp(what, "machines")) {
+		char **names;
+		int n = catalog_machine_names(&names);
+		for (int i = 0; i < n; i++)
+			printf("%s\n", names[i]);
+		free_names(names, n);
+		return 0;
+	}
+	if (!strcmp(what, "pci")) {
+		list_pci(root);
+		return 0;
+	}
+	struct machine *m = machine_discover(root);
+	status = 0;
+	if (!strcmp(what, "pmus"))
+		list_pmus(m);
+	else if (!strcmp(what, "events"))
+		list_events(m);
+	else if (!strcmp(what, "profiles"))
+		list_profiles(m, false);
+	else if (!strcmp(what, "metrics"))
+		list_profiles(m, true);
+	else {
+		fprintf(stderr, "pmutop list: unknown list '%s' (pmus, events, profiles, metrics, machines, pci)\n", what);
+		status = 2;
+	}
+	machine_free(m);
+	return status;
+}

@@ -1,0 +1,437 @@
+/* main.c - command line, setup, and the batch loop. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "outputs/batch.h"
+#include "engine/catalog.h"
+#include "cli/commands.h"
+#include "config.h"
+#include "base/diag.h"
+#include "machine/pmu.h"
+#include "machine/hwsensors.h"
+#include "machine/pcimap.h"
+#include "machine/procstat.h"
+#include "engine/profile.h"
+#include "engine/session.h"
+#include "sources/source.h"
+#include "base/sysfs.h"
+#include "base/util.h"
+#include "ui/ui.h"
+
+struct options {
+	bool batch;
+	double delay;
+	long iterations; /* -1: until interrupted */
+	enum batch_format format;
+	bool raw;
+	const char *sysfs_root;
+	const char *proc_root;
+	bool sim;
+	const char *demo; /* machine name, or NULL */
+	const char *model;
+	uint64_t seed;
+	bool fake_clock;
+	bool dry_run;
+	int nprofiles;
+	const char **profiles;
+	int nfilters;
+	const char **filters;
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pmutop [OPTIONS]\n"
+		"       pmutop encode [--sysfs-root DIR] EVENT...\n"
+		"       pmutop list [--sysfs-root DIR] [pmus|events|profiles|metrics|machines|pci]\n"
+		"\n"
+		"Watch uncore and core PMU counters as metrics: memory-fabric bandwidth, latencies,\n"
+		"PCIe and NIC traffic, TopDown.\n"
+		"\n"
+		"  -b, --batch               print metrics every interval instead of the full screen\n"
+		"                            (without -b, standard input and output must be a terminal)\n"
+		"  -d, --delay SECONDS       refresh interval (default 1)\n"
+		"  -n, --iterations N        stop after N intervals\n"
+		"      --format FORMAT       batch output: text (default), csv or json\n"
+		"      --raw                 with --format json, also every counter's raw delta\n"
+		"  -p, --profile NAME|FILE   use this profile (repeatable) instead of choosing by PMUs\n"
+		"  -f, --filter GROUP[@INSTANCE]:TERM=VALUE[,TERM=VALUE...]\n"
+		"                            set a filter at start (VALUE 'default' clears it)\n"
+		"      --sysfs-root DIR      read sysfs below DIR (default /; also $PMUTOP_SYSFS_ROOT)\n"
+		"      --proc-root DIR       read /proc below DIR (default /)\n"
+		"      --sim                 count with the simulated machine on the sysfs root\n"
+		"      --model FILE          traffic model for --sim\n"
+		"      --demo[=NAME]         run on a bundled simulated machine (default tegra410)\n"
+		"      --seed N              seed of the simulated machine's noise (default 1)\n"
+		"      --fake-clock          with --sim/--demo: advance time by the interval without\n"
+		"                            waiting (for tests and scripts)\n"
+		"      --dry-run             print every event pmutop would open, as a perf event\n"
+		"                            string and its encoding, and exit\n"
+		"  -h, --help                this help\n"
+		"  -V, --version             version\n"
+		"\n"
+		"Metric values: '-' no value (division by zero or first interval after a change),\n"
+		"'not counted' (counter never ran), '?' unreadable, 'n/a' unavailable.\n"
+		"See pmutop(1) and pmutop-profile(5).\n");
+}
+
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	enum { O_FORMAT = 256, O_RAW, O_SYSFS, O_PROC, O_SIM, O_MODEL, O_DEMO, O_SEED, O_FAKE, O_DRY };
+	static const struct option opts[] = {
+		{ "batch", no_argument, NULL, 'b' },
+		{ "delay", required_argument, NULL, 'd' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "format", required_argument, NULL, O_FORMAT },
+		{ "raw", no_argument, NULL, O_RAW },
+		{ "profile", required_argument, NULL, 'p' },
+		{ "filter", required_argument, NULL, 'f' },
+		{ "sysfs-root", required_argument, NULL, O_SYSFS },
+		{ "proc-root", required_argument, NULL, O_PROC },
+		{ "sim", no_argument, NULL, O_SIM },
+		{ "model", required_argument, NULL, O_MODEL },
+		{ "demo", optional_argument, NULL, O_DEMO },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "fake-clock", no_argument, NULL, O_FAKE },
+		{ "dry-run", no_argument, NULL, O_DRY },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 },
+	};
+	int c;
+	char *end;
+	while ((c = getopt_long(argc, argv, "bd:n:p:f:hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b': o->batch = true; break;
+		case 'd':
+			o->delay = strtod(optarg, &end);
+			if (*end || !(o->delay >= 0.01 && o->delay <= 86400)) {
+				fprintf(stderr, "pmutop: -d %s: the interval must be 0.01 to 86400 seconds\n", optarg);
+				return 2;
+			}
+			break;
+		case 'n':
+			o->iterations = strtol(optarg, &end, 10);
+			if (*end || o->iterations < 1) {
+				fprintf(stderr, "pmutop: -n %s: want a positive number of intervals\n", optarg);
+				return 2;
+			}
+			break;
+		case O_FORMAT:
+			if (!batch_parse_format(optarg, &o->format)) {
+				fprintf(stderr, "pmutop: --format %s: want text, csv or json\n", optarg);
+				return 2;
+			}
+			break;
+		case O_RAW: o->raw = true; break;
+		case 'p':
+			o->profiles = xrealloc(o->profiles, sizeof(char *) * (size_t)(o->nprofiles + 1));
+			o->profiles[o->nprofiles++] = optarg;
+			break;
+		case 'f':
+			o->filters = xrealloc(o->filters, sizeof(char *) * (size_t)(o->nfilters + 1));
+			o->filters[o->nfilters++] = optarg;
+			break;
+		case O_SYSFS: o->sysfs_root = optarg; break;
+		case O_PROC: o->proc_root = optarg; break;
+		case O_SIM: o->sim = true; break;
+		case O_MODEL: o->model = optarg; break;
+		case O_DEMO:
+			o->demo = optarg ? optarg : "tegra410";
+			/* also accept "--demo NAME" */
+			if (!optarg && optind < argc && argv[optind][0] != '-')
+				o->demo = argv[optind++];
+			break;
+		case O_SEED:
+			if (!parse_u64(optarg, &o->seed)) {
+				fprintf(stderr, "pmutop: --seed %s: want a number\n", optarg);
+				return 2;
+			}
+			break;
+		case O_FAKE: o->fake_clock = true; break;
+		case O_DRY: o->dry_run = true; break;
+		case 'h': usage(stdout); exit(0);
+		case 'V': printf("pmutop %s\n", PACKAGE_VERSION); exit(0);
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "pmutop: unexpected argument '%s' (try pmutop --help)\n", argv[optind]);
+		return 2;
+	}
+	if (o->fake_clock && !o->sim && !o->demo) {
+		fprintf(stderr, "pmutop: --fake-clock needs --sim or --demo (real counters count real time)\n");
+		return 2;
+	}
+	return 0;
+}
+
+/* -f GROUP[@INSTANCE]:TERM=VALUE[,TERM=VALUE...] */
+static int apply_filter_option(struct session *s, const char *spec)
+{
+	const char *colon = strchr(spec, ':');
+	if (!colon || colon == spec || !colon[1]) {
+		fprintf(stderr, "pmutop: -f %s: want GROUP[@INSTANCE]:TERM=VALUE[,TERM=VALUE...]\n", spec);
+		return -1;
+	}
+	char *target = xstrndup(spec, (size_t)(colon - spec));
+	char *at = strchr(target, '@');
+	const char *instname = NULL;
+	if (at) {
+		*at = '\0';
+		instname = at + 1;
+	}
+	int status = 0, matched = 0;
+	char *assigns = xstrdup(colon + 1), *save = NULL;
+	for (char *a = strtok_r(assigns, ",", &save); a && !status; a = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(a, '=');
+		if (!eq || eq == a || !eq[1]) {
+			fprintf(stderr, "pmutop: -f %s: '%s' is not TERM=VALUE\n", spec, a);
+			status = -1;
+			break;
+		}
+		*eq = '\0';
+		for (int i = 0; i < s->ninstances && !status; i++) {
+			struct instance *inst = &s->inst[i];
+			if (strcmp(inst->group->name, target) || (instname && strcmp(inst->name, instname)))
+				continue;
+			if (!instname && inst->nmembers)
+				continue; /* members get it directly */
+			if (inst->unavailable)
+				continue;
+			matched++;
+			char *err;
+			if (session_set_filter(s, inst, a, eq + 1, &err) < 0) {
+				fprintf(stderr, "pmutop: -f %s: %s\n", spec, err);
+				free(err);
+				status = -1;
+			}
+		}
+	}
+	if (!status && !matched) {
+		fprintf(stderr, "pmutop: -f %s: no instance of group '%s'%s%s on this machine\n", spec, target,
+			instname ? " named " : "", instname ? instname : "");
+		status = -1;
+	}
+	free(assigns);
+	free(target);
+	return status;
+}
+
+static int load_profiles(const struct options *o, const struct machine *m, struct profile ***out)
+{
+	if (o->nprofiles) {
+		*out = xcalloc((size_t)o->nprofiles, sizeof(struct profile *));
+		for (int i = 0; i < o->nprofiles; i++) {
+			char *path = catalog_find_profile(o->profiles[i]);
+			if (!path) {
+				fprintf(stderr, "pmutop: no profile '%s' (see pmutop list profiles)\n", o->profiles[i]);
+				return -1;
+			}
+			int nerr;
+			(*out)[i] = profile_load(path, &nerr);
+			free(path);
+			if (!(*out)[i]) {
+				fprintf(stderr, "pmutop: %d error%s in profile %s\n", nerr, nerr == 1 ? "" : "s", o->profiles[i]);
+				return -1;
+			}
+		}
+		return o->nprofiles;
+	}
+	struct profile **all;
+	int n = catalog_load_all(&all);
+	int k = catalog_select(all, n, m, out);
+	if (!k) {
+		fprintf(stderr, "pmutop: no profile matches this machine's PMUs and none is a fallback "
+				"(see pmutop list profiles; choose one with -p)\n");
+		return -1;
+	}
+	return k;
+}
+
+/* INSTANCE GROUP EVENT-STRING ENCODING ROLE, one line per instance and event in the
+ * order they are opened; ROLE is leader, member (of the leader's perf group) or single.
+ * Unavailable instances say why. */
+static void print_dry_run(const struct session *s)
+{
+	for (int i = 0; i < s->ninstances; i++) {
+		const struct instance *inst = &s->inst[i];
+		if (inst->nmembers)
+			continue;
+		if (inst->unavailable) {
+			printf("%s\t%s\t!\t%s\n", inst->name, inst->group->name, inst->unavailable);
+			continue;
+		}
+		int order[inst->group->nevents + 1];
+		int n = instance_open_order(inst, order);
+		for (int k = 0; k < n; k++) {
+			int e = order[k];
+			for (int c = 0; c < inst->ncounters; c++) {
+				if (inst->counters[c].event != e)
+					continue;
+				char enc[160];
+				encode_format_attr(&inst->counters[c].attr, enc, sizeof(enc));
+				const char *role = !inst->group->perf_group || n == 1 ? "single" : k == 0 ? "leader" : "member";
+				printf("%s\t%s\t%s\t%s\t%s\n", inst->name, inst->group->name, inst->event_str[e], enc, role);
+				break;
+			}
+		}
+	}
+}
+
+static void sleep_until(uint64_t target_ns)
+{
+	struct timespec ts = { (time_t)(target_ns / 1000000000ull), (long)(target_ns % 1000000000ull) };
+	while (!stop_requested && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+static uint64_t realtime_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int run(struct options *o)
+{
+	char *demo_dir = NULL, *demo_model = NULL;
+	const char *root = o->sysfs_root ? o->sysfs_root : getenv("PMUTOP_SYSFS_ROOT");
+	if (!root || !*root)
+		root = "/";
+	if (o->demo) {
+		demo_dir = catalog_find_machine(o->demo);
+		if (!demo_dir) {
+			fprintf(stderr, "pmutop: no demo machine '%s' (see pmutop list machines)\n", o->demo);
+			return 1;
+		}
+		root = demo_dir;
+		demo_model = path_join(demo_dir, "model.ini");
+		if (!o->model && is_regular_file(demo_model))
+			o->model = demo_model;
+		o->sim = true;
+	}
+	int status = 1;
+	struct machine *m = machine_discover(root);
+	struct profile **profiles = NULL;
+	int nprofiles = load_profiles(o, m, &profiles);
+	struct session *s = NULL;
+	struct source *src = NULL;
+	/* the demo machine's /proc is its own (absent), not this host's */
+	struct procstat *cpu = procstat_new(o->proc_root ? o->proc_root : o->demo ? demo_dir : "/");
+	if (nprofiles < 0)
+		goto out;
+	s = session_new(m, profiles, nprofiles);
+	for (int i = 0; i < o->nfilters; i++)
+		if (apply_filter_option(s, o->filters[i]) < 0)
+			goto out;
+	if (o->dry_run) {
+		print_dry_run(s);
+		status = 0;
+		goto out;
+	}
+	if (o->sim) {
+		struct sim_options so = { .model_path = o->model, .seed = o->seed };
+		src = source_sim_new(m, &so);
+		if (!src)
+			goto out;
+	} else {
+		src = source_perf_new(m);
+	}
+	if (!o->batch) {
+		char title[256] = "";
+		size_t n = 0;
+		for (int i = 0; i < nprofiles && n < sizeof(title) - 1; i++)
+			n += (size_t)snprintf(title + n, sizeof(title) - n, "%s%s", i ? " + " : "", profiles[i]->name);
+		struct pci_map *pci = pci_map_read(root);
+		struct ui_options uo = { .interval_s = o->delay, .title = title, .machine = o->demo,
+					 .iterations = o->iterations, .pci = pci, .sensors = !o->sim };
+		session_start(s, src, clock_monotonic_ns());
+		procstat_update(cpu);
+		status = ui_run(s, cpu, &uo);
+		pci_map_free(pci);
+		goto out;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+
+	uint64_t step = (uint64_t)llround(o->delay * 1e9);
+	uint64_t t0 = o->fake_clock ? 1000000000ull : clock_monotonic_ns();
+	uint64_t wall0 = realtime_ns();
+	session_start(s, src, t0);
+	/* libsensors reads the real /sys: only a live machine's sensors are its own */
+	struct hw_temps temps = { 0 };
+	bool sensors = !o->sim && hw_sensors_init();
+	struct batch b = { .out = stdout, .format = o->format, .raw = o->raw, .cpu = cpu,
+			   .temps = sensors ? &temps : NULL };
+	procstat_update(cpu);
+	for (long i = 1; o->iterations < 0 || i <= o->iterations; i++) {
+		uint64_t target = t0 + (uint64_t)i * step;
+		if (!o->fake_clock)
+			sleep_until(target);
+		if (stop_requested)
+			break;
+		uint64_t now = o->fake_clock ? target : clock_monotonic_ns();
+		session_sample(s, now);
+		procstat_update(cpu);
+		if (sensors)
+			hw_sensors_read(&temps);
+		batch_write(&b, s, o->fake_clock ? wall0 + (uint64_t)i * step : realtime_ns());
+		if (ferror(stdout))
+			break; /* the reader went away */
+	}
+	hw_sensors_done();
+	status = 0;
+out:
+	session_free(s);
+	source_destroy(src);
+	procstat_free(cpu);
+	for (int i = 0; i < nprofiles; i++)
+		profile_free(profiles[i]);
+	free(profiles);
+	machine_free(m);
+	free(demo_dir);
+	free(demo_model);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "encode"))
+		return cmd_encode(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "list"))
+		return cmd_list(argc - 1, argv + 1);
+	struct options o = { .delay = 1.0, .iterations = -1, .seed = 1 };
+	int r = parse_args(argc, argv, &o);
+	if (r)
+		return r;
+	if (!o.batch && !o.dry_run && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))) {
+		if (o.fake_clock) {
+			o.batch = true; /* scripted runs */
+		} else {
+			fprintf(stderr, "pmutop: not a terminal: use -b for batch output (see pmutop --help)\n");
+			return 2;
+		}
+	}
+	r = run(&o);
+	free(o.profiles);
+	free(o.filters);
+	return r;
+}

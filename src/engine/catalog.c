@@ -1,0 +1,188 @@
+/* catalog.c - where profiles and demo machines are found, and which profiles apply. */
+#include "engine/catalog.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "paths.h"
+#include "base/diag.h"
+#include "engine/session.h"
+#include "base/sysfs.h"
+#include "base/util.h"
+
+static bool running_from_build_tree(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return false;
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (!slash)
+		return false;
+	*slash = '\0';
+	/* the program, or a test program in tests/ */
+	return !strcmp(exe, PMUTOP_ABS_BUILDDIR) || !strcmp(exe, PMUTOP_ABS_BUILDDIR "/tests") ||
+	       !strcmp(exe, PMUTOP_ABS_BUILDDIR "/bench");
+}
+
+static void add_dir(char ***dirs, int *n, char *dir)
+{
+	*dirs = xrealloc(*dirs, sizeof(char *) * (size_t)(*n + 1));
+	(*dirs)[(*n)++] = dir;
+}
+
+int catalog_profile_dirs(char ***dirs)
+{
+	int n = 0;
+	*dirs = NULL;
+	bool dev = running_from_build_tree();
+	if (dev)
+		add_dir(dirs, &n, xstrdup(PMUTOP_ABS_SRCDIR "/profiles"));
+	const char *env = getenv("PMUTOP_PROFILE_PATH");
+	if (env && *env) {
+		char *copy = xstrdup(env), *save = NULL;
+		for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
+			add_dir(dirs, &n, xstrdup(d));
+		free(copy);
+	}
+	const char *home = getenv("HOME");
+	if (home && *home)
+		add_dir(dirs, &n, xasprintf("%s/.config/pmutop/profiles", home));
+	add_dir(dirs, &n, xstrdup(PMUTOP_PROFILEDIR));
+	return n;
+}
+
+char *catalog_find_profile(const char *arg)
+{
+	if (strchr(arg, '/') || is_regular_file(arg))
+		return xstrdup(arg);
+	char **dirs;
+	int n = catalog_profile_dirs(&dirs);
+	char *found = NULL;
+	for (int i = 0; i < n; i++) {
+		char *p = xasprintf("%s/%s%s", dirs[i], arg, str_has_suffix(arg, ".ini") ? "" : ".ini");
+		if (!found && is_regular_file(p))
+			found = p;
+		else
+			free(p);
+	}
+	free_names(dirs, n);
+	return found;
+}
+
+int catalog_load_all(struct profile ***out)
+{
+	char **dirs;
+	int ndirs = catalog_profile_dirs(&dirs);
+	int n = 0;
+	*out = NULL;
+	for (int d = 0; d < ndirs; d++) {
+		char **names;
+		int m = list_dir(dirs[d], &names);
+		for (int i = 0; i < m; i++) {
+			if (!str_has_suffix(names[i], ".ini"))
+				continue;
+			char *path = path_join(dirs[d], names[i]);
+			int nerr;
+			struct profile *p = profile_load(path, &nerr);
+			free(path);
+			if (!p)
+				continue;
+			bool dup = false;
+			for (int j = 0; j < n && !dup; j++)
+				dup = !strcmp((*out)[j]->name, p->name);
+			if (dup) {
+				profile_free(p);
+				continue;
+			}
+			*out = xrealloc(*out, sizeof(struct profile *) * (size_t)(n + 1));
+			(*out)[n++] = p;
+		}
+		free_names(names, m);
+	}
+	free_names(dirs, ndirs);
+	return n;
+}
+
+int catalog_select(struct profile **all, int n, const struct machine *m, struct profile ***chosen)
+{
+	int k = 0;
+	*chosen = xcalloc((size_t)(n ? n : 1), sizeof(struct profile *));
+	for (int i = 0; i < n; i++)
+		if (!all[i]->always && profile_matches(all[i], m))
+			(*chosen)[k++] = all[i];
+	if (!k)
+		for (int i = 0; i < n; i++)
+			if (all[i]->fallback)
+				(*chosen)[k++] = all[i];
+	for (int i = 0; i < n; i++) /* beside whatever else applies */
+		if (all[i]->always)
+			(*chosen)[k++] = all[i];
+	for (int i = 0; i < n; i++) {
+		bool kept = false;
+		for (int j = 0; j < k; j++)
+			kept |= (*chosen)[j] == all[i];
+		if (!kept)
+			profile_free(all[i]);
+	}
+	free(all);
+	return k;
+}
+
+static int machine_dirs(char ***dirs)
+{
+	int n = 0;
+	*dirs = NULL;
+	const char *env = getenv("PMUTOP_MACHINE_PATH");
+	if (env && *env)
+		add_dir(dirs, &n, xstrdup(env));
+	if (running_from_build_tree())
+		add_dir(dirs, &n, xstrdup(PMUTOP_ABS_SRCDIR "/profiles/machines"));
+	add_dir(dirs, &n, xstrdup(PMUTOP_MACHINEDIR));
+	return n;
+}
+
+char *catalog_find_machine(const char *name)
+{
+	char **dirs;
+	int n = machine_dirs(&dirs);
+	char *found = NULL;
+	for (int i = 0; i < n && !found; i++) {
+		char *d = path_join(dirs[i], name);
+		char *sys = path_join(d, "sys");
+		if (is_dir(sys))
+			found = d;
+		else
+			free(d);
+		free(sys);
+	}
+	free_names(dirs, n);
+	return found;
+}
+
+int catalog_machine_names(char ***names)
+{
+	char **dirs;
+	int n = machine_dirs(&dirs), k = 0;
+	*names = NULL;
+	for (int i = 0; i < n; i++) {
+		char **sub;
+		int m = list_dir(dirs[i], &sub);
+		for (int j = 0; j < m; j++) {
+			bool dup = false;
+			for (int x = 0; x < k && !dup; x++)
+				dup = !strcmp((*names)[x], sub[j]);
+			if (!dup) {
+				*names = xrealloc(*names, sizeof(char *) * (size_t)(k + 1));
+				(*names)[k++] = xstrdup(sub[j]);
+			}
+		}
+		free_names(sub, m);
+	}
+	free_names(dirs, n);
+	return k;
+}

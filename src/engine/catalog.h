@@ -1,0 +1,29 @@
+/* catalog.h - where profiles and demo machines are found, and which profiles apply. */
+#ifndef PMUTOP_CATALOG_H
+#define PMUTOP_CATALOG_H
+
+#include "machine/pmu.h"
+#include "engine/profile.h"
+
+/* The profile search path, in order: $PMUTOP_PROFILE_PATH (colon-separated),
+ * ~/.config/pmutop/profiles, the installed directory, and the source tree's profiles/
+ * when pmutop runs from its build tree (then first, so developers see their edits). */
+int catalog_profile_dirs(char ***dirs);
+
+/* Resolve -p ARG: a path if it names a file, else a profile name searched in the path. */
+char *catalog_find_profile(const char *arg);
+
+/* Load every profile of the path (first of each name wins). Broken files are reported
+ * and skipped. */
+int catalog_load_all(struct profile ***out);
+
+/* The profiles to use on m: those whose 'requires' match, else the fallback ones.
+ * Takes ownership of all; returns the chosen, frees the rest. */
+int catalog_select(struct profile **all, int n, const struct machine *m, struct profile ***chosen);
+
+/* Directory of bundled demo machine NAME (holds sys/ and model.ini), or NULL. */
+char *catalog_find_machine(const char *name);
+/* Names of the bundled demo machines. */
+int catalog_machine_names(char ***names);
+
+#endif

@@ -1,0 +1,72 @@
+/* history.c - the last N values of every metric value slot. */
+#include "engine/history.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "engine/session.h"
+#include "base/util.h"
+
+struct history *history_new(int nslots)
+{
+	struct history *h = xcalloc(1, sizeof(*h));
+	h->nslots = nslots;
+	h->v = xmalloc(sizeof(float) * (size_t)(nslots ? nslots : 1) * HISTORY_LEN);
+	h->head = HISTORY_LEN - 1;
+	return h;
+}
+
+void history_free(struct history *h)
+{
+	if (!h)
+		return;
+	free(h->v);
+	free(h);
+}
+
+void history_push(struct history *h, const struct session *s)
+{
+	h->head = (h->head + 1) % HISTORY_LEN;
+	if (h->len < HISTORY_LEN)
+		h->len++;
+	h->count++;
+	for (int k = 0; k < h->nslots && k < s->nvalues; k++) {
+		const struct metric_value *v = &s->values[k];
+		h->v[(size_t)k * HISTORY_LEN + (size_t)h->head] = v->state == VS_OK ? (float)v->value : NAN;
+	}
+}
+
+float history_get(const struct history *h, int slot, int i)
+{
+	if (slot < 0 || slot >= h->nslots || i < 0 || i >= h->len)
+		return NAN;
+	int idx = (h->head - i + HISTORY_LEN) % HISTORY_LEN;
+	return h->v[(size_t)slot * HISTORY_LEN + (size_t)idx];
+}
+
+float history_mean(const struct history *h, int slot, uint64_t from, uint64_t to)
+{
+	double sum = 0;
+	int n = 0;
+	for (uint64_t k = from; k < to; k++) {
+		if (k >= h->count || h->count - k > (uint64_t)h->len)
+			continue;
+		float v = history_get(h, slot, (int)(h->count - 1 - k));
+		if (!isnan(v)) {
+			sum += v;
+			n++;
+		}
+	}
+	return n ? (float)(sum / n) : NAN;
+}
+
+float history_max(const struct history *h, int slot, int n)
+{
+	float m = 0;
+	for (int i = 0; i < n && i < h->len; i++) {
+		float v = history_get(h, slot, i);
+		if (!isnan(v) && v > m)
+			m = v;
+	}
+	return m;
+}

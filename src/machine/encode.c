@@ -1,0 +1,231 @@
+/* encode.c - perf event strings to attr fields, with perf's own rules:
+ *  - "pmu/t1,t2=v,.../": each term is a format field (a bare field means =1), one of
+ *    config/config1/config2/config3 (sets the whole word), or an alias from events/
+ *    (case-insensitive), whose own terms are applied in its place;
+ *  - field values are scattered low bit first over the field's bits and OR-ed in, so an
+ *    alias and explicit filter terms merge;
+ *  - a value wider than its field is an error, as is any unknown term. */
+#include "machine/encode.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+#define PERF_TYPE_HARDWARE_ 0
+#define PERF_TYPE_SOFTWARE_ 1
+
+static const struct {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+} legacy[] = {
+	{ "cpu-clock", PERF_TYPE_SOFTWARE_, 0 },
+	{ "task-clock", PERF_TYPE_SOFTWARE_, 1 },
+	{ "page-faults", PERF_TYPE_SOFTWARE_, 2 },
+	{ "faults", PERF_TYPE_SOFTWARE_, 2 },
+	{ "context-switches", PERF_TYPE_SOFTWARE_, 3 },
+	{ "cs", PERF_TYPE_SOFTWARE_, 3 },
+	{ "cpu-migrations", PERF_TYPE_SOFTWARE_, 4 },
+	{ "migrations", PERF_TYPE_SOFTWARE_, 4 },
+	{ "minor-faults", PERF_TYPE_SOFTWARE_, 5 },
+	{ "major-faults", PERF_TYPE_SOFTWARE_, 6 },
+	{ "alignment-faults", PERF_TYPE_SOFTWARE_, 7 },
+	{ "emulation-faults", PERF_TYPE_SOFTWARE_, 8 },
+	{ "dummy", PERF_TYPE_SOFTWARE_, 9 },
+	{ "cgroup-switches", PERF_TYPE_SOFTWARE_, 11 },
+	{ "cpu-cycles", PERF_TYPE_HARDWARE_, 0 },
+	{ "cycles", PERF_TYPE_HARDWARE_, 0 },
+	{ "instructions", PERF_TYPE_HARDWARE_, 1 },
+	{ "cache-references", PERF_TYPE_HARDWARE_, 2 },
+	{ "cache-misses", PERF_TYPE_HARDWARE_, 3 },
+	{ "branch-instructions", PERF_TYPE_HARDWARE_, 4 },
+	{ "branches", PERF_TYPE_HARDWARE_, 4 },
+	{ "branch-misses", PERF_TYPE_HARDWARE_, 5 },
+	{ "bus-cycles", PERF_TYPE_HARDWARE_, 6 },
+	{ "stalled-cycles-frontend", PERF_TYPE_HARDWARE_, 7 },
+	{ "stalled-cycles-backend", PERF_TYPE_HARDWARE_, 8 },
+	{ "ref-cycles", PERF_TYPE_HARDWARE_, 9 },
+};
+
+bool encode_legacy_event(const char *name, struct event_attr *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(legacy); i++) {
+		if (!strcmp(legacy[i].name, name)) {
+			memset(out, 0, sizeof(*out));
+			out->type = legacy[i].type;
+			out->config[0] = legacy[i].config;
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *encode_legacy_name(int i, uint32_t *type)
+{
+	if (i < 0 || (size_t)i >= ARRAY_SIZE(legacy))
+		return NULL;
+	if (type)
+		*type = legacy[i].type;
+	return legacy[i].name;
+}
+
+/* "valid terms: a, b, c, config, config1, config2; events: x, y" */
+static char *valid_terms(const struct pmu *p)
+{
+	size_t cap = 256, len = 0;
+	char *s = xmalloc(cap);
+	s[0] = '\0';
+#define APPEND(str)                                                \
+	do {                                                       \
+		const char *a_ = (str);                            \
+		size_t n_ = strlen(a_);                            \
+		while (len + n_ + 1 > cap)                         \
+			s = xrealloc(s, cap *= 2);                 \
+		memcpy(s + len, a_, n_ + 1);                       \
+		len += n_;                                         \
+	} while (0)
+	APPEND("valid terms: ");
+	for (int i = 0; i < p->nformats; i++) {
+		APPEND(p->formats[i].name);
+		APPEND(", ");
+	}
+	APPEND("config, config1, config2");
+	if (p->naliases) {
+		APPEND("; events: ");
+		for (int i = 0; i < p->naliases; i++) {
+			if (i)
+				APPEND(", ");
+			APPEND(p->aliases[i].name);
+		}
+	}
+#undef APPEND
+	return s;
+}
+
+static int apply_terms(const struct pmu *p, const char *terms, struct encoded_event *out, int depth,
+		       const char *what, char **err);
+
+static int apply_term(const struct pmu *p, const char *name, const char *value, struct encoded_event *out,
+		      int depth, const char *what, char **err)
+{
+	uint64_t v = 1;
+	if (value && !parse_u64(value, &v)) {
+		*err = xasprintf("%s: bad value '%s' for term '%s' (want decimal or 0x-hex)", what, value, name);
+		return -1;
+	}
+	if (!strcmp(name, "config") || (str_has_prefix(name, "config") && strlen(name) == 7 &&
+					  name[6] >= '1' && name[6] <= '3')) {
+		if (!value) {
+			*err = xasprintf("%s: term '%s' needs a value", what, name);
+			return -1;
+		}
+		int word = name[6] ? name[6] - '0' : 0;
+		out->attr.config[word] = v;
+		return 0;
+	}
+	if (!strcmp(name, "name") || !strcmp(name, "metric-id"))
+		return 0; /* perf's naming terms change nothing in the attr */
+	const struct format_field *f = pmu_find_format(p, name);
+	if (f) {
+		if (v > format_max(f)) {
+			*err = xasprintf("%s: value 0x%llx too big for term '%s' (%s), maximum is 0x%llx", what,
+					 (unsigned long long)v, name, f->spec, (unsigned long long)format_max(f));
+			return -1;
+		}
+		format_place(f, v, out->attr.config);
+		return 0;
+	}
+	const struct pmu_alias *a = pmu_find_alias(p, name);
+	if (a && !value && depth == 0) {
+		out->scale = a->scale;
+		out->unit = a->unit;
+		char *sub = xasprintf("%s (event %s of %s is '%s')", what, a->name, p->name, a->terms);
+		int r = apply_terms(p, a->terms, out, depth + 1, sub, err);
+		free(sub);
+		return r;
+	}
+	char *valid = valid_terms(p);
+	*err = xasprintf("%s: unknown term '%s' for PMU %s; %s", what, name, p->name, valid);
+	free(valid);
+	return -1;
+}
+
+static int apply_terms(const struct pmu *p, const char *terms, struct encoded_event *out, int depth,
+		       const char *what, char **err)
+{
+	char *copy = xstrdup(terms);
+	int r = 0;
+	/* split by hand: strtok would silently skip the empty term in "a,,b" */
+	for (char *t = copy, *next; t; t = next) {
+		next = strchr(t, ',');
+		if (next)
+			*next++ = '\0';
+		t = trim(t);
+		if (!*t) {
+			*err = xasprintf("%s: empty term", what);
+			r = -1;
+			break;
+		}
+		char *eq = strchr(t, '=');
+		char *value = NULL;
+		if (eq) {
+			*eq = '\0';
+			value = trim(eq + 1);
+			t = trim(t);
+		}
+		if ((r = apply_term(p, t, value, out, depth, what, err)) < 0)
+			break;
+	}
+	free(copy);
+	return r;
+}
+
+int encode_event(const struct machine *m, const char *text, struct encoded_event *out, char **err)
+{
+	memset(out, 0, sizeof(*out));
+	out->scale = 1.0;
+	*err = NULL;
+	const char *slash = strchr(text, '/');
+	if (!slash) {
+		if (encode_legacy_event(text, &out->attr))
+			return 0;
+		*err = xasprintf("%s: unknown event (want PMU/TERMS/ or a software/hardware event "
+				 "such as cpu-clock or context-switches)",
+				 text);
+		return -1;
+	}
+	size_t len = strlen(text);
+	if (len < 2 || text[len - 1] != '/' || slash == text + len - 1) {
+		*err = xasprintf("%s: malformed event (want PMU/TERMS/)", text);
+		return -1;
+	}
+	char *pmu_name = xstrndup(text, (size_t)(slash - text));
+	const struct pmu *p = machine_find_pmu(m, pmu_name);
+	if (!p) {
+		*err = xasprintf("%s: no PMU named '%s' under %s/sys/bus/event_source/devices", text, pmu_name,
+				 strcmp(m->root, "/") ? m->root : "");
+		free(pmu_name);
+		return -1;
+	}
+	free(pmu_name);
+	if (p->type < 0) {
+		*err = xasprintf("%s: PMU %s has no readable type file", text, p->name);
+		return -1;
+	}
+	out->pmu = p;
+	out->attr.type = (uint32_t)p->type;
+	char *terms = xstrndup(slash + 1, (size_t)(text + len - 1 - (slash + 1)));
+	int r = apply_terms(p, terms, out, 0, text, err);
+	free(terms);
+	return r;
+}
+
+void encode_format_attr(const struct event_attr *a, char *buf, size_t len)
+{
+	snprintf(buf, len, "type=%u\tconfig=0x%llx\tconfig1=0x%llx\tconfig2=0x%llx", a->type,
+		 (unsigned long long)a->config[0], (unsigned long long)a->config[1],
+		 (unsigned long long)a->config[2]);
+}

@@ -1,0 +1,35 @@
+/* encode.h - perf event strings ("pmu/alias,term=value/", "cpu-clock") to attr fields. */
+#ifndef PMUTOP_ENCODE_H
+#define PMUTOP_ENCODE_H
+
+#include <stdint.h>
+
+#include "machine/format.h"
+#include "machine/pmu.h"
+
+/* The part of perf_event_attr an event string decides. */
+struct event_attr {
+	uint32_t type;
+	uint64_t config[CONFIG_WORDS];
+};
+
+struct encoded_event {
+	struct event_attr attr;
+	const struct pmu *pmu; /* NULL for the fixed software/hardware events */
+	double scale;          /* from the alias's .scale file, 1 otherwise */
+	const char *unit;      /* from the alias's .unit file, or NULL */
+};
+
+/* Encode text. On failure returns -1 and sets *err to a malloc'd message that names the
+ * offending term and, for unknown terms, lists the valid ones. */
+int encode_event(const struct machine *m, const char *text, struct encoded_event *out, char **err);
+
+/* "type=N\tconfig=0x..\tconfig1=0x..\tconfig2=0x.." into buf. */
+void encode_format_attr(const struct event_attr *a, char *buf, size_t len);
+
+/* The fixed (PERF_TYPE_SOFTWARE / PERF_TYPE_HARDWARE) event names; false if unknown. */
+bool encode_legacy_event(const char *name, struct event_attr *out);
+/* Iterate the legacy names for listings: returns NULL past the end. */
+const char *encode_legacy_name(int i, uint32_t *type);
+
+#endif

@@ -1,0 +1,397 @@
+/* pmu.c - discovery: turn a sysfs tree into plain structs.
+ *
+ * Everything is read relative to one root, so the same code runs on the live /sys and on
+ * fixture trees. A file that is missing, unreadable or malformed costs a warning naming
+ * it, never the whole discovery. */
+#include "machine/pmu.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "base/diag.h"
+#include "base/sysfs.h"
+#include "base/util.h"
+
+#define ATTR_LIMIT 65536
+
+/* Entries of a PMU directory that are not driver attributes worth keeping. */
+static bool skip_entry(const char *name)
+{
+	static const char *const skip[] = { "format", "events", "power", "subsystem", "device",
+					    "uevent", "driver", "of_node", "firmware_node" };
+	for (size_t i = 0; i < ARRAY_SIZE(skip); i++)
+		if (!strcmp(name, skip[i]))
+			return true;
+	return false;
+}
+
+static void add_attr(struct pmu *p, int *cap, const char *name, char *value)
+{
+	grow_array(&p->attrs, cap, p->nattrs + 1, sizeof(*p->attrs));
+	p->attrs[p->nattrs].name = xstrdup(name);
+	p->attrs[p->nattrs].value = value;
+	p->nattrs++;
+}
+
+static void read_formats(struct pmu *p)
+{
+	char *dir = path_join(p->dir, "format");
+	char **names;
+	int n = list_dir(dir, &names);
+	int cap = 0;
+	for (int i = 0; i < n; i++) {
+		char *path = path_join(dir, names[i]);
+		char *spec = read_text_file(path, ATTR_LIMIT);
+		struct format_field f = { 0 };
+		if (!spec) {
+			diag_warn("%s: cannot read: %s", path, strerror(errno));
+		} else {
+			chomp(spec);
+			if (!format_parse(spec, &f)) {
+				diag_warn("%s: malformed format '%s' (want configN:lo-hi[,lo-hi])", path, spec);
+			} else {
+				f.name = xstrdup(names[i]);
+				f.spec = xstrdup(spec);
+				grow_array(&p->formats, &cap, p->nformats + 1, sizeof(f));
+				p->formats[p->nformats++] = f;
+			}
+		}
+		free(spec);
+		free(path);
+	}
+	free_names(names, n);
+	free(dir);
+}
+
+static const char *const alias_meta_suffix[] = { ".scale", ".unit", ".per-pkg", ".snapshot" };
+
+static bool is_alias_meta(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(alias_meta_suffix); i++)
+		if (str_has_suffix(name, alias_meta_suffix[i]))
+			return true;
+	return false;
+}
+
+static void read_aliases(struct pmu *p)
+{
+	char *dir = path_join(p->dir, "events");
+	char **names;
+	int n = list_dir(dir, &names);
+	int cap = 0;
+	for (int i = 0; i < n; i++) {
+		if (is_alias_meta(names[i]))
+			continue;
+		char *path = path_join(dir, names[i]);
+		char *terms = read_text_file(path, ATTR_LIMIT);
+		if (!terms) {
+			diag_warn("%s: cannot read: %s", path, strerror(errno));
+			free(path);
+			continue;
+		}
+		chomp(terms);
+		struct pmu_alias a = { .name = xstrdup(names[i]), .terms = xstrdup(trim(terms)), .scale = 1.0 };
+		free(terms);
+		char *meta = xasprintf("%s.scale", names[i]);
+		char *scale = sysfs_read_attr(dir, meta);
+		if (scale) {
+			char *end;
+			double v = strtod(scale, &end);
+			if (end == scale || (*end && *end != '\n'))
+				diag_warn("%s/%s: malformed scale '%s'", dir, meta, scale);
+			else
+				a.scale = v;
+			free(scale);
+		}
+		free(meta);
+		meta = xasprintf("%s.unit", names[i]);
+		a.unit = sysfs_read_attr(dir, meta);
+		free(meta);
+		grow_array(&p->aliases, &cap, p->naliases + 1, sizeof(a));
+		p->aliases[p->naliases++] = a;
+		free(path);
+	}
+	free_names(names, n);
+	free(dir);
+}
+
+/* Plain files of the PMU directory, and one level of sub-directories (caps/, filtermode/). */
+static void read_attrs(struct pmu *p)
+{
+	char **names;
+	int n = list_dir(p->dir, &names);
+	int cap = 0;
+	for (int i = 0; i < n; i++) {
+		if (skip_entry(names[i]))
+			continue;
+		char *path = path_join(p->dir, names[i]);
+		if (is_dir(path)) {
+			char **sub;
+			int m = list_dir(path, &sub);
+			for (int j = 0; j < m; j++) {
+				char *rel = xasprintf("%s/%s", names[i], sub[j]);
+				char *full = path_join(p->dir, rel);
+				char *v = is_regular_file(full) ? read_text_file(full, ATTR_LIMIT) : NULL;
+				if (v) {
+					chomp(v);
+					add_attr(p, &cap, rel, v);
+				}
+				free(full);
+				free(rel);
+			}
+			free_names(sub, m);
+		} else if (is_regular_file(path)) {
+			char *v = read_text_file(path, ATTR_LIMIT);
+			if (v) { /* write-only or root-only files are simply not attributes for us */
+				chomp(v);
+				add_attr(p, &cap, names[i], v);
+			}
+		}
+		free(path);
+	}
+	free_names(names, n);
+}
+
+static void read_cpus(struct pmu *p, const struct cpulist *online)
+{
+	const char *mask = pmu_attr(p, "cpumask");
+	p->has_cpumask = false;
+	if (mask) {
+		if (cpulist_parse(mask, &p->cpus))
+			p->has_cpumask = true;
+		else
+			diag_warn("%s/cpumask: malformed CPU list '%s'", p->dir, mask);
+	}
+	/* core PMUs have no cpumask; hybrid x86 (cpu_core, cpu_atom) and Arm core PMUs say
+	 * which CPUs they cover in 'cpus' */
+	const char *cpus = p->has_cpumask ? NULL : pmu_attr(p, "cpus");
+	if (cpus && cpulist_parse(cpus, &p->cpus))
+		p->has_cpumask = true;
+	else if (!p->has_cpumask)
+		cpulist_copy(&p->cpus, online);
+	const char *assoc = pmu_attr(p, "associated_cpus");
+	if (!assoc || !cpulist_parse(assoc, &p->associated)) {
+		if (assoc)
+			diag_warn("%s/associated_cpus: malformed CPU list '%s'", p->dir, assoc);
+		cpulist_copy(&p->associated, &p->cpus);
+	}
+}
+
+static void read_type(struct pmu *p)
+{
+	const char *t = pmu_attr(p, "type");
+	uint64_t v;
+	p->type = -1;
+	if (!t)
+		diag_warn("%s/type: missing; the PMU cannot be opened", p->dir);
+	else if (!parse_u64(t, &v) || v > INT32_MAX)
+		diag_warn("%s/type: malformed '%s'", p->dir, t);
+	else
+		p->type = (int)v;
+}
+
+static void discover_cpus(struct machine *m)
+{
+	char *cpudir = path_join(m->root, "sys/devices/system/cpu");
+	char *online = sysfs_read_attr(cpudir, "online");
+	if (online && !cpulist_parse(online, &m->online)) {
+		diag_warn("%s/online: malformed CPU list '%s'", cpudir, online);
+		m->online.n = 0;
+	}
+	free(online);
+	char **names;
+	int n = list_dir(cpudir, &names);
+	if (!m->online.n) {
+		for (int i = 0; i < n; i++) {
+			char *end;
+			if (str_has_prefix(names[i], "cpu") && names[i][3] >= '0' && names[i][3] <= '9') {
+				long c = strtol(names[i] + 3, &end, 10);
+				if (!*end && c < 65536)
+					cpulist_add(&m->online, (int)c);
+			}
+		}
+	}
+	m->max_cpu = m->online.n ? m->online.cpu[m->online.n - 1] + 1 : 0;
+	m->socket_of_cpu = xmalloc(sizeof(int) * (size_t)(m->max_cpu ? m->max_cpu : 1));
+	for (int c = 0; c < m->max_cpu; c++) {
+		char *rel = xasprintf("cpu%d/topology/physical_package_id", c);
+		char *v = sysfs_read_attr(cpudir, rel);
+		uint64_t s;
+		m->socket_of_cpu[c] = v && parse_u64(v, &s) && s < 65536 ? (int)s : -1;
+		free(v);
+		free(rel);
+	}
+	free_names(names, n);
+	free(cpudir);
+}
+
+static void discover_hwmon(struct machine *m)
+{
+	char *dir = path_join(m->root, "sys/class/hwmon");
+	char **names;
+	int n = list_dir(dir, &names);
+	int cap = 0;
+	for (int i = 0; i < n; i++) {
+		char *d = path_join(dir, names[i]);
+		char *name = sysfs_read_attr(d, "name");
+		if (name) {
+			grow_array(&m->hwmon, &cap, m->nhwmon + 1, sizeof(*m->hwmon));
+			m->hwmon[m->nhwmon].name = name;
+			m->hwmon[m->nhwmon].dir = d;
+			m->nhwmon++;
+		} else {
+			free(d);
+		}
+	}
+	free_names(names, n);
+	free(dir);
+}
+
+/* A fixture tree may have no cpu/ directory: then the CPUs are those the PMUs name. */
+static void online_from_pmus(struct machine *m)
+{
+	if (m->online.n)
+		return;
+	for (int i = 0; i < m->npmus; i++) {
+		const char *mask = pmu_attr(&m->pmus[i], "cpumask");
+		if (!mask)
+			mask = pmu_attr(&m->pmus[i], "cpus");
+		const char *assoc = pmu_attr(&m->pmus[i], "associated_cpus");
+		struct cpulist l;
+		if (assoc && cpulist_parse(assoc, &l)) {
+			for (int j = 0; j < l.n; j++)
+				cpulist_add(&m->online, l.cpu[j]);
+			cpulist_free(&l);
+		}
+		if (mask && cpulist_parse(mask, &l)) {
+			for (int j = 0; j < l.n; j++)
+				cpulist_add(&m->online, l.cpu[j]);
+			cpulist_free(&l);
+		}
+	}
+	if (!m->online.n)
+		cpulist_add(&m->online, 0);
+	free(m->socket_of_cpu);
+	m->max_cpu = m->online.cpu[m->online.n - 1] + 1;
+	m->socket_of_cpu = xmalloc(sizeof(int) * (size_t)m->max_cpu);
+	for (int c = 0; c < m->max_cpu; c++)
+		m->socket_of_cpu[c] = -1;
+}
+
+struct machine *machine_discover(const char *root)
+{
+	struct machine *m = xcalloc(1, sizeof(*m));
+	m->root = xstrdup(root);
+	discover_cpus(m);
+
+	char *devdir = path_join(root, "sys/bus/event_source/devices");
+	char **names;
+	int n = list_dir(devdir, &names);
+	if (n < 0)
+		diag_warn("%s: cannot read: %s", devdir, strerror(errno));
+	m->pmus = xcalloc(n > 0 ? (size_t)n : 1, sizeof(struct pmu));
+	for (int i = 0; i < n; i++) {
+		struct pmu *p = &m->pmus[m->npmus];
+		p->dir = path_join(devdir, names[i]);
+		if (!is_dir(p->dir)) {
+			free(p->dir);
+			continue;
+		}
+		p->name = xstrdup(names[i]);
+		read_attrs(p);
+		read_formats(p);
+		read_aliases(p);
+		m->npmus++;
+	}
+	free_names(names, n);
+	free(devdir);
+	online_from_pmus(m);
+	for (int i = 0; i < m->npmus; i++) {
+		read_type(&m->pmus[i]);
+		read_cpus(&m->pmus[i], &m->online);
+	}
+	discover_hwmon(m);
+	return m;
+}
+
+static void pmu_free(struct pmu *p)
+{
+	free(p->name);
+	free(p->dir);
+	cpulist_free(&p->cpus);
+	cpulist_free(&p->associated);
+	for (int i = 0; i < p->nformats; i++) {
+		free(p->formats[i].name);
+		free(p->formats[i].spec);
+	}
+	free(p->formats);
+	for (int i = 0; i < p->naliases; i++) {
+		free(p->aliases[i].name);
+		free(p->aliases[i].terms);
+		free(p->aliases[i].unit);
+	}
+	free(p->aliases);
+	for (int i = 0; i < p->nattrs; i++) {
+		free(p->attrs[i].name);
+		free(p->attrs[i].value);
+	}
+	free(p->attrs);
+}
+
+void machine_free(struct machine *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < m->npmus; i++)
+		pmu_free(&m->pmus[i]);
+	free(m->pmus);
+	for (int i = 0; i < m->nhwmon; i++) {
+		free(m->hwmon[i].name);
+		free(m->hwmon[i].dir);
+	}
+	free(m->hwmon);
+	cpulist_free(&m->online);
+	free(m->socket_of_cpu);
+	free(m->root);
+	free(m);
+}
+
+const struct pmu *machine_find_pmu(const struct machine *m, const char *name)
+{
+	for (int i = 0; i < m->npmus; i++)
+		if (!strcmp(m->pmus[i].name, name))
+			return &m->pmus[i];
+	return NULL;
+}
+
+const struct format_field *pmu_find_format(const struct pmu *p, const char *name)
+{
+	for (int i = 0; i < p->nformats; i++)
+		if (!strcmp(p->formats[i].name, name))
+			return &p->formats[i];
+	return NULL;
+}
+
+const struct pmu_alias *pmu_find_alias(const struct pmu *p, const char *name)
+{
+	for (int i = 0; i < p->naliases; i++)
+		if (!strcasecmp(p->aliases[i].name, name))
+			return &p->aliases[i];
+	return NULL;
+}
+
+const char *pmu_attr(const struct pmu *p, const char *name)
+{
+	for (int i = 0; i < p->nattrs; i++)
+		if (!strcmp(p->attrs[i].name, name))
+			return p->attrs[i].value;
+	return NULL;
+}
+
+int machine_socket_of(const struct machine *m, int cpu)
+{
+	return cpu >= 0 && cpu < m->max_cpu ? m->socket_of_cpu[cpu] : -1;
+}

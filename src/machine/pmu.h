@@ -1,0 +1,67 @@
+/* pmu.h - what discovery found under one sysfs root: PMUs, CPUs, sockets, hwmon blocks. */
+#ifndef PMUTOP_PMU_H
+#define PMUTOP_PMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/cpulist.h"
+#include "machine/format.h"
+
+struct pmu_alias {
+	char *name;
+	char *terms;   /* "event=0x1,umask=2", as the driver printed it, chomped */
+	double scale;  /* from NAME.scale, 1 if absent */
+	char *unit;    /* from NAME.unit, or NULL */
+};
+
+struct pmu_attr {
+	char *name;  /* relative to the PMU directory: "identifier", "caps/slots", "filtermode/x" */
+	char *value; /* chomped */
+};
+
+struct pmu {
+	char *name;
+	char *dir; /* absolute path of its sysfs directory */
+	int type;  /* -1 if the type file is missing or bad */
+	struct cpulist cpus;       /* cpumask, or the online CPUs for a PMU without one */
+	bool has_cpumask;
+	struct cpulist associated; /* associated_cpus, or a copy of cpus */
+	int nformats;
+	struct format_field *formats;
+	int naliases;
+	struct pmu_alias *aliases;
+	int nattrs;
+	struct pmu_attr *attrs;
+};
+
+struct hwmon_dev {
+	char *name; /* contents of name, e.g. "bfperf" */
+	char *dir;  /* absolute path */
+};
+
+struct machine {
+	char *root;
+	int npmus;
+	struct pmu *pmus; /* sorted by name */
+	struct cpulist online;
+	int max_cpu;          /* largest CPU number seen + 1 */
+	int *socket_of_cpu;   /* indexed by CPU number, -1 where unknown */
+	int nhwmon;
+	struct hwmon_dev *hwmon;
+};
+
+/* Discover everything under root ("/" for the live machine). Problems with single files
+ * become warnings; only an unreadable event_source directory is reported by returning
+ * a machine with no PMUs (and a warning). */
+struct machine *machine_discover(const char *root);
+void machine_free(struct machine *m);
+
+const struct pmu *machine_find_pmu(const struct machine *m, const char *name);
+const struct format_field *pmu_find_format(const struct pmu *p, const char *name);
+/* Aliases match case-insensitively, as in perf. */
+const struct pmu_alias *pmu_find_alias(const struct pmu *p, const char *name);
+const char *pmu_attr(const struct pmu *p, const char *name);
+int machine_socket_of(const struct machine *m, int cpu);
+
+#endif

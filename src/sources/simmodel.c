@@ -1,0 +1,458 @@
+/* simmodel.c - the traffic model of a simulated machine. */
+#include "sources/simmodel.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <ini.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/expr.h"
+#include "base/util.h"
+
+enum { SLOT_T, SLOT_SOCKET, SLOT_INDEX, SLOT_CPU, SLOT_NFIXED };
+
+struct sim_rate {
+	char *event;
+	char *formula;
+	struct expr *expr;
+	int line;
+};
+
+struct sim_cell {
+	char *field;
+	int bit; /* -1: the field as a flag (any bit set) */
+	double weight;
+};
+
+struct sim_dim {
+	char *name;
+	int ncells;
+	struct sim_cell *cells;
+};
+
+struct sim_section {
+	char *glob;
+	int nrates;
+	struct sim_rate *rates;
+	int ndims;
+	struct sim_dim *dims;
+	char **unfiltered;
+	int nunfiltered;
+	double running;
+	double *slots; /* fixed slots then one per rate, for the last key evaluated */
+	bool cached;
+};
+
+struct sim_model {
+	char *path;
+	char *title;
+	double jitter;
+	int nsections;
+	struct sim_section *sections;
+	int nerrors;
+	int line;
+	bool at_line_start;
+	char raw[1024]; /* the start of the current line, for columns */
+	FILE *f;
+	int cur; /* current section, -1 for [model] */
+};
+
+static void merr(struct sim_model *m, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void merr(struct sim_model *m, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (col)
+		diag_error("%s:%d:%d: %s", m->path, line, col, s);
+	else
+		diag_error("%s:%d: %s", m->path, line, s);
+	free(s);
+	m->nerrors++;
+}
+
+struct rate_names {
+	const struct sim_section *sec;
+	int upto; /* rates defined so far */
+};
+
+static int rate_resolve(void *ctx, const char *name)
+{
+	struct rate_names *rn = ctx;
+	if (!strcmp(name, "t"))
+		return SLOT_T;
+	if (!strcmp(name, "socket"))
+		return SLOT_SOCKET;
+	if (!strcmp(name, "index"))
+		return SLOT_INDEX;
+	if (!strcmp(name, "cpu"))
+		return SLOT_CPU;
+	for (int i = 0; i < rn->upto; i++)
+		if (!strcmp(rn->sec->rates[i].event, name))
+			return SLOT_NFIXED + i;
+	return -1;
+}
+
+static const char *rate_known(void *ctx, int i)
+{
+	struct rate_names *rn = ctx;
+	if (i == 0)
+		return "t";
+	if (i == 1)
+		return "socket";
+	if (i == 2)
+		return "index";
+	if (i == 3)
+		return "cpu";
+	return i - 4 < rn->upto ? rn->sec->rates[i - 4].event : NULL;
+}
+
+static void add_dim(struct sim_model *m, struct sim_section *sec, const char *name, const char *value)
+{
+	struct sim_dim d = { .name = xstrdup(name) };
+	char *copy = xstrdup(value), *save = NULL;
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		char *eq = strchr(w, '=');
+		if (!eq || eq == w) {
+			merr(m, m->line, 0, "dim.%s: '%s' is not FIELD=WEIGHT[,WEIGHT...]", name, w);
+			continue;
+		}
+		*eq = '\0';
+		char *list = eq + 1, *save2 = NULL;
+		int bit = 0;
+		bool many = strchr(list, ',') != NULL;
+		for (char *x = strtok_r(list, ",", &save2); x; x = strtok_r(NULL, ",", &save2), bit++) {
+			char *end;
+			double wgt = strtod(x, &end);
+			if (end == x || *end || wgt < 0) {
+				merr(m, m->line, 0, "dim.%s: weight '%s' of %s is not a non-negative number", name, x, w);
+				continue;
+			}
+			d.cells = xrealloc(d.cells, sizeof(struct sim_cell) * (size_t)(d.ncells + 1));
+			d.cells[d.ncells++] = (struct sim_cell){ xstrdup(w), many ? bit : -1, wgt };
+		}
+	}
+	free(copy);
+	sec->dims = xrealloc(sec->dims, sizeof(struct sim_dim) * (size_t)(sec->ndims + 1));
+	sec->dims[sec->ndims++] = d;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct sim_model *m = user;
+	(void)section;
+	if (m->cur < 0) {
+		if (!strcmp(name, "title")) {
+			free(m->title);
+			m->title = xstrdup(value);
+		} else if (!strcmp(name, "jitter")) {
+			char *end;
+			m->jitter = strtod(value, &end);
+			if (*end || m->jitter < 0 || m->jitter > 0.5)
+				merr(m, m->line, 0, "jitter must be a number from 0 to 0.5");
+		} else {
+			merr(m, m->line, 0, "unknown key '%s' in [model] (known: title, jitter)", name);
+		}
+		return 1;
+	}
+	struct sim_section *sec = &m->sections[m->cur];
+	if (str_has_prefix(name, "rate.") && name[5]) {
+		struct sim_rate r = { .event = xstrdup(name + 5), .formula = xstrdup(value), .line = m->line };
+		struct rate_names rn = { sec, sec->nrates };
+		struct expr_names names = { rate_resolve, rate_known, &rn };
+		char *err;
+		int col;
+		r.expr = expr_compile(value, &names, &err, &col);
+		if (!r.expr) {
+			/* the formula's column within the line: after "=" and blanks */
+			const char *eq = strpbrk(m->raw, "=:");
+			int base = 1;
+			if (eq) {
+				const char *v = eq + 1;
+				while (*v == ' ' || *v == '\t')
+					v++;
+				base = (int)(v - m->raw) + 1;
+			}
+			merr(m, m->line, base + col - 1, "rate.%s: %s", name + 5, err);
+			free(err);
+		}
+		sec->rates = xrealloc(sec->rates, sizeof(r) * (size_t)(sec->nrates + 1));
+		sec->rates[sec->nrates++] = r;
+	} else if (str_has_prefix(name, "dim.") && name[4]) {
+		add_dim(m, sec, name + 4, value);
+	} else if (!strcmp(name, "unfiltered")) {
+		char *copy = xstrdup(value), *save = NULL;
+		for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+			sec->unfiltered = xrealloc(sec->unfiltered, sizeof(char *) * (size_t)(sec->nunfiltered + 1));
+			sec->unfiltered[sec->nunfiltered++] = xstrdup(w);
+		}
+		free(copy);
+	} else if (!strcmp(name, "running")) {
+		char *end;
+		sec->running = strtod(value, &end);
+		if (*end || !(sec->running > 0 && sec->running <= 1))
+			merr(m, m->line, 0, "running must be a fraction in (0, 1]");
+	} else {
+		merr(m, m->line, 0, "unknown key '%s' in [pmu %s] (known: rate.EVENT, dim.NAME, unfiltered, running)", name,
+		     sec->glob);
+	}
+	return 1;
+}
+
+static char *reader(char *str, int num, void *stream)
+{
+	struct sim_model *m = stream;
+	if (!fgets(str, num, m->f))
+		return NULL;
+	if (m->at_line_start) {
+		m->line++;
+		snprintf(m->raw, sizeof(m->raw), "%s", str);
+	}
+	size_t n = strlen(str);
+	m->at_line_start = n && str[n - 1] == '\n';
+	char *copy = xstrdup(str);
+	char *t = trim(copy);
+	if (t[0] == '[') {
+		char *end = strchr(t, ']');
+		if (end) {
+			*end = '\0';
+			char *s = trim(t + 1);
+			if (!strcmp(s, "model")) {
+				m->cur = -1;
+			} else if (str_has_prefix(s, "pmu ") || str_has_prefix(s, "pmu\t")) {
+				m->sections = xrealloc(m->sections, sizeof(struct sim_section) * (size_t)(m->nsections + 1));
+				m->sections[m->nsections] = (struct sim_section){ .glob = xstrdup(trim(s + 4)), .running = 1.0 };
+				m->cur = m->nsections++;
+			} else {
+				merr(m, m->line, 0, "unknown section [%s] (want [model] or [pmu GLOB])", s);
+				m->cur = -1;
+			}
+		}
+	}
+	free(copy);
+	return str;
+}
+
+static void finish(struct sim_model *m)
+{
+	for (int i = 0; i < m->nsections; i++)
+		m->sections[i].slots = xcalloc((size_t)(SLOT_NFIXED + m->sections[i].nrates), sizeof(double));
+	if (!m->title)
+		m->title = xstrdup("simulated machine");
+}
+
+struct sim_model *sim_model_load(const char *path)
+{
+	struct sim_model *m = xcalloc(1, sizeof(*m));
+	m->path = xstrdup(path);
+	m->cur = -1;
+	m->at_line_start = true;
+	m->f = fopen(path, "r");
+	if (!m->f) {
+		diag_error("%s: cannot open model: %s", path, strerror(errno));
+		sim_model_free(m);
+		return NULL;
+	}
+	ini_use_stack = false;
+	ini_allow_realloc = true;
+	ini_max_line = 65536;
+	int r = ini_parse_stream(reader, m, handler, m);
+	fclose(m->f);
+	m->f = NULL;
+	if (r > 0)
+		merr(m, r, 0, "syntax error");
+	if (m->nerrors) {
+		sim_model_free(m);
+		return NULL;
+	}
+	finish(m);
+	return m;
+}
+
+struct sim_model *sim_model_default(void)
+{
+	struct sim_model *m = xcalloc(1, sizeof(*m));
+	m->path = xstrdup("(default model)");
+	finish(m);
+	return m;
+}
+
+void sim_model_free(struct sim_model *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < m->nsections; i++) {
+		struct sim_section *s = &m->sections[i];
+		for (int j = 0; j < s->nrates; j++) {
+			free(s->rates[j].event);
+			free(s->rates[j].formula);
+			expr_free(s->rates[j].expr);
+		}
+		free(s->rates);
+		for (int j = 0; j < s->ndims; j++) {
+			for (int k = 0; k < s->dims[j].ncells; k++)
+				free(s->dims[j].cells[k].field);
+			free(s->dims[j].cells);
+			free(s->dims[j].name);
+		}
+		free(s->dims);
+		for (int j = 0; j < s->nunfiltered; j++)
+			free(s->unfiltered[j]);
+		free(s->unfiltered);
+		free(s->slots);
+		free(s->glob);
+	}
+	free(m->sections);
+	free(m->title);
+	free(m->path);
+	free(m);
+}
+
+double sim_model_jitter(const struct sim_model *m)
+{
+	return m->jitter;
+}
+
+const char *sim_model_title(const struct sim_model *m)
+{
+	return m->title;
+}
+
+const struct sim_section *sim_model_section(const struct sim_model *m, const char *pmu_name)
+{
+	for (int i = 0; i < m->nsections; i++)
+		if (fnmatch(m->sections[i].glob, pmu_name, 0) == 0)
+			return &m->sections[i];
+	return NULL;
+}
+
+/* Plausible, stable rates for events the model does not name. */
+static double default_rate(const char *event)
+{
+	uint32_t h = 2166136261u;
+	for (const char *p = event; *p; p++)
+		h = (h ^ (uint8_t)*p) * 16777619u;
+	if (strstr(event, "cycles"))
+		return 1e9 + (double)(h % 1000) * 1e6;
+	return 1e6 * (double)(1 + h % 1000);
+}
+
+int sim_rate_index(const struct sim_section *sec, const char *event)
+{
+	for (int i = 0; sec && event && i < sec->nrates; i++)
+		if (!strcmp(sec->rates[i].event, event))
+			return i;
+	return -1;
+}
+
+double sim_rate(const struct sim_section *sec, int rate, const char *event, double t, int socket, int index, int cpu)
+{
+	if (!sec || rate < 0)
+		return default_rate(event);
+	/* every counter of an instance asks with the same key: evaluate the section once */
+	double *slots = sec->slots;
+	struct sim_section *mut = (struct sim_section *)sec;
+	if (!sec->cached || slots[SLOT_T] != t || slots[SLOT_SOCKET] != socket || slots[SLOT_INDEX] != index ||
+	    slots[SLOT_CPU] != cpu) {
+		slots[SLOT_T] = t;
+		slots[SLOT_SOCKET] = socket;
+		slots[SLOT_INDEX] = index;
+		slots[SLOT_CPU] = cpu;
+		for (int i = 0; i < sec->nrates; i++)
+			slots[SLOT_NFIXED + i] = expr_eval(sec->rates[i].expr, slots);
+		mut->cached = true;
+	}
+	double r = slots[SLOT_NFIXED + rate];
+	return isnan(r) || r < 0 ? 0 : r;
+}
+
+double sim_selection(const struct sim_section *sec, const struct pmu *p, const char *event,
+		     const struct event_attr *attr)
+{
+	if (!sec || !event)
+		return 1.0;
+	for (int i = 0; i < sec->nunfiltered; i++)
+		if (!strcmp(sec->unfiltered[i], event))
+			return 1.0;
+	double f = 1.0;
+	for (int d = 0; d < sec->ndims; d++) {
+		const struct sim_dim *dim = &sec->dims[d];
+		double all = 0, sel = 0;
+		bool any = false;
+		for (int c = 0; c < dim->ncells; c++) {
+			const struct sim_cell *cell = &dim->cells[c];
+			all += cell->weight;
+			const struct format_field *ff = pmu_find_format(p, cell->field);
+			if (!ff)
+				continue;
+			uint64_t v = format_extract(ff, attr->config);
+			bool on = cell->bit < 0 ? v != 0 : (v >> cell->bit) & 1;
+			if (on) {
+				sel += cell->weight;
+				any = true;
+			}
+		}
+		f *= any ? sel : all;
+	}
+	return f;
+}
+
+double sim_running_fraction(const struct sim_section *sec)
+{
+	return sec ? sec->running : 1.0;
+}
+
+/* Bits the alias's own terms set: a field's bits, or a whole word for config=. */
+static uint64_t alias_mask(const struct pmu *p, const char *terms, int word)
+{
+	uint64_t mask = 0;
+	char *copy = xstrdup(terms), *save = NULL;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(t, '=');
+		if (eq)
+			*eq = '\0';
+		t = trim(t);
+		const struct format_field *f = pmu_find_format(p, t);
+		if (f && f->word == word)
+			mask |= f->bits;
+		else if (!f && str_has_prefix(t, "config") && ((word == 0 && !t[6]) || (t[6] - '0' == word && !t[7])))
+			mask = ~0ull;
+	}
+	free(copy);
+	return mask;
+}
+
+const char *sim_decode_event(const struct machine *m, const struct pmu *p, const struct event_attr *attr)
+{
+	const char *best = NULL;
+	int bestbits = -1;
+	for (int i = 0; i < p->naliases; i++) {
+		const struct pmu_alias *a = &p->aliases[i];
+		char *s = xasprintf("%s/%s/", p->name, a->terms);
+		struct encoded_event enc;
+		char *err;
+		int r = encode_event(m, s, &enc, &err);
+		free(s);
+		if (r < 0) {
+			free(err);
+			continue;
+		}
+		bool match = true;
+		int bits = 0;
+		for (int w = 0; w < CONFIG_WORDS && match; w++) {
+			uint64_t mask = alias_mask(p, a->terms, w);
+			match = (attr->config[w] & mask) == (enc.attr.config[w] & mask);
+			bits += __builtin_popcountll(mask);
+		}
+		if (match && bits > bestbits) {
+			best = a->name;
+			bestbits = bits;
+		}
+	}
+	return best;
+}

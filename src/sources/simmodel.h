@@ -1,0 +1,47 @@
+/* simmodel.h - the traffic model of a simulated machine (an INI file beside its sysfs tree).
+ *
+ *   [pmu GLOB]                          sections apply to PMUs whose name matches; first wins
+ *   rate.EVENT = FORMULA                events per second, unfiltered; names: t (seconds),
+ *                                       socket, index (the PMU name's last number, e.g.
+ *                                       the RC), cpu (the counter's CPU), and the rates
+ *                                       defined above it
+ *   dim.NAME = FIELD=W FIELD=W ...      a filter dimension: cells selected by format fields
+ *   dim.NAME = FIELD=W0,W1,...          ... or by the bits of one mask field
+ *   unfiltered = EVENT ...              events the filters do not scale (cycles)
+ *   running = FRACTION                  time running / time enabled (multiplexing)
+ *   [model] title = ..., jitter = F     relative noise per read, seeded by --seed
+ *
+ * A counter counts rate x product over dimensions of (sum of the weights of the selected
+ * cells, or of all cells when none is selected: the drivers' "unset means all"). */
+#ifndef PMUTOP_SIMMODEL_H
+#define PMUTOP_SIMMODEL_H
+
+#include <stdint.h>
+
+#include "machine/encode.h"
+
+struct sim_model;
+struct sim_section;
+
+struct sim_model *sim_model_load(const char *path); /* NULL after printing errors */
+struct sim_model *sim_model_default(void);          /* no file: plausible rates for anything */
+void sim_model_free(struct sim_model *m);
+double sim_model_jitter(const struct sim_model *m);
+const char *sim_model_title(const struct sim_model *m);
+
+/* The section for a PMU name (NULL: defaults). */
+const struct sim_section *sim_model_section(const struct sim_model *m, const char *pmu_name);
+/* Which rate of sec an event uses (resolved once, at open), or -1 for the default. */
+int sim_rate_index(const struct sim_section *sec, const char *event);
+/* Events per second of an event at time t for a PMU on socket (index and cpu as the
+ * model names them); rate is from sim_rate_index(). */
+double sim_rate(const struct sim_section *sec, int rate, const char *event, double t, int socket, int index, int cpu);
+/* Fraction of traffic the filters in attr select. */
+double sim_selection(const struct sim_section *sec, const struct pmu *p, const char *event,
+		     const struct event_attr *attr);
+double sim_running_fraction(const struct sim_section *sec);
+
+/* Which alias of p the attr encodes (most specific match), or NULL. */
+const char *sim_decode_event(const struct machine *m, const struct pmu *p, const struct event_attr *attr);
+
+#endif
