@@ -73,7 +73,8 @@ int main(int argc, char **argv)
 		src = source_perf_new(m);
 	}
 	uint64_t now = sim ? 1000000000ull : clock_monotonic_ns();
-	session_start(s, src, now);
+	session_add_source(s, src);
+	session_start(s, now);
 	uint64_t t1 = clock_monotonic_ns();
 	int counters = 0, leaders = 0;
 	for (int i = 0; i < s->ninstances; i++) {
@@ -108,7 +109,6 @@ int main(int argc, char **argv)
 		printf("bench: %s_refresh %.1f us\n", tag, (double)(w1 - w0) / 1e3 / (double)n);
 	printf("bench: %s_rss %ld KiB\n", tag, rss_kb());
 	session_free(s);
-	source_destroy(src);
 	for (int i = 0; i < np; i++)
 		profile_free(ps[i]);
 	machine_free(m);

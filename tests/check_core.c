@@ -375,10 +375,16 @@ START_TEST(procstat_utilisation)
 				    "cpu3 100 0 100 450 50 0 0 0 0 0\n"); /* +100 busy, +100 idle */
 	ck_assert(procstat_update(ps));
 	ck_assert_double_eq_tol(ps->util_all, 75.0, 1e-9);
-	ck_assert_int_eq(ps->ncpus, 2);
-	ck_assert_int_eq(ps->cpu_id[1], 3);
+	ck_assert_int_eq(ps->ncpus, 4); /* indexed by CPU number: 0..3 */
 	ck_assert_double_eq_tol(ps->util_cpu[0], 100.0, 1e-9);
-	ck_assert_double_eq_tol(ps->util_cpu[1], 50.0, 1e-9);
+	ck_assert(isnan(ps->util_cpu[1]));
+	ck_assert_double_eq_tol(ps->util_cpu[3], 50.0, 1e-9);
+	/* CPU 0 goes offline: its row disappears; CPU 3 keeps its own history, not CPU 0's */
+	put_file(root, "proc/stat", "cpu  300 0 250 900 50 50 0 0 0 0\n"
+				    "cpu3 125 0 125 500 50 0 0 0 0 0\n"); /* +50 busy, +50 idle */
+	ck_assert(procstat_update(ps));
+	ck_assert(isnan(ps->util_cpu[0]));
+	ck_assert_double_eq_tol(ps->util_cpu[3], 50.0, 1e-9);
 	procstat_free(ps);
 	ps = procstat_new("/nonexistent");
 	ck_assert(!procstat_update(ps));

@@ -53,7 +53,7 @@ static int script_read(struct source *src, struct instance *inst, uint64_t now)
 
 static void script_close(struct source *src, struct instance *inst) { (void)src; (void)inst; }
 static void script_destroy(struct source *src) { free(src); }
-static const struct source_ops script_ops = { "scripted", script_open, script_read, script_close, script_destroy };
+static const struct source_ops script_ops = { "scripted", NULL, script_open, script_read, script_close, script_destroy };
 
 static struct machine *fake_machine(void)
 {
@@ -106,27 +106,16 @@ static void fixture_start(struct fixture *f)
 	f->s = session_new(f->m, f->ps, 1);
 	f->src = xcalloc(1, sizeof(*f->src));
 	f->src->ops = &script_ops;
-	session_start(f->s, f->src, 10 * SEC);
+	session_add_source(f->s, f->src);
+	session_start(f->s, 10 * SEC);
 }
 
 static void fixture_end(struct fixture *f)
 {
-	session_free(f->s);
-	source_destroy(f->src);
+	session_free(f->s); /* and its sources */
 	profile_free(f->p);
 	free(f->ps);
 	machine_free(f->m);
-}
-
-static const struct metric_value *value_of(const struct session *s, const char *metric, const char *inst)
-{
-	for (int k = 0; k < s->nvalues; k++) {
-		const struct metric_value *v = &s->values[k];
-		if (!strcmp(session_metric(s, v)->name, metric) && !strcmp(s->inst[v->instance].name, inst))
-			return v;
-	}
-	ck_abort_msg("no value %s %s", metric, inst);
-	return NULL;
 }
 
 START_TEST(sampler_rates_and_states)
@@ -141,7 +130,7 @@ START_TEST(sampler_rates_and_states)
 	for (int e = 0; e < 2; e++)
 		script.enabled[e] = script.running[e] = 2 * SEC;
 	session_sample(f.s, 12 * SEC);
-	const struct metric_value *v = value_of(f.s, "g.rate", "f7");
+	const struct frame_value *v = value_of(f.s, "g.rate", "f7");
 	ck_assert_int_eq(v->state, VS_OK);
 	ck_assert_double_eq_tol(v->value, 250.0, 1e-9); /* per second, whatever the interval */
 	ck_assert_double_eq_tol(value_of(f.s, "g.ratio", "f7")->value, 2.0, 1e-12);
@@ -191,7 +180,7 @@ START_TEST(sampler_narrow_counter_wraps)
 	script.value[1] = 1;
 	script.enabled[0] = script.running[0] = script.enabled[1] = script.running[1] = 1;
 	char *err;
-	ck_assert_int_eq(session_set_filter(f.s, &f.s->inst[0], "mask", "0x1", &err), 0);
+	ck_assert_int_eq(session_set_filter(f.s, 0, "mask", "0x1", &err), 0);
 	for (int e = 0; e < 2; e++)
 		script.enabled[e] += SEC, script.running[e] += SEC;
 	session_sample(f.s, 11 * SEC); /* the first interval after a change shows no value */
@@ -213,25 +202,25 @@ START_TEST(filters_encode_and_refuse)
 	fixture_start(&f);
 	struct instance *inst = &f.s->inst[0];
 	char *err;
-	ck_assert_int_eq(session_set_filter(f.s, inst, "bdf", "01:00.1", &err), 0);
+	ck_assert_int_eq(session_set_filter(f.s, 0, "bdf", "01:00.1", &err), 0);
 	ck_assert_uint_eq(inst->counters[0].attr.config[1], 0x0101ull << 8 | 1ull << 24); /* bdf + bdf_en */
 	char *fs = instance_filter_string(inst);
-	ck_assert_str_eq(fs, "bdf=0x101,bdf_en=1");
+	ck_assert_str_eq(fs, "bdf=0x101"); /* the companion bdf_en=1 is in the encoding above */
 	free(fs);
-	ck_assert_int_eq(session_set_filter(f.s, inst, "mask", "0x3", &err), -1);
+	ck_assert_int_eq(session_set_filter(f.s, 0, "mask", "0x3", &err), -1);
 	ck_assert_msg(strstr(err, "mask and bdf are mutually exclusive"), "%s", err);
 	free(err);
-	ck_assert_int_eq(session_set_filter(f.s, inst, "bdf", "default", &err), 0);
-	ck_assert_int_eq(session_set_filter(f.s, inst, "mask", "0x3", &err), 0);
+	ck_assert_int_eq(session_set_filter(f.s, 0, "bdf", "default", &err), 0);
+	ck_assert_int_eq(session_set_filter(f.s, 0, "mask", "0x3", &err), 0);
 	ck_assert_uint_eq(inst->counters[0].attr.config[1], 3);
-	ck_assert_int_eq(session_set_filter(f.s, inst, "mask", "0x10", &err), -1);
+	ck_assert_int_eq(session_set_filter(f.s, 0, "mask", "0x10", &err), -1);
 	ck_assert_msg(strstr(err, "too wide") && strstr(err, "config1:0-3"), "%s", err);
 	free(err);
 	ck_assert_uint_eq(inst->counters[0].attr.config[1], 3); /* unchanged after a refusal */
-	ck_assert_int_eq(session_set_filter(f.s, inst, "nope", "1", &err), -1);
+	ck_assert_int_eq(session_set_filter(f.s, 0, "nope", "1", &err), -1);
 	ck_assert_msg(strstr(err, "no filter 'nope' (filters: mask, bdf)"), "%s", err);
 	free(err);
-	ck_assert_int_eq(session_set_filter(f.s, inst, "bdf", "zz", &err), -1);
+	ck_assert_int_eq(session_set_filter(f.s, 0, "bdf", "zz", &err), -1);
 	ck_assert_msg(strstr(err, "bdf=zz"), "%s", err);
 	free(err);
 	fixture_end(&f);
@@ -248,13 +237,13 @@ START_TEST(open_failure_is_per_instance)
 	struct source *src = xcalloc(1, sizeof(*src));
 	src->ops = &script_ops;
 	script.fail_open = true;
-	session_start(s, src, SEC);
+	session_add_source(s, src);
+	session_start(s, SEC);
 	session_sample(s, 2 * SEC);
 	ck_assert_int_eq(s->inst[0].open_errno, 13);
 	ck_assert_str_eq(s->inst[0].open_error, "scripted failure");
 	ck_assert_int_eq(value_of(s, "g.rate", "f7")->state, VS_UNAVAILABLE);
 	session_free(s);
-	source_destroy(src);
 	profile_free(p);
 	machine_free(m);
 }
@@ -283,31 +272,22 @@ static void sim_begin(struct simrun *r, const char *root, const char *model, uin
 	struct sim_options so = { .model_path = model, .seed = seed };
 	r->src = source_sim_new(r->m, &so);
 	ck_assert_ptr_nonnull(r->src);
-	session_start(r->s, r->src, 5 * SEC);
+	session_add_source(r->s, r->src);
+	session_start(r->s, 5 * SEC);
 }
 
 static void sim_end(struct simrun *r)
 {
 	session_free(r->s);
-	source_destroy(r->src);
 	profile_free(r->p);
 	machine_free(r->m);
-}
-
-static struct instance *find_inst(struct session *s, const char *group, const char *name)
-{
-	for (int i = 0; i < s->ninstances; i++)
-		if (!strcmp(s->inst[i].group->name, group) && !strcmp(s->inst[i].name, name))
-			return &s->inst[i];
-	ck_abort_msg("no instance %s %s", group, name);
-	return NULL;
 }
 
 static double metric_after_filter(struct simrun *r, const char *group, const char *inst, const char *term,
 				  const char *value, const char *metric, uint64_t *t)
 {
 	char *err = NULL;
-	struct instance *in = find_inst(r->s, group, inst);
+	int in = instance_index(r->s, group, inst);
 	if (term)
 		ck_assert_msg(session_set_filter(r->s, in, term, value, &err) == 0, "%s", err);
 	*t += SEC;
@@ -316,7 +296,7 @@ static double metric_after_filter(struct simrun *r, const char *group, const cha
 		ck_assert_int_eq(value_of(r->s, metric, inst)->state, VS_NO_VALUE);
 	*t += SEC;
 	session_sample(r->s, *t);
-	const struct metric_value *v = value_of(r->s, metric, inst);
+	const struct frame_value *v = value_of(r->s, metric, inst);
 	ck_assert_int_eq(v->state, VS_OK);
 	return v->value;
 }
@@ -360,7 +340,7 @@ START_TEST(sim_filters_select_cells)
 	for (int i = 0; i < 3; i++) {
 		sum += metric_after_filter(&r, "ucf", "socket0", src[i], "1", "ucf.mem_read_bw", &t);
 		char *err;
-		ck_assert_int_eq(session_set_filter(r.s, find_inst(r.s, "ucf", "socket0"), src[i], "default", &err), 0);
+		ck_assert_int_eq(session_set_filter(r.s, instance_index(r.s, "ucf", "socket0"), src[i], "default", &err), 0);
 	}
 	ck_assert_msg(fabs(sum - all) <= 0.01 * all, "single sources sum %f, unfiltered %f", sum, all);
 	double p1 = metric_after_filter(&r, "pcie", "socket0/rc2", "src_rp_mask", "0x1", "pcie.read_bw", &t);
@@ -370,7 +350,7 @@ START_TEST(sim_filters_select_cells)
 	ck_assert_double_eq_tol(p3, p1 + p2, 1e-6);
 	/* the BDF filter is refused while a root-port mask is set, with the driver's reason */
 	char *err;
-	ck_assert_int_eq(session_set_filter(r.s, find_inst(r.s, "pcie", "socket0/rc2"), "src_bdf", "27:01.1", &err), -1);
+	ck_assert_int_eq(session_set_filter(r.s, instance_index(r.s, "pcie", "socket0/rc2"), "src_bdf", "27:01.1", &err), -1);
 	ck_assert_msg(strstr(err, "mutually exclusive"), "%s", err);
 	free(err);
 	sim_end(&r);
@@ -409,18 +389,18 @@ START_TEST(c2c_write_metrics_only_for_gpu_peers)
 	ck_assert_int_eq(system(rm), 0);
 	struct simrun r;
 	sim_begin(&r, root, NULL, 1);
-	session_sample(r.s, 6 * SEC);
+	const struct frame *fr = session_sample(r.s, 6 * SEC);
 	bool w0 = false, w1 = false, r1 = false;
-	for (int k = 0; k < r.s->nvalues; k++) {
-		const struct metric_value *v = &r.s->values[k];
-		const char *mn = session_metric(r.s, v)->name, *in = r.s->inst[v->instance].name;
+	for (int k = 0; k < fr->nvalues; k++) {
+		const struct frame_value *v = &fr->values[k];
+		const char *mn = fr->vinfo[k].m->name, *in = fr->iinfo[fr->vinfo[k].instance].name;
 		w0 |= !strcmp(mn, "c2c.in_wr_latency") && !strcmp(in, "socket0");
 		w1 |= !strcmp(mn, "c2c.in_wr_latency") && !strcmp(in, "socket1");
 		r1 |= !strcmp(mn, "c2c.in_rd_latency") && !strcmp(in, "socket1") && v->state == VS_OK;
 	}
 	ck_assert(w0 && !w1 && r1);
 	char *err;
-	ck_assert_int_eq(session_set_filter(r.s, find_inst(r.s, "c2c", "socket1"), "gpu_mask", "1", &err), -1);
+	ck_assert_int_eq(session_set_filter(r.s, instance_index(r.s, "c2c", "socket1"), "gpu_mask", "1", &err), -1);
 	ck_assert_msg(strstr(err, "no 'gpu_mask' filter"), "%s", err);
 	free(err);
 	sim_end(&r);
@@ -436,12 +416,14 @@ START_TEST(batch_json_shape)
 	char *model = test_path("fixtures/tegra410-const.ini");
 	struct simrun r;
 	sim_begin(&r, demo_tegra410(), model, 1);
-	session_sample(r.s, 6 * SEC);
+	char *err;
+	ck_assert_int_eq(session_set_filter(r.s, instance_index(r.s, "ucf", "socket1"), "src_loc_cpu", "1", &err), 0);
+	struct frame fr = *session_sample(r.s, 6 * SEC);
+	fr.wall_ns = 1700000000ull * SEC;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
-	struct batch b = { .out = out, .format = BATCH_JSON, .raw = true };
-	batch_write(&b, r.s, 1700000000ull * SEC);
+	ck_assert(batch_write_frame(out, BATCH_JSON, true, true, &fr));
 	fclose(out);
 	ck_assert_msg(str_has_prefix(buf, "{\"time\":\"2023-11-14T22:13:20.000Z\",\"interval_ns\":1000000000,"
 					  "\"source\":\"sim\",\"metrics\":[{\"profile\":\"tegra410\",\"metric\":\"ucf.slc_read_bw\","
@@ -451,6 +433,10 @@ START_TEST(batch_json_shape)
 				  "\"config\":\"0x123\",\"config1\":\"0x0\",\"config2\":\"0x0\",\"cpu\":0,"
 				  "\"delta\":100000000000,\"enabled_ns\":1000000000,\"running_ns\":1000000000}"),
 		      "raw counter missing");
+	/* each instance's active filters, from the frame */
+	ck_assert_msg(strstr(buf, "{\"group\":\"ucf\",\"instance\":\"socket1\",\"filters\":{\"src_loc_cpu\":\"0x1\"}}"),
+		      "filters missing");
+	ck_assert_msg(strstr(buf, "{\"group\":\"ucf\",\"instance\":\"socket0\",\"filters\":{}}"), "socket0 filters");
 	ck_assert(str_has_suffix(buf, "]}\n"));
 	ck_assert_ptr_null(strchr(buf, '\n') == buf + len - 1 ? NULL : buf); /* one line per interval */
 	free(buf);

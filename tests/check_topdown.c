@@ -46,23 +46,24 @@ static void begin(struct run *r, const char *kind, int sockets, int per)
 	r->src = source_sim_new(r->m, &so);
 	free(model);
 	ck_assert_ptr_nonnull(r->src);
-	session_start(r->s, r->src, SEC);
+	session_add_source(r->s, r->src);
+	session_start(r->s, SEC);
 	session_sample(r->s, 3 * SEC);
 }
 
 static void end(struct run *r)
 {
 	session_free(r->s);
-	source_destroy(r->src);
 	profile_free(r->p);
 	machine_free(r->m);
 }
 
 static double val(const struct run *r, const char *metric, const char *inst)
 {
-	for (int k = 0; k < r->s->nvalues; k++) {
-		const struct metric_value *v = &r->s->values[k];
-		if (!strcmp(session_metric(r->s, v)->name, metric) && !strcmp(r->s->inst[v->instance].name, inst)) {
+	const struct frame *f = session_frame(r->s);
+	for (int k = 0; k < f->nvalues; k++) {
+		const struct frame_value *v = &f->values[k];
+		if (!strcmp(f->vinfo[k].m->name, metric) && !strcmp(f->iinfo[f->vinfo[k].instance].name, inst)) {
 			ck_assert_msg(v->state == VS_OK, "%s %s: %s", metric, inst, value_state_name(v->state));
 			return v->value;
 		}
@@ -73,11 +74,10 @@ static double val(const struct run *r, const char *metric, const char *inst)
 
 static bool has(const struct run *r, const char *metric, const char *inst)
 {
-	for (int k = 0; k < r->s->nvalues; k++) {
-		const struct metric_value *v = &r->s->values[k];
-		if (!strcmp(session_metric(r->s, v)->name, metric) && !strcmp(r->s->inst[v->instance].name, inst))
+	const struct frame *f = session_frame(r->s);
+	for (int k = 0; k < f->nvalues; k++)
+		if (!strcmp(f->vinfo[k].m->name, metric) && !strcmp(f->iinfo[f->vinfo[k].instance].name, inst))
 			return true;
-	}
 	return false;
 }
 

@@ -1,6 +1,8 @@
 /* testutil.c - helpers for the Check suites. */
 #include "testutil.h"
 
+#include "engine/session.h"
+
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,13 +77,47 @@ char *src_path(const char *rel)
 	return xasprintf("%s/%s", TOP_SRCDIR, rel);
 }
 
+static int nskipped;
+
+void add_test_if(TCase *tc, const TTest *test, bool runnable, const char *why)
+{
+	if (runnable) {
+		tcase_add_test(tc, test);
+		return;
+	}
+	printf("SKIP: %s: %s\n", test->name, why);
+	fflush(stdout);
+	nskipped++;
+}
+
 int run_suite(Suite *s)
 {
 	diag_set_quiet(true);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
+	int failed = srunner_ntests_failed(sr), ran = srunner_ntests_run(sr);
 	srunner_free(sr);
 	tmp_cleanup();
-	return failed ? 1 : 0;
+	if (failed)
+		return 1;
+	return ran == 0 && nskipped ? 77 : 0; /* 77: automake's "skipped" */
+}
+
+const struct frame_value *value_of(const struct session *s, const char *metric, const char *inst)
+{
+	const struct frame *f = session_frame(s);
+	for (int k = 0; k < f->nvalues; k++)
+		if (!strcmp(f->vinfo[k].m->name, metric) && !strcmp(f->iinfo[f->vinfo[k].instance].name, inst))
+			return &f->values[k];
+	ck_abort_msg("no value %s %s", metric, inst);
+	return NULL;
+}
+
+int instance_index(const struct session *s, const char *group, const char *name)
+{
+	for (int i = 0; i < s->ninstances; i++)
+		if (!strcmp(s->inst[i].group->name, group) && !strcmp(s->inst[i].name, name))
+			return i;
+	ck_abort_msg("no instance %s %s", group, name);
+	return -1;
 }

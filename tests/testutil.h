@@ -15,7 +15,17 @@ const char *demo_tegra410(void);
 /* Path under the source tree's tests/ directory. */
 char *test_path(const char *rel);
 char *src_path(const char *rel);
-/* Run a suite and return the process exit status. */
+struct session;
+struct frame_value;
+/* The value of metric for the instance named inst in the session's newest frame; the
+ * test fails if there is none. */
+const struct frame_value *value_of(const struct session *s, const char *metric, const char *inst);
+/* Index of the instance of group named name; the test fails if there is none. */
+int instance_index(const struct session *s, const char *group, const char *name);
+/* Add a test, or report it skipped ("SKIP: name: why", counted by build.sh) when it
+ * cannot run here (no perf, not root): a skip is never a pass. */
+void add_test_if(TCase *tc, const TTest *test, bool runnable, const char *why);
+/* Run a suite and return the process exit status (77 if every test was skipped). */
 int run_suite(Suite *s);
 
 #endif

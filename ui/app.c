@@ -1,5 +1,6 @@
-/* app.c - the monitor's loop: sleep in poll() until a key or the next refresh, sample,
- * redraw (curses sends only the cells that changed), and a table of key commands. */
+/* app.c - the monitor as an output of the run loop: each frame is pushed to history and
+ * drawn (curses sends only the cells that changed); keys arrive when the loop's poll()
+ * finds the terminal readable, and go through a table of key commands. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -11,7 +12,9 @@
 #include <unistd.h>
 
 #include "base/diag.h"
-#include "machine/procstat.h"
+#include "engine/runloop.h"
+#include "engine/session.h"
+#include "outputs/output.h"
 #include "tui.h"
 #include "base/util.h"
 
@@ -46,6 +49,7 @@ static void cmd_prev_pane(struct tui *t) { focus_pane(t, -1, false); }
 static void cmd_pause(struct tui *t)
 {
 	t->paused = !t->paused;
+	runloop_set_paused(t->loop, t->paused);
 	tui_message(t, false, t->paused ? "paused: the display is frozen (space resumes)" : "resumed");
 }
 
@@ -60,6 +64,7 @@ static void set_interval(struct tui *t, int dir)
 	if (i >= n)
 		i = n - 1;
 	t->interval = intervals[i];
+	runloop_set_interval(t->loop, t->interval);
 	tui_message(t, false, "refresh interval %.1f s", t->interval);
 }
 
@@ -117,15 +122,15 @@ static void cmd_sort(struct tui *t)
 static void cmd_expand(struct tui *t)
 {
 	struct upane *p = t->focus < t->npanes ? &t->panes[t->focus] : NULL;
-	struct instance *in = focused_instance(t);
+	int in = focused_instance(t);
 	if (p && p->ndetail) { /* TopDown: level 1 to level 2 */
 		p->show_detail = !p->show_detail;
 		tui_message(t, false, p->show_detail ? "level 2 under each row (Enter: level 1 only)" : "level 1");
 		return;
 	}
-	if (p && in && in->rc >= 0 && !strcmp(p->style, "table")) { /* an RC: its root ports */
+	if (p && in >= 0 && frame_label(t->f, in, "rc") && !strcmp(p->style, "table")) { /* an RC: its root ports */
 		for (int i = 0; i < p->ninst; i++)
-			if (!strcmp(t->s->inst[p->inst[i]].name, in->name))
+			if (!strcmp(t->f->iinfo[p->inst[i]].name, t->f->iinfo[in].name))
 				p->open[i] = !p->open[i];
 		return;
 	}
@@ -134,8 +139,8 @@ static void cmd_expand(struct tui *t)
 
 static void cmd_filter(struct tui *t)
 {
-	struct instance *in = focused_instance(t);
-	if (!in) {
+	int in = focused_instance(t);
+	if (in < 0) {
 		tui_message(t, true, "move to a row of a pane first");
 		return;
 	}
@@ -292,12 +297,13 @@ static void handle_key(struct tui *t, int key)
 static void tui_state_init(struct tui *t, struct session *s, const struct ui_options *opt)
 {
 	memset(t, 0, sizeof(*t));
-	t->s = s;
+	t->engine = s;
+	t->f = session_frame(s);
 	t->opt = opt;
 	t->interval = opt->interval_s;
 	settings_defaults(&t->set);
-	size_t n = (size_t)(s->nvalues ? s->nvalues : 1);
-	t->hist = history_new(s->nvalues);
+	size_t n = (size_t)(t->f->nvalues ? t->f->nvalues : 1);
+	t->hist = history_new(t->f->nvalues);
 	t->shown = xmalloc(sizeof(double) * n);
 	for (size_t i = 0; i < n; i++)
 		t->shown[i] = NAN;
@@ -317,98 +323,120 @@ static void tui_state_free(struct tui *t)
 	settings_free(&t->set);
 }
 
-static void sample(struct tui *t, uint64_t now)
+static int ui_frame(struct output *o, const struct frame *f)
 {
-	session_sample(t->s, now);
-	history_push(t->hist, t->s);
-	if (t->cpu)
-		procstat_update(t->cpu);
-	if (t->opt->sensors)
-		hw_sensors_read(&t->temps);
+	struct tui *t = o->priv;
+	t->f = f;
+	history_push(t->hist, f);
+	screen_draw(t);
+	return 0;
 }
 
-int ui_run(struct session *s, struct procstat *cpu, const struct ui_options *opt)
+static void ui_idle(struct output *o)
 {
-	struct tui t;
-	tui_state_init(&t, s, opt);
-	t.cpu = cpu;
-	t.settings_path = settings_default_path();
-	settings_load(&t.set, t.settings_path);
-	if (gethostname(t.hostname, sizeof(t.hostname) - 1) < 0)
-		snprintf(t.hostname, sizeof(t.hostname), "?");
+	screen_draw(o->priv); /* paused: the values stay, the header clock moves */
+}
+
+static int ui_pollfds(struct output *o, struct pollfd *pfds, int max)
+{
+	(void)o;
+	if (max < 1)
+		return 0;
+	pfds[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
+	return 1;
+}
+
+static void ui_wake(struct output *o, const struct pollfd *pfds, int n)
+{
+	struct tui *t = o->priv;
+	t->loop = o->loop; /* known once the output is in a loop */
+	if (n > 0 && (pfds[0].revents & (POLLHUP | POLLERR | POLLNVAL)) && !(pfds[0].revents & POLLIN)) {
+		runloop_quit(t->loop); /* the terminal went away */
+		return;
+	}
+	bool dirty = false;
+	int key;
+	while ((key = getch()) != ERR) { /* also delivers KEY_RESIZE after SIGWINCH */
+		handle_key(t, key);
+		dirty = true;
+		t->relayout = true;
+	}
+	if (t->quit)
+		runloop_quit(t->loop);
+	else if (dirty)
+		screen_draw(t);
+}
+
+static int ui_finish(struct output *o)
+{
+	(void)o;
+	crt_done();
+	return 0;
+}
+
+static void ui_destroy(struct output *o)
+{
+	tui_state_free(o->priv);
+	free(o->priv);
+	free(o);
+}
+
+static const struct output_ops ui_ops = {
+	.name = "monitor",
+	.frame = ui_frame,
+	.idle = ui_idle,
+	.pollfds = ui_pollfds,
+	.wake = ui_wake,
+	.finish = ui_finish,
+	.destroy = ui_destroy,
+};
+
+/* The first draw, once the output knows its loop (the key table needs it). */
+static void ui_start(struct tui *t)
+{
+	layout_build(t);
+	t->relayout = true;
+	screen_draw(t); /* lays panes out, so rows exist for focus */
+	t->focus = -1;
+	focus_pane(t, 1, false);
+	if (t->focus < 0)
+		t->focus = 0;
+	if (diag_count())
+		tui_message(t, true, "%d warning%s: press e to see them", diag_count(), diag_count() == 1 ? "" : "s");
+	else
+		tui_message(t, false, "F1 help   Tab/arrows move   F4 filters   F2 setup   q quit");
+	screen_draw(t);
+}
+
+struct output *ui_output_new(struct session *s, const struct ui_options *opt)
+{
+	struct tui *t = xmalloc(sizeof(*t));
+	tui_state_init(t, s, opt);
+	t->settings_path = settings_default_path();
+	settings_load(&t->set, t->settings_path);
+	if (gethostname(t->hostname, sizeof(t->hostname) - 1) < 0)
+		snprintf(t->hostname, sizeof(t->hostname), "?");
 	if (opt->machine)
-		snprintf(t.hostname, sizeof(t.hostname), "%s", opt->machine);
+		snprintf(t->hostname, sizeof(t->hostname), "%s", opt->machine);
 	diag_set_quiet(true); /* warnings go to the error view, not over the screen */
 	crt_install_signal_handlers();
-	if (!crt_init(&t)) {
+	if (!crt_init(t)) {
 		const char *term = getenv("TERM");
 		fprintf(stderr, "pmutop: cannot start the terminal (TERM=%s); use -b for batch output\n", term ? term : "unset");
-		history_free(t.hist);
-		free(t.shown);
-		free(t.spark);
-	free(t.vtext);
-		free(t.settings_path);
-		settings_free(&t.set);
-		return 1;
+		tui_state_free(t);
+		free(t);
+		return NULL;
 	}
-	if (opt->sensors && hw_sensors_init())
-		hw_sensors_read(&t.temps);
-	layout_build(&t);
-	t.relayout = true;
-	screen_draw(&t); /* lays panes out, so rows exist for focus */
-	t.focus = -1;
-	focus_pane(&t, 1, false);
-	if (t.focus < 0)
-		t.focus = 0;
-	if (diag_count())
-		tui_message(&t, true, "%d warning%s: press e to see them", diag_count(), diag_count() == 1 ? "" : "s");
-	else
-		tui_message(&t, false, "F1 help   Tab/arrows move   F4 filters   F2 setup   q quit");
-	uint64_t next = clock_monotonic_ns() + (uint64_t)llround(t.interval * 1e9);
-	long samples = 0;
-	bool dirty = true;
-	while (!t.quit && !crt_should_quit()) {
-		if (dirty) {
-			screen_draw(&t);
-			dirty = false;
-		}
-		uint64_t now = clock_monotonic_ns();
-		int timeout_ms = next > now ? (int)((next - now + 999999) / 1000000) : 0;
-		struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
-		int r = poll(&pfd, 1, timeout_ms);
-		if (r < 0 && errno != EINTR)
-			break;
-		if (r > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) && !(pfd.revents & POLLIN))
-			break; /* the terminal went away */
-		int key;
-		while ((key = getch()) != ERR) { /* also delivers KEY_RESIZE after SIGWINCH */
-			handle_key(&t, key);
-			dirty = true;
-			t.relayout = true;
-		}
-		now = clock_monotonic_ns();
-		if (now >= next) {
-			if (!t.paused) {
-				sample(&t, now);
-				samples++;
-			}
-			next += (uint64_t)llround(t.interval * 1e9);
-			if (next <= now)
-				next = now + (uint64_t)llround(t.interval * 1e9);
-			dirty = true;
-			if (opt->iterations > 0 && samples >= opt->iterations)
-				t.quit = true;
-		}
-	}
-	crt_done();
-	hw_sensors_done();
-	tui_state_free(&t);
-	return 0;
+	struct output *o = xcalloc(1, sizeof(*o));
+	o->ops = &ui_ops;
+	o->priv = t;
+	ui_start(t);
+	return o;
 }
 
 long ui_bench_frames(struct session *s, int frames, FILE *out, uint64_t (*clock)(void *), void *clock_ctx)
 {
-	struct ui_options opt = { .interval_s = 1, .title = "bench", .iterations = -1 };
+	struct ui_options opt = { .interval_s = 1, .title = "bench" };
 	SCREEN *scr = newterm("xterm-256color", out, stdin);
 	if (!scr)
 		return -1;
@@ -425,8 +453,8 @@ long ui_bench_frames(struct session *s, int frames, FILE *out, uint64_t (*clock)
 	layout_build(&t);
 	long before = ftell(out);
 	for (int f = 0; f < frames; f++) {
-		session_sample(s, clock(clock_ctx));
-		history_push(t.hist, s);
+		t.f = session_sample(s, clock(clock_ctx));
+		history_push(t.hist, t.f);
 		screen_draw(&t);
 	}
 	fflush(out);

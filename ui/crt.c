@@ -1,6 +1,6 @@
 /* crt.c - the terminal: start and restore it, colours or monochrome attributes by role,
- * UTF-8 or ASCII, and signals (quit cleanly on INT/TERM/HUP, restore the terminal
- * before dying on a crash). */
+ * UTF-8 or ASCII, and crash signals (restore the terminal before dying; INT/TERM/HUP
+ * belong to the run loop, which ends the monitor cleanly). */
 #include <langinfo.h>
 #include <stdio.h>
 #include <locale.h>
@@ -14,13 +14,6 @@
 static attr_t role_attr[R_COUNT];
 static int clip_top, clip_bottom = 1 << 30; /* rows outside are not drawn (scrolled away) */
 static bool started;
-static volatile sig_atomic_t quit_signal;
-
-static void on_quit(int sig)
-{
-	quit_signal = sig;
-}
-
 static void on_crash(int sig)
 {
 	/* endwin() is not async-signal-safe, but a crashed monitor that leaves the terminal
@@ -36,21 +29,9 @@ static void on_crash(int sig)
 
 void crt_install_signal_handlers(void)
 {
-	struct sigaction sa = { 0 };
-	sa.sa_handler = on_quit;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL); /* the ssh connection dropped */
-	signal(SIGPIPE, SIG_IGN);
 	int crash[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 	for (size_t i = 0; i < sizeof(crash) / sizeof(crash[0]); i++)
 		signal(crash[i], on_crash);
-}
-
-bool crt_should_quit(void)
-{
-	return quit_signal != 0;
 }
 
 static void setup_roles(bool colour)

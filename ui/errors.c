@@ -16,14 +16,11 @@ static int collect(struct tui *t, char ***lines)
 		*lines = xrealloc(*lines, sizeof(char *) * (size_t)(n + 1));          \
 		(*lines)[n++] = xasprintf(__VA_ARGS__);                               \
 	} while (0)
-	const struct session *s = t->s;
+	const struct frame *s = t->f;
 	for (int i = 0; i < s->ninstances; i++) {
-		const struct instance *in = &s->inst[i];
-		if (in->unavailable)
-			ADD("%s/%s %s: %s", in->profile->name, in->group->name, in->name, in->unavailable);
-		else if (in->open_error)
-			ADD("%s/%s %s: %s (errno %d)", in->profile->name, in->group->name, in->name, in->open_error,
-			    in->open_errno);
+		const struct instance_info *in = &s->iinfo[i];
+		if (s->inst[i].error && !in->nmembers)
+			ADD("%s/%s %s: %s", in->profile->name, in->group->name, in->name, s->inst[i].error);
 	}
 	for (int i = 0; i < s->nmissing; i++)
 		ADD("group %s: no PMU matches '%s'", s->missing[i]->name, s->missing[i]->pmu_pattern);

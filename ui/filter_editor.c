@@ -1,5 +1,7 @@
 /* filter_editor.c - F4/f: every filter of the focused instance's group, typed: flags as
- * check boxes, masks as one toggle per bit, BDF/hex/int as text. Applying goes through
+ * check boxes, masks as one toggle per bit, enums cycle through their choices, BDF/hex/
+ * int as text. The editor reads the instance from the frame and asks the engine only
+ * for what a frame does not carry (field widths, the values set). Applying goes through
  * session_set_filter(), which checks values and the group's constraints and reopens only
  * that instance; a refusal shows the reason and leaves every filter as it was. */
 #include <ctype.h>
@@ -7,12 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui.h"
 #include "base/util.h"
+#include "engine/session.h"
+#include "tui.h"
 
 struct fe_item {
 	const struct prof_filter *f;
-	const struct format_field *field; /* NULL: this PMU lacks the term */
+	int width; /* bits of the PMU's field; 0: this PMU lacks the term */
 	bool set;
 	uint64_t value;
 	bool old_set;
@@ -20,8 +23,9 @@ struct fe_item {
 };
 
 struct filter_editor {
-	struct instance *inst;
-	const struct pmu *pmu;
+	int inst;
+	const struct instance_info *info;
+	const char *pmu; /* NULL for an aggregate */
 	int n;
 	struct fe_item *items;
 	int row;   /* n = the Apply line */
@@ -31,32 +35,32 @@ struct filter_editor {
 	char error[240];
 };
 
-struct filter_editor *filter_editor_new(struct tui *t, struct instance *inst, char **why)
+struct filter_editor *filter_editor_new(struct tui *t, int inst, char **why)
 {
-	const struct prof_group *g = inst->group;
+	const struct instance_info *info = &t->f->iinfo[inst];
+	const struct prof_group *g = info->group;
 	*why = NULL;
 	if (!g->nfilters) {
 		*why = xasprintf("group %s has no filters", g->name);
 		return NULL;
 	}
-	const struct instance *ref = inst;
-	if (inst->nmembers) /* an aggregate: its members share the filters */
-		ref = &t->s->inst[inst->members[0]];
-	if (inst->unavailable) {
-		*why = xasprintf("%s: %s", inst->name, inst->unavailable);
+	int ref = info->nmembers ? info->members[0] : inst; /* an aggregate: its members' filters */
+	if (t->f->inst[inst].error && !info->nmembers) {
+		*why = xasprintf("%s: %s", info->name, t->f->inst[inst].error);
 		return NULL;
 	}
 	struct filter_editor *fe = xcalloc(1, sizeof(*fe));
 	fe->inst = inst;
-	fe->pmu = ref->pmu;
+	fe->info = info;
+	fe->pmu = t->f->iinfo[ref].pmu;
 	fe->n = g->nfilters;
 	fe->items = xcalloc((size_t)fe->n, sizeof(*fe->items));
 	for (int i = 0; i < fe->n; i++) {
 		struct fe_item *it = &fe->items[i];
 		it->f = &g->filters[i];
-		it->field = fe->pmu ? pmu_find_format(fe->pmu, it->f->term) : NULL;
-		it->set = it->old_set = inst->filter_set[i];
-		it->value = it->old_value = inst->filter_value[i];
+		it->width = session_filter_width(t->engine, ref, i);
+		it->set = it->old_set = session_filter(t->engine, inst, i, &it->value);
+		it->old_value = it->value;
 	}
 	return fe;
 }
@@ -71,7 +75,7 @@ void filter_editor_free(struct filter_editor *fe)
 
 static int mask_width(const struct fe_item *it)
 {
-	int w = it->field ? it->field->width : 8;
+	int w = it->width ? it->width : 8;
 	return w > 16 ? 16 : w;
 }
 
@@ -79,8 +83,8 @@ static void item_text(const struct filter_editor *fe, int i, char *buf, size_t l
 {
 	const struct fe_item *it = &fe->items[i];
 	const struct prof_filter *f = it->f;
-	if (!it->field) {
-		snprintf(buf, len, "    %-16s not available on %s", f->term, fe->pmu ? fe->pmu->name : "this PMU");
+	if (!it->width) {
+		snprintf(buf, len, "    %-16s not available on %s", f->term, fe->pmu ? fe->pmu : "this PMU");
 		return;
 	}
 	switch (f->type) {
@@ -94,6 +98,9 @@ static void item_text(const struct filter_editor *fe, int i, char *buf, size_t l
 		snprintf(buf + n, len - n, "  %s  %s", it->set ? "" : "(all)", f->title);
 		return;
 	}
+	case FILTER_ENUM:
+		snprintf(buf, len, "    %-16s < %s >  %s", f->term, it->set ? f->choices[it->value].name : "(unset)", f->title);
+		return;
 	default:
 		if (it->set) {
 			if (f->type == FILTER_BDF)
@@ -112,8 +119,8 @@ void filter_editor_draw(struct tui *t)
 {
 	struct filter_editor *fe = t->fe;
 	char title[160];
-	snprintf(title, sizeof(title), "Filters: %s %s (%s)", fe->inst->group->name, fe->inst->name,
-		 fe->pmu ? fe->pmu->name : "aggregate");
+	snprintf(title, sizeof(title), "Filters: %s %s (%s)", fe->info->group->name, fe->info->name,
+		 fe->info->pmu ? fe->info->pmu : "aggregate");
 	int iy, ix, iw, ih;
 	crt_box(90, fe->n + 10, title, &iy, &ix, &iw, &ih);
 	char line[200];
@@ -122,7 +129,7 @@ void filter_editor_draw(struct tui *t)
 		bool focus = fe->row == i;
 		crt_put(iy + i, ix, iw, focus ? R_FOCUS : R_DIALOG, line);
 		const struct fe_item *it = &fe->items[i];
-		if (focus && it->field && it->f->type == FILTER_MASK) /* bit cursor */
+		if (focus && it->width && it->f->type == FILTER_MASK) /* bit cursor */
 			crt_put(iy + i, ix + 21 + fe->bit, 1, R_INPUT, it->set && (it->value >> fe->bit & 1) ? "1" : ".");
 	}
 	int y = iy + fe->n + 1;
@@ -141,6 +148,15 @@ void filter_editor_draw(struct tui *t)
 		crt_put(y + 2, ix, iw, R_DIALOG, "A mask with no bit set, or an unset value, means the driver's default (all).");
 }
 
+/* A value as session_set_filter() reads it: an enum's choice by name, else a number. */
+static void value_text(const struct prof_filter *f, uint64_t v, char *buf, size_t len)
+{
+	if (f->type == FILTER_ENUM && v < (uint64_t)f->nchoices)
+		snprintf(buf, len, "%s", f->choices[v].name);
+	else
+		snprintf(buf, len, "0x%llx", (unsigned long long)v);
+}
+
 /* Apply every change; on a refusal, put back what was already applied. */
 static bool apply(struct tui *t)
 {
@@ -157,24 +173,24 @@ static bool apply(struct tui *t)
 		}
 	for (int k = 0; k < n; k++) {
 		struct fe_item *it = &fe->items[order[k]];
-		char val[32], *err = NULL;
-		snprintf(val, sizeof(val), "0x%llx", (unsigned long long)it->value);
-		if (session_set_filter(t->s, fe->inst, it->f->term, it->set ? val : NULL, &err) < 0) {
+		char val[64], *err = NULL;
+		value_text(it->f, it->value, val, sizeof(val));
+		if (session_set_filter(t->engine, fe->inst, it->f->term, it->set ? val : NULL, &err) < 0) {
 			snprintf(fe->error, sizeof(fe->error), "refused: %s", err);
 			free(err);
 			for (int j = k - 1; j >= 0; j--) {
 				struct fe_item *o = &fe->items[order[j]];
-				snprintf(val, sizeof(val), "0x%llx", (unsigned long long)o->old_value);
-				if (session_set_filter(t->s, fe->inst, o->f->term, o->old_set ? val : NULL, &err) < 0)
+				value_text(o->f, o->old_value, val, sizeof(val));
+				if (session_set_filter(t->engine, fe->inst, o->f->term, o->old_set ? val : NULL, &err) < 0)
 					free(err);
 			}
 			return false;
 		}
 	}
-	char *fs = instance_filter_string(fe->inst->nmembers ? &t->s->inst[fe->inst->members[0]] : fe->inst);
-	tui_message(t, false, "%s %s: %s", fe->inst->group->name, fe->inst->name,
-		    n ? (*fs ? fs : "filters cleared (all)") : "no change");
-	free(fs);
+	char *now = session_instance_filters(t->engine, fe->inst); /* no frame has them yet */
+	tui_message(t, false, "%s %s: %s", fe->info->group->name, fe->info->name,
+		    n ? (*now ? now : "filters cleared (all)") : "no change");
+	free(now);
 	return true;
 }
 
@@ -243,9 +259,9 @@ bool filter_editor_key(struct tui *t, int key)
 				close_editor(t);
 			return true;
 		}
-		if (!it->field) {
+		if (!it->width) {
 			snprintf(fe->error, sizeof(fe->error), "%s has no '%s' filter (its format/ lacks it)",
-				 fe->pmu ? fe->pmu->name : "this PMU", it->f->term);
+				 fe->pmu ? fe->pmu : "this PMU", it->f->term);
 			break;
 		}
 		fe->error[0] = '\0';
@@ -253,6 +269,9 @@ bool filter_editor_key(struct tui *t, int key)
 			bool on = it->set && it->value;
 			it->set = !on;
 			it->value = !on;
+		} else if (it->f->type == FILTER_ENUM) { /* the next choice */
+			it->value = it->set ? (it->value + 1) % (uint64_t)it->f->nchoices : 0;
+			it->set = true;
 		} else if (it->f->type == FILTER_MASK) {
 			it->value = it->set ? it->value ^ (1ull << fe->bit) : 1ull << fe->bit;
 			it->set = it->value != 0;

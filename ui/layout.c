@@ -21,10 +21,10 @@ static int find_metric(const struct profile *p, const char *name)
 	return -1;
 }
 
-static int value_slot(const struct session *s, int pi, int mi, int ii)
+static int value_slot(const struct frame *f, int pi, int mi, int ii)
 {
-	for (int k = 0; k < s->nvalues; k++)
-		if (s->values[k].profile == pi && s->values[k].metric == mi && s->values[k].instance == ii)
+	for (int k = 0; k < f->nvalues; k++)
+		if (f->vinfo[k].profile == pi && f->vinfo[k].metric == mi && f->vinfo[k].instance == ii)
 			return k;
 	return -1;
 }
@@ -32,7 +32,7 @@ static int value_slot(const struct session *s, int pi, int mi, int ii)
 static void add_pane(struct tui *t, int pi, const char *key, const char *title, const char *style, int nm,
 		     const int *midx, const struct prof_pane *def)
 {
-	struct session *s = t->s;
+	const struct frame *s = t->f;
 	const struct profile *prof = s->profiles[pi];
 	t->panes = xrealloc(t->panes, sizeof(struct upane) * (size_t)(t->npanes + 1));
 	struct upane *p = &t->panes[t->npanes++];
@@ -57,7 +57,7 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 	p->cell = xmalloc(sizeof(int) * (size_t)(cap * (nm ? nm : 1)));
 	bool has_aggregate = false, has_detail = false;
 	for (int i = 0; i < s->ninstances; i++) {
-		const struct instance *in = &s->inst[i];
+		const struct instance_info *in = &s->iinfo[i];
 		int gi = (int)(in->group - prof->groups);
 		int mgroup = -1;
 		for (int m = 0; m < nm; m++)
@@ -67,7 +67,7 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 			continue;
 		int k;
 		for (k = 0; k < p->ninst; k++)
-			if (!strcmp(s->inst[p->inst[k]].name, in->name))
+			if (!strcmp(s->iinfo[p->inst[k]].name, in->name))
 				break;
 		if (k == p->ninst) {
 			p->inst[p->ninst++] = i;
@@ -134,7 +134,7 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 
 void layout_build(struct tui *t)
 {
-	struct session *s = t->s;
+	const struct frame *s = t->f;
 	for (int pi = 0; pi < s->nprofiles; pi++) {
 		const struct profile *prof = s->profiles[pi];
 		bool *shown = xcalloc((size_t)(prof->ngroups ? prof->ngroups : 1), sizeof(bool));

@@ -13,13 +13,20 @@
 
 #define SPARK_W 12
 
-static const struct metric_value *slot_value(struct tui *t, int slot)
+/* The instance's label KEY as a number (the {rc} capture), or -1. */
+static int label_int(struct tui *t, int inst, const char *key)
 {
-	return slot >= 0 ? &t->s->values[slot] : NULL;
+	const char *v = frame_label(t->f, inst, key);
+	return v && *v >= '0' && *v <= '9' ? atoi(v) : -1;
+}
+
+static const struct frame_value *slot_value(struct tui *t, int slot)
+{
+	return slot >= 0 ? &t->f->values[slot] : NULL;
 }
 
 /* "12.3 GB/s", "-", "not counted", "?", "n/a"; marks multiplexed values with '~'. */
-static void value_text(struct tui *t, int slot, const struct metric_value *v, const char *unit, char *buf, size_t len,
+static void value_text(struct tui *t, int slot, const struct frame_value *v, const char *unit, char *buf, size_t len,
 		       enum role *r)
 {
 	char num[24], u[16];
@@ -29,7 +36,7 @@ static void value_text(struct tui *t, int slot, const struct metric_value *v, co
 		*r = R_DIM;
 		return;
 	}
-	switch (v->state) {
+	switch ((enum value_state)v->state) {
 	case VS_OK: {
 		t->shown[slot] = display_hysteresis(t->shown[slot], v->value);
 		struct value_cache *vc = t->vtext ? &t->vtext[slot] : NULL;
@@ -66,34 +73,26 @@ static void put_right(int y, int x_end, int w, enum role r, const char *text)
 }
 
 /* The instance's state, for its header: problems first, then filters. */
-static void instance_note(struct tui *t, const struct instance *in, char *buf, size_t len, enum role *r)
+static void instance_note(struct tui *t, int i, char *buf, size_t len, enum role *r)
 {
+	const struct frame_instance *in = &t->f->inst[i];
 	*r = R_DIM;
 	buf[0] = '\0';
-	if (in->unavailable) {
-		snprintf(buf, len, "%s", in->unavailable);
+	if (in->error) {
+		snprintf(buf, len, "%s", in->error);
 		*r = R_ERROR;
 		return;
 	}
-	if (in->open_error) {
-		snprintf(buf, len, "%s", in->open_error);
-		*r = R_ERROR;
-		return;
-	}
-	char *f = instance_filter_string(in);
-	bool changed = in->filter_changed_at && t->s->nsamples <= in->filter_changed_at;
+	const char *f = in->filters ? in->filters : "";
+	bool changed = in->filters_seq && t->f->seq <= in->filters_seq;
 	if (*f)
 		snprintf(buf, len, "%s%s", changed ? "filter changed: " : "", f);
 	else if (changed)
 		snprintf(buf, len, "filter changed: all");
 	if (changed)
 		*r = R_MARK;
-	free(f);
 	/* multiplexed: how much of the interval the group was counted */
-	double cov = 1;
-	for (int e = 0; e < in->group->nevents; e++)
-		if (in->present[e] && in->event_coverage[e] < cov)
-			cov = in->event_coverage[e];
+	double cov = in->coverage;
 	if (cov < 1) {
 		size_t n = strlen(buf);
 		snprintf(buf + n, len - n, "%smultiplexed %.0f%%", n ? "  " : "", cov * 100);
@@ -106,7 +105,7 @@ static void instance_note(struct tui *t, const struct instance *in, char *buf, s
 static void missing_text(struct tui *t, const struct prof_metric *pm, int cell, char *buf, size_t len)
 {
 	if (cell >= 0) {
-		const struct instance *in = &t->s->inst[cell];
+		const struct instance_info *in = &t->f->iinfo[cell];
 		const struct prof_formula *f = metric_form(pm, (int)(in->group - in->profile->groups));
 		const char *ev = "its events";
 		for (int i = 0; f && i < f->ninputs; i++)
@@ -114,21 +113,16 @@ static void missing_text(struct tui *t, const struct prof_metric *pm, int cell, 
 				ev = in->group->events[f->inputs[i]].terms;
 				break;
 			}
-		size_t n = (size_t)snprintf(buf, len, "n/a: no %s", ev);
-		for (int k = 0; k < in->group->nnotes && in->pmu && n < len; k++) {
-			const char *v = pmu_attr(in->pmu, in->group->notes[k]);
-			if (v)
-				n += (size_t)snprintf(buf + n, len - n, ", %s", v);
-		}
+		snprintf(buf, len, "n/a: no %s%s%s", ev, *in->notes ? ", " : "", in->notes);
 		return;
 	}
-	for (int g = 0; g < t->s->nmissing; g++) {
-		const struct prof_group *mg = t->s->missing[g];
+	for (int g = 0; g < t->f->nmissing; g++) {
+		const struct prof_group *mg = t->f->missing[g];
 		bool mine = false;
 		for (int f = 0; f < pm->nforms; f++)
 			mine |= pm->forms[f].group_name && !strcmp(mg->name, pm->forms[f].group_name);
 		if (mine) {
-			snprintf(buf, len, "n/a: no '%s' PMU", t->s->missing[g]->pmu_pattern);
+			snprintf(buf, len, "n/a: no '%s' PMU", mg->pmu_pattern);
 			return;
 		}
 	}
@@ -164,7 +158,7 @@ static void draw_block_row(struct tui *t, int pi, int i, int m, int yy, int x, i
 	int cell = p->cell[i * p->nmetrics + m];
 	int slot = p->slot[i * p->nmetrics + m];
 	const struct prof_metric *pm = p->metrics[m];
-	const struct metric_value *v = slot_value(t, slot);
+	const struct frame_value *v = slot_value(t, slot);
 	int labw = p->label_w < bw / 2 ? p->label_w : bw / 2;
 	row_label(t, pi, row, yy, x, labw, "", slot < 0 ? R_DIM : R_LABEL);
 	crt_put(yy, x + 1, labw - 1, t->focus == pi && t->row == row && t->mode == MODE_MAIN ? R_FOCUS : slot < 0 ? R_DIM : R_LABEL,
@@ -219,7 +213,7 @@ static int draw_blocks(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 			continue;
 		int x = x0 + col * bw;
 		int y = y0 + lines;
-		const struct instance *in = &t->s->inst[p->inst[i]];
+		const struct instance_info *in = &t->f->iinfo[p->inst[i]];
 		if (draw) {
 			char note[200];
 			enum role nr = R_DIM;
@@ -228,7 +222,7 @@ static int draw_blocks(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 			for (int m = 0; m < p->nmetrics && !note[0]; m++) {
 				int c = p->cell[i * p->nmetrics + m];
 				if (c >= 0)
-					instance_note(t, &t->s->inst[c], note, sizeof(note), &nr);
+					instance_note(t, c, note, sizeof(note), &nr);
 			}
 			crt_put(y, x, bw - 1, R_TITLE, in->name);
 			crt_put(y, x + (int)strlen(in->name) + 1, bw - (int)strlen(in->name) - 2, nr, note);
@@ -258,13 +252,13 @@ static int draw_blocks(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 }
 
 /* The root ports of an RC row and the devices behind them; returns lines used. */
-static int root_port_lines(struct tui *t, const struct instance *in, int y, int x, int w)
+static int root_port_lines(struct tui *t, int inst, int y, int x, int w)
 {
 	const struct pci_map *m = t->opt->pci;
-	int n = 0;
+	int n = 0, rc = label_int(t, inst, "rc"), socket = t->f->iinfo[inst].socket;
 	for (int i = 0; m && i < m->n; i++) {
 		const struct pci_port *rp = &m->ports[i];
-		if (rp->socket != in->socket || rp->rc != in->rc)
+		if (rp->socket != socket || rp->rc != rc)
 			continue;
 		char line[200];
 		snprintf(line, sizeof(line), "     RP%d %s", rp->rp, rp->bdf);
@@ -308,25 +302,26 @@ static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 	for (int i = 0; i < p->ninst; i++) {
 		if (!pane_shows(p, i))
 			continue;
-		const struct instance *in = &t->s->inst[p->inst[i]];
+		const struct instance_info *in = &t->f->iinfo[p->inst[i]];
+		const struct frame_instance *fi = &t->f->inst[p->inst[i]];
 		int y = y0 + lines++;
 		int row = p->nrows;
 		p->row_y[p->nrows] = y - (y0 - 1);
 		p->row_inst[p->nrows++] = p->inst[i];
 		if (!draw)
 			continue;
-		char *f = instance_filter_string(in);
+		bool filtered = fi->filters && *fi->filters;
 		char label[48], name[40];
-		if (in->rc >= 0 && in->socket >= 0) { /* a root complex: "S0 RC3 (0004:00)" */
-			pci_rc_label(t->opt->pci, in->socket, in->rc, name, sizeof(name));
-			snprintf(label, sizeof(label), " S%d %s%s", in->socket, name, *f ? "*" : "");
+		int rc = label_int(t, p->inst[i], "rc");
+		if (rc >= 0 && in->socket >= 0) { /* a root complex: "S0 RC3 (0004:00)" */
+			pci_rc_label(t->opt->pci, in->socket, rc, name, sizeof(name));
+			snprintf(label, sizeof(label), " S%d %s%s", in->socket, name, filtered ? "*" : "");
 		} else {
-			snprintf(label, sizeof(label), " %s%s", in->name, *f ? "*" : "");
+			snprintf(label, sizeof(label), " %s%s", in->name, filtered ? "*" : "");
 		}
-		free(f);
-		row_label(t, pi, row, y, x0, labw, label, in->unavailable || in->open_error ? R_ERROR : R_LABEL);
-		if (in->unavailable || in->open_error) {
-			crt_put(y, x0 + labw, w - labw, R_ERROR, in->unavailable ? in->unavailable : in->open_error);
+		row_label(t, pi, row, y, x0, labw, label, fi->error ? R_ERROR : R_LABEL);
+		if (fi->error) {
+			crt_put(y, x0 + labw, w - labw, R_ERROR, fi->error);
 			continue;
 		}
 		for (int m = 0; m < ncols; m++) {
@@ -337,10 +332,10 @@ static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 			put_right(y, x0 + labw + (m + 1) * cw, cw - 1, vr, val);
 		}
 		if (p->open[i])
-			lines += root_port_lines(t, in, y + 1, x0, w);
+			lines += root_port_lines(t, p->inst[i], y + 1, x0, w);
 		int slot0 = p->slot[i * p->nmetrics];
 		if (slot0 >= 0) {
-			const struct metric_value *v = slot_value(t, slot0);
+			const struct frame_value *v = slot_value(t, slot0);
 			float scale = p->scale[0];
 			int bx = x0 + labw + ncols * cw + 2;
 			if (barw >= 6) {
@@ -358,7 +353,7 @@ static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
  * a second bar under each with the detail metrics (each parent's children in its place) */
 static double share(struct tui *t, int slot, bool *ok)
 {
-	const struct metric_value *v = slot_value(t, slot);
+	const struct frame_value *v = slot_value(t, slot);
 	*ok &= v && v->state == VS_OK;
 	return v && v->state == VS_OK ? v->value / 100.0 : 0;
 }
@@ -394,8 +389,8 @@ static struct upane *cmp_pane;
 static int cmp_rows(const void *a, const void *b)
 {
 	int i = *(const int *)a, j = *(const int *)b;
-	const struct metric_value *vi = slot_value(cmp_tui, cmp_pane->slot[i * cmp_pane->nmetrics + cmp_by_sort]);
-	const struct metric_value *vj = slot_value(cmp_tui, cmp_pane->slot[j * cmp_pane->nmetrics + cmp_by_sort]);
+	const struct frame_value *vi = slot_value(cmp_tui, cmp_pane->slot[i * cmp_pane->nmetrics + cmp_by_sort]);
+	const struct frame_value *vj = slot_value(cmp_tui, cmp_pane->slot[j * cmp_pane->nmetrics + cmp_by_sort]);
 	double x = vi && vi->state == VS_OK ? vi->value : -1, y = vj && vj->state == VS_OK ? vj->value : -1;
 	return x < y ? 1 : x > y ? -1 : i - j;
 }
@@ -445,12 +440,13 @@ static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool 
 	int labw = 16;
 	for (int k = 0; k < no; k++) {
 		int i = order[k];
-		const struct instance *in = &t->s->inst[p->inst[i]];
+		const struct instance_info *in = &t->f->iinfo[p->inst[i]];
+		const struct frame_instance *fi = &t->f->inst[p->inst[i]];
 		int y = y0 + lines++;
 		int row = p->nrows;
 		p->row_y[p->nrows] = y - (y0 - 1);
 		p->row_inst[p->nrows++] = p->inst[i];
-		const char *why = in->unavailable ? in->unavailable : in->open_error ? in->open_error : "-";
+		const char *why = fi->error ? fi->error : "-";
 		if (draw) {
 			char label[40];
 			snprintf(label, sizeof(label), " %s", in->name);

@@ -6,7 +6,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "machine/procstat.h"
 #include "sources/source.h"
 #include "tui.h"
 
@@ -23,14 +22,14 @@ void tui_message(struct tui *t, bool error, const char *fmt, ...)
 	t->message_is_error = error;
 }
 
-struct instance *focused_instance(struct tui *t)
+int focused_instance(struct tui *t)
 {
 	if (t->focus < 0 || t->focus >= t->npanes)
-		return NULL;
+		return -1;
 	struct upane *p = &t->panes[t->focus];
 	if (t->row < 0 || t->row >= p->nrows)
-		return NULL;
-	return &t->s->inst[p->row_inst[t->row]];
+		return -1;
+	return p->row_inst[t->row];
 }
 
 static void draw_header(struct tui *t)
@@ -43,14 +42,14 @@ static void draw_header(struct tui *t)
 	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
 	char line[512];
 	snprintf(line, sizeof(line), " pmutop  %s  %s  source: %s  interval %.1fs%s", t->hostname,
-		 t->opt->title ? t->opt->title : "", t->s->source->ops->kind, t->interval, t->paused ? "  PAUSED" : "");
+		 t->opt->title ? t->opt->title : "", t->f->source, t->interval, t->paused ? "  PAUSED" : "");
 	crt_put(0, 0, COLS - 10, R_HEADER, line);
 	crt_put(0, COLS - 9, 9, R_HEADER, clock);
 
 	/* CPU meter, htop style, from /proc/stat (not for a simulated machine's absent /proc) */
 	int x = 1;
-	double u = t->cpu ? t->cpu->util_all : NAN;
-	bool meter = t->cpu && t->cpu->primed;
+	double u = t->f->cpu_util;
+	bool meter = !isnan(u);
 	int mw = COLS / 3;
 	if (mw > 40)
 		mw = 40;
@@ -66,20 +65,20 @@ static void draw_header(struct tui *t)
 	} else {
 		mw = -4;
 	}
-	if (t->temps.have) { /* hottest CPU sensor, as htop's temperature meter */
+	if (t->f->have_temp) { /* hottest CPU sensor, as htop's temperature meter */
 		char temp[32];
-		snprintf(temp, sizeof(temp), t->utf8 ? "%.0f°C" : "%.0fC", t->temps.cpu_c);
-		crt_put(1, x + mw + 3, 8, t->temps.cpu_c >= 90 ? R_ERROR : R_VALUE, temp);
+		snprintf(temp, sizeof(temp), t->utf8 ? "%.0f°C" : "%.0fC", t->f->cpu_temp_c);
+		crt_put(1, x + mw + 3, 8, t->f->cpu_temp_c >= 90 ? R_ERROR : R_VALUE, temp);
 		mw += 8;
 	}
 	int groups = 0, failed = 0;
-	for (int i = 0; i < t->s->ninstances; i++) {
-		groups += !t->s->inst[i].nmembers;
-		failed += (t->s->inst[i].open_error || t->s->inst[i].unavailable) && !t->s->inst[i].nmembers;
+	for (int i = 0; i < t->f->ninstances; i++) {
+		groups += !t->f->iinfo[i].nmembers;
+		failed += t->f->inst[i].error && !t->f->iinfo[i].nmembers;
 	}
 	char info[128];
 	snprintf(info, sizeof(info), "%d counter groups%s%.0d%s%s", groups, failed ? ", " : "", failed,
-		 failed ? " failed (e: errors)" : "", t->s->nmissing ? ", some PMUs missing (e)" : "");
+		 failed ? " failed (e: errors)" : "", t->f->nmissing ? ", some PMUs missing (e)" : "");
 	crt_put(1, x + mw + 4, COLS - (x + mw + 5), failed ? R_ERROR : R_DIM, info);
 }
 

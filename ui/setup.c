@@ -12,19 +12,19 @@ enum { S_COLOUR, S_CHARS, S_BARS, S_SPARK, S_MOUSE, S_PANES };
 static int nmetric_rows(const struct tui *t)
 {
 	int n = 0;
-	for (int p = 0; p < t->s->nprofiles; p++)
-		n += t->s->profiles[p]->nmetrics;
+	for (int p = 0; p < t->f->nprofiles; p++)
+		n += t->f->profiles[p]->nmetrics;
 	return n;
 }
 
 static const struct prof_metric *metric_row(const struct tui *t, int r, const struct profile **prof)
 {
-	for (int p = 0; p < t->s->nprofiles; p++) {
-		if (r < t->s->profiles[p]->nmetrics) {
-			*prof = t->s->profiles[p];
-			return &t->s->profiles[p]->metrics[r];
+	for (int p = 0; p < t->f->nprofiles; p++) {
+		if (r < t->f->profiles[p]->nmetrics) {
+			*prof = t->f->profiles[p];
+			return &t->f->profiles[p]->metrics[r];
 		}
-		r -= t->s->profiles[p]->nmetrics;
+		r -= t->f->profiles[p]->nmetrics;
 	}
 	return NULL;
 }

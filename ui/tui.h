@@ -7,11 +7,13 @@
 #include <stdint.h>
 
 #include "engine/history.h"
-#include "machine/hwsensors.h"
-#include "engine/session.h"
+#include "engine/frame.h"
+#include "engine/profile.h"
 #include "ui.h"
 
 struct procstat;
+struct runloop;
+struct session;
 
 /* What a piece of text means; crt.c turns it into colour or, without colour, attributes. */
 enum role {
@@ -75,9 +77,10 @@ enum ui_mode { MODE_MAIN, MODE_HELP, MODE_FILTER, MODE_SETUP, MODE_ERRORS, MODE_
 struct filter_editor;
 
 struct tui {
-	struct session *s;
+	const struct frame *f;  /* the newest frame: everything the monitor draws */
+	struct session *engine; /* only to change filters (the filter editor) */
+	struct runloop *loop;   /* to pause, quit, change the interval */
 	struct history *hist;
-	struct procstat *cpu;
 	const struct ui_options *opt;
 	struct settings set;
 	char *settings_path;
@@ -97,7 +100,6 @@ struct tui {
 	bool utf8, colour, mouse;
 	char hostname[64];
 	double *shown; /* per value slot: the value on screen, for display hysteresis */
-	struct hw_temps temps;
 	/* per value slot: the sparkline as last built, rebuilt only when a bucket completes */
 	struct spark_cache {
 		uint64_t bucket;
@@ -127,7 +129,6 @@ void crt_clip(int top, int bottom);
 void crt_box(int w, int h, const char *title, int *iy, int *ix, int *iw, int *ih);
 bool crt_visible(int y);
 void crt_install_signal_handlers(void);
-bool crt_should_quit(void);
 
 /* format.c: numbers for people */
 void format_human(double v, const char *unit, char *num, size_t nlen, char *u, size_t ulen);
@@ -151,7 +152,8 @@ int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw);
 /* screen.c */
 void screen_draw(struct tui *t);
 void tui_message(struct tui *t, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-struct instance *focused_instance(struct tui *t);
+/* The session instance of the focused row, or -1. */
+int focused_instance(struct tui *t);
 
 /* dialogs */
 void help_draw(struct tui *t);
@@ -160,7 +162,7 @@ void errors_draw(struct tui *t);
 bool errors_key(struct tui *t, int key);
 void setup_draw(struct tui *t);
 bool setup_key(struct tui *t, int key);
-struct filter_editor *filter_editor_new(struct tui *t, struct instance *inst, char **why);
+struct filter_editor *filter_editor_new(struct tui *t, int instance, char **why);
 void filter_editor_free(struct filter_editor *fe);
 void filter_editor_draw(struct tui *t);
 bool filter_editor_key(struct tui *t, int key);

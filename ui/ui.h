@@ -1,4 +1,5 @@
-/* ui.h - the full-screen monitor: the only entry point src/ uses. */
+/* ui.h - the full-screen monitor, an output of the run loop: the only entry point src/
+ * uses. */
 #ifndef PMUTOP_UI_H
 #define PMUTOP_UI_H
 
@@ -7,21 +8,21 @@
 #include <stdio.h>
 
 struct session;
-struct procstat;
 struct pci_map;
+struct output;
 
 struct ui_options {
 	double interval_s;
 	const char *title;     /* profiles in use, for the header */
 	const char *machine;   /* demo machine name or host name */
-	long iterations;       /* -1: until quit */
 	const struct pci_map *pci; /* root complexes and their root ports, or NULL */
-	bool sensors;              /* read hwmon temperatures (live machines only) */
 };
 
-/* Run the monitor on a started session until the user quits or a signal arrives.
- * Returns the exit status. The terminal is restored on every way out. */
-int ui_run(struct session *s, struct procstat *cpu, const struct ui_options *opt);
+/* Start the terminal and make the monitor an output reading the session's frames (the
+ * session is used only to change filters). NULL, after saying why on stderr, if the
+ * terminal cannot start. The terminal is restored when the loop finishes, on every way
+ * out. */
+struct output *ui_output_new(struct session *s, const struct ui_options *opt);
 
 /* For make bench: sample and redraw frames at 120x40 into a terminal whose output goes
  * to out (e.g. /dev/null). Returns the bytes curses wrote, or -1. */

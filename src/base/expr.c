@@ -148,7 +148,7 @@ static void parse_primary(struct parser *ps)
 				return;
 			}
 		} else {
-			v = strtod(ps->p, &end);
+			v = strtod_c(ps->p, &end);
 		}
 		if (isalpha((unsigned char)*end) || *end == '_') {
 			fail(ps, start, "malformed number '%.*s'", (int)(end - ps->p) + 1, ps->p);

@@ -2,6 +2,7 @@
 #include "base/util.h"
 
 #include <ctype.h>
+#include <locale.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,13 +114,63 @@ bool parse_u64(const char *s, uint64_t *out)
 {
 	if (!s || !*s || *s == '-' || *s == '+' || isspace((unsigned char)*s))
 		return false;
+	/* perf's rule: 0x is hex, anything else decimal (010 is ten, 08 is eight) */
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	if (hex && !isxdigit((unsigned char)s[2]))
+		return false;
 	char *end;
 	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || *end)
+	unsigned long long v = strtoull(hex ? s + 2 : s, &end, hex ? 16 : 10);
+	if (errno || *end || end == s)
 		return false;
 	*out = v;
 	return true;
+}
+
+/* One C locale for every number pmutop reads or writes: profiles, sysfs and models mean
+ * the same thing whatever LC_NUMERIC the monitor runs under. */
+static locale_t c_locale(void)
+{
+	static locale_t loc;
+	if (!loc)
+		loc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	return loc;
+}
+
+bool parse_double(const char *s, double *out)
+{
+	if (!s)
+		return false;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s)
+		return false;
+	char *end;
+	double v = strtod_l(s, &end, c_locale());
+	if (end == s)
+		return false;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end)
+		return false;
+	*out = v;
+	return true;
+}
+
+double strtod_c(const char *s, char **end)
+{
+	return strtod_l(s, end, c_locale());
+}
+
+int snprintf_c(char *buf, size_t len, const char *fmt, ...)
+{
+	locale_t old = uselocale(c_locale());
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	uselocale(old);
+	return n;
 }
 
 int edit_distance(const char *a, const char *b)

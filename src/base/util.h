@@ -27,8 +27,15 @@ char *trim(char *s);
 bool str_has_prefix(const char *s, const char *prefix);
 bool str_has_suffix(const char *s, const char *suffix);
 
-/* Parse an unsigned 64-bit number: decimal or 0x-hex, whole string. */
+/* Parse an unsigned 64-bit number as perf does: 0x-hex, else decimal (010 is ten), the
+ * whole string. */
 bool parse_u64(const char *s, uint64_t *out);
+/* A floating-point number in C notation whatever the locale, the whole string (blanks
+ * around it allowed). */
+bool parse_double(const char *s, double *out);
+/* strtod and snprintf in the C locale, for numbers read from or written to files. */
+double strtod_c(const char *s, char **end);
+int snprintf_c(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Levenshtein distance, for "did you mean" hints. */
 int edit_distance(const char *a, const char *b);

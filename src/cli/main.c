@@ -1,4 +1,5 @@
-/* main.c - command line, setup, and the batch loop. */
+/* main.c - the command line: options, then a session with its sources, and the run loop
+ * with its outputs (batch or the monitor). */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -15,7 +16,6 @@
 #include "config.h"
 #include "base/diag.h"
 #include "machine/pmu.h"
-#include "machine/hwsensors.h"
 #include "machine/pcimap.h"
 #include "machine/procstat.h"
 #include "engine/profile.h"
@@ -23,6 +23,8 @@
 #include "sources/source.h"
 #include "base/sysfs.h"
 #include "base/util.h"
+#include "base/clock.h"
+#include "engine/runloop.h"
 #include "ui/ui.h"
 
 struct options {
@@ -44,14 +46,6 @@ struct options {
 	int nfilters;
 	const char **filters;
 };
-
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
 
 static void usage(FILE *f)
 {
@@ -119,7 +113,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		switch (c) {
 		case 'b': o->batch = true; break;
 		case 'd':
-			o->delay = strtod(optarg, &end);
+			o->delay = strtod_c(optarg, &end);
 			if (*end || !(o->delay >= 0.01 && o->delay <= 86400)) {
 				fprintf(stderr, "pmutop: -d %s: the interval must be 0.01 to 86400 seconds\n", optarg);
 				return 2;
@@ -207,7 +201,7 @@ static int apply_filter_option(struct session *s, const char *spec)
 		}
 		*eq = '\0';
 		for (int i = 0; i < s->ninstances && !status; i++) {
-			struct instance *inst = &s->inst[i];
+			const struct instance *inst = &s->inst[i];
 			if (strcmp(inst->group->name, target) || (instname && strcmp(inst->name, instname)))
 				continue;
 			if (!instname && inst->nmembers)
@@ -216,7 +210,7 @@ static int apply_filter_option(struct session *s, const char *spec)
 				continue;
 			matched++;
 			char *err;
-			if (session_set_filter(s, inst, a, eq + 1, &err) < 0) {
+			if (session_set_filter(s, i, a, eq + 1, &err) < 0) {
 				fprintf(stderr, "pmutop: -f %s: %s\n", spec, err);
 				free(err);
 				status = -1;
@@ -294,20 +288,6 @@ static void print_dry_run(const struct session *s)
 	}
 }
 
-static void sleep_until(uint64_t target_ns)
-{
-	struct timespec ts = { (time_t)(target_ns / 1000000000ull), (long)(target_ns % 1000000000ull) };
-	while (!stop_requested && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-}
-
-static uint64_t realtime_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static int run(struct options *o)
 {
 	char *demo_dir = NULL, *demo_model = NULL;
@@ -331,9 +311,9 @@ static int run(struct options *o)
 	struct profile **profiles = NULL;
 	int nprofiles = load_profiles(o, m, &profiles);
 	struct session *s = NULL;
-	struct source *src = NULL;
-	/* the demo machine's /proc is its own (absent), not this host's */
-	struct procstat *cpu = procstat_new(o->proc_root ? o->proc_root : o->demo ? demo_dir : "/");
+	struct pci_map *pci = NULL;
+	struct runloop loop = { 0 };
+	struct clock clk;
 	if (nprofiles < 0)
 		goto out;
 	s = session_new(m, profiles, nprofiles);
@@ -347,62 +327,45 @@ static int run(struct options *o)
 	}
 	if (o->sim) {
 		struct sim_options so = { .model_path = o->model, .seed = o->seed };
-		src = source_sim_new(m, &so);
+		struct source *src = source_sim_new(m, &so);
 		if (!src)
 			goto out;
+		session_add_source(s, src);
 	} else {
-		src = source_perf_new(m);
+		session_add_source(s, source_perf_new(m));
 	}
-	if (!o->batch) {
+	if (o->fake_clock)
+		clock_init_fake(&clk, 1000000000ull);
+	else
+		clock_init_monotonic(&clk);
+	session_use_clock(s, &clk);
+	/* the demo machine's /proc is its own (absent), not this host's; libsensors reads the
+	 * real /sys, so only a live machine's sensors are its own */
+	session_use_host_meters(s, procstat_new(o->proc_root ? o->proc_root : o->demo ? demo_dir : "/"), !o->sim);
+	session_start(s, clock_now(&clk));
+	runloop_install_signals();
+	runloop_init(&loop, s, &clk, o->delay, o->iterations);
+	struct output *out;
+	if (o->batch) {
+		out = batch_output_new(stdout, o->format, o->raw);
+		loop.final_on_signal = true; /* Ctrl-C prints the partial interval, as perf stat -I */
+	} else {
 		char title[256] = "";
 		size_t n = 0;
 		for (int i = 0; i < nprofiles && n < sizeof(title) - 1; i++)
 			n += (size_t)snprintf(title + n, sizeof(title) - n, "%s%s", i ? " + " : "", profiles[i]->name);
-		struct pci_map *pci = pci_map_read(root);
-		struct ui_options uo = { .interval_s = o->delay, .title = title, .machine = o->demo,
-					 .iterations = o->iterations, .pci = pci, .sensors = !o->sim };
-		session_start(s, src, clock_monotonic_ns());
-		procstat_update(cpu);
-		status = ui_run(s, cpu, &uo);
-		pci_map_free(pci);
-		goto out;
+		pci = pci_map_read(root);
+		struct ui_options uo = { .interval_s = o->delay, .title = title, .machine = o->demo, .pci = pci };
+		out = ui_output_new(s, &uo);
+		if (!out)
+			goto out;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
-	signal(SIGPIPE, SIG_IGN);
-
-	uint64_t step = (uint64_t)llround(o->delay * 1e9);
-	uint64_t t0 = o->fake_clock ? 1000000000ull : clock_monotonic_ns();
-	uint64_t wall0 = realtime_ns();
-	session_start(s, src, t0);
-	/* libsensors reads the real /sys: only a live machine's sensors are its own */
-	struct hw_temps temps = { 0 };
-	bool sensors = !o->sim && hw_sensors_init();
-	struct batch b = { .out = stdout, .format = o->format, .raw = o->raw, .cpu = cpu,
-			   .temps = sensors ? &temps : NULL };
-	procstat_update(cpu);
-	for (long i = 1; o->iterations < 0 || i <= o->iterations; i++) {
-		uint64_t target = t0 + (uint64_t)i * step;
-		if (!o->fake_clock)
-			sleep_until(target);
-		if (stop_requested)
-			break;
-		uint64_t now = o->fake_clock ? target : clock_monotonic_ns();
-		session_sample(s, now);
-		procstat_update(cpu);
-		if (sensors)
-			hw_sensors_read(&temps);
-		batch_write(&b, s, o->fake_clock ? wall0 + (uint64_t)i * step : realtime_ns());
-		if (ferror(stdout))
-			break; /* the reader went away */
-	}
-	hw_sensors_done();
-	status = 0;
+	runloop_add_output(&loop, out);
+	status = runloop_run(&loop);
 out:
+	runloop_done(&loop);
+	pci_map_free(pci);
 	session_free(s);
-	source_destroy(src);
-	procstat_free(cpu);
 	for (int i = 0; i < nprofiles; i++)
 		profile_free(profiles[i]);
 	free(profiles);

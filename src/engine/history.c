@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "engine/session.h"
+#include "engine/frame.h"
 #include "base/util.h"
 
 struct history *history_new(int nslots)
@@ -24,14 +24,14 @@ void history_free(struct history *h)
 	free(h);
 }
 
-void history_push(struct history *h, const struct session *s)
+void history_push(struct history *h, const struct frame *f)
 {
 	h->head = (h->head + 1) % HISTORY_LEN;
 	if (h->len < HISTORY_LEN)
 		h->len++;
 	h->count++;
-	for (int k = 0; k < h->nslots && k < s->nvalues; k++) {
-		const struct metric_value *v = &s->values[k];
+	for (int k = 0; k < h->nslots && k < f->nvalues; k++) {
+		const struct frame_value *v = &f->values[k];
 		h->v[(size_t)k * HISTORY_LEN + (size_t)h->head] = v->state == VS_OK ? (float)v->value : NAN;
 	}
 }

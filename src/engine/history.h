@@ -1,11 +1,11 @@
 /* history.h - the last N values of every metric value slot, for sparklines and bar
- * auto-scaling. Filled by the sampler's caller after each refresh; views only read. */
+ * auto-scaling. Fed frames by the monitor; views only read it. */
 #ifndef PMUTOP_HISTORY_H
 #define PMUTOP_HISTORY_H
 
 #include <stdint.h>
 
-struct session;
+struct frame;
 
 #define HISTORY_LEN 240
 
@@ -19,8 +19,8 @@ struct history {
 
 struct history *history_new(int nslots);
 void history_free(struct history *h);
-/* Append the session's current frame. */
-void history_push(struct history *h, const struct session *s);
+/* Append a frame's values. */
+void history_push(struct history *h, const struct frame *f);
 /* The i-th newest value of slot (i = 0 newest); NAN past what is held. */
 float history_get(const struct history *h, int slot, int i);
 /* Mean of the values of slot pushed as numbers [from, to) since the start (count

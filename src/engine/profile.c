@@ -33,6 +33,7 @@ struct loader {
 	int index;      /* of the current group/metric/pane */
 	int nerrors;
 	int gcap, mcap, pcap;
+	char *pending_default; /* filter.X's default= while the filter is parsed */
 };
 
 static void lerror(struct loader *L, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -126,13 +127,13 @@ static int value_column(const struct loader *L)
 
 const char *filter_type_name(enum filter_type t)
 {
-	static const char *const names[] = { "flag", "mask", "int", "hex", "bdf" };
+	static const char *const names[] = { "flag", "mask", "int", "hex", "bdf", "enum" };
 	return names[t];
 }
 
 static bool parse_filter_type(const char *s, enum filter_type *t)
 {
-	for (int i = 0; i <= FILTER_BDF; i++) {
+	for (int i = 0; i <= FILTER_ENUM; i++) {
 		if (!strcmp(s, filter_type_name((enum filter_type)i))) {
 			*t = (enum filter_type)i;
 			return true;
@@ -141,9 +142,37 @@ static bool parse_filter_type(const char *s, enum filter_type *t)
 	return false;
 }
 
+bool filter_applies(const struct prof_group *g, const struct prof_filter *f, int e)
+{
+	if (!f->events)
+		return true;
+	for (char **p = f->events; *p; p++)
+		if (!strcmp(*p, g->events[e].name) || !strcmp(*p, g->events[e].terms))
+			return true;
+	return false;
+}
+
 bool filter_parse_value(const struct prof_filter *f, const char *text, uint64_t *out, char **err)
 {
 	*err = NULL;
+	if (f->type == FILTER_ENUM) {
+		size_t len = 16;
+		for (int i = 0; i < f->nchoices; i++) {
+			if (!strcmp(f->choices[i].name, text)) {
+				*out = (uint64_t)i;
+				return true;
+			}
+			len += strlen(f->choices[i].name) + 2;
+		}
+		char *list = xcalloc(1, len);
+		for (int i = 0; i < f->nchoices; i++) {
+			strcat(list, i ? ", " : "");
+			strcat(list, f->choices[i].name);
+		}
+		*err = xasprintf("'%s' is not one of %s", text, f->nchoices ? list : "(no choices)");
+		free(list);
+		return false;
+	}
 	if (f->type == FILTER_FLAG) {
 		bool b;
 		uint64_t n;
@@ -196,7 +225,7 @@ static struct prof_group *cur_group(struct loader *L)
 	return &L->p->groups[L->index];
 }
 
-/* filter.TERM = TYPE [default=V] [enable=TERM] [title=words...] */
+/* filter.TERM = TYPE [default=V] [enable=TERM] [events=E,E] [accepts=ATTR] [title=words...] */
 static void parse_filter(struct loader *L, const char *term, const char *value)
 {
 	struct prof_group *g = cur_group(L);
@@ -217,20 +246,25 @@ static void parse_filter(struct loader *L, const char *term, const char *value)
 	char **w = split_words(copy, &n);
 	bool ok = n >= 1 && parse_filter_type(w[0], &f.type);
 	if (!ok)
-		lerror(L, L->line, value_column(L), "filter '%s': type must be one of flag, mask, int, hex, bdf", term);
+		lerror(L, L->line, value_column(L), "filter '%s': type must be one of flag, mask, int, hex, bdf, enum", term);
 	for (int i = 1; ok && i < n; i++) {
-		char *err;
 		if (str_has_prefix(w[i], "default=")) {
-			if (!filter_parse_value(&f, w[i] + 8, &f.def, &err)) {
-				lerror(L, L->line, 0, "filter '%s': default %s", term, err);
-				free(err);
-				ok = false;
-			}
+			L->pending_default = xstrdup(w[i] + 8); /* an enum's choices come later */
 			f.has_default = true;
 		} else if (str_has_prefix(w[i], "enable=") && w[i][7]) {
 			f.enable = xstrdup(w[i] + 7);
+		} else if (str_has_prefix(w[i], "events=") && w[i][7]) {
+			char *list = xstrdup(w[i] + 7);
+			for (char *c = list; *c; c++)
+				if (*c == ',')
+					*c = ' ';
+			f.events = split_words(list, NULL);
+			free(list);
+		} else if (str_has_prefix(w[i], "accepts=") && w[i][8]) {
+			f.accepts = xstrdup(w[i] + 8);
 		} else {
-			lerror(L, L->line, 0, "filter '%s': unknown option '%s' (known: default=, enable=, title=)", term, w[i]);
+			lerror(L, L->line, 0, "filter '%s': unknown option '%s' (known: default=, enable=, events=, accepts=, title=)",
+			       term, w[i]);
 			ok = false;
 		}
 	}
@@ -240,6 +274,48 @@ static void parse_filter(struct loader *L, const char *term, const char *value)
 		f.title = xstrdup(term);
 	g->filters = xrealloc(g->filters, sizeof(f) * (size_t)(g->nfilters + 1));
 	g->filters[g->nfilters++] = f;
+	if (L->pending_default) {
+		struct prof_filter *nf = &g->filters[g->nfilters - 1];
+		char *err;
+		if (nf->type == FILTER_ENUM) {
+			nf->def_name = L->pending_default; /* its choices follow: resolved at the group's end */
+		} else {
+			if (!filter_parse_value(nf, L->pending_default, &nf->def, &err)) {
+				lerror(L, L->line, 0, "filter '%s': default %s", term, err);
+				free(err);
+			}
+			free(L->pending_default);
+		}
+		L->pending_default = NULL;
+	}
+}
+
+/* choice.FILTER.NAME = TERMS: one value of an enum filter and the terms it sets. */
+static void parse_choice(struct loader *L, const char *key, const char *value)
+{
+	struct prof_group *g = cur_group(L);
+	const char *dot = strchr(key, '.');
+	struct prof_filter *f = NULL;
+	for (int i = 0; dot && i < g->nfilters; i++)
+		if (strlen(g->filters[i].term) == (size_t)(dot - key) && !strncmp(g->filters[i].term, key, (size_t)(dot - key)))
+			f = &g->filters[i];
+	if (!dot || !dot[1]) {
+		lerror(L, L->line, 0, "choice.%s: want choice.FILTER.NAME = TERMS", key);
+		return;
+	}
+	if (!f || f->type != FILTER_ENUM) {
+		lerror(L, L->line, 0, "choice.%s: no enum filter '%.*s' defined above it in [group %s]", key, (int)(dot - key),
+		       key, g->name);
+		return;
+	}
+	for (int i = 0; i < f->nchoices; i++)
+		if (!strcmp(f->choices[i].name, dot + 1)) {
+			lerror(L, L->line, 0, "choice '%s' of filter '%s' defined twice (first on line %d)", dot + 1, f->term,
+			       f->choices[i].line);
+			return;
+		}
+	f->choices = xrealloc(f->choices, sizeof(*f->choices) * (size_t)(f->nchoices + 1));
+	f->choices[f->nchoices++] = (struct prof_choice){ xstrdup(dot + 1), xstrdup(value), L->line };
 }
 
 static char *event_ident(const char *alias)
@@ -297,6 +373,8 @@ static void group_key(struct loader *L, const char *name, const char *value)
 		add_event(L, name + 9, value, true);
 	} else if (str_has_prefix(name, "filter.") && name[7]) {
 		parse_filter(L, name + 7, value);
+	} else if (str_has_prefix(name, "choice.") && name[7]) {
+		parse_choice(L, name + 7, value);
 	} else if (!strcmp(name, "attrs")) {
 		char **w = split_words(value, NULL);
 		for (char **p = w; *p; p++) {
@@ -362,7 +440,7 @@ static void group_key(struct loader *L, const char *name, const char *value)
 		set_string(&g->leader, value);
 	} else {
 		lerror(L, L->line, 0, "unknown key '%s' in [group %s] (known: pmu, instance, title, events, "
-		       "optional, event.NAME, optional.NAME, filter.TERM, attrs, notes, needs, alternative, exclusive, per, aggregate, aggregate_suffix, grouped, leader)",
+		       "optional, event.NAME, optional.NAME, filter.TERM, choice.FILTER.NAME, attrs, notes, needs, alternative, exclusive, per, aggregate, aggregate_suffix, grouped, leader)",
 		       name, g->name);
 	}
 }
@@ -412,7 +490,7 @@ static void metric_key(struct loader *L, const char *name, const char *value)
 		set_string(&m->title, value);
 	} else if (!strcmp(name, "max")) {
 		char *end;
-		m->max = strtod(value, &end);
+		m->max = strtod_c(value, &end);
 		if (end == value || *end || !(m->max >= 0))
 			lerror(L, L->line, value_column(L), "max must be a non-negative number, not '%s'", value);
 	} else {
@@ -653,6 +731,19 @@ static void check_group(struct loader *L, struct prof_group *g)
 		if (!found)
 			lerror(L, g->line, 0, "[group %s]: leader '%s' is not one of its events", g->name, g->leader);
 	}
+	for (int i = 0; i < g->nfilters; i++) {
+		struct prof_filter *f = &g->filters[i];
+		if (f->type != FILTER_ENUM)
+			continue;
+		if (!f->nchoices)
+			lerror(L, f->line, 0, "[group %s]: enum filter '%s' has no choice.%s.NAME lines", g->name, f->term, f->term);
+		char *err;
+		f->has_default = true; /* an enum always has a choice: the first unless default= */
+		if (f->def_name && f->nchoices && !filter_parse_value(f, f->def_name, &f->def, &err)) {
+			lerror(L, f->line, 0, "filter '%s': default %s", f->term, err);
+			free(err);
+		}
+	}
 	for (int i = 0; i < g->nexclusive; i++)
 		for (char **t = g->exclusive[i]; *t; t++) {
 			bool found = false;
@@ -843,6 +934,14 @@ void profile_free(struct profile *p)
 			free(g->filters[j].term);
 			free(g->filters[j].title);
 			free(g->filters[j].enable);
+			free(g->filters[j].def_name);
+			free(g->filters[j].accepts);
+			free_words(g->filters[j].events);
+			for (int c = 0; c < g->filters[j].nchoices; c++) {
+				free(g->filters[j].choices[c].name);
+				free(g->filters[j].choices[c].terms);
+			}
+			free(g->filters[j].choices);
 		}
 		free(g->filters);
 		for (int j = 0; j < g->nexclusive; j++) {

@@ -9,15 +9,28 @@
 
 struct expr;
 
-enum filter_type { FILTER_FLAG, FILTER_MASK, FILTER_INT, FILTER_HEX, FILTER_BDF };
+enum filter_type { FILTER_FLAG, FILTER_MASK, FILTER_INT, FILTER_HEX, FILTER_BDF, FILTER_ENUM };
+
+/* One value of an enum filter: a name and the terms it sets ("global=1"). */
+struct prof_choice {
+	char *name;
+	char *terms; /* "" for a choice that sets nothing itself */
+	int line;
+};
 
 struct prof_filter {
-	char *term;   /* the PMU format field it sets */
+	char *term;   /* the PMU format field it sets; an enum's own name (not a field) */
 	enum filter_type type;
 	char *title;
 	char *enable; /* a companion flag term set to 1 whenever this filter is set (src_bdf_en) */
 	bool has_default;
-	uint64_t def;
+	uint64_t def; /* an enum: the index of its default choice */
+	char *def_name; /* an enum's default as written, until its choices are known */
+	int nchoices;
+	struct prof_choice *choices; /* enum: its values, in the profile's order */
+	char **events;  /* NULL-terminated: the events it applies to; NULL: every event */
+	char *accepts;  /* a PMU attribute listing the choices an event accepts, with {event}
+			 * for the event's alias ("filtermode/{event}"); NULL: every choice */
 	int line;
 };
 
@@ -125,7 +138,10 @@ int group_nvars(const struct prof_group *g);
 int group_attr_slot(const struct prof_group *g, int attr_index);
 const char *filter_type_name(enum filter_type t);
 
-/* Parse a filter value as the user writes it ("27:01.1", "0x2781", "0b11", "on"). */
+/* Does filter f apply to event e of g (its events= list)? */
+bool filter_applies(const struct prof_group *g, const struct prof_filter *f, int e);
+/* Parse a filter value as the user writes it ("27:01.1", "0x2781", "0b11", "on", an
+ * enum's choice name, which gives its index). */
 bool filter_parse_value(const struct prof_filter *f, const char *text, uint64_t *out, char **err);
 
 #endif

@@ -1,11 +1,14 @@
-/* sampler.c - one refresh: read every counter, turn cumulative readings into interval
- * deltas (wrap, multiplex scaling, states), then evaluate every metric into the frame.
+/* sampler.c - one refresh: read every counter through its source, turn readings into
+ * interval deltas (width, wrap versus reset, multiplex scaling, states), evaluate every
+ * metric, and publish it all as one frame.
  *
  * Time comes from the caller (the injected clock), never from the system here. */
 #include <math.h>
 #include <string.h>
 
+#include "base/clock.h"
 #include "base/expr.h"
+#include "engine/bind.h"
 #include "engine/session.h"
 #include "sources/source.h"
 
@@ -14,65 +17,93 @@ static enum value_state worse(enum value_state a, enum value_state b)
 	return a > b ? a : b;
 }
 
-static void counter_delta(struct counter *ct, double scale)
+static void remember(struct counter *ct)
 {
-	ct->delta = 0;
-	ct->coverage = 1.0;
-	ct->d_enabled = ct->d_running = 0;
-	if (!ct->read_ok) {
-		ct->state = VS_UNREADABLE;
-		ct->primed = false;
-		return;
-	}
-	if (!ct->primed) {
-		ct->state = VS_NO_VALUE;
-		goto remember;
-	}
-	uint64_t dv = ct->value - ct->prev_value;
-	if (ct->width < 64) {
-		dv &= (1ull << ct->width) - 1; /* a narrow counter wrapped at most once */
-	} else if (ct->value < ct->prev_value) {
-		ct->state = VS_UNREADABLE; /* a 64-bit count went backwards: reset, not traffic */
-		goto remember;
-	}
-	uint64_t de = ct->enabled - ct->prev_enabled;
-	uint64_t dr = ct->running - ct->prev_running;
-	ct->d_enabled = de;
-	ct->d_running = dr;
-	if (ct->enabled < ct->prev_enabled || ct->running < ct->prev_running) {
-		ct->state = VS_UNREADABLE;
-		goto remember;
-	}
-	if (dr == 0) {
-		ct->state = VS_NOT_COUNTED;
-		goto remember;
-	}
-	double v = (double)dv;
-	if (dr < de) {
-		ct->coverage = (double)dr / (double)de;
-		v = v * ((double)de / (double)dr);
-	}
-	ct->delta = v * scale;
-	ct->state = VS_OK;
-remember:
 	ct->prev_value = ct->value;
 	ct->prev_enabled = ct->enabled;
 	ct->prev_running = ct->running;
 	ct->primed = true;
 }
 
-static void instance_vars(struct session *s, struct instance *inst, double elapsed_ns)
+/* The interval's value of one counter into its frame slot. */
+static void counter_delta(struct counter *ct, double scale, struct frame_counter *fc)
+{
+	fc->delta = 0;
+	fc->coverage = 1.0f;
+	fc->enabled = fc->running = 0;
+	memcpy(fc->config, ct->attr.config, sizeof(fc->config));
+	if (!ct->read_ok) {
+		fc->state = VS_UNREADABLE;
+		ct->primed = false;
+		return;
+	}
+	if (ct->kind == COUNTER_GAUGE) { /* a level: the reading is the value */
+		fc->delta = ct->reading * scale;
+		fc->state = isnan(ct->reading) ? VS_NO_VALUE : VS_OK;
+		return;
+	}
+	if (!ct->primed) {
+		fc->state = VS_NO_VALUE;
+		remember(ct);
+		return;
+	}
+	uint64_t dv = ct->value - ct->prev_value;
+	if (ct->width < 64) {
+		/* modulo the counter's width: a small step past the top is a wrap; a step back
+		 * of more than half the range is a reset (cleared, reprogrammed), not traffic */
+		uint64_t range_mask = (1ull << ct->width) - 1;
+		dv &= range_mask;
+		if (ct->value < ct->prev_value && dv > range_mask / 2) {
+			fc->state = VS_UNREADABLE;
+			remember(ct);
+			return;
+		}
+	} else if (ct->value < ct->prev_value) {
+		fc->state = VS_UNREADABLE; /* a 64-bit count went backwards: reset, not traffic */
+		remember(ct);
+		return;
+	}
+	uint64_t de = ct->enabled - ct->prev_enabled;
+	uint64_t dr = ct->running - ct->prev_running;
+	fc->enabled = de;
+	fc->running = dr;
+	if (ct->enabled < ct->prev_enabled || ct->running < ct->prev_running) {
+		fc->state = VS_UNREADABLE;
+		remember(ct);
+		return;
+	}
+	if (dr == 0) {
+		fc->state = VS_NOT_COUNTED;
+		remember(ct);
+		return;
+	}
+	double v = (double)dv;
+	if (dr < de) {
+		fc->coverage = (float)((double)dr / (double)de);
+		v = v * ((double)de / (double)dr);
+	}
+	fc->delta = v * scale;
+	fc->state = VS_OK;
+	remember(ct);
+}
+
+static void instance_vars(struct session *s, struct instance *inst, double elapsed_ns, struct frame_counter *fcs,
+			  struct frame_instance *fi)
 {
 	const struct prof_group *g = inst->group;
 	for (int e = 0; e < g->nevents; e++) {
 		inst->vars[e] = 0;
-		inst->event_state[e] = inst->present[e] ? VS_OK : VS_UNAVAILABLE;
+		inst->event_state[e] = inst->present[e] && !inst->event_na[e] ? VS_OK : VS_UNAVAILABLE;
 		inst->event_coverage[e] = 1.0;
 	}
 	if (inst->nmembers) {
 		int ncpus = 0;
+		bool any = false;
 		for (int i = 0; i < inst->nmembers; i++) {
 			const struct instance *mb = &s->inst[inst->members[i]];
+			if (!mb->opened) /* a member that cannot count (offline CPU) is not a zero */
+				continue;
+			any = true;
 			ncpus += (int)mb->vars[g->nevents + VAR_NCPUS];
 			for (int e = 0; e < g->nevents; e++) {
 				inst->vars[e] += mb->vars[e];
@@ -81,51 +112,74 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 					inst->event_coverage[e] = mb->event_coverage[e];
 			}
 		}
+		if (!any) /* the members' own state, not "no value" */
+			for (int e = 0; e < g->nevents; e++)
+				inst->event_state[e] = VS_UNAVAILABLE;
 		inst->vars[g->nevents + VAR_NCPUS] = ncpus;
+		fi->counting = any;
 	} else {
 		for (int c = 0; c < inst->ncounters; c++) {
 			struct counter *ct = &inst->counters[c];
-			if (!inst->opened) {
-				ct->state = VS_UNAVAILABLE;
+			struct frame_counter *fc = &fcs[ct->slot];
+			if (!inst->opened || inst->event_na[ct->event]) {
+				memset(fc, 0, sizeof(*fc));
+				memcpy(fc->config, ct->attr.config, sizeof(fc->config));
+				fc->state = VS_UNAVAILABLE;
+				fc->coverage = 1.0f;
 			} else {
-				counter_delta(ct, inst->scale[ct->event]);
+				counter_delta(ct, inst->scale[ct->event], fc);
 			}
-			inst->vars[ct->event] += ct->delta;
-			inst->event_state[ct->event] = worse(inst->event_state[ct->event], ct->state);
-			if (ct->coverage < inst->event_coverage[ct->event])
-				inst->event_coverage[ct->event] = ct->coverage;
+			inst->vars[ct->event] += fc->delta;
+			inst->event_state[ct->event] = worse(inst->event_state[ct->event], (enum value_state)fc->state);
+			if (fc->coverage < inst->event_coverage[ct->event])
+				inst->event_coverage[ct->event] = fc->coverage;
 		}
 		inst->vars[g->nevents + VAR_NCPUS] = inst->cpus.n;
 		if (inst->skip_next) {
 			for (int e = 0; e < g->nevents; e++)
 				inst->event_state[e] = worse(inst->event_state[e], VS_NO_VALUE);
 		}
+		fi->counting = inst->opened;
 	}
 	inst->vars[g->nevents + VAR_ELAPSED_NS] = elapsed_ns;
 	inst->vars[g->nevents + VAR_ELAPSED_S] = elapsed_ns / 1e9;
+	fi->error = inst->unavailable ? inst->unavailable : inst->open_error;
+	fi->filters = inst->filters;
+	fi->filters_seq = inst->filters_seq;
+	double cov = 1.0;
+	for (int e = 0; e < g->nevents; e++)
+		if (inst->event_coverage[e] < cov)
+			cov = inst->event_coverage[e];
+	fi->coverage = (float)cov;
 }
 
-void session_sample(struct session *s, uint64_t now_ns)
+const struct frame *session_sample(struct session *s, uint64_t now_ns)
 {
+	struct frame *f = &s->frames[s->cur ^ 1];
+	struct frame_counter *fcs = (struct frame_counter *)f->counters;
+	struct frame_instance *fis = (struct frame_instance *)f->inst;
+	struct frame_value *fvs = (struct frame_value *)f->values;
 	double elapsed = now_ns > s->last_ns ? (double)(now_ns - s->last_ns) : 0.0;
 	for (int i = 0; i < s->ninstances; i++) {
 		struct instance *inst = &s->inst[i];
 		if (inst->opened && !inst->nmembers) {
-			if (s->source->ops->read(s->source, inst, now_ns) < 0)
+			if (inst->source->ops->read(inst->source, inst, now_ns) < 0)
 				for (int c = 0; c < inst->ncounters; c++)
 					inst->counters[c].read_ok = false;
 		}
 	}
-	s->source->now_ns = now_ns;
+	for (int k = 0; k < s->nsources; k++)
+		s->sources[k]->now_ns = now_ns;
 	/* members come before their aggregates, so one pass in order suffices */
 	for (int i = 0; i < s->ninstances; i++)
-		instance_vars(s, &s->inst[i], elapsed);
+		instance_vars(s, &s->inst[i], elapsed, fcs, &fis[i]);
 	for (int i = 0; i < s->ninstances; i++)
 		s->inst[i].skip_next = false; /* aggregates inherited it through the event states */
 	for (int k = 0; k < s->nvalues; k++) {
-		struct metric_value *v = &s->values[k];
-		const struct instance *inst = &s->inst[v->instance];
-		const struct prof_formula *m = &session_metric(s, v)->forms[v->form];
+		const struct value_info *vi = &s->vinfo[k];
+		struct frame_value *v = &fvs[k];
+		const struct instance *inst = &s->inst[vi->instance];
+		const struct prof_formula *m = &vi->m->forms[vi->form];
 		enum value_state state = VS_OK;
 		double coverage = 1.0;
 		if (inst->unavailable || (!inst->opened && !inst->nmembers)) {
@@ -139,17 +193,22 @@ void session_sample(struct session *s, uint64_t now_ns)
 		}
 		if (elapsed <= 0 && state == VS_OK)
 			state = VS_NO_VALUE;
-		v->coverage = coverage;
+		v->coverage = (float)coverage;
 		v->multiplexed = coverage < 1.0;
 		if (state != VS_OK) {
-			v->state = state;
+			v->state = (uint8_t)state;
 			v->value = NAN;
 			continue;
 		}
 		v->value = expr_eval(m->expr, inst->vars);
 		v->state = isnan(v->value) ? VS_NO_VALUE : VS_OK;
 	}
-	s->interval_ns = now_ns > s->last_ns ? now_ns - s->last_ns : 0;
+	session_read_host_meters(s, f);
+	f->interval_ns = now_ns > s->last_ns ? now_ns - s->last_ns : 0;
+	f->time_ns = now_ns;
+	f->wall_ns = s->clock ? s->clock->ops->wall(s->clock, now_ns) : now_ns;
+	f->seq = ++s->nsamples;
 	s->last_ns = now_ns;
-	s->nsamples++;
+	s->cur ^= 1;
+	return f;
 }

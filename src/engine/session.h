@@ -1,5 +1,7 @@
-/* session.h - profiles bound to one machine: instances, counters, and the frame of metric
- * values the views read. */
+/* session.h - profiles bound to one machine: instances, their counters and filters, the
+ * sources that count them, and the frames the sampler publishes.
+ *
+ * Outputs read frames (frame.h); they call into the session only to change a filter. */
 #ifndef PMUTOP_SESSION_H
 #define PMUTOP_SESSION_H
 
@@ -7,47 +9,44 @@
 #include <stdint.h>
 
 #include "base/cpulist.h"
+#include "engine/frame.h"
+#include "engine/profile.h"
 #include "machine/encode.h"
 #include "machine/pmu.h"
-#include "engine/profile.h"
 
 struct source;
+struct clock;
 
-/* What a value means, in order of precedence when several inputs combine. */
-enum value_state {
-	VS_OK,
-	VS_NO_VALUE,    /* division by zero, or the first interval after a change: shown "-" */
-	VS_NOT_COUNTED, /* time running was 0 */
-	VS_UNREADABLE,  /* read failed, or the counter went backwards: shown "?" */
-	VS_UNAVAILABLE, /* the instance lacks an event or could not be opened */
-};
-
+/* One hardware counter: an event of an instance on one CPU. Sources fill the reading;
+ * the sampler turns readings into the frame's deltas. */
 struct counter {
 	struct event_attr attr;
 	int event; /* index in the group's events */
 	int cpu;
-	int width; /* counter bits, 64 unless the source says otherwise */
-	/* cumulative, set by the source on read */
+	int slot;  /* index in the frame's counters */
+	/* set by the source when it opens the counter (defaults: cumulative, 64 bits) */
+	enum counter_kind kind;
+	int width;
+	/* set by the source on read: cumulative value and times, or a gauge's reading */
 	uint64_t value, enabled, running;
+	double reading;
 	bool read_ok;
 	/* the sampler's memory of the previous read */
 	uint64_t prev_value, prev_enabled, prev_running;
 	bool primed;
-	/* this interval */
-	double delta; /* scaled for multiplexing and by the alias's .scale */
-	uint64_t d_enabled, d_running; /* this interval's times, for --raw */
-	enum value_state state;
-	double coverage; /* running / enabled, 1 when not multiplexed */
-	void *priv;      /* the source's */
+	void *priv; /* the source's */
 };
 
 struct instance {
 	const struct profile *profile;
 	const struct prof_group *group;
 	const struct pmu *pmu; /* NULL for aggregates */
+	struct source *source; /* the source counting it (NULL: none claimed it, or aggregate) */
 	char *name;            /* "socket0", "socket0/rc3", "cpu5", "all" */
 	int socket;            /* -1 where unknown */
-	int rc;                /* the {rc} capture of the PMU name (PCIe root complex), or -1 */
+	int nlabels;
+	struct label *labels;  /* captures of the PMU name, cpu, socket */
+	char *notes;           /* the group's note attributes of the PMU, joined */
 	struct cpulist cpus;
 	/* aggregates ("all", "socketN" over per-CPU instances) sum their members */
 	int nmembers;
@@ -55,19 +54,21 @@ struct instance {
 	/* per group event */
 	bool *present;      /* the PMU has it */
 	char **event_str;   /* the perf event string it was encoded from */
+	char **event_na;    /* why a present event is not counted under the current filters, or NULL */
 	double *scale;      /* alias .scale */
 	int ncounters;
 	struct counter *counters;
 	/* per group filter */
 	bool *filter_set;
 	uint64_t *filter_value;
+	const char *filters; /* interned "term=value,..." of the set filters */
 	/* open state */
 	bool opened;
 	int open_errno;
 	char *open_error;
 	char *unavailable; /* why the instance cannot count at all (missing required event) */
 	bool skip_next;    /* the first interval after a (re)open is partial: shown as no value */
-	uint64_t filter_changed_at; /* session->nsamples when a filter last changed (0: never) */
+	uint64_t filters_seq; /* frame seq from which the current filters count */
 	/* this interval: formula variables (group_nvars slots) and per-event state */
 	double *vars;
 	enum value_state *event_state;
@@ -75,58 +76,83 @@ struct instance {
 	void *priv; /* the source's */
 };
 
-struct metric_value {
-	int profile, metric, instance;
-	int form; /* which of the metric's formulae (the one for the instance's group) */
-	double value;
-	enum value_state state;
-	bool multiplexed;
-	double coverage;
-};
-
 struct session {
 	const struct machine *machine;
-	struct source *source;
+	int nsources;
+	struct source **sources; /* tried in order: the first that claims an instance counts it */
+	char *source_kinds;      /* "sim", "live+hwmon": the kinds that count something */
+	struct clock *clock;     /* for wall-clock time stamps, or NULL */
+	struct procstat *procstat; /* CPU utilisation for frames, or NULL */
+	bool sensors;            /* CPU temperature through libsensors (live machines) */
+	char temp_chip[32];
 	int nprofiles;
 	struct profile **profiles;
 	int ninstances;
 	struct instance *inst;
-	int nvalues;
-	struct metric_value *values; /* the frame */
 	int nmissing;
 	const struct prof_group **missing; /* groups no PMU of the machine matches */
-	uint64_t last_ns;            /* clock at the previous sample */
-	uint64_t interval_ns;        /* length of the last interval */
+	/* the static halves of every frame */
+	struct instance_info *iinfo;
+	int nvalues;
+	struct value_info *vinfo;
+	int ncounters;
+	struct counter_info *cinfo;
+	/* two frames, published alternately; frames[cur] is the newest */
+	struct frame frames[2];
+	int cur;
+	uint64_t last_ns;     /* clock at the previous sample */
 	uint64_t nsamples;
+	int nstrings, capstrings;
+	char **strings;       /* interned filter and error strings frames point to */
 };
 
 /* Bind profiles to the machine: find instances, encode their events with the current
  * filters. Problems become per-instance states, never a failure of the whole session. */
 struct session *session_new(const struct machine *m, struct profile **profiles, int nprofiles);
+/* Frees the sources too. */
 void session_free(struct session *s);
 
-/* Open every instance on src and take the first reading at now_ns. */
-void session_start(struct session *s, struct source *src, uint64_t now_ns);
-/* Read all counters and compute the frame for the interval ending at now_ns. */
-void session_sample(struct session *s, uint64_t now_ns);
+/* Add a counter source; the session owns it from now on. Sources added first are asked
+ * first whether they count an instance. */
+void session_add_source(struct session *s, struct source *src);
+/* Wall-clock time stamps of frames come from this clock (else they are the clock's ns). */
+void session_use_clock(struct session *s, struct clock *c);
+/* Frames carry CPU utilisation from this /proc/stat reader (the session owns it), and
+ * with sensors the hottest CPU temperature (libsensors reads the real /sys only). */
+void session_use_host_meters(struct session *s, struct procstat *ps, bool sensors);
+/* Open every instance on the source that claims it; take the priming read at now_ns. */
+void session_start(struct session *s, uint64_t now_ns);
+/* Read all counters and publish the frame of the interval ending at now_ns. */
+const struct frame *session_sample(struct session *s, uint64_t now_ns);
+/* The newest frame (the priming one before the first interval). */
+const struct frame *session_frame(const struct session *s);
 
-/* Set filter TERM of one instance; value NULL clears it (the driver's default). Checks
- * the value and the group's constraints, re-encodes and reopens that instance only.
- * Returns 0, or -1 with *err set. */
-int session_set_filter(struct session *s, struct instance *inst, const char *term, const char *value, char **err);
+/* Set filter TERM of one instance (an aggregate: all its members, all or nothing); value
+ * NULL or "default" clears it. Checks the value and the group's constraints, re-encodes
+ * and reopens only what changed. Returns 0, or -1 with *err set and nothing changed. */
+int session_set_filter(struct session *s, int instance, const char *term, const char *value, char **err);
+/* The filter f of an instance as set now: false if unset. */
+bool session_filter(const struct session *s, int instance, int f, uint64_t *value);
+/* Bits of filter f's field on the instance's PMU (an aggregate: its members'), 64 for an
+ * enum, 0 if the PMU lacks it. */
+int session_filter_width(const struct session *s, int instance, int f);
+/* The filters set now (the next frame's), malloc'd: "src_rp_mask=0x3,mode=func". */
+char *session_instance_filters(const struct session *s, int instance);
 /* "src_rp_mask=0x3,dst_loc_cmem=1" of the instance's set filters, into a malloc'd string. */
 char *instance_filter_string(const struct instance *inst);
 
-/* The order a perf group opens the instance's present events in: the profile's leader
+/* The order a perf group opens the instance's counted events in: the profile's leader
  * first (TopDown needs 'slots' to lead), then the others. Returns how many. */
 int instance_open_order(const struct instance *inst, int *order);
-
-const struct prof_metric *session_metric(const struct session *s, const struct metric_value *v);
-const char *value_state_name(enum value_state st);
+/* The event's counters are opened (present, and the current filters apply to it). */
+bool instance_counts_event(const struct instance *inst, int e);
 
 /* Does the profile's 'requires' match a PMU of the machine? */
 bool profile_matches(const struct profile *p, const struct machine *m);
 /* Match a PMU name against a group pattern with {captures} and * globs. */
 bool pmu_pattern_match(const char *pattern, const char *name, char caps[][2][64], int *ncaps);
+
+/* For the engine's own files: keep a copy of str as long as the session lives. */
+const char *session_intern(struct session *s, const char *str);
 
 #endif

@@ -99,7 +99,7 @@ static void read_aliases(struct pmu *p)
 		char *scale = sysfs_read_attr(dir, meta);
 		if (scale) {
 			char *end;
-			double v = strtod(scale, &end);
+			double v = strtod_c(scale, &end);
 			if (end == scale || (*end && *end != '\n'))
 				diag_warn("%s/%s: malformed scale '%s'", dir, meta, scale);
 			else

@@ -42,15 +42,38 @@ static double percent(const struct cpu_times *now, const struct cpu_times *prev)
 	return 100.0 * (double)(now->busy - prev->busy) / (double)(now->total - prev->total);
 }
 
+/* Make room for CPU number id (rows are kept by CPU number, never by position: a CPU
+ * going offline removes its row and must not shift the others). */
+static void grow_cpus(struct procstat *ps, int id)
+{
+	if (id < ps->ncpus)
+		return;
+	int n = id + 1;
+	ps->cpu_id = xrealloc(ps->cpu_id, sizeof(int) * (size_t)n);
+	ps->cpu = xrealloc(ps->cpu, sizeof(*ps->cpu) * (size_t)n);
+	ps->prev_cpu = xrealloc(ps->prev_cpu, sizeof(*ps->prev_cpu) * (size_t)n);
+	ps->util_cpu = xrealloc(ps->util_cpu, sizeof(double) * (size_t)n);
+	ps->seen = xrealloc(ps->seen, sizeof(bool) * (size_t)n);
+	ps->prev_seen = xrealloc(ps->prev_seen, sizeof(bool) * (size_t)n);
+	for (int i = ps->ncpus; i < n; i++) {
+		ps->cpu_id[i] = i;
+		ps->cpu[i] = ps->prev_cpu[i] = (struct cpu_times){ 0 };
+		ps->util_cpu[i] = NAN;
+		ps->seen[i] = ps->prev_seen[i] = false;
+	}
+	ps->ncpus = n;
+}
+
 bool procstat_update(struct procstat *ps)
 {
 	char *text = read_text_file(ps->path, 1 << 20);
 	if (!text)
 		return false;
-	int n = 0;
 	struct cpu_times all = { 0 };
 	bool have_all = false;
 	char *save = NULL;
+	for (int i = 0; i < ps->ncpus; i++)
+		ps->seen[i] = false;
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (strncmp(line, "cpu", 3))
 			continue;
@@ -62,26 +85,23 @@ bool procstat_update(struct procstat *ps)
 			have_all = true;
 			continue;
 		}
-		int id = atoi(line + 3);
-		if (n >= ps->ncpus) {
-			ps->cpu_id = xrealloc(ps->cpu_id, sizeof(int) * (size_t)(n + 1));
-			ps->cpu = xrealloc(ps->cpu, sizeof(*ps->cpu) * (size_t)(n + 1));
-			ps->prev_cpu = xrealloc(ps->prev_cpu, sizeof(*ps->prev_cpu) * (size_t)(n + 1));
-			ps->util_cpu = xrealloc(ps->util_cpu, sizeof(double) * (size_t)(n + 1));
-			ps->prev_cpu[n] = (struct cpu_times){ 0 };
-			ps->ncpus = n + 1;
-		}
-		ps->cpu_id[n] = id;
-		ps->cpu[n++] = t;
+		char *end;
+		long id = strtol(line + 3, &end, 10);
+		if (end == line + 3 || id < 0 || id >= 1 << 20)
+			continue;
+		grow_cpus(ps, (int)id);
+		ps->cpu[id] = t;
+		ps->seen[id] = true;
 	}
 	free(text);
 	if (!have_all)
 		return false;
-	ps->ncpus = n;
 	ps->util_all = ps->primed ? percent(&all, &ps->prev_all) : NAN;
-	for (int i = 0; i < n; i++) {
-		ps->util_cpu[i] = ps->primed ? percent(&ps->cpu[i], &ps->prev_cpu[i]) : NAN;
+	for (int i = 0; i < ps->ncpus; i++) {
+		bool both = ps->primed && ps->seen[i] && ps->prev_seen[i];
+		ps->util_cpu[i] = both ? percent(&ps->cpu[i], &ps->prev_cpu[i]) : NAN;
 		ps->prev_cpu[i] = ps->cpu[i];
+		ps->prev_seen[i] = ps->seen[i];
 	}
 	ps->prev_all = all;
 	ps->all = all;
@@ -98,5 +118,7 @@ void procstat_free(struct procstat *ps)
 	free(ps->cpu);
 	free(ps->prev_cpu);
 	free(ps->util_cpu);
+	free(ps->seen);
+	free(ps->prev_seen);
 	free(ps);
 }

@@ -13,13 +13,14 @@ struct cpu_times {
 
 struct procstat {
 	char *path;
-	int ncpus;                /* per-CPU rows seen ("cpuN") */
-	int *cpu_id;
+	int ncpus;                /* CPU numbers 0..ncpus-1: per-CPU arrays are indexed by number */
+	int *cpu_id;              /* cpu_id[i] == i */
+	bool *seen, *prev_seen;   /* the CPU had a row in this / the previous read (online) */
 	struct cpu_times all, *cpu;
 	struct cpu_times prev_all, *prev_cpu;
 	bool primed;
 	double util_all;          /* percent over the last interval, NAN if unknown */
-	double *util_cpu;
+	double *util_cpu;         /* NAN for a CPU without rows in both reads (offline) */
 };
 
 /* root: "/" or a fake tree holding proc/stat. */

@@ -1,14 +1,17 @@
-/* batch.c - batch output of frames: text for people, CSV, JSON lines.
- * Every interval is flushed, so pipes see it at once. */
+/* batch.c - batch output of frames: text for people, CSV, JSON lines. Each interval is
+ * built in memory and written whole, then flushed, so pipes see it at once and a
+ * failing write never leaves half a line. */
 #include "outputs/batch.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "machine/hwsensors.h"
-#include "machine/procstat.h"
-#include "sources/source.h"
+#include "base/util.h"
+#include "engine/profile.h"
+#include "outputs/output.h"
 
 bool batch_parse_format(const char *s, enum batch_format *f)
 {
@@ -32,16 +35,16 @@ static void iso8601(uint64_t ns, char *buf, size_t len)
 	snprintf(buf + n, len - n, ".%03uZ", (unsigned)(ns / 1000000ull % 1000));
 }
 
-void format_metric_value(const struct metric_value *v, char *buf, size_t len)
+void format_metric_value(const struct frame_value *v, char *buf, size_t len)
 {
-	switch (v->state) {
+	switch ((enum value_state)v->state) {
 	case VS_OK: {
 		double a = fabs(v->value);
 		int prec = a >= 100 ? 1 : a >= 10 ? 2 : 3;
 		if (a >= 1e6)
-			snprintf(buf, len, "%.4g", v->value);
+			snprintf_c(buf, len, "%.4g", v->value);
 		else
-			snprintf(buf, len, "%.*f", prec, v->value);
+			snprintf_c(buf, len, "%.*f", prec, v->value);
 		break;
 	}
 	case VS_NO_VALUE: snprintf(buf, len, "-"); break;
@@ -49,6 +52,14 @@ void format_metric_value(const struct metric_value *v, char *buf, size_t len)
 	case VS_UNREADABLE: snprintf(buf, len, "?"); break;
 	case VS_UNAVAILABLE: snprintf(buf, len, "n/a"); break;
 	}
+}
+
+/* A number in C notation whatever the locale. */
+static void put_num(FILE *f, const char *fmt, double v)
+{
+	char buf[64];
+	snprintf_c(buf, sizeof(buf), fmt, v);
+	fputs(buf, f);
 }
 
 /* JSON string body: our names are plain, but escape anyway. */
@@ -82,141 +93,257 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static const char *counter_event_name(const struct instance *inst, const struct counter *ct)
+/* "a=0x1,b=c" as {"a":"0x1","b":"c"} */
+static void json_filters(FILE *f, const char *filters)
 {
-	const struct prof_event *e = &inst->group->events[ct->event];
-	/* the sysfs alias where the profile names one, else the profile's own name */
-	if (inst->pmu && pmu_find_alias(inst->pmu, e->terms))
-		return pmu_find_alias(inst->pmu, e->terms)->name;
-	return e->name;
+	fputc('{', f);
+	char *copy = xstrdup(filters), *save = NULL;
+	bool first = true;
+	for (char *kv = strtok_r(copy, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(kv, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		if (!first)
+			fputc(',', f);
+		first = false;
+		json_string(f, kv);
+		fputc(':', f);
+		json_string(f, eq + 1);
+	}
+	free(copy);
+	fputc('}', f);
 }
 
-static void write_json(struct batch *b, const struct session *s, const char *when)
+/* Instances whose group has filters, or that cannot count: their filters and state. */
+static bool instance_worth_listing(const struct frame *fr, int i)
 {
-	FILE *f = b->out;
-	fprintf(f, "{\"time\":\"%s\",\"interval_ns\":%llu,\"source\":", when, (unsigned long long)s->interval_ns);
-	json_string(f, s->source->ops->kind);
+	return fr->iinfo[i].group->nfilters > 0 || fr->inst[i].error;
+}
+
+static void write_json(FILE *f, const struct frame *fr, bool raw, const char *when)
+{
+	fprintf(f, "{\"time\":\"%s\",\"interval_ns\":%llu,\"source\":", when, (unsigned long long)fr->interval_ns);
+	json_string(f, fr->source);
 	fputs(",\"metrics\":[", f);
-	for (int k = 0; k < s->nvalues; k++) {
-		const struct metric_value *v = &s->values[k];
-		const struct prof_metric *m = session_metric(s, v);
+	for (int k = 0; k < fr->nvalues; k++) {
+		const struct frame_value *v = &fr->values[k];
+		const struct value_info *vi = &fr->vinfo[k];
 		fputs(k ? ",{\"profile\":" : "{\"profile\":", f);
-		json_string(f, s->profiles[v->profile]->name);
+		json_string(f, fr->profiles[vi->profile]->name);
 		fputs(",\"metric\":", f);
-		json_string(f, m->name);
+		json_string(f, vi->m->name);
 		fputs(",\"instance\":", f);
-		json_string(f, s->inst[v->instance].name);
-		if (v->state == VS_OK && isfinite(v->value))
-			fprintf(f, ",\"value\":%.10g", v->value);
-		else
+		json_string(f, fr->iinfo[vi->instance].name);
+		if (v->state == VS_OK && isfinite(v->value)) {
+			fputs(",\"value\":", f);
+			put_num(f, "%.10g", v->value);
+		} else {
 			fputs(",\"value\":null", f);
+		}
 		fputs(",\"unit\":", f);
-		json_string(f, m->unit);
+		json_string(f, vi->m->unit);
 		if (v->state != VS_OK) {
 			fputs(",\"state\":", f);
-			json_string(f, value_state_name(v->state));
+			json_string(f, value_state_name((enum value_state)v->state));
 		}
-		if (v->multiplexed)
-			fprintf(f, ",\"coverage\":%.3f", v->coverage);
+		if (v->multiplexed) {
+			fputs(",\"coverage\":", f);
+			put_num(f, "%.3f", v->coverage);
+		}
 		fputc('}', f);
 	}
 	fputc(']', f);
-	if (b->raw) {
+	bool first = true;
+	for (int i = 0; i < fr->ninstances; i++) {
+		if (!instance_worth_listing(fr, i))
+			continue;
+		fputs(first ? ",\"instances\":[{\"group\":" : ",{\"group\":", f);
+		first = false;
+		json_string(f, fr->iinfo[i].group->name);
+		fputs(",\"instance\":", f);
+		json_string(f, fr->iinfo[i].name);
+		fputs(",\"filters\":", f);
+		json_filters(f, fr->inst[i].filters ? fr->inst[i].filters : "");
+		if (fr->inst[i].error) {
+			fputs(",\"error\":", f);
+			json_string(f, fr->inst[i].error);
+		}
+		fputc('}', f);
+	}
+	if (!first)
+		fputc(']', f);
+	if (raw) {
 		fputs(",\"counters\":[", f);
-		bool first = true;
-		for (int i = 0; i < s->ninstances; i++) {
-			const struct instance *inst = &s->inst[i];
-			if (!inst->opened)
+		first = true;
+		for (int c = 0; c < fr->ncounters; c++) {
+			const struct counter_info *ci = &fr->cinfo[c];
+			const struct frame_counter *fc = &fr->counters[c];
+			if (!fr->inst[ci->instance].counting)
 				continue;
-			for (int c = 0; c < inst->ncounters; c++) {
-				const struct counter *ct = &inst->counters[c];
-				fputs(first ? "{\"pmu\":" : ",{\"pmu\":", f);
-				first = false;
-				json_string(f, inst->pmu->name);
-				fputs(",\"event\":", f);
-				json_string(f, counter_event_name(inst, ct));
-				fprintf(f, ",\"instance\":");
-				json_string(f, inst->name);
-				fprintf(f, ",\"config\":\"0x%llx\",\"config1\":\"0x%llx\",\"config2\":\"0x%llx\",\"cpu\":%d,",
-					(unsigned long long)ct->attr.config[0], (unsigned long long)ct->attr.config[1],
-					(unsigned long long)ct->attr.config[2], ct->cpu);
-				if (ct->state == VS_OK)
-					fprintf(f, "\"delta\":%.0f", ct->delta);
-				else
-					fputs("\"delta\":null", f);
-				fprintf(f, ",\"enabled_ns\":%llu,\"running_ns\":%llu}", (unsigned long long)ct->d_enabled,
-					(unsigned long long)ct->d_running);
+			fputs(first ? "{\"pmu\":" : ",{\"pmu\":", f);
+			first = false;
+			json_string(f, fr->iinfo[ci->instance].pmu);
+			fputs(",\"event\":", f);
+			json_string(f, ci->event_name);
+			fprintf(f, ",\"instance\":");
+			json_string(f, fr->iinfo[ci->instance].name);
+			fprintf(f, ",\"config\":\"0x%llx\",\"config1\":\"0x%llx\",\"config2\":\"0x%llx\",\"cpu\":%d,",
+				(unsigned long long)fc->config[0], (unsigned long long)fc->config[1],
+				(unsigned long long)fc->config[2], ci->cpu);
+			if (fc->state == VS_OK) {
+				fputs("\"delta\":", f);
+				put_num(f, "%.0f", fc->delta);
+			} else {
+				fputs("\"delta\":null", f);
 			}
+			fprintf(f, ",\"enabled_ns\":%llu,\"running_ns\":%llu}", (unsigned long long)fc->enabled,
+				(unsigned long long)fc->running);
 		}
 		fputc(']', f);
 	}
 	fputs("}\n", f);
 }
 
-static void write_csv(struct batch *b, const struct session *s, const char *when)
+static void write_csv(FILE *f, const struct frame *fr, bool first_frame, const char *when)
 {
-	FILE *f = b->out;
-	if (!b->header_done) {
+	if (first_frame)
 		fputs("time,source,profile,metric,instance,value,unit,state\n", f);
-		b->header_done = true;
-	}
-	for (int k = 0; k < s->nvalues; k++) {
-		const struct metric_value *v = &s->values[k];
-		const struct prof_metric *m = session_metric(s, v);
-		fprintf(f, "%s,%s,", when, s->source->ops->kind);
-		csv_field(f, s->profiles[v->profile]->name);
+	for (int k = 0; k < fr->nvalues; k++) {
+		const struct frame_value *v = &fr->values[k];
+		const struct value_info *vi = &fr->vinfo[k];
+		fprintf(f, "%s,%s,", when, fr->source);
+		csv_field(f, fr->profiles[vi->profile]->name);
 		fputc(',', f);
-		csv_field(f, m->name);
+		csv_field(f, vi->m->name);
 		fputc(',', f);
-		csv_field(f, s->inst[v->instance].name);
-		if (v->state == VS_OK)
-			fprintf(f, ",%.10g,", v->value);
-		else
+		csv_field(f, fr->iinfo[vi->instance].name);
+		if (v->state == VS_OK) {
+			fputc(',', f);
+			put_num(f, "%.10g", v->value);
+			fputc(',', f);
+		} else {
 			fputs(",,", f);
-		csv_field(f, m->unit);
-		fprintf(f, ",%s\n", v->multiplexed && v->state == VS_OK ? "multiplexed" : value_state_name(v->state));
+		}
+		csv_field(f, vi->m->unit);
+		fprintf(f, ",%s\n", v->multiplexed && v->state == VS_OK ? "multiplexed" : value_state_name((enum value_state)v->state));
 	}
 }
 
-static void write_text(struct batch *b, const struct session *s, const char *when)
+static void write_text(FILE *f, const struct frame *fr, bool first_frame, const char *when)
 {
-	FILE *f = b->out;
-	fprintf(f, "%s  interval %.3f s  source %s", when, (double)s->interval_ns / 1e9, s->source->ops->kind);
-	if (b->cpu && !isnan(b->cpu->util_all))
-		fprintf(f, "  cpu %.1f%%", b->cpu->util_all);
-	if (b->temps && b->temps->have)
-		fprintf(f, "  %.0f°C (%s)", b->temps->cpu_c, b->temps->chip);
+	fprintf(f, "%s  interval ", when);
+	put_num(f, "%.3f", (double)fr->interval_ns / 1e9);
+	fprintf(f, " s  source %s", fr->source);
+	if (!isnan(fr->cpu_util)) {
+		fputs("  cpu ", f);
+		put_num(f, "%.1f", fr->cpu_util);
+		fputc('%', f);
+	}
+	if (fr->have_temp) {
+		fputs("  ", f);
+		put_num(f, "%.0f", fr->cpu_temp_c);
+		fprintf(f, "°C (%s)", fr->temp_chip ? fr->temp_chip : "?");
+	}
 	fputc('\n', f);
 	const struct prof_metric *last = NULL;
-	for (int k = 0; k < s->nvalues; k++) {
-		const struct metric_value *v = &s->values[k];
-		const struct prof_metric *m = session_metric(s, v);
+	for (int k = 0; k < fr->nvalues; k++) {
+		const struct frame_value *v = &fr->values[k];
+		const struct prof_metric *m = fr->vinfo[k].m;
 		char val[32];
 		format_metric_value(v, val, sizeof(val));
-		fprintf(f, "  %-28s %-16s %12s %-6s%s\n", m == last ? "" : m->name, s->inst[v->instance].name, val,
+		fprintf(f, "  %-28s %-16s %12s %-6s%s\n", m == last ? "" : m->name, fr->iinfo[fr->vinfo[k].instance].name, val,
 			v->state == VS_OK ? m->unit : "", v->multiplexed ? "  (multiplexed)" : "");
 		last = m;
 	}
-	for (int i = 0; i < s->ninstances && !b->header_done; i++) {
-		const struct instance *inst = &s->inst[i];
-		if (inst->open_error || inst->unavailable)
-			fprintf(f, "  ! %s %s: %s\n", inst->group->name, inst->name,
-				inst->unavailable ? inst->unavailable : inst->open_error);
+	/* filters: at the start and whenever they change */
+	for (int i = 0; i < fr->ninstances; i++) {
+		const struct frame_instance *fi = &fr->inst[i];
+		if (fi->filters && *fi->filters && (first_frame || fi->filters_seq == fr->seq))
+			fprintf(f, "  filters %s %s: %s\n", fr->iinfo[i].group->name, fr->iinfo[i].name, fi->filters);
 	}
-	for (int i = 0; i < s->nmissing && !b->header_done; i++)
-		fprintf(f, "  ! %s: no PMU matches '%s'\n", s->missing[i]->name, s->missing[i]->pmu_pattern);
-	b->header_done = true;
+	for (int i = 0; i < fr->ninstances && first_frame; i++) {
+		if (fr->inst[i].error && !fr->iinfo[i].nmembers)
+			fprintf(f, "  ! %s %s: %s\n", fr->iinfo[i].group->name, fr->iinfo[i].name, fr->inst[i].error);
+	}
+	for (int i = 0; i < fr->nmissing && first_frame; i++)
+		fprintf(f, "  ! %s: no PMU matches '%s'\n", fr->missing[i]->name, fr->missing[i]->pmu_pattern);
 	fputc('\n', f);
 }
 
-void batch_write(struct batch *b, const struct session *s, uint64_t realtime_ns)
+bool batch_write_frame(FILE *out, enum batch_format format, bool raw, bool first, const struct frame *fr)
 {
 	char when[40];
-	iso8601(realtime_ns, when, sizeof(when));
-	switch (b->format) {
-	case BATCH_JSON: write_json(b, s, when); break;
-	case BATCH_CSV: write_csv(b, s, when); break;
-	case BATCH_TEXT: write_text(b, s, when); break;
+	iso8601(fr->wall_ns, when, sizeof(when));
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		return false;
+	switch (format) {
+	case BATCH_JSON: write_json(m, fr, raw, when); break;
+	case BATCH_CSV: write_csv(m, fr, first, when); break;
+	case BATCH_TEXT: write_text(m, fr, first, when); break;
 	}
-	fflush(b->out);
+	fclose(m);
+	errno = 0;
+	bool ok = fwrite(buf, 1, len, out) == len;
+	ok = fflush(out) == 0 && ok && !ferror(out);
+	free(buf);
+	return ok;
+}
+
+struct batch {
+	FILE *out;
+	enum batch_format format;
+	bool raw;
+	bool first;
+	bool failed;
+};
+
+static int batch_frame(struct output *o, const struct frame *f)
+{
+	struct batch *b = o->priv;
+	if (b->failed)
+		return -1;
+	if (!batch_write_frame(b->out, b->format, b->raw, b->first, f)) {
+		if (errno != EPIPE) /* a reader that went away (| head) is not news */
+			fprintf(stderr, "pmutop: writing batch output: %s\n", strerror(errno ? errno : EIO));
+		b->failed = true;
+		return -1;
+	}
+	b->first = false;
+	return 0;
+}
+
+static int batch_finish(struct output *o)
+{
+	struct batch *b = o->priv;
+	return b->failed ? 1 : 0;
+}
+
+static void batch_destroy(struct output *o)
+{
+	free(o->priv);
+	free(o);
+}
+
+static const struct output_ops batch_ops = {
+	.name = "batch",
+	.frame = batch_frame,
+	.finish = batch_finish,
+	.destroy = batch_destroy,
+};
+
+struct output *batch_output_new(FILE *out, enum batch_format format, bool raw)
+{
+	struct batch *b = xcalloc(1, sizeof(*b));
+	b->out = out;
+	b->format = format;
+	b->raw = raw;
+	b->first = true;
+	struct output *o = xcalloc(1, sizeof(*o));
+	o->ops = &batch_ops;
+	o->priv = b;
+	return o;
 }

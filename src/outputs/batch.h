@@ -6,26 +6,20 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "engine/session.h"
+#include "engine/frame.h"
 
 enum batch_format { BATCH_TEXT, BATCH_CSV, BATCH_JSON };
 
-struct procstat;
-struct hw_temps;
-
-struct batch {
-	FILE *out;
-	const struct procstat *cpu; /* CPU utilisation for the text header, or NULL */
-	const struct hw_temps *temps; /* CPU temperature for the text header, or NULL */
-	enum batch_format format;
-	bool raw;
-	bool header_done;
-};
+struct output;
 
 bool batch_parse_format(const char *s, enum batch_format *f);
-/* Write one interval; realtime_ns is the wall-clock time stamp of its end. */
-void batch_write(struct batch *b, const struct session *s, uint64_t realtime_ns);
+/* An output writing each frame to out (not closed). Every interval is built in memory
+ * and written whole: a write error (full disk, closed pipe) is reported on stderr and
+ * ends the run with a non-zero status, never a partial line. */
+struct output *batch_output_new(FILE *out, enum batch_format format, bool raw);
+/* Write one frame to out as an output would; false on a write error (errno set). */
+bool batch_write_frame(FILE *out, enum batch_format format, bool raw, bool first, const struct frame *f);
 /* Human formatting shared with the UI: "12.3", "-" for no value, "?" unreadable. */
-void format_metric_value(const struct metric_value *v, char *buf, size_t len);
+void format_metric_value(const struct frame_value *v, char *buf, size_t len);
 
 #endif

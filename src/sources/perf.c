@@ -86,19 +86,16 @@ static char *explain_errno(struct source *src, const struct instance *inst, int 
 	}
 }
 
+/* Maps belong to the perf_instance alone: evsels are opened with perf_evsel__open(),
+ * which does not keep references to them, so deleting an evsel is right both with the
+ * libperf whose perf_evsel__delete() drops its maps (2025 and later) and with the one
+ * that does not (Debian 12's 6.12 source) - no double put, no leak, no version check. */
 static void free_pi(struct perf_instance *pi)
 {
 	if (!pi)
 		return;
 	if (pi->evlist) {
 		perf_evlist__close(pi->evlist);
-		/* libperf's perf_evsel__delete() frees an evsel without dropping the map
-		 * references perf_evlist__set_maps() gave it: drop them here. */
-		struct perf_evsel *e;
-		perf_evlist__for_each_evsel(pi->evlist, e) {
-			perf_cpu_map__put(perf_evsel__cpus(e));
-			perf_thread_map__put(perf_evsel__threads(e));
-		}
 		perf_evlist__delete(pi->evlist); /* deletes its evsels too */
 	}
 	perf_cpu_map__put(pi->cpus);
@@ -107,23 +104,32 @@ static void free_pi(struct perf_instance *pi)
 	free(pi);
 }
 
+static bool perf_claims(struct source *src, const struct instance *inst)
+{
+	(void)src;
+	return inst->pmu && inst->pmu->type >= 0; /* an event_source PMU */
+}
+
 static int perf_open(struct source *src, struct instance *inst)
 {
 	const struct prof_group *g = inst->group;
 	struct perf_instance *pi = xcalloc(1, sizeof(*pi));
-	char list[4096];
-	cpulist_format(&inst->cpus, list, sizeof(list));
+	size_t listlen = (size_t)inst->cpus.n * 12 + 1; /* "1234567," per CPU: never truncated */
+	char *list = xmalloc(listlen);
+	cpulist_format(&inst->cpus, list, listlen);
 	pi->cpus = perf_cpu_map__new(list);
 	pi->threads = perf_thread_map__new_dummy();
 	pi->evlist = perf_evlist__new();
 	pi->evsel = xcalloc((size_t)g->nevents, sizeof(*pi->evsel));
-	if (!pi->cpus || !pi->threads || !pi->evlist) {
-		free_pi(pi);
+	if (!pi->cpus || !pi->threads || !pi->evlist || perf_cpu_map__nr(pi->cpus) != inst->cpus.n) {
 		inst->open_error = xasprintf("libperf could not set up CPUs %s", list);
+		free(list);
+		free_pi(pi);
 		return -ENOMEM;
 	}
+	free(list);
 	/* the leader goes first: set_leader makes the first evsel lead the list */
-	int order[g->nevents];
+	int order[g->nevents + 1];
 	int n = instance_open_order(inst, order);
 	for (int i = 0; i < n; i++) {
 		int e = order[i];
@@ -147,17 +153,19 @@ static int perf_open(struct source *src, struct instance *inst)
 		pi->evsel[e] = perf_evsel__new(&attr);
 		perf_evlist__add(pi->evlist, pi->evsel[e]);
 	}
-	perf_evlist__set_maps(pi->evlist, pi->cpus, pi->threads); /* takes its own references */
 	if (g->perf_group && n > 1)
 		perf_evlist__set_leader(pi->evlist);
-	int r = perf_evlist__open(pi->evlist);
-	if (r < 0) {
-		int err = r == -1 ? errno : -r;
-		inst->open_error = explain_errno(src, inst, err);
-		free_pi(pi);
-		return -err;
+	for (int i = 0; i < n; i++) { /* leader first: members find its fd */
+		int r = perf_evsel__open(pi->evsel[order[i]], pi->cpus, pi->threads);
+		if (r < 0) {
+			int err = r == -1 ? errno : -r;
+			inst->open_error = explain_errno(src, inst, err);
+			free_pi(pi);
+			return -err;
+		}
 	}
-	perf_evlist__enable(pi->evlist);
+	for (int i = 0; i < n; i++)
+		perf_evsel__enable(pi->evsel[order[i]]);
 	inst->priv = pi;
 	return 0;
 }
@@ -169,6 +177,8 @@ static int perf_read(struct source *src, struct instance *inst, uint64_t now_ns)
 	int ncpu = inst->cpus.n;
 	for (int k = 0; k < inst->ncounters; k++) {
 		struct counter *ct = &inst->counters[k];
+		if (!pi->evsel[ct->event])
+			continue; /* not counted under the current filters */
 		struct perf_counts_values cv = { 0 };
 		int cpu_idx = k % ncpu; /* counters are event-major, CPUs in cpulist order */
 		ct->read_ok = perf_evsel__read(pi->evsel[ct->event], cpu_idx, 0, &cv) == 0;
@@ -194,6 +204,7 @@ static void perf_destroy(struct source *src)
 
 static const struct source_ops perf_ops = {
 	.kind = "live",
+	.claims = perf_claims,
 	.open = perf_open,
 	.read = perf_read,
 	.close = perf_close,

@@ -79,6 +79,8 @@ static int sim_open(struct source *src, struct instance *inst)
 	struct sim_counter *sc = xcalloc((size_t)(inst->ncounters ? inst->ncounters : 1), sizeof(*sc));
 	for (int k = 0; k < inst->ncounters; k++) {
 		const struct counter *ct = &inst->counters[k];
+		if (!instance_counts_event(inst, ct->event))
+			continue; /* not opened under the current filters */
 		bool legacy = inst->pmu->type < 0 || ct->attr.type != (uint32_t)inst->pmu->type;
 		sc[k].event = legacy ? legacy_name(&ct->attr) : sim_decode_event(src->machine, inst->pmu, &ct->attr);
 		if (!sc[k].event && ct->attr.type <= 1) /* the 'software' PMU: fixed event numbers */
@@ -107,6 +109,8 @@ static int sim_read(struct source *src, struct instance *inst, uint64_t now_ns)
 	for (int k = 0; k < inst->ncounters; k++) {
 		struct counter *ct = &inst->counters[k];
 		struct sim_counter *c = &sc[k];
+		if (!c->event)
+			continue;
 		if (now_ns > c->last_ns) {
 			double dt = (double)(now_ns - c->last_ns) / 1e9;
 			double tmid = ((double)(c->last_ns + now_ns) / 2 - (double)ss->start_ns) / 1e9;
@@ -130,6 +134,12 @@ static int sim_read(struct source *src, struct instance *inst, uint64_t now_ns)
 	return 0;
 }
 
+static bool sim_claims(struct source *src, const struct instance *inst)
+{
+	(void)src;
+	return inst->pmu != NULL; /* it simulates every device of the tree */
+}
+
 static void sim_close(struct source *src, struct instance *inst)
 {
 	(void)src;
@@ -147,6 +157,7 @@ static void sim_destroy(struct source *src)
 
 static const struct source_ops sim_ops = {
 	.kind = "sim",
+	.claims = sim_claims,
 	.open = sim_open,
 	.read = sim_read,
 	.close = sim_close,

@@ -128,7 +128,7 @@ static void add_dim(struct sim_model *m, struct sim_section *sec, const char *na
 		bool many = strchr(list, ',') != NULL;
 		for (char *x = strtok_r(list, ",", &save2); x; x = strtok_r(NULL, ",", &save2), bit++) {
 			char *end;
-			double wgt = strtod(x, &end);
+			double wgt = strtod_c(x, &end);
 			if (end == x || *end || wgt < 0) {
 				merr(m, m->line, 0, "dim.%s: weight '%s' of %s is not a non-negative number", name, x, w);
 				continue;
@@ -152,7 +152,7 @@ static int handler(void *user, const char *section, const char *name, const char
 			m->title = xstrdup(value);
 		} else if (!strcmp(name, "jitter")) {
 			char *end;
-			m->jitter = strtod(value, &end);
+			m->jitter = strtod_c(value, &end);
 			if (*end || m->jitter < 0 || m->jitter > 0.5)
 				merr(m, m->line, 0, "jitter must be a number from 0 to 0.5");
 		} else {
@@ -194,7 +194,7 @@ static int handler(void *user, const char *section, const char *name, const char
 		free(copy);
 	} else if (!strcmp(name, "running")) {
 		char *end;
-		sec->running = strtod(value, &end);
+		sec->running = strtod_c(value, &end);
 		if (*end || !(sec->running > 0 && sec->running <= 1))
 			merr(m, m->line, 0, "running must be a fraction in (0, 1]");
 	} else {

@@ -1,9 +1,11 @@
 /* source.h - the one interface every counter source answers: perf (libperf), the
- * simulated machine, BlueField sysfs counters and recordings. The rest of pmutop cannot
- * tell them apart. */
+ * simulated machine, and next BlueField's hwmon counter files, libsensors gauges and the
+ * replay of a recording. Several serve one session; each instance is counted by the
+ * first source that claims it, and the rest of pmutop cannot tell them apart. */
 #ifndef PMUTOP_SOURCE_H
 #define PMUTOP_SOURCE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct instance;
@@ -11,12 +13,15 @@ struct machine;
 struct source;
 
 struct source_ops {
-	const char *kind; /* "live", "sim", "replay": shown in the header and batch output */
-	/* Open every counter of one instance (its events x its CPUs). Returns 0, or a negative
-	 * errno with inst->open_error set to a message that says what to do about it. */
+	const char *kind; /* "live", "sim", "hwmon", "sensors", "replay": shown in headers */
+	/* Does this source count the instance (its PMU or device)? NULL: every instance. */
+	bool (*claims)(struct source *src, const struct instance *inst);
+	/* Open every counter of one instance (its counted events x its CPUs) and set each
+	 * counter's kind and width where they are not cumulative 64-bit. Returns 0, or a
+	 * negative errno with inst->open_error set to a message that says what to do. */
 	int (*open)(struct source *src, struct instance *inst);
-	/* Fill counter->value/enabled/running (cumulative) of every counter of the instance.
-	 * now_ns is the sampler's clock; sources that model time (sim, replay) use it. */
+	/* Fill each counter's value/enabled/running (cumulative) or reading (gauge), and
+	 * read_ok. now_ns is the sampler's clock; sources that model time use it. */
 	int (*read)(struct source *src, struct instance *inst, uint64_t now_ns);
 	void (*close)(struct source *src, struct instance *inst);
 	void (*destroy)(struct source *src);

@@ -1,0 +1,635 @@
+/* bind.c - bind profiles to a machine: instances, their labels, events and filters.
+ *
+ * Every event of an instance is encoded from a perf event string built here
+ * ("pmu/alias,filter=value/"), through the same encoder as `pmutop encode`, so what
+ * pmutop opens is exactly what perf would open for that string. A filter reaches only
+ * the events it applies to; an event that does not accept the current value of an enum
+ * filter (HNS3's filtermode/) is "n/a" with the reason, not a failure of the instance. */
+#include "engine/bind.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/expr.h"
+#include "base/util.h"
+
+#define MAX_CAPS 8
+
+
+/* Pattern: literal text, "{name}" captures one or more [A-Za-z0-9], "*" any text. */
+static bool match_from(const char *pat, const char *s, char caps[][2][64], int *ncaps)
+{
+	if (!*pat)
+		return !*s;
+	if (*pat == '*') {
+		for (const char *t = s;; t++) {
+			if (match_from(pat + 1, t, caps, ncaps))
+				return true;
+			if (!*t)
+				return false;
+		}
+	}
+	if (*pat == '{') {
+		const char *close = strchr(pat, '}');
+		if (!close)
+			return false;
+		int slot = *ncaps;
+		if (slot >= MAX_CAPS)
+			return false;
+		size_t nlen = (size_t)(close - pat - 1);
+		if (nlen >= 64)
+			return false;
+		/* try the longest capture first, then shorter ones */
+		size_t maxlen = 0;
+		while (isalnum((unsigned char)s[maxlen]))
+			maxlen++;
+		for (size_t len = maxlen; len >= 1; len--) {
+			if (len >= 64)
+				continue;
+			memcpy(caps[slot][0], pat + 1, nlen);
+			caps[slot][0][nlen] = '\0';
+			memcpy(caps[slot][1], s, len);
+			caps[slot][1][len] = '\0';
+			*ncaps = slot + 1;
+			if (match_from(close + 1, s + len, caps, ncaps))
+				return true;
+			*ncaps = slot;
+		}
+		return false;
+	}
+	return *pat == *s && match_from(pat + 1, s + 1, caps, ncaps);
+}
+
+bool pmu_pattern_match(const char *pattern, const char *name, char caps[][2][64], int *ncaps)
+{
+	*ncaps = 0;
+	return match_from(pattern, name, caps, ncaps);
+}
+
+bool profile_matches(const struct profile *p, const struct machine *m)
+{
+	for (int i = 0; i < p->nrequires; i++)
+		for (int j = 0; j < m->npmus; j++)
+			if (fnmatch(p->requires[i], m->pmus[j].name, 0) == 0)
+				return true;
+	return false;
+}
+
+/* Substitute {name} in tmpl from caps (and {cpu}, {socket} if given). */
+static char *expand_template(const char *tmpl, char caps[][2][64], int ncaps, int cpu)
+{
+	size_t cap = strlen(tmpl) + 64, len = 0;
+	char *out = xmalloc(cap);
+	for (const char *p = tmpl; *p;) {
+		const char *val = NULL;
+		char num[16];
+		size_t skip = 1;
+		if (*p == '{') {
+			const char *close = strchr(p, '}');
+			if (close) {
+				size_t n = (size_t)(close - p - 1);
+				for (int i = 0; i < ncaps && !val; i++)
+					if (strlen(caps[i][0]) == n && !strncmp(caps[i][0], p + 1, n))
+						val = caps[i][1];
+				if (!val && n == 3 && !strncmp(p + 1, "cpu", 3) && cpu >= 0) {
+					snprintf(num, sizeof(num), "%d", cpu);
+					val = num;
+				}
+				if (val)
+					skip = n + 2;
+			}
+		}
+		size_t add = val ? strlen(val) : 1;
+		if (len + add + 1 > cap)
+			out = xrealloc(out, cap = (len + add + 1) * 2);
+		memcpy(out + len, val ? val : p, add);
+		len += add;
+		p += skip;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+
+static int capture_int(char caps[][2][64], int ncaps, const char *name)
+{
+	for (int i = 0; i < ncaps; i++) {
+		uint64_t v;
+		if (!strcmp(caps[i][0], name) && parse_u64(caps[i][1], &v) && v < 1u << 20)
+			return (int)v;
+	}
+	return -1;
+}
+
+static struct instance *add_instance(struct session *s, int *cap)
+{
+	grow_array(&s->inst, cap, s->ninstances + 1, sizeof(struct instance));
+	struct instance *inst = &s->inst[s->ninstances++];
+	memset(inst, 0, sizeof(*inst));
+	inst->socket = -1;
+	return inst;
+}
+
+static void add_label(struct instance *inst, const char *key, const char *value)
+{
+	for (int i = 0; i < inst->nlabels; i++)
+		if (!strcmp(inst->labels[i].key, key))
+			return;
+	inst->labels = xrealloc(inst->labels, sizeof(*inst->labels) * (size_t)(inst->nlabels + 1));
+	struct label *l = &inst->labels[inst->nlabels++];
+	snprintf(l->key, sizeof(l->key), "%s", key);
+	snprintf(l->value, sizeof(l->value), "%s", value);
+}
+
+static void alloc_instance_arrays(struct instance *inst)
+{
+	const struct prof_group *g = inst->group;
+	inst->present = xcalloc((size_t)g->nevents, sizeof(bool));
+	inst->event_str = xcalloc((size_t)g->nevents, sizeof(char *));
+	inst->event_na = xcalloc((size_t)g->nevents, sizeof(char *));
+	inst->scale = xcalloc((size_t)g->nevents, sizeof(double));
+	inst->filter_set = xcalloc((size_t)g->nfilters + 1, sizeof(bool));
+	inst->filter_value = xcalloc((size_t)g->nfilters + 1, sizeof(uint64_t));
+	inst->vars = xcalloc((size_t)group_nvars(g), sizeof(double));
+	inst->event_state = xcalloc((size_t)g->nevents, sizeof(enum value_state));
+	inst->event_coverage = xcalloc((size_t)g->nevents, sizeof(double));
+	for (int f = 0; f < g->nfilters; f++) {
+		inst->filter_set[f] = g->filters[f].has_default;
+		inst->filter_value[f] = g->filters[f].def;
+	}
+}
+
+/* Is the filter usable on this instance's PMU (its format/ has the field, or for an
+ * enum, every field its choices set)? */
+bool instance_has_filter(const struct instance *inst, int f)
+{
+	const struct prof_filter *pf = &inst->group->filters[f];
+	if (!inst->pmu)
+		return true;
+	if (pf->type != FILTER_ENUM)
+		return pmu_find_format(inst->pmu, pf->term) != NULL;
+	return true;
+}
+
+/* The names of the choices the PMU says event e accepts (the accepts= attribute), or
+ * NULL when it does not say (every choice is accepted). */
+static const char *accepted_choices(const struct instance *inst, const struct prof_filter *f, int e)
+{
+	if (!f->accepts || !inst->pmu)
+		return NULL;
+	const char *alias = inst->group->events[e].terms;
+	char attr[320];
+	const char *at = strstr(f->accepts, "{event}");
+	if (at)
+		snprintf(attr, sizeof(attr), "%.*s%s%s", (int)(at - f->accepts), f->accepts, alias, at + 7);
+	else
+		snprintf(attr, sizeof(attr), "%s", f->accepts);
+	return pmu_attr(inst->pmu, attr);
+}
+
+static bool word_in(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	/* the driver separates with blanks; the kernel document with '/' */
+	for (const char *p = list; (p = strstr(p, word)); p += n) {
+		bool start = p == list || isspace((unsigned char)p[-1]) || p[-1] == '/' || p[-1] == ',';
+		bool end = !p[n] || isspace((unsigned char)p[n]) || p[n] == '/' || p[n] == ',';
+		if (start && end)
+			return true;
+	}
+	return false;
+}
+
+/* The filter terms of event e under the instance's current filters, appended to out;
+ * NULL when the event does not accept them (with *why set). */
+static char *event_filter_terms(const struct instance *inst, int e, char **why)
+{
+	const struct prof_group *g = inst->group;
+	size_t cap = 64, len = 0;
+	char *out = xcalloc(1, cap);
+	*why = NULL;
+	for (int f = 0; f < g->nfilters; f++) {
+		const struct prof_filter *pf = &g->filters[f];
+		if (!inst->filter_set[f] || !filter_applies(g, pf, e) || !instance_has_filter(inst, f))
+			continue;
+		char piece[400];
+		int n;
+		if (pf->type == FILTER_ENUM) {
+			const struct prof_choice *c = &pf->choices[inst->filter_value[f]];
+			const char *acc = accepted_choices(inst, pf, e);
+			if (acc && !word_in(acc, c->name)) {
+				*why = xasprintf("%s %s not supported by this event (it accepts: %s)", pf->term, c->name,
+						 *acc ? acc : "none");
+				free(out);
+				return NULL;
+			}
+			if (!*c->terms)
+				continue;
+			n = snprintf(piece, sizeof(piece), "%s%s", len ? "," : "", c->terms);
+		} else {
+			n = snprintf(piece, sizeof(piece), "%s%s=0x%llx", len ? "," : "", pf->term,
+				     (unsigned long long)inst->filter_value[f]);
+			if (pf->enable)
+				n += snprintf(piece + n, sizeof(piece) - (size_t)n, ",%s=1", pf->enable);
+		}
+		if (n >= (int)sizeof(piece))
+			n = (int)sizeof(piece) - 1;
+		if (len + (size_t)n + 1 > cap)
+			out = xrealloc(out, cap = (len + (size_t)n + 1) * 2);
+		memcpy(out + len, piece, (size_t)n + 1);
+		len += (size_t)n;
+	}
+	return out;
+}
+
+int instance_encode(const struct machine *m, struct instance *inst, char **err)
+{
+	const struct prof_group *g = inst->group;
+	const struct pmu *p = inst->pmu;
+	struct encoded_event *enc = xcalloc((size_t)g->nevents, sizeof(*enc));
+	char **strs = xcalloc((size_t)g->nevents, sizeof(char *));
+	char **na = xcalloc((size_t)g->nevents, sizeof(char *));
+	bool *present = xcalloc((size_t)g->nevents, sizeof(bool));
+	char *missing = NULL;
+	int r = 0;
+	*err = NULL;
+	for (int e = 0; e < g->nevents && r == 0; e++) {
+		const char *terms = g->events[e].terms;
+		bool is_terms = strchr(terms, '=') != NULL || pmu_find_alias(p, terms) != NULL;
+		struct event_attr legacy_attr;
+		if (!is_terms && encode_legacy_event(terms, &legacy_attr)) {
+			strs[e] = xstrdup(terms);
+		} else if (!is_terms) {
+			if (!g->events[e].optional && !missing)
+				missing = xasprintf("PMU %s has no event '%s'", p->name, terms);
+			continue;
+		} else {
+			char *filters = event_filter_terms(inst, e, &na[e]);
+			if (!filters) { /* present, but not under these filters: encode it bare */
+				strs[e] = xasprintf("%s/%s/", p->name, terms);
+			} else {
+				strs[e] = xasprintf("%s/%s%s%s/", p->name, terms, *filters ? "," : "", filters);
+				free(filters);
+			}
+		}
+		char *eerr;
+		if (encode_event(m, strs[e], &enc[e], &eerr) < 0) {
+			*err = eerr;
+			r = -1;
+			break;
+		}
+		present[e] = true;
+	}
+	if (r == 0 && inst->counters) {
+		/* a re-encode (filter change): the counters stay, their attrs change */
+		for (int c = 0; c < inst->ncounters; c++) {
+			struct counter *ct = &inst->counters[c];
+			ct->attr = enc[ct->event].attr;
+		}
+	} else if (r == 0) {
+		int ncpu = inst->cpus.n, n = 0;
+		for (int e = 0; e < g->nevents; e++)
+			n += present[e] ? ncpu : 0;
+		inst->counters = xcalloc((size_t)(n ? n : 1), sizeof(struct counter));
+		inst->ncounters = n;
+		int k = 0;
+		for (int e = 0; e < g->nevents; e++) {
+			for (int c = 0; present[e] && c < ncpu; c++, k++) {
+				struct counter *ct = &inst->counters[k];
+				ct->attr = enc[e].attr;
+				ct->event = e;
+				ct->cpu = inst->cpus.cpu[c];
+				ct->width = 64;
+				ct->kind = COUNTER_CUMULATIVE;
+			}
+		}
+		for (int e = 0; e < g->nevents; e++)
+			inst->present[e] = present[e];
+		if (missing && !inst->unavailable) {
+			inst->unavailable = missing;
+			missing = NULL;
+		}
+	}
+	if (r == 0) {
+		for (int e = 0; e < g->nevents; e++) {
+			free(inst->event_str[e]);
+			inst->event_str[e] = strs[e];
+			strs[e] = NULL;
+			free(inst->event_na[e]);
+			inst->event_na[e] = na[e];
+			na[e] = NULL;
+			inst->scale[e] = present[e] ? enc[e].scale : 1.0;
+		}
+	}
+	for (int e = 0; e < g->nevents; e++) {
+		free(strs[e]);
+		free(na[e]);
+	}
+	free(missing);
+	free(strs);
+	free(na);
+	free(present);
+	free(enc);
+	return r;
+}
+
+/* Attribute files as formula numbers, parsed without the locale (C rules always). */
+static void read_attr_values(struct instance *inst)
+{
+	const struct prof_group *g = inst->group;
+	for (int a = 0; a < g->nattrs; a++) {
+		const char *v = inst->pmu ? pmu_attr(inst->pmu, g->attrs[a]) : NULL;
+		double d = NAN;
+		if (v && !parse_double(v, &d)) {
+			diag_warn("%s/%s: '%s' is not a number; formulae using it have no value", inst->pmu->dir,
+				  g->attrs[a], v);
+			d = NAN;
+		}
+		inst->vars[group_attr_slot(g, a)] = d;
+	}
+}
+
+static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof, const struct prof_group *g,
+			      const struct pmu *p, char caps[][2][64], int ncaps, int cpu)
+{
+	struct instance *inst = add_instance(s, cap);
+	inst->profile = prof;
+	inst->group = g;
+	inst->pmu = p;
+	for (int i = 0; i < ncaps; i++)
+		add_label(inst, caps[i][0], caps[i][1]);
+	if (cpu >= 0) {
+		char num[16];
+		cpulist_add(&inst->cpus, cpu);
+		inst->name = expand_template(g->instance ? g->instance : "cpu{cpu}", caps, ncaps, cpu);
+		inst->socket = machine_socket_of(s->machine, cpu);
+		snprintf(num, sizeof(num), "%d", cpu);
+		add_label(inst, "cpu", num);
+	} else {
+		cpulist_copy(&inst->cpus, &p->cpus);
+		inst->name = g->instance ? expand_template(g->instance, caps, ncaps, -1) : xstrdup(p->name);
+		inst->socket = capture_int(caps, ncaps, "socket");
+		if (inst->socket < 0 && p->cpus.n)
+			inst->socket = machine_socket_of(s->machine, p->cpus.cpu[0]);
+	}
+	if (inst->socket >= 0) {
+		char num[16];
+		snprintf(num, sizeof(num), "%d", inst->socket);
+		add_label(inst, "socket", num);
+	}
+	alloc_instance_arrays(inst);
+	read_attr_values(inst);
+	inst->notes = xstrdup("");
+	for (int k = 0; k < g->nnotes; k++) {
+		const char *v = pmu_attr(p, g->notes[k]);
+		if (!v)
+			continue;
+		char *n = xasprintf("%s%s%s", inst->notes, *inst->notes ? ", " : "", v);
+		free(inst->notes);
+		inst->notes = n;
+	}
+	char *err;
+	if (instance_encode(s->machine, inst, &err) < 0) {
+		diag_warn("%s: group %s, instance %s: %s", prof->path, g->name, inst->name, err);
+		free(inst->unavailable);
+		inst->unavailable = err;
+	}
+	if (!p->cpus.n && !inst->unavailable)
+		inst->unavailable = xasprintf("PMU %s has no CPU to count on (%s)", p->name,
+					      p->has_cpumask ? "its cpumask is empty or unreadable" : "no CPU is online");
+}
+
+static void add_aggregate(struct session *s, int *cap, struct profile *prof, const struct prof_group *g, int first,
+			  int last, int socket, const char *name)
+{
+	int n = 0;
+	for (int i = first; i < last; i++)
+		n += socket < 0 || s->inst[i].socket == socket;
+	if (!n)
+		return;
+	struct instance *inst = add_instance(s, cap);
+	inst->profile = prof;
+	inst->group = g;
+	inst->name = xstrdup(name);
+	inst->socket = socket;
+	if (socket >= 0) {
+		char num[16];
+		snprintf(num, sizeof(num), "%d", socket);
+		add_label(inst, "socket", num);
+	}
+	inst->members = xmalloc(sizeof(int) * (size_t)n);
+	for (int i = first; i < last; i++) {
+		if (socket < 0 || s->inst[i].socket == socket) {
+			inst->members[inst->nmembers++] = i;
+			for (int c = 0; c < s->inst[i].cpus.n; c++)
+				cpulist_add(&inst->cpus, s->inst[i].cpus.cpu[c]);
+		}
+	}
+	alloc_instance_arrays(inst);
+	inst->notes = xstrdup("");
+	const struct instance *first_member = &s->inst[inst->members[0]];
+	for (int e = 0; e < g->nevents; e++)
+		inst->present[e] = first_member->present[e];
+	for (int f = 0; f < g->nfilters; f++) {
+		inst->filter_set[f] = first_member->filter_set[f];
+		inst->filter_value[f] = first_member->filter_value[f];
+	}
+	/* attributes come from the first member's PMU */
+	for (int a = 0; a < g->nattrs; a++)
+		inst->vars[group_attr_slot(g, a)] = first_member->vars[group_attr_slot(g, a)];
+}
+
+/* Does p match one of the group's patterns (space-separated alternatives)? */
+static bool group_matches(const struct prof_group *g, const struct pmu *p, char caps[][2][64], int *ncaps)
+{
+	char *copy = xstrdup(g->pmu_pattern), *save = NULL;
+	bool ok = false;
+	for (char *pat = strtok_r(copy, " \t", &save); pat && !ok; pat = strtok_r(NULL, " \t", &save))
+		ok = pmu_pattern_match(pat, p->name, caps, ncaps);
+	free(copy);
+	for (int i = 0; ok && i < g->nneeds; i++)
+		ok = pmu_find_alias(p, g->needs[i]) != NULL;
+	return ok;
+}
+
+static void bind_group(struct session *s, int *cap, struct profile *prof, const struct prof_group *g)
+{
+	int first = s->ninstances;
+	for (int i = 0; i < s->machine->npmus; i++) {
+		const struct pmu *p = &s->machine->pmus[i];
+		char caps[MAX_CAPS][2][64];
+		int ncaps;
+		if (!group_matches(g, p, caps, &ncaps))
+			continue;
+		if (g->split == SPLIT_CPU) {
+			for (int c = 0; c < p->cpus.n; c++)
+				bind_pmu_instance(s, cap, prof, g, p, caps, ncaps, p->cpus.cpu[c]);
+		} else {
+			bind_pmu_instance(s, cap, prof, g, p, caps, ncaps, -1);
+		}
+	}
+	int last = s->ninstances;
+	if (g->split != SPLIT_CPU || last == first)
+		return;
+	if (g->aggregate_socket) {
+		int maxsock = -1;
+		for (int i = first; i < last; i++)
+			if (s->inst[i].socket > maxsock)
+				maxsock = s->inst[i].socket;
+		for (int sk = 0; sk <= maxsock; sk++) {
+			char name[96];
+			snprintf(name, sizeof(name), "socket%d%s", sk, g->aggregate_suffix ? g->aggregate_suffix : "");
+			add_aggregate(s, cap, prof, g, first, last, sk, name);
+		}
+	}
+	if (g->aggregate_all) {
+		char name[96];
+		snprintf(name, sizeof(name), "all%s", g->aggregate_suffix ? g->aggregate_suffix : "");
+		add_aggregate(s, cap, prof, g, first, last, -1, name);
+	}
+}
+
+/* A metric's value slot exists for an instance unless the formula needs an event the
+ * instance's PMU does not have (e.g. C2C write latency with a CPU peer). */
+static bool has_inputs(const struct instance *inst, const struct prof_formula *f)
+{
+	for (int i = 0; i < f->ninputs; i++)
+		if (!inst->present[f->inputs[i]])
+			return false;
+	return true;
+}
+
+static void bind_values(struct session *s)
+{
+	int vcap = 0;
+	for (int pi = 0; pi < s->nprofiles; pi++) {
+		const struct profile *p = s->profiles[pi];
+		for (int mi = 0; mi < p->nmetrics; mi++) {
+			for (int ii = 0; ii < s->ninstances; ii++) {
+				const struct instance *inst = &s->inst[ii];
+				if (inst->profile != p)
+					continue;
+				int fi = metric_form_index(&p->metrics[mi], (int)(inst->group - p->groups));
+				if (fi < 0)
+					continue;
+				if (!inst->unavailable && !has_inputs(inst, &p->metrics[mi].forms[fi]))
+					continue;
+				grow_array(&s->vinfo, &vcap, s->nvalues + 1, sizeof(struct value_info));
+				s->vinfo[s->nvalues++] = (struct value_info){
+					.profile = pi, .metric = mi, .instance = ii, .form = fi, .m = &p->metrics[mi] };
+			}
+		}
+	}
+}
+
+static const char *counter_event_name(const struct instance *inst, const struct counter *ct)
+{
+	const struct prof_event *e = &inst->group->events[ct->event];
+	/* the sysfs alias where the profile names one, else the profile's own name */
+	const struct pmu_alias *a = inst->pmu ? pmu_find_alias(inst->pmu, e->terms) : NULL;
+	return a ? a->name : e->name;
+}
+
+/* The static halves of frames: what each instance, value and counter slot is. */
+static void build_infos(struct session *s)
+{
+	s->iinfo = xcalloc((size_t)(s->ninstances ? s->ninstances : 1), sizeof(*s->iinfo));
+	int n = 0;
+	for (int i = 0; i < s->ninstances; i++)
+		n += s->inst[i].ncounters;
+	s->ncounters = n;
+	s->cinfo = xcalloc((size_t)(n ? n : 1), sizeof(*s->cinfo));
+	int k = 0;
+	for (int i = 0; i < s->ninstances; i++) {
+		struct instance *inst = &s->inst[i];
+		s->iinfo[i] = (struct instance_info){
+			.name = inst->name, .profile = inst->profile, .group = inst->group,
+			.pmu = inst->pmu ? inst->pmu->name : NULL, .socket = inst->socket, .nlabels = inst->nlabels,
+			.labels = inst->labels, .nmembers = inst->nmembers, .members = inst->members, .first_counter = k,
+			.ncounters = inst->ncounters, .present = inst->present, .notes = inst->notes };
+		for (int c = 0; c < inst->ncounters; c++, k++) {
+			struct counter *ct = &inst->counters[c];
+			ct->slot = k;
+			s->cinfo[k] = (struct counter_info){ .instance = i, .event = ct->event, .cpu = ct->cpu,
+							     .event_name = counter_event_name(inst, ct),
+							     .kind = ct->kind, .width = ct->width };
+		}
+	}
+}
+
+void session_bind(struct session *s)
+{
+	int cap = 0;
+	for (int pi = 0; pi < s->nprofiles; pi++) {
+		for (int g = 0; g < s->profiles[pi]->ngroups; g++) {
+			int before = s->ninstances;
+			bind_group(s, &cap, s->profiles[pi], &s->profiles[pi]->groups[g]);
+			if (s->ninstances == before && !s->profiles[pi]->groups[g].alternative) {
+				s->missing = xrealloc(s->missing, sizeof(*s->missing) * (size_t)(s->nmissing + 1));
+				s->missing[s->nmissing++] = &s->profiles[pi]->groups[g];
+			}
+		}
+	}
+	bind_values(s);
+	build_infos(s);
+}
+
+void session_refresh_counter_info(struct session *s)
+{
+	for (int i = 0; i < s->ninstances; i++)
+		for (int c = 0; c < s->inst[i].ncounters; c++) {
+			const struct counter *ct = &s->inst[i].counters[c];
+			s->cinfo[ct->slot].kind = ct->kind;
+			s->cinfo[ct->slot].width = ct->width;
+		}
+}
+
+bool instance_counts_event(const struct instance *inst, int e)
+{
+	return inst->present[e] && !inst->event_na[e];
+}
+
+int instance_open_order(const struct instance *inst, int *order)
+{
+	const struct prof_group *g = inst->group;
+	int n = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int e = 0; e < g->nevents; e++) {
+			bool lead = g->leader && !strcmp(g->events[e].name, g->leader);
+			if (instance_counts_event(inst, e) && lead == (pass == 0))
+				order[n++] = e;
+		}
+	return n;
+}
+
+void instance_free(struct instance *inst)
+{
+	const struct prof_group *g = inst->group;
+	free(inst->name);
+	free(inst->labels);
+	free(inst->notes);
+	cpulist_free(&inst->cpus);
+	free(inst->members);
+	for (int e = 0; e < g->nevents; e++) {
+		free(inst->event_str[e]);
+		free(inst->event_na[e]);
+	}
+	free(inst->event_str);
+	free(inst->event_na);
+	free(inst->present);
+	free(inst->scale);
+	free(inst->counters);
+	free(inst->filter_set);
+	free(inst->filter_value);
+	free(inst->open_error);
+	free(inst->unavailable);
+	free(inst->vars);
+	free(inst->event_state);
+	free(inst->event_coverage);
+}

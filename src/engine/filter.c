@@ -1,0 +1,243 @@
+/* filter.c - changing an instance's filters while it counts: check the value against the
+ * group's constraints and the PMU's format, re-encode, reopen only what changed. A change
+ * to an aggregate applies to all its members or to none. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "engine/bind.h"
+#include "engine/session.h"
+#include "sources/source.h"
+
+char *instance_filter_string(const struct instance *inst)
+{
+	const struct prof_group *g = inst->group;
+	size_t cap = 64, len = 0;
+	char *out = xcalloc(1, cap);
+	for (int f = 0; f < g->nfilters; f++) {
+		const struct prof_filter *pf = &g->filters[f];
+		if (!inst->filter_set[f] || !instance_has_filter(inst, f))
+			continue;
+		char piece[200];
+		int n;
+		if (pf->type == FILTER_ENUM)
+			n = snprintf(piece, sizeof(piece), "%s%s=%s", len ? "," : "", pf->term,
+				     pf->choices[inst->filter_value[f]].name);
+		else
+			n = snprintf(piece, sizeof(piece), "%s%s=0x%llx", len ? "," : "", pf->term,
+				     (unsigned long long)inst->filter_value[f]);
+		if (n >= (int)sizeof(piece))
+			n = (int)sizeof(piece) - 1;
+		if (len + (size_t)n + 1 > cap)
+			out = xrealloc(out, cap = (len + (size_t)n + 1) * 2);
+		memcpy(out + len, piece, (size_t)n + 1);
+		len += (size_t)n;
+	}
+	return out;
+}
+
+bool session_filter(const struct session *s, int instance, int f, uint64_t *value)
+{
+	const struct instance *inst = &s->inst[instance];
+	*value = inst->filter_value[f];
+	return inst->filter_set[f];
+}
+
+int session_filter_width(const struct session *s, int instance, int f)
+{
+	const struct instance *inst = &s->inst[instance];
+	if (inst->nmembers)
+		inst = &s->inst[inst->members[0]];
+	if (!instance_has_filter(inst, f))
+		return 0;
+	const struct prof_filter *pf = &inst->group->filters[f];
+	if (pf->type == FILTER_ENUM || !inst->pmu)
+		return 64;
+	return pmu_find_format(inst->pmu, pf->term)->width;
+}
+
+char *session_instance_filters(const struct session *s, int instance)
+{
+	return instance_filter_string(&s->inst[instance]);
+}
+
+static int find_filter(const struct prof_group *g, const char *term)
+{
+	for (int f = 0; f < g->nfilters; f++)
+		if (!strcmp(g->filters[f].term, term))
+			return f;
+	return -1;
+}
+
+/* May filter f be set to v on inst (format width, exclusive sets)? */
+static int check_filter(const struct instance *inst, int f, bool set, uint64_t v, char **err)
+{
+	const struct prof_group *g = inst->group;
+	const struct prof_filter *pf = &g->filters[f];
+	if (inst->unavailable) {
+		*err = xasprintf("%s: %s", inst->name, inst->unavailable);
+		return -1;
+	}
+	if (!instance_has_filter(inst, f)) {
+		*err = xasprintf("%s: PMU %s has no '%s' filter (its format/ lacks it)", inst->name, inst->pmu->name, pf->term);
+		return -1;
+	}
+	if (pf->type != FILTER_ENUM) {
+		const struct format_field *ff = pmu_find_format(inst->pmu, pf->term);
+		if (set && v > format_max(ff)) {
+			*err = xasprintf("%s: %s=0x%llx is too wide for %s (%s), maximum 0x%llx", inst->name, pf->term,
+					 (unsigned long long)v, pf->term, ff->spec, (unsigned long long)format_max(ff));
+			return -1;
+		}
+	}
+	for (int x = 0; set && v && x < g->nexclusive; x++) {
+		bool mine = false;
+		for (char **t = g->exclusive[x]; *t; t++)
+			mine |= !strcmp(*t, pf->term);
+		if (!mine)
+			continue;
+		for (char **t = g->exclusive[x]; *t; t++) {
+			int o = find_filter(g, *t);
+			if (o >= 0 && o != f && inst->filter_set[o] && inst->filter_value[o]) {
+				const char *why = g->exclusive_why[x];
+				*err = xasprintf("%s: %s and %s are mutually exclusive%s%s%s; clear %s first", inst->name, pf->term,
+						 *t, why ? " (" : "", why ? why : "", why ? ")" : "", *t);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Close and open again with the instance's current encoding; prime its counters so the
+ * next interval does not mix the old and new filters. */
+static void reopen(struct session *s, struct instance *inst, bool was_open)
+{
+	if (was_open) {
+		inst->source->ops->close(inst->source, inst);
+		inst->opened = false;
+		session_open_instance(s, inst);
+		if (inst->opened)
+			inst->source->ops->read(inst->source, inst, s->last_ns);
+	}
+	for (int c = 0; c < inst->ncounters; c++) {
+		struct counter *ct = &inst->counters[c];
+		ct->prev_value = ct->value;
+		ct->prev_enabled = ct->enabled;
+		ct->prev_running = ct->running;
+		ct->primed = inst->opened && ct->read_ok;
+	}
+}
+
+static void mark_changed(struct session *s, struct instance *inst)
+{
+	char *fs = instance_filter_string(inst);
+	inst->filters = session_intern(s, fs);
+	free(fs);
+	inst->skip_next = true;
+	inst->filters_seq = s->nsamples + 1;
+}
+
+/* Set filter f on every instance of list[0..n), all or none. */
+static int set_on_all(struct session *s, int *list, int n, int f, bool set, uint64_t v, char **err)
+{
+	for (int i = 0; i < n; i++)
+		if (check_filter(&s->inst[list[i]], f, set, v, err) < 0)
+			return -1;
+	bool *old_set = xcalloc((size_t)n, sizeof(bool));
+	uint64_t *old_v = xcalloc((size_t)n, sizeof(uint64_t));
+	bool *was_open = xcalloc((size_t)n, sizeof(bool));
+	int done = 0, r = 0;
+	for (; done < n; done++) {
+		struct instance *inst = &s->inst[list[done]];
+		old_set[done] = inst->filter_set[f];
+		old_v[done] = inst->filter_value[f];
+		was_open[done] = inst->opened;
+		inst->filter_set[f] = set;
+		inst->filter_value[f] = v;
+		if (instance_encode(s->machine, inst, err) < 0) {
+			inst->filter_set[f] = old_set[done];
+			inst->filter_value[f] = old_v[done];
+			r = -1;
+			break;
+		}
+	}
+	if (r == 0) {
+		for (int i = 0; i < n; i++) {
+			struct instance *inst = &s->inst[list[i]];
+			reopen(s, inst, was_open[i]);
+			if (was_open[i] && !inst->opened && r == 0) {
+				*err = xasprintf("%s: the driver refused the new filters: %s", inst->name,
+						 inst->open_error ? inst->open_error : "cannot open");
+				r = -1;
+			}
+		}
+	}
+	if (r < 0) { /* put back what was changed; reopen with the old filters if reopened */
+		bool reopened = done == n;
+		for (int i = 0; i < done; i++) {
+			struct instance *inst = &s->inst[list[i]];
+			inst->filter_set[f] = old_set[i];
+			inst->filter_value[f] = old_v[i];
+			char *e2 = NULL;
+			if (instance_encode(s->machine, inst, &e2) == 0 && reopened)
+				reopen(s, inst, was_open[i]);
+			free(e2);
+		}
+	} else {
+		for (int i = 0; i < n; i++)
+			mark_changed(s, &s->inst[list[i]]);
+	}
+	free(old_set);
+	free(old_v);
+	free(was_open);
+	return r;
+}
+
+static char *filter_list(const struct prof_group *g)
+{
+	size_t cap = 128, len = 0;
+	char *list = xcalloc(1, cap);
+	for (int i = 0; i < g->nfilters; i++) {
+		size_t n = strlen(g->filters[i].term) + 3;
+		if (len + n + 1 > cap)
+			list = xrealloc(list, cap = (len + n + 1) * 2);
+		len += (size_t)snprintf(list + len, cap - len, "%s%s", i ? ", " : "", g->filters[i].term);
+	}
+	return list;
+}
+
+int session_set_filter(struct session *s, int instance, const char *term, const char *value, char **err)
+{
+	struct instance *inst = &s->inst[instance];
+	const struct prof_group *g = inst->group;
+	*err = NULL;
+	int f = find_filter(g, term);
+	if (f < 0) {
+		char *list = filter_list(g);
+		*err = xasprintf("group %s has no filter '%s' (filters: %s)", g->name, term, g->nfilters ? list : "none");
+		free(list);
+		return -1;
+	}
+	uint64_t v = 0;
+	bool set = value && strcmp(value, "default") != 0;
+	if (!set && g->filters[f].type == FILTER_ENUM) { /* an enum always has a choice */
+		set = true;
+		v = g->filters[f].def;
+	}
+	if (set && value && strcmp(value, "default") && !filter_parse_value(&g->filters[f], value, &v, err)) {
+		char *e = xasprintf("%s=%s: %s", term, value, *err);
+		free(*err);
+		*err = e;
+		return -1;
+	}
+	if (!inst->nmembers)
+		return set_on_all(s, &instance, 1, f, set, v, err);
+	if (set_on_all(s, inst->members, inst->nmembers, f, set, v, err) < 0)
+		return -1;
+	inst->filter_set[f] = set;
+	inst->filter_value[f] = v;
+	mark_changed(s, inst);
+	return 0;
+}

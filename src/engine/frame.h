@@ -1,0 +1,129 @@
+/* frame.h - one refresh, as every output sees it.
+ *
+ * The sampler publishes one frame per refresh and never changes it afterwards: outputs
+ * (batch, history, the monitor, and the recorder and exporter to come) read frames and
+ * nothing else of the engine. A frame stays valid until two more frames have been
+ * published (the session double-buffers them); strings it points to (names, filters,
+ * errors) live as long as the session.
+ *
+ * Each array has a static half, the same in every frame of a session (what a slot is:
+ * *_info, owned by the session), and the refresh's own half. */
+#ifndef PMUTOP_FRAME_H
+#define PMUTOP_FRAME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct profile;
+struct prof_group;
+struct prof_metric;
+
+/* What a value means, in order of precedence when several inputs combine. */
+enum value_state {
+	VS_OK,
+	VS_NO_VALUE,    /* division by zero, or the first interval after a change: shown "-" */
+	VS_NOT_COUNTED, /* time running was 0 */
+	VS_UNREADABLE,  /* read failed, or the counter went backwards: shown "?" */
+	VS_UNAVAILABLE, /* the instance lacks an event or could not be opened */
+};
+const char *value_state_name(enum value_state st);
+
+enum counter_kind {
+	COUNTER_CUMULATIVE, /* a count since some start: the interval's value is a delta */
+	COUNTER_GAUGE,      /* a level (temperature, power): the value is the reading */
+};
+
+/* A label of an instance: a capture of its PMU name (socket, rc, sicl, ...). */
+struct label {
+	char key[32];
+	char value[64];
+};
+
+struct instance_info {
+	const char *name; /* "socket0", "socket0/rc3", "cpu5", "all" */
+	const struct profile *profile;
+	const struct prof_group *group;
+	const char *pmu;  /* the PMU (or device) name; NULL for aggregates */
+	int socket;       /* -1 where unknown */
+	int nlabels;
+	const struct label *labels;
+	int nmembers;     /* aggregates: the instances they sum */
+	const int *members;
+	int first_counter, ncounters; /* its counters in frame->counters */
+	const bool *present; /* per group event: the PMU has it */
+	const char *notes;   /* the PMU's note attributes ("peer: ..."), "" if none */
+};
+
+struct frame_instance {
+	bool counting;       /* opened (or an aggregate of members that are) */
+	const char *error;   /* why it does not count, or NULL */
+	const char *filters; /* active filters, "src_rp_mask=0x3,src_loc_cpu=1"; "" if none */
+	uint64_t filters_seq; /* the frame seq from which these filters count (0: from start) */
+	float coverage;      /* smallest coverage of its counters this interval */
+};
+
+struct value_info {
+	int profile, metric, instance;
+	int form; /* which of the metric's formulae (the one for the instance's group) */
+	const struct prof_metric *m;
+};
+
+struct frame_value {
+	double value; /* NAN unless state is VS_OK (it may be ±inf then) */
+	float coverage;
+	uint8_t state;  /* enum value_state */
+	bool multiplexed;
+};
+
+struct counter_info {
+	int instance;
+	int event; /* index in the group's events */
+	int cpu;
+	const char *event_name; /* the sysfs alias where there is one, else the profile's name */
+	enum counter_kind kind;
+	int width;
+};
+
+struct frame_counter {
+	uint64_t config[3]; /* as opened, with the filters of this frame */
+	double delta;       /* cumulative: scaled for multiplexing and .scale; gauge: the reading */
+	uint64_t enabled, running; /* this interval's times */
+	float coverage;
+	uint8_t state;
+};
+
+struct frame {
+	uint64_t seq;         /* 1 for the first interval; 0 for the priming read */
+	uint64_t time_ns;     /* the clock at the end of the interval */
+	uint64_t wall_ns;     /* wall-clock time stamp of the end */
+	uint64_t interval_ns; /* its length */
+	const char *source;   /* the sources counting, "sim", "live", "live+hwmon" */
+	/* the host's own meters, where the session reads them (live machines) */
+	double cpu_util;      /* percent busy over the interval (/proc/stat), NAN if unknown */
+	bool have_temp;
+	double cpu_temp_c;    /* hottest CPU temperature sensor */
+	const char *temp_chip;
+	int nprofiles;
+	struct profile *const *profiles;
+	int nmissing;
+	const struct prof_group *const *missing; /* groups no PMU matched */
+	int ninstances;
+	const struct instance_info *iinfo;
+	const struct frame_instance *inst;
+	int nvalues;
+	const struct value_info *vinfo;
+	const struct frame_value *values;
+	int ncounters;
+	const struct counter_info *cinfo;
+	const struct frame_counter *counters;
+};
+
+static inline const struct prof_metric *frame_metric(const struct frame *f, int k)
+{
+	return f->vinfo[k].m;
+}
+
+/* The label of an instance with this key, or NULL. */
+const char *frame_label(const struct frame *f, int instance, const char *key);
+
+#endif

@@ -1,0 +1,160 @@
+/* runloop.c - poll(), signals, the refresh timer and the outputs. */
+#include "engine/runloop.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/util.h"
+#include "engine/session.h"
+#include "outputs/output.h"
+
+#define MAX_FDS 64
+
+/* The self-pipe: a signal handler may only write a byte; the loop polls the other end. */
+static int sig_pipe[2] = { -1, -1 };
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+	unsigned char b = (unsigned char)sig;
+	if (sig_pipe[1] >= 0 && write(sig_pipe[1], &b, 1) < 0) {
+		/* the pipe is full: a quit is already pending */
+	}
+	errno = saved;
+}
+
+void runloop_install_signals(void)
+{
+	if (sig_pipe[0] < 0 && pipe2(sig_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+		sig_pipe[0] = sig_pipe[1] = -1;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+void runloop_init(struct runloop *l, struct session *s, struct clock *c, double interval_s, long iterations)
+{
+	memset(l, 0, sizeof(*l));
+	l->s = s;
+	l->clock = c;
+	l->iterations = iterations;
+	l->interval_ns = (uint64_t)llround(interval_s * 1e9);
+	l->next_ns = clock_now(c) + l->interval_ns;
+}
+
+void runloop_add_output(struct runloop *l, struct output *o)
+{
+	l->outputs = xrealloc(l->outputs, sizeof(*l->outputs) * (size_t)(l->noutputs + 1));
+	l->outputs[l->noutputs++] = o;
+	o->loop = l;
+}
+
+void runloop_quit(struct runloop *l)
+{
+	l->quit = true;
+}
+
+void runloop_set_interval(struct runloop *l, double interval_s)
+{
+	uint64_t ns = (uint64_t)llround(interval_s * 1e9);
+	if (ns == 0)
+		ns = 1;
+	/* the next refresh moves with the new interval, counted from the last one */
+	l->next_ns = l->next_ns - l->interval_ns + ns;
+	l->interval_ns = ns;
+}
+
+void runloop_set_paused(struct runloop *l, bool paused)
+{
+	l->paused = paused;
+}
+
+static void publish(struct runloop *l, uint64_t now)
+{
+	const struct frame *f = session_sample(l->s, now);
+	l->frames++;
+	for (int i = 0; i < l->noutputs; i++) {
+		if (l->outputs[i]->ops->frame(l->outputs[i], f) < 0) {
+			l->status = 1;
+			l->quit = true;
+		}
+	}
+	if (l->iterations > 0 && l->frames >= l->iterations)
+		l->quit = true;
+}
+
+int runloop_run(struct runloop *l)
+{
+	struct pollfd pfds[MAX_FDS];
+	int first[MAX_FDS], count[MAX_FDS];
+	while (!l->quit) {
+		int n = 0;
+		if (sig_pipe[0] >= 0)
+			pfds[n++] = (struct pollfd){ .fd = sig_pipe[0], .events = POLLIN };
+		for (int i = 0; i < l->noutputs && i < MAX_FDS; i++) {
+			first[i] = n;
+			count[i] = l->outputs[i]->ops->pollfds ? l->outputs[i]->ops->pollfds(l->outputs[i], pfds + n, MAX_FDS - n)
+								: 0;
+			n += count[i];
+		}
+		/* a paused fake clock has nothing to wait for but a key or a signal */
+		int timeout = l->paused && clock_is_fake(l->clock) ? -1 : l->clock->ops->wait_ms(l->clock, l->next_ns);
+		int r = poll(pfds, (nfds_t)n, timeout);
+		if (r < 0 && errno != EINTR)
+			break;
+		if (r < 0)
+			for (int i = 0; i < n; i++)
+				pfds[i].revents = 0;
+		if (sig_pipe[0] >= 0 && (pfds[0].revents & POLLIN)) {
+			unsigned char b;
+			if (read(sig_pipe[0], &b, 1) == 1)
+				l->signo = b;
+			if (l->final_on_signal && !l->paused)
+				publish(l, clock_now(l->clock)); /* the partial interval, as perf stat -I */
+			l->quit = true;
+			break;
+		}
+		for (int i = 0; i < l->noutputs && !l->quit; i++)
+			if (l->outputs[i]->ops->wake)
+				l->outputs[i]->ops->wake(l->outputs[i], pfds + first[i], count[i]);
+		if (l->quit)
+			break;
+		uint64_t now = clock_now(l->clock);
+		if (now >= l->next_ns) {
+			if (!l->paused)
+				publish(l, now);
+			else
+				for (int i = 0; i < l->noutputs; i++)
+					if (l->outputs[i]->ops->idle)
+						l->outputs[i]->ops->idle(l->outputs[i]);
+			l->next_ns += l->interval_ns;
+			if (l->next_ns <= now)
+				l->next_ns = now + l->interval_ns;
+		}
+	}
+	for (int i = 0; i < l->noutputs; i++)
+		if (l->outputs[i]->ops->finish && l->outputs[i]->ops->finish(l->outputs[i]) != 0)
+			l->status = 1;
+	return l->status;
+}
+
+void runloop_done(struct runloop *l)
+{
+	for (int i = 0; i < l->noutputs; i++)
+		output_destroy(l->outputs[i]);
+	free(l->outputs);
+	l->outputs = NULL;
+	l->noutputs = 0;
+}

@@ -1,0 +1,45 @@
+/* runloop.h - the one loop of every mode: poll() over the outputs' descriptors (the
+ * terminal, later the exporter's socket), a signal pipe and the refresh timer of the
+ * loop's clock; each refresh samples the session and hands the frame to every output. */
+#ifndef PMUTOP_RUNLOOP_H
+#define PMUTOP_RUNLOOP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct clock;
+struct output;
+struct session;
+
+struct runloop {
+	struct session *s;
+	struct clock *clock;
+	uint64_t interval_ns;
+	uint64_t next_ns;     /* the next refresh, on the clock */
+	long iterations;      /* stop after this many frames; -1: never */
+	long frames;
+	bool paused;          /* no sampling: the display is frozen */
+	bool quit;
+	bool final_on_signal; /* on INT/TERM/HUP, publish the partial interval first (batch) */
+	int status;           /* exit status */
+	int signo;            /* the signal that ended the loop, 0 if none */
+	int noutputs;
+	struct output **outputs;
+};
+
+void runloop_init(struct runloop *l, struct session *s, struct clock *c, double interval_s, long iterations);
+/* The loop owns the output from now on (destroyed by runloop_done). */
+void runloop_add_output(struct runloop *l, struct output *o);
+/* Run until an output quits, the iterations are done or a signal arrives. Returns the
+ * exit status: 0, or 1 if an output failed. */
+int runloop_run(struct runloop *l);
+void runloop_done(struct runloop *l);
+
+void runloop_quit(struct runloop *l);
+void runloop_set_interval(struct runloop *l, double interval_s);
+void runloop_set_paused(struct runloop *l, bool paused);
+
+/* INT, TERM and HUP end the loop cleanly: call once before runloop_run. */
+void runloop_install_signals(void);
+
+#endif
