@@ -30,16 +30,19 @@ fi
 jobs=$(nproc 2>/dev/null || echo 2)
 make -s -j"$jobs"
 
-# Print each suite's closing line and a total, then fail if anything failed.
+# Print each suite's closing line and a total, then fail if anything failed. A test that
+# cannot run here prints "SKIP: why": it counts as skipped, never as passed.
 summary() {
     for log in "$1"/tests/*.log; do
         [ "$(basename "$log")" = test-suite.log ] && continue
         line=$(grep -E '^[0-9]+%: Checks:|^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
-        echo "  $(basename "$log" .log): ${line:-$(tail -n 1 "$log")}"
+        skips=$(grep -c '^SKIP: ' "$log")
+        echo "  $(basename "$log" .log): ${line:-$(tail -n 1 "$log")}$([ "$skips" -gt 0 ] && echo ", $skips skipped")"
     done
     awk '/^[0-9]+%: Checks:/ { gsub(",", ""); p += $3 - $5 - $7; f += $5 + $7 }
          /^[0-9]+ passed, [0-9]+ failed/ { p += $1; f += $3 }
-         END { printf "%d passed, %d failed\n", p, f }' "$1"/tests/*.log
+         /^SKIP: / { s++ }
+         END { printf "%d passed, %d failed, %d skipped\n", p, f, s }' "$1"/tests/*.log
 }
 
 run_check() { # DIR

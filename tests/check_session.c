@@ -23,13 +23,14 @@ struct script {
 	uint64_t value[8], enabled[8], running[8];
 	int width;
 	bool fail_open;
+	int fail_cpu; /* fail opens on this CPU + 1 (0: none) */
 };
 static struct script script;
 
 static int script_open(struct source *src, struct instance *inst)
 {
 	(void)src;
-	if (script.fail_open) {
+	if (script.fail_open || (script.fail_cpu && inst->cpus.n && inst->cpus.cpu[0] == script.fail_cpu - 1)) {
 		inst->open_error = xstrdup("scripted failure");
 		return -13;
 	}
@@ -192,6 +193,22 @@ START_TEST(sampler_narrow_counter_wraps)
 	session_sample(f.s, 12 * SEC);
 	ck_assert_int_eq(value_of(f.s, "g.rate", "f7")->state, VS_OK);
 	ck_assert_double_eq_tol(value_of(f.s, "g.rate", "f7")->value, 32.0, 1e-9);
+	/* a step back of more than half the range is a reset (the counter was cleared and
+	 * counted a little), not a wrap worth 2^32 */
+	script.value[0] = 0x80000000u;
+	for (int e = 0; e < 2; e++)
+		script.enabled[e] += SEC, script.running[e] += SEC;
+	session_sample(f.s, 13 * SEC);
+	script.value[0] = 0x10;
+	for (int e = 0; e < 2; e++)
+		script.enabled[e] += SEC, script.running[e] += SEC;
+	session_sample(f.s, 14 * SEC);
+	ck_assert_int_eq(value_of(f.s, "g.rate", "f7")->state, VS_UNREADABLE);
+	script.value[0] = 0x30; /* and counts on from there */
+	for (int e = 0; e < 2; e++)
+		script.enabled[e] += SEC, script.running[e] += SEC;
+	session_sample(f.s, 15 * SEC);
+	ck_assert_double_eq_tol(value_of(f.s, "g.rate", "f7")->value, 32.0, 1e-9);
 	fixture_end(&f);
 }
 END_TEST
@@ -224,6 +241,55 @@ START_TEST(filters_encode_and_refuse)
 	ck_assert_msg(strstr(err, "bdf=zz"), "%s", err);
 	free(err);
 	fixture_end(&f);
+}
+END_TEST
+
+/* A filter change on an aggregate reaches all its members or none: when the driver
+ * refuses the new filters on one member, the others go back to the old ones. */
+START_TEST(aggregate_filter_change_is_all_or_nothing)
+{
+	memset(&script, 0, sizeof(script));
+	char *root = tmp_dir();
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/type", "42\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/cpus", "0-1\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/format/event", "config:0-7\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/format/mask", "config1:0-3\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/events/a", "event=0x1\n");
+	put_file(root, "sys/devices/system/cpu/online", "0-1\n");
+	struct machine *m = machine_discover(root);
+	char *dir = tmp_dir();
+	put_file(dir, "p.ini", "[group g]\npmu = fake_pmu_{n}\nper = cpu\naggregate = all\nevents = a\n"
+			       "filter.mask = mask\n[metric g.a]\nformula = a\n");
+	char *path = xasprintf("%s/p.ini", dir);
+	int nerr;
+	struct profile *p = profile_load(path, &nerr);
+	free(path);
+	ck_assert_ptr_nonnull(p);
+	struct profile *ps[1] = { p };
+	struct session *s = session_new(m, ps, 1);
+	struct source *src = xcalloc(1, sizeof(*src));
+	src->ops = &script_ops;
+	session_add_source(s, src);
+	session_start(s, SEC);
+	int all = instance_index(s, "g", "all"), cpu0 = instance_index(s, "g", "cpu0"), cpu1 = instance_index(s, "g", "cpu1");
+	ck_assert(s->inst[cpu0].opened && s->inst[cpu1].opened);
+	script.fail_cpu = 1 + 1; /* CPU 1 refuses the next open */
+	char *err = NULL;
+	ck_assert_int_eq(session_set_filter(s, all, "mask", "0x3", &err), -1);
+	ck_assert_msg(err && strstr(err, "cpu1") && strstr(err, "refused"), "%s", err ? err : "");
+	free(err);
+	uint64_t v;
+	ck_assert(!session_filter(s, cpu0, 0, &v)); /* cpu0 is back to no mask */
+	ck_assert_uint_eq(s->inst[cpu0].counters[0].attr.config[1], 0);
+	ck_assert(s->inst[cpu0].opened);
+	ck_assert(!session_filter(s, all, 0, &v));
+	script.fail_cpu = 0;
+	ck_assert_int_eq(session_set_filter(s, all, "mask", "0x3", &err), 0);
+	ck_assert_uint_eq(s->inst[cpu0].counters[0].attr.config[1], 3);
+	ck_assert_uint_eq(s->inst[cpu1].counters[0].attr.config[1], 3);
+	session_free(s);
+	profile_free(p);
+	machine_free(m);
 }
 END_TEST
 
@@ -454,6 +520,7 @@ int main(void)
 	tcase_add_test(t, sampler_narrow_counter_wraps);
 	tcase_add_test(t, filters_encode_and_refuse);
 	tcase_add_test(t, open_failure_is_per_instance);
+	tcase_add_test(t, aggregate_filter_change_is_all_or_nothing);
 	tcase_add_test(t, sim_exact_values);
 	tcase_add_test(t, sim_filters_select_cells);
 	tcase_add_test(t, sim_seed_is_deterministic);

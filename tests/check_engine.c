@@ -1,0 +1,269 @@
+/* check_engine.c - the engine's shape: one session counting through two sources at
+ * once (the simulator and a gauge source written here), the run loop handing frames to
+ * outputs on a fake clock, enum and per-event filters, and aggregates changing filters
+ * all or nothing. No test sleeps. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "base/diag.h"
+#include "base/util.h"
+#include "engine/profile.h"
+#include "engine/runloop.h"
+#include "engine/session.h"
+#include "machine/pmu.h"
+#include "outputs/output.h"
+#include "sources/source.h"
+#include "testutil.h"
+
+#define SEC 1000000000ull
+
+/* ---- a gauge source: the "temp" of fake_gauge_N PMUs reads whatever the test says ---- */
+
+static double gauge_reading = 40.0;
+static int gauge_opens;
+
+static bool gauge_claims(struct source *src, const struct instance *inst)
+{
+	(void)src;
+	return inst->pmu && str_has_prefix(inst->pmu->name, "fake_gauge_");
+}
+
+static int gauge_open(struct source *src, struct instance *inst)
+{
+	(void)src;
+	for (int c = 0; c < inst->ncounters; c++)
+		inst->counters[c].kind = COUNTER_GAUGE;
+	gauge_opens++;
+	return 0;
+}
+
+static int gauge_read(struct source *src, struct instance *inst, uint64_t now)
+{
+	(void)src; (void)now;
+	for (int c = 0; c < inst->ncounters; c++) {
+		inst->counters[c].reading = gauge_reading;
+		inst->counters[c].read_ok = true;
+	}
+	return 0;
+}
+
+static void gauge_close(struct source *src, struct instance *inst) { (void)src; (void)inst; }
+static void gauge_destroy(struct source *src) { free(src); }
+static const struct source_ops gauge_ops = { "gauge", gauge_claims, gauge_open, gauge_read, gauge_close, gauge_destroy };
+
+static struct machine *two_kinds_machine(void)
+{
+	char *root = tmp_dir();
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/type", "42\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/cpumask", "0\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/format/event", "config:0-7\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/format/mode_a", "config1:0\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/format/mode_b", "config1:1\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/format/port", "config1:4-7\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/events/a", "event=0x1\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/events/b", "event=0x2\n");
+	/* which modes each event accepts, as HNS3's filtermode/ says it (trailing blank) */
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/filtermode/a", "one two \n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/filtermode/b", "one \n");
+	put_file(root, "sys/bus/event_source/devices/fake_gauge_0/type", "43\n");
+	put_file(root, "sys/bus/event_source/devices/fake_gauge_0/cpumask", "0\n");
+	put_file(root, "sys/bus/event_source/devices/fake_gauge_0/format/event", "config:0-7\n");
+	put_file(root, "sys/bus/event_source/devices/fake_gauge_0/events/temp", "event=0x1\n");
+	put_file(root, "sys/devices/system/cpu/online", "0\n");
+	return machine_discover(root);
+}
+
+static struct profile *load_text(const char *text)
+{
+	char *dir = tmp_dir();
+	put_file(dir, "p.ini", text);
+	char *path = xasprintf("%s/p.ini", dir);
+	int nerr;
+	struct profile *p = profile_load(path, &nerr);
+	ck_assert_msg(p != NULL, "profile: %s", diag_count() ? diag_message(diag_count() - 1, NULL) : "");
+	free(path);
+	return p;
+}
+
+static const char *two_kinds_profile =
+	"[group g]\npmu = fake_pmu_{n}\ninstance = f{n}\nevents = a b\n"
+	"filter.mode = enum default=one accepts=filtermode/{event} title=Mode\n"
+	"choice.mode.one = mode_a=1\nchoice.mode.two = mode_b=1\n"
+	"filter.port = int events=a\n"
+	"[group t]\npmu = fake_gauge_{n}\ninstance = g{n}\nevents = temp\n"
+	"[metric g.a_rate]\nformula = a / elapsed_s\n"
+	"[metric g.b_rate]\nformula = b / elapsed_s\n"
+	"[metric t.temp]\nformula = temp\n";
+
+struct two {
+	struct machine *m;
+	struct profile *p;
+	struct profile *ps[1];
+	struct session *s;
+};
+
+static void two_begin(struct two *w)
+{
+	w->m = two_kinds_machine();
+	w->p = load_text(two_kinds_profile);
+	w->ps[0] = w->p;
+	w->s = session_new(w->m, w->ps, 1);
+	struct source *gauge = xcalloc(1, sizeof(*gauge));
+	gauge->ops = &gauge_ops;
+	session_add_source(w->s, gauge); /* asked first: it claims only its own devices */
+	struct sim_options so = { .model_path = NULL, .seed = 1 };
+	session_add_source(w->s, source_sim_new(w->m, &so));
+	session_start(w->s, SEC);
+}
+
+static void two_end(struct two *w)
+{
+	session_free(w->s);
+	profile_free(w->p);
+	machine_free(w->m);
+}
+
+START_TEST(one_session_two_sources)
+{
+	struct two w;
+	gauge_reading = 40.0;
+	gauge_opens = 0;
+	two_begin(&w);
+	ck_assert_int_eq(gauge_opens, 1);
+	const struct frame *f = session_sample(w.s, 2 * SEC);
+	ck_assert_str_eq(f->source, "gauge+sim");
+	ck_assert_int_eq(value_of(w.s, "g.a_rate", "f7")->state, VS_OK);
+	ck_assert(value_of(w.s, "g.a_rate", "f7")->value > 0); /* the simulator counted it */
+	ck_assert_int_eq(value_of(w.s, "t.temp", "g0")->state, VS_OK);
+	ck_assert_double_eq_tol(value_of(w.s, "t.temp", "g0")->value, 40.0, 1e-12);
+	/* a gauge is its reading, never a delta: 40 then 42 reads 42, not 2 */
+	gauge_reading = 42.0;
+	f = session_sample(w.s, 3 * SEC);
+	ck_assert_double_eq_tol(value_of(w.s, "t.temp", "g0")->value, 42.0, 1e-12);
+	/* the frame says which counter is which kind, and from which instance */
+	int gi = instance_index(w.s, "t", "g0");
+	const struct counter_info *ci = &f->cinfo[f->iinfo[gi].first_counter];
+	ck_assert_int_eq(ci->kind, COUNTER_GAUGE);
+	ck_assert_int_eq(ci->instance, gi);
+	int si = instance_index(w.s, "g", "f7");
+	ck_assert_int_eq(f->cinfo[f->iinfo[si].first_counter].kind, COUNTER_CUMULATIVE);
+	ck_assert_str_eq(frame_label(f, si, "n"), "7");
+	two_end(&w);
+}
+END_TEST
+
+START_TEST(enum_filter_and_per_event_acceptance)
+{
+	struct two w;
+	two_begin(&w);
+	int si = instance_index(w.s, "g", "f7");
+	struct instance *in = &w.s->inst[si];
+	/* mode one: both events accept it, and set mode_a; port applies to event a only */
+	char *err = NULL;
+	ck_assert_msg(session_set_filter(w.s, si, "port", "5", &err) == 0, "%s", err);
+	ck_assert_str_eq(in->event_str[0], "fake_pmu_7/a,mode_a=1,port=0x5/");
+	ck_assert_str_eq(in->event_str[1], "fake_pmu_7/b,mode_a=1/");
+	session_sample(w.s, 2 * SEC);
+	session_sample(w.s, 3 * SEC);
+	ck_assert_int_eq(value_of(w.s, "g.b_rate", "f7")->state, VS_OK);
+	/* mode two: b does not list it in filtermode/b: n/a with the reason, a still counts */
+	ck_assert_msg(session_set_filter(w.s, si, "mode", "two", &err) == 0, "%s", err);
+	ck_assert_str_eq(in->event_str[0], "fake_pmu_7/a,mode_b=1,port=0x5/");
+	ck_assert_ptr_nonnull(in->event_na[1]);
+	ck_assert_msg(strstr(in->event_na[1], "mode two not supported by this event"), "%s", in->event_na[1]);
+	session_sample(w.s, 4 * SEC);
+	const struct frame *f = session_sample(w.s, 5 * SEC);
+	ck_assert_int_eq(value_of(w.s, "g.a_rate", "f7")->state, VS_OK);
+	ck_assert_int_eq(value_of(w.s, "g.b_rate", "f7")->state, VS_UNAVAILABLE);
+	ck_assert_str_eq(f->inst[si].filters, "mode=two,port=0x5");
+	/* an unknown choice names the valid ones and changes nothing */
+	ck_assert_int_eq(session_set_filter(w.s, si, "mode", "three", &err), -1);
+	ck_assert_msg(strstr(err, "'three' is not one of one, two"), "%s", err);
+	free(err);
+	ck_assert_str_eq(in->event_str[0], "fake_pmu_7/a,mode_b=1,port=0x5/");
+	two_end(&w);
+}
+END_TEST
+
+/* ---- the run loop and an output, on a fake clock ---- */
+
+struct seen {
+	int frames, finished;
+	uint64_t seq[8], time[8], wall[8];
+	int fail_at;
+};
+
+static int seen_frame(struct output *o, const struct frame *f)
+{
+	struct seen *s = o->priv;
+	if (s->frames < 8) {
+		s->seq[s->frames] = f->seq;
+		s->time[s->frames] = f->time_ns;
+		s->wall[s->frames] = f->wall_ns;
+	}
+	s->frames++;
+	return s->fail_at && s->frames == s->fail_at ? -1 : 0;
+}
+
+static int seen_finish(struct output *o)
+{
+	((struct seen *)o->priv)->finished++;
+	return 0;
+}
+
+static void seen_destroy(struct output *o) { free(o); }
+static const struct output_ops seen_ops = { .name = "seen", .frame = seen_frame, .finish = seen_finish,
+					    .destroy = seen_destroy };
+
+static int run_loop(struct seen *seen, long iterations)
+{
+	struct two w;
+	two_begin(&w);
+	struct clock clk;
+	clock_init_fake(&clk, 10 * SEC);
+	session_use_clock(w.s, &clk);
+	struct runloop loop;
+	runloop_init(&loop, w.s, &clk, 0.5, iterations);
+	struct output *o = xcalloc(1, sizeof(*o));
+	o->ops = &seen_ops;
+	o->priv = seen;
+	runloop_add_output(&loop, o);
+	int status = runloop_run(&loop);
+	runloop_done(&loop);
+	two_end(&w);
+	return status;
+}
+
+START_TEST(run_loop_feeds_outputs_frames)
+{
+	struct seen seen = { 0 };
+	ck_assert_int_eq(run_loop(&seen, 3), 0);
+	ck_assert_int_eq(seen.frames, 3);
+	ck_assert_int_eq(seen.finished, 1);
+	for (int i = 0; i < 3; i++) {
+		ck_assert_uint_eq(seen.seq[i], (uint64_t)i + 1);
+		ck_assert_uint_eq(seen.time[i], 10 * SEC + (uint64_t)(i + 1) * SEC / 2); /* no waiting */
+	}
+	ck_assert_uint_eq(seen.wall[2] - seen.wall[0], SEC); /* time stamps follow the clock */
+	/* an output that cannot go on stops the loop with a failure */
+	struct seen failing = { .fail_at = 2 };
+	ck_assert_int_eq(run_loop(&failing, 10), 1);
+	ck_assert_int_eq(failing.frames, 2);
+	ck_assert_int_eq(failing.finished, 1);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("engine");
+	TCase *t = tcase_create("engine");
+	tcase_set_timeout(t, 30);
+	tcase_add_test(t, one_session_two_sources);
+	tcase_add_test(t, enum_filter_and_per_event_acceptance);
+	tcase_add_test(t, run_loop_feeds_outputs_frames);
+	suite_add_tcase(s, t);
+	return run_suite(s);
+}
