@@ -51,6 +51,23 @@ oracle() {
 }
 oracle "$DEMO" events.tsv
 
+# perf's rules for terms: decimal values are base 10 (010 is ten, 08 is eight), a raw
+# config= ORs into an alias's bits (before or after it), name= takes any text
+for ev in 'nvidia_ucf_pmu_0/event=010/' 'nvidia_ucf_pmu_0/event=08/' 'nvidia_ucf_pmu_0/slc_bytes_rd,config=0x7/' \
+          'nvidia_ucf_pmu_0/config=0x7,mem_bytes_rd/' 'nvidia_ucf_pmu_0/mem_bytes_rd,name=foo/' \
+          'nvidia_pcie_pmu_0_rc_1/rd_bytes,config1=0x3/'; do
+    "$PMUTOP" encode --sysfs-root "$DEMO" "$ev" | sed 's/^/x\tterms\t/'
+done > terms.tsv
+[ "$(wc -l < terms.tsv)" -eq 6 ] && ok || fail "pmutop refused a term perf accepts: $(cat terms.tsv)"
+oracle "$DEMO" terms.tsv
+# ... and both refuse one alias given twice
+# (perf prints no attr at all: empty fields)
+printf 'x\tterms\tnvidia_ucf_pmu_0/mem_bytes_rd,mem_bytes_rd/\ttype=\tconfig=\tconfig1=\tconfig2=\n' > twice.tsv
+oracle "$DEMO" twice.tsv
+"$PMUTOP" encode --sysfs-root "$DEMO" 'nvidia_ucf_pmu_0/mem_bytes_rd,mem_bytes_rd/' > /dev/null 2> twice.err
+expect_eq "an alias twice is refused" $? 1
+expect_grep "an alias twice: why" "two events in one" twice.err
+
 # TopDown on every Intel family: perf metrics (Sapphire Rapids, Ice Lake), generic events
 # (Skylake), hybrid P- and E-cores (Alder Lake, event files without newlines)
 for kind in spr icl skl adl; do

@@ -112,6 +112,8 @@ static int apply_term(const struct pmu *p, const char *name, const char *value, 
 		      int depth, const char *what, char **err)
 {
 	uint64_t v = 1;
+	if (!strcmp(name, "name") || !strcmp(name, "metric-id"))
+		return 0; /* perf's naming terms take any text and change nothing in the attr */
 	if (value && !parse_u64(value, &v)) {
 		*err = xasprintf("%s: bad value '%s' for term '%s' (want decimal or 0x-hex)", what, value, name);
 		return -1;
@@ -123,11 +125,9 @@ static int apply_term(const struct pmu *p, const char *name, const char *value, 
 			return -1;
 		}
 		int word = name[6] ? name[6] - '0' : 0;
-		out->attr.config[word] = v;
+		out->attr.config[word] |= v; /* perf ORs a raw config into the alias's bits */
 		return 0;
 	}
-	if (!strcmp(name, "name") || !strcmp(name, "metric-id"))
-		return 0; /* perf's naming terms change nothing in the attr */
 	const struct format_field *f = pmu_find_format(p, name);
 	if (f) {
 		if (v > format_max(f)) {
@@ -140,6 +140,12 @@ static int apply_term(const struct pmu *p, const char *name, const char *value, 
 	}
 	const struct pmu_alias *a = pmu_find_alias(p, name);
 	if (a && !value && depth == 0) {
+		if (out->alias) {
+			*err = xasprintf("%s: two events in one: '%s' and '%s' (perf refuses this too)", what, out->alias,
+					 a->name);
+			return -1;
+		}
+		out->alias = a->name;
 		out->scale = a->scale;
 		out->unit = a->unit;
 		char *sub = xasprintf("%s (event %s of %s is '%s')", what, a->name, p->name, a->terms);

@@ -18,6 +18,7 @@ struct encoded_event {
 	const struct pmu *pmu; /* NULL for the fixed software/hardware events */
 	double scale;          /* from the alias's .scale file, 1 otherwise */
 	const char *unit;      /* from the alias's .unit file, or NULL */
+	const char *alias;     /* the event alias the string named, or NULL */
 };
 
 /* Encode text. On failure returns -1 and sets *err to a malloc'd message that names the
