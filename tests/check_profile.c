@@ -118,6 +118,48 @@ START_TEST(errors_name_file_line_column)
 }
 END_TEST
 
+/* What inih alone gets wrong, made right on our side of it. */
+START_TEST(reader_robustness)
+{
+	/* a UTF-8 byte order mark (editors on other systems write one) */
+	char *path = write_profile("\xef\xbb\xbf[group g]\npmu = x\nevents = a\n[metric g.m]\nformula = a\n");
+	int nerr;
+	struct profile *p = profile_load(path, &nerr);
+	ck_assert_msg(p != NULL, "a BOM: %s", diag_count() ? diag_message(0, NULL) : "");
+	ck_assert_int_eq(p->ngroups, 1);
+	profile_free(p);
+	free(path);
+	/* an indented section header is a section, not the previous key's continuation */
+	path = write_profile("[group g]\npmu = x\nevents = a\n  [metric g.m]\nformula = a\n");
+	p = profile_load(path, &nerr);
+	ck_assert_msg(p != NULL, "indented header: %s", diag_count() ? diag_message(0, NULL) : "");
+	ck_assert_int_eq(p->nmetrics, 1);
+	ck_assert_str_eq(p->groups[0].pmu_pattern, "x");
+	ck_assert_str_eq(p->groups[0].events[0].terms, "a");
+	profile_free(p);
+	free(path);
+	/* a key longer than inih keeps is one error naming it, not a cut name */
+	expect_profile_error("[group g]\npmu = x\nevents = a\nfilter.a_very_long_filter_name_that_goes_on_and_on_x = flag\n",
+			     "4:1: key 'filter.a_very_long_f...' is 52 characters long; at most 49");
+	/* a line over 64 KiB: one error with its line, not fragments */
+	size_t big = 70000;
+	char *text = xmalloc(big + 200);
+	int n = snprintf(text, 200, "[group g]\npmu = x\nevents = a\n[metric g.m]\nformula = a");
+	memset(text + n, ' ', big);
+	strcpy(text + n + big, "+ a\nunit = x\n");
+	diag_clear();
+	path = write_profile(text);
+	p = profile_load(path, &nerr);
+	ck_assert(p == NULL);
+	ck_assert_int_eq(nerr, 2); /* the long line, and so the metric has no formula */
+	char *want = xasprintf("%s:5: line is 70014 bytes long; at most 65535", path);
+	ck_assert_msg(diag_count() && strstr(diag_message(0, NULL), want), "%s", diag_count() ? diag_message(0, NULL) : "");
+	free(want);
+	free(text);
+	free(path);
+}
+END_TEST
+
 START_TEST(long_lines_are_not_split)
 {
 	/* inih splits lines over 200 characters unless told otherwise */
@@ -198,6 +240,7 @@ int main(void)
 	tcase_add_test(t, load_good);
 	tcase_add_test(t, errors_name_file_line_column);
 	tcase_add_test(t, long_lines_are_not_split);
+	tcase_add_test(t, reader_robustness);
 	tcase_add_test(t, missing_file);
 	tcase_add_test(t, bundled_profiles_load);
 	tcase_add_test(t, filter_values);

@@ -10,7 +10,10 @@
 
 #include "base/util.h"
 
-#define EXPR_MAX_DEPTH 64
+#define EXPR_MAX_DEPTH 64 /* values on the evaluator's stack */
+#define EXPR_MAX_NEST 64  /* parentheses, unary operators and calls inside each other:
+			   * the parser recurses on them, so hostile input must not
+			   * reach the C stack's limit */
 
 enum op {
 	OP_CONST, OP_VAR, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_NEG, OP_NOT,
@@ -40,6 +43,7 @@ struct parser {
 	char *err;
 	int errcol;
 	int sp, maxsp; /* simulated stack depth */
+	int nest;      /* parser recursion */
 };
 
 static void fail(struct parser *ps, const char *at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -189,7 +193,14 @@ static void parse_primary(struct parser *ps)
 
 static void parse_unary(struct parser *ps)
 {
-	if (accept(ps, "-")) {
+	skip_ws(ps);
+	if (++ps->nest > EXPR_MAX_NEST) {
+		fail(ps, ps->p, "formula nests too deeply (more than %d levels)", EXPR_MAX_NEST);
+		ps->nest--;
+		return;
+	}
+	if (ps->err) {
+	} else if (accept(ps, "-")) {
 		parse_unary(ps);
 		emit(ps, OP_NEG, 0, 0, 0);
 	} else if (accept(ps, "+")) {
@@ -200,6 +211,7 @@ static void parse_unary(struct parser *ps)
 	} else {
 		parse_primary(ps);
 	}
+	ps->nest--;
 }
 
 static void parse_mul(struct parser *ps)
@@ -318,7 +330,7 @@ void expr_free(struct expr *e)
 
 double expr_eval(const struct expr *e, const double *vars)
 {
-	double st[EXPR_MAX_DEPTH + 1];
+	double st[e->depth + 1]; /* as deep as this formula needs, known since compiling */
 	int sp = 0;
 	for (int pc = 0; pc < e->n; pc++) {
 		const struct insn *in = &e->code[pc];

@@ -18,6 +18,7 @@
 #include "base/util.h"
 
 #define PROFILE_MAX_LINE 65536
+#define INI_KEY_MAX 49 /* inih cuts longer names (its MAX_NAME is 50) */
 
 enum section_kind { SEC_NONE, SEC_PROFILE, SEC_GROUP, SEC_METRIC, SEC_PANE, SEC_BAD };
 
@@ -26,7 +27,6 @@ struct loader {
 	FILE *f;
 	struct profile *p;
 	int line;
-	bool at_line_start;
 	char *raw;      /* the current line as read, for columns */
 	size_t rawcap;
 	enum section_kind kind;
@@ -34,6 +34,8 @@ struct loader {
 	int nerrors;
 	int gcap, mcap, pcap;
 	char *pending_default; /* filter.X's default= while the filter is parsed */
+	char *pending;         /* the line being handed to inih, and how much of it is out */
+	size_t pending_cap, pending_len, pending_off;
 };
 
 static void lerror(struct loader *L, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -638,30 +640,75 @@ static void start_section(struct loader *L, char *header)
 	}
 }
 
+/* Is the line (without its newline) too long, or a key inih would cut? Then say so and
+ * hand inih an empty line instead, so that one bad line is one clear error. */
+static bool line_refused(struct loader *L, const char *line, size_t len)
+{
+	if (len >= PROFILE_MAX_LINE) {
+		lerror(L, L->line, 0, "line is %zu bytes long; at most %d", len, PROFILE_MAX_LINE - 1);
+		return true;
+	}
+	if (!len || isspace((unsigned char)line[0]) || strchr(";#[", line[0]))
+		return false; /* blank, a continuation, a comment or a section */
+	size_t key = strcspn(line, "=:");
+	while (key && isspace((unsigned char)line[key - 1]))
+		key--;
+	if (line[strcspn(line, "=:")] && key > INI_KEY_MAX) {
+		lerror(L, L->line, 1, "key '%.20s...' is %zu characters long; at most %d", line, key, INI_KEY_MAX);
+		return true;
+	}
+	return false;
+}
+
+/* inih's line reader: whole lines are read here (so lines are counted, and section
+ * headers seen first), cleaned (a UTF-8 byte order mark, the indent of a section header
+ * that inih would take for a continuation line) and handed out in pieces of at most
+ * num - 1 bytes, as fgets would. */
 static char *reader(char *str, int num, void *stream)
 {
 	struct loader *L = stream;
-	if (!fgets(str, num, L->f))
-		return NULL;
-	size_t n = strlen(str);
-	if (L->at_line_start) {
+	if (L->pending_off >= L->pending_len) {
+		ssize_t n = getline(&L->pending, &L->pending_cap, L->f);
+		if (n < 0)
+			return NULL;
 		L->line++;
-		L->raw[0] = '\0';
+		L->pending_len = (size_t)n;
+		L->pending_off = 0;
+		char *line = L->pending;
+		if (L->line == 1 && n >= 3 && !memcmp(line, "\xef\xbb\xbf", 3)) {
+			memmove(line, line + 3, (size_t)n - 2);
+			L->pending_len -= 3;
+		}
+		size_t body = L->pending_len;
+		if (body && line[body - 1] == '\n')
+			body--;
+		if (line_refused(L, line, body)) {
+			strcpy(line, "\n");
+			L->pending_len = 1;
+		}
+		char *t = line;
+		while (*t == ' ' || *t == '\t')
+			t++;
+		if (*t == '[') {
+			memmove(line, t, L->pending_len - (size_t)(t - line) + 1);
+			L->pending_len -= (size_t)(t - line);
+		}
+		size_t rawlen = L->pending_len + 1;
+		if (rawlen > L->rawcap)
+			L->raw = xrealloc(L->raw, L->rawcap = rawlen);
+		memcpy(L->raw, line, L->pending_len + 1);
+		if (*line == '[') {
+			char *copy = xstrdup(line);
+			start_section(L, trim(copy));
+			free(copy);
+		}
 	}
-	size_t have = strlen(L->raw);
-	if (have + n + 1 > L->rawcap) {
-		L->rawcap = have + n + 1;
-		L->raw = xrealloc(L->raw, L->rawcap);
-	}
-	memcpy(L->raw + have, str, n + 1);
-	L->at_line_start = n > 0 && str[n - 1] == '\n';
-	if (L->at_line_start || feof(L->f)) {
-		char *copy = xstrdup(L->raw);
-		char *t = trim(copy);
-		if (t[0] == '[')
-			start_section(L, t);
-		free(copy);
-	}
+	size_t n = L->pending_len - L->pending_off;
+	if (n > (size_t)num - 1)
+		n = (size_t)num - 1;
+	memcpy(str, L->pending + L->pending_off, n);
+	str[n] = '\0';
+	L->pending_off += n;
 	return str;
 }
 
@@ -858,7 +905,7 @@ static void check_pane(struct loader *L, struct prof_pane *pn)
 
 struct profile *profile_load(const char *path, int *nerrors)
 {
-	struct loader L = { .path = path, .at_line_start = true };
+	struct loader L = { .path = path };
 	*nerrors = 0;
 	L.f = fopen(path, "r");
 	if (!L.f) {
@@ -883,6 +930,7 @@ struct profile *profile_load(const char *path, int *nerrors)
 		lerror(&L, L.line, 0, "cannot read profile");
 	fclose(L.f);
 	free(L.raw);
+	free(L.pending);
 
 	struct profile *p = L.p;
 	if (!p->name) {
