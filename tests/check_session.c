@@ -293,6 +293,44 @@ START_TEST(aggregate_filter_change_is_all_or_nothing)
 }
 END_TEST
 
+/* A cpumask that is malformed or empty leaves the PMU unavailable, with a warning naming
+ * the file; it never counts on every CPU (an uncore figure times the CPU count). */
+START_TEST(bad_cpumask_is_unavailable)
+{
+	const char *masks[] = { "abc\n", "\n", "0-\n" };
+	for (size_t i = 0; i < sizeof(masks) / sizeof(masks[0]); i++) {
+		char *root = tmp_dir();
+		put_file(root, "sys/bus/event_source/devices/fake_pmu_7/type", "42\n");
+		put_file(root, "sys/bus/event_source/devices/fake_pmu_7/cpumask", masks[i]);
+		put_file(root, "sys/bus/event_source/devices/fake_pmu_7/format/event", "config:0-7\n");
+		put_file(root, "sys/bus/event_source/devices/fake_pmu_7/events/a", "event=0x1\n");
+		put_file(root, "sys/bus/event_source/devices/fake_pmu_7/events/b", "event=0x2\n");
+		put_file(root, "sys/devices/system/cpu/online", "0-3\n");
+		diag_clear();
+		struct machine *m = machine_discover(root);
+		bool warned = false;
+		for (int k = 0; k < diag_count(); k++)
+			warned |= strstr(diag_message(k, NULL), "fake_pmu_7/cpumask") && strstr(diag_message(k, NULL), "unavailable");
+		ck_assert_msg(warned, "mask '%s': no warning naming the file", masks[i]);
+		struct profile *p = fake_profile();
+		struct profile *ps[1] = { p };
+		struct session *s = session_new(m, ps, 1);
+		struct source *src = xcalloc(1, sizeof(*src));
+		src->ops = &script_ops;
+		session_add_source(s, src);
+		session_start(s, SEC);
+		session_sample(s, 2 * SEC);
+		ck_assert_int_eq(s->inst[0].cpus.n, 0);
+		ck_assert_msg(s->inst[0].unavailable && strstr(s->inst[0].unavailable, "cpumask"), "%s",
+			      s->inst[0].unavailable ? s->inst[0].unavailable : "(available)");
+		ck_assert_int_eq(value_of(s, "g.rate", "f7")->state, VS_UNAVAILABLE);
+		session_free(s);
+		profile_free(p);
+		machine_free(m);
+	}
+}
+END_TEST
+
 START_TEST(open_failure_is_per_instance)
 {
 	memset(&script, 0, sizeof(script));
@@ -520,6 +558,7 @@ int main(void)
 	tcase_add_test(t, sampler_narrow_counter_wraps);
 	tcase_add_test(t, filters_encode_and_refuse);
 	tcase_add_test(t, open_failure_is_per_instance);
+	tcase_add_test(t, bad_cpumask_is_unavailable);
 	tcase_add_test(t, aggregate_filter_change_is_all_or_nothing);
 	tcase_add_test(t, sim_exact_values);
 	tcase_add_test(t, sim_filters_select_cells);

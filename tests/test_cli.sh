@@ -143,6 +143,16 @@ printf '[group g]\npmu = software\nevents = context-switches\n[metric g.m]\nform
 expect_eq "bad profile exit" $? 1
 expect_grep "bad profile message" "bad.ini:5:11: unknown event 'context_switchez' (did you mean 'context_switches'?)" err.out
 
+# a later -p failing frees the profiles loaded before it (the ASan run catches a leak by
+# the exit status), and a group lacking several events is unavailable, not leaking
+"$PMUTOP" -b -n 1 -p host -p ./nonexistent.ini > /dev/null 2> err.out
+expect_eq "second -p missing exit" $? 1
+expect_grep "second -p missing message" "nonexistent.ini: cannot open profile" err.out
+printf '[group g]\npmu = software\nevents = nosuch1 nosuch2 nosuch3\n[metric g.m]\nformula = nosuch1\n' > lacking.ini
+"$PMUTOP" --dry-run -p ./lacking.ini > lacking.out 2>&1
+expect_eq "group lacking events exit" $? 0
+expect_grep "group lacking events says the first" "has no event 'nosuch1'" lacking.out
+
 # --sim on a tree pmutop has never seen: sockets 3 and 7 (numbers come from names, not
 # from counting), one RC each, no model file (default rates)
 sh "$TOP_SRCDIR/tests/fixtures/gen-tegra410.sh" tree 2 4 2
@@ -161,6 +171,15 @@ mkdir -p fakeproc/proc
 printf 'cpu  100 0 100 800 0 0 0 0 0 0\ncpu0 50 0 50 400 0 0 0 0 0 0\n' > fakeproc/proc/stat
 "$PMUTOP" --demo --proc-root fakeproc -b -n 1 -d 0.01 > util0.out
 grep -q " cpu " util0.out && fail "utilisation shown before two readings" || ok
+# ... and from two readings that differ: /proc/stat as a FIFO its writer changes between
+# them (+300 busy, +100 idle: 75 %)
+mkdir -p fifoproc/proc && mkfifo fifoproc/proc/stat
+python3 "$TOP_SRCDIR/tests/tools/fifo_feed.py" fifoproc/proc/stat "$(printf 'cpu  100 0 100 800 0 0 0 0 0 0\n')" \
+    "$(printf 'cpu  250 0 200 850 50 50 0 0 0 0\n')" &
+writer=$!
+"$PMUTOP" --demo --proc-root fifoproc -b -n 1 --fake-clock > util.out
+kill "$writer" 2> /dev/null; wait "$writer" 2> /dev/null
+expect_grep "utilisation from two readings" " cpu 75.0%" util.out
 
 # a bad traffic model names file, line and column, and nothing runs
 printf '[model]\njitter = 0\n[pmu nvidia_ucf_pmu_*]\nrate.cycles = 2e9 *\n' > badmodel.ini

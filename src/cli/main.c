@@ -233,17 +233,20 @@ static int load_profiles(const struct options *o, const struct machine *m, struc
 		*out = xcalloc((size_t)o->nprofiles, sizeof(struct profile *));
 		for (int i = 0; i < o->nprofiles; i++) {
 			char *path = catalog_find_profile(o->profiles[i]);
-			if (!path) {
-				fprintf(stderr, "pmutop: no profile '%s' (see pmutop list profiles)\n", o->profiles[i]);
-				return -1;
-			}
-			int nerr;
-			(*out)[i] = profile_load(path, &nerr);
+			int nerr = 0;
+			(*out)[i] = path ? profile_load(path, &nerr) : NULL;
 			free(path);
-			if (!(*out)[i]) {
+			if ((*out)[i])
+				continue;
+			if (nerr)
 				fprintf(stderr, "pmutop: %d error%s in profile %s\n", nerr, nerr == 1 ? "" : "s", o->profiles[i]);
-				return -1;
-			}
+			else
+				fprintf(stderr, "pmutop: no profile '%s' (see pmutop list profiles)\n", o->profiles[i]);
+			for (int k = 0; k < i; k++) /* the ones loaded before it */
+				profile_free((*out)[k]);
+			free(*out);
+			*out = NULL;
+			return -1;
 		}
 		return o->nprofiles;
 	}

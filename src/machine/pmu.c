@@ -158,12 +158,15 @@ static void read_attrs(struct pmu *p)
 static void read_cpus(struct pmu *p, const struct cpulist *online)
 {
 	const char *mask = pmu_attr(p, "cpumask");
-	p->has_cpumask = false;
-	if (mask) {
-		if (cpulist_parse(mask, &p->cpus))
-			p->has_cpumask = true;
-		else
-			diag_warn("%s/cpumask: malformed CPU list '%s'", p->dir, mask);
+	p->has_cpumask = mask != NULL;
+	/* a cpumask that says nothing usable makes the PMU unavailable: counting it on every
+	 * CPU instead would multiply an uncore count by the number of CPUs */
+	if (mask && !cpulist_parse(mask, &p->cpus)) {
+		diag_warn("%s/cpumask: malformed CPU list '%s': the PMU is unavailable", p->dir, mask);
+		cpulist_free(&p->cpus);
+		memset(&p->cpus, 0, sizeof(p->cpus));
+	} else if (mask && !p->cpus.n) {
+		diag_warn("%s/cpumask: empty: the PMU is unavailable", p->dir);
 	}
 	/* core PMUs have no cpumask; hybrid x86 (cpu_core, cpu_atom) and Arm core PMUs say
 	 * which CPUs they cover in 'cpus' */
