@@ -7,14 +7,17 @@ command -v perf > /dev/null || skip "perf is not installed"
 perf stat -a -e context-switches true > /dev/null 2>&1 || skip "perf stat cannot count system-wide here"
 cd "$scratch"
 
-perf bench sched pipe -l 100000000 > /dev/null 2>&1 &
+# perf bench forks its ping-pong partner: run it as a process group of its own (setsid
+# makes it the leader, $! its PID) and end the whole group, not just the parent
+setsid perf bench sched pipe -l 100000000 > /dev/null 2>&1 &
 load=$!
-trap 'kill $load 2>/dev/null; rm -rf "$scratch"' EXIT
+trap 'kill -- -$load 2>/dev/null; rm -rf "$scratch"' EXIT
 perf stat -a -x, -e context-switches -e msr/tsc/ -o perf.csv sleep 4.2 &
 stat=$!
 "$PMUTOP" -b -p host -d 1 -n 4 --format csv > pmutop.csv 2> pmutop.err
 wait $stat
-kill $load 2> /dev/null
+kill -- -$load 2> /dev/null
+wait $load 2> /dev/null
 
 # perf: totals over ~4.2 s on every CPU; pmutop: per-second rates over 4 intervals
 perf_cs=$(awk -F, '$3 == "context-switches" { print $1 }' perf.csv)

@@ -16,8 +16,15 @@ start() {
     shift 2
     T kill-server 2> /dev/null
     while T has-session 2> /dev/null; do sleep 0.1; done
-    T new-session -d -x "$w" -y "$h" "env $* sh -c '\"$PMUTOP\" $PMUTOP_ARGS; echo EXITED=\$?; stty -a | tr \" ;\" \"\\n\\n\" | grep -x -e icanon -e -icanon -e echo -e -echo; exec sleep 60'"
+    rm -f "$scratch/pid"
+    T new-session -d -x "$w" -y "$h" "env $* sh -c 'sh \"$scratch/launch.sh\" $PMUTOP_ARGS; echo EXITED=\$?; stty -a | tr \" ;\" \"\\n\\n\" | grep -x -e icanon -e -icanon -e echo -e -echo; exec sleep 60'"
 }
+# pmutop records its own PID (exec keeps it), so a test signals exactly what it started
+cat > "$scratch/launch.sh" <<EOF
+echo \$\$ > "$scratch/pid"
+exec "$PMUTOP" "\$@"
+EOF
+pmutop_pid() { cat "$scratch/pid" 2> /dev/null; }
 screen() { T capture-pane -p -t 0 > "$scratch/screen.txt" 2> /dev/null; }
 wait_for() { # PATTERN [SECONDS]
     n=$(( ${2:-6} * 10 )); i=0
@@ -175,7 +182,7 @@ PMUTOP_ARGS="--demo -d 0.2"
 # SIGHUP (an ssh connection dropping) exits cleanly
 start 100 30 LANG=C.UTF-8
 see "second start" "UCF bandwidth"
-pkill -HUP -f "pmutop --demo -d 0.2" || fail "no pmutop to signal"
+kill -HUP "$(pmutop_pid)" || fail "no pmutop to signal"
 quit_ok "SIGHUP"
 
 # a mouse click focuses the row under it (X10 mouse report: ESC [ M button x y, each
@@ -194,7 +201,7 @@ quit_ok "mouse quit"
 # a crash restores the terminal before dying, and says so
 start 100 30 LANG=C.UTF-8
 see "third start" "UCF bandwidth"
-pkill -SEGV -f "pmutop --demo -d 0.2" || fail "no pmutop to crash"
+kill -SEGV "$(pmutop_pid)" || fail "no pmutop to crash"
 see "crash reported" "pmutop: crashed; the terminal was restored"
 see "crash: exit status is the signal's" "EXITED=139"
 see "crash: canonical mode restored" "^icanon$"
