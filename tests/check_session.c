@@ -530,9 +530,16 @@ START_TEST(batch_json_shape)
 	ck_assert(batch_write_frame(out, BATCH_JSON, true, true, &fr));
 	fclose(out);
 	ck_assert_msg(str_has_prefix(buf, "{\"time\":\"2023-11-14T22:13:20.000Z\",\"interval_ns\":1000000000,"
-					  "\"source\":\"sim\",\"metrics\":[{\"profile\":\"tegra410\",\"metric\":\"ucf.slc_read_bw\","
-					  "\"instance\":\"socket0\",\"value\":300,\"unit\":\"GB/s\"}"),
+					  "\"source\":\"sim\",\"metrics\":[{\"profile\":\"tegra410\",\"metric\":"),
 		      "%.300s", buf);
+	/* the first metric is whatever the frame's first slot is; its value what the model says */
+	char *first = xasprintf("\"metrics\":[{\"profile\":\"tegra410\",\"metric\":\"%s\",\"instance\":\"%s\",",
+				fr.vinfo[0].m->name, fr.iinfo[fr.vinfo[0].instance].name);
+	ck_assert_msg(strstr(buf, first), "%s", first);
+	free(first);
+	ck_assert_msg(strstr(buf, "{\"profile\":\"tegra410\",\"metric\":\"ucf.slc_read_bw\",\"instance\":\"socket0\","
+				  "\"value\":300,\"unit\":\"GB/s\"}"),
+		      "SLC read bandwidth");
 	ck_assert_msg(strstr(buf, "{\"pmu\":\"nvidia_ucf_pmu_0\",\"event\":\"mem_bytes_rd\",\"instance\":\"socket0\","
 				  "\"config\":\"0x123\",\"config1\":\"0x0\",\"config2\":\"0x0\",\"cpu\":0,"
 				  "\"delta\":100000000000,\"enabled_ns\":1000000000,\"running_ns\":1000000000}"),

@@ -155,9 +155,16 @@ START_TEST(pre_ice_lake_generic_events)
 {
 	struct run r;
 	begin(&r, "skl", 1, 4);
-	/* default rates, but the classic formulae still partition the slots */
-	l1_sums_to_100(&r, "socket0");
-	l1_sums_to_100(&r, "cpu2");
+	/* the classic formulae sum to 100 whatever the counts: check each value. Slots are
+	 * topdown-total-slots x its .scale (4), recovery bubbles likewise: without the
+	 * scale, every share would be four times too large (and bad speculation wrong) */
+	const char *insts[] = { "cpu2", "cpu1", "socket0", "all" };
+	for (int i = 0; i < 4; i++) {
+		ck_assert_double_eq_tol(val(&r, "topdown.retiring", insts[i]), 35.0, 1e-6);
+		ck_assert_double_eq_tol(val(&r, "topdown.bad_speculation", insts[i]), 0.45 * 100 - 35 + 0.05 * 100, 1e-6);
+		ck_assert_double_eq_tol(val(&r, "topdown.frontend_bound", insts[i]), 20.0, 1e-6);
+		ck_assert_double_eq_tol(val(&r, "topdown.backend_bound", insts[i]), 100 - 20 - 45 - 5, 1e-6);
+	}
 	const struct instance *in = NULL;
 	for (int i = 0; i < r.s->ninstances; i++)
 		if (!strcmp(r.s->inst[i].name, "cpu2"))

@@ -33,8 +33,11 @@ START_TEST(human_numbers)
 	fmt(2.5961, "GHz", "2.60", "GHz");
 	fmt(NAN, "GB/s", "-", "GB/s");
 	fmt(-4.216, "GB/s", "-4.22", "GB/s");
-	fmt(99.996, "ns", "100.0", "ns");     /* rounds like printf */
-	fmt(9.999, "GB/s", "10.00", "GB/s");
+	fmt(99.996, "ns", "100", "ns");       /* three digits after rounding, not 100.0 */
+	fmt(9.999, "GB/s", "10.0", "GB/s");
+	fmt(0.468, "req/cyc", "0.468", "req/cyc"); /* below 1: leading zeros do not count */
+	fmt(0.04681, "", "0.0468", "");
+	fmt(0.99996, "", "1.00", "");
 	fmt(0.004, "%", "0.0", "%");
 	fmt(1e30, "/s", "1000000000000000000T", "/s");
 }

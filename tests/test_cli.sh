@@ -18,7 +18,7 @@ expect_eq "encode without events" $? 2
 
 # list
 "$PMUTOP" list --sysfs-root "$DEMO" pmus > pmus.out
-expect_eq "list pmus" "$(wc -l < pmus.out)" 35
+expect_eq "list pmus: one line per PMU of the tree" "$(wc -l < pmus.out)" "$(ls "$DEMO/sys/bus/event_source/devices" | wc -l)"
 expect_grep "list pmus identifier" "nvidia_ucf_pmu_0 .*identifier=2cf2036b" pmus.out
 "$PMUTOP" list --sysfs-root "$DEMO" events > events.out
 expect_grep "list events" "nvidia_pcie_tgt_pmu_1_rc_5/cycles/" events.out

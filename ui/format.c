@@ -10,7 +10,7 @@
  * because every value on screen goes through here every frame. */
 static void fixed(double v, int decimals, char *num, size_t n)
 {
-	static const long long pow10[] = { 1, 10, 100, 1000 };
+	static const long long pow10[] = { 1, 10, 100, 1000, 10000, 100000 };
 	if (!isfinite(v) || fabs(v) >= 9e15 / pow10[decimals]) {
 		snprintf(num, n, "%.*f", decimals, v);
 		return;
@@ -34,11 +34,29 @@ static void fixed(double v, int decimals, char *num, size_t n)
 	num[k] = '\0';
 }
 
-/* Three significant digits: enough to read a rate, and a steady rate keeps its digits. */
+/* Three significant digits: enough to read a rate, and a steady rate keeps its digits.
+ * The digits are counted after rounding (99.996 is "100", not "100.0"), and below 1 the
+ * leading zeros do not count (0.468 is "0.468", 0.0468 is "0.0468"). */
 static void sig3(double v, char *num, size_t n)
 {
 	double a = fabs(v);
-	fixed(v, a >= 100 ? 0 : a >= 10 ? 1 : 2, num, n);
+	int d;
+	if (a == 0 || a >= 1) {
+		d = a >= 100 ? 0 : a >= 10 ? 1 : 2;
+	} else {
+		d = 2 - (int)floor(log10(a));
+		if (d > 5)
+			d = 5;
+	}
+	static const double pow10[] = { 1, 10, 100, 1e3, 1e4, 1e5 };
+	double shown = round(a * pow10[d]) / pow10[d];
+	if (a > 0 && shown >= 1 && d > 2) /* 0.9996 rounds to 1.00 */
+		d = 2;
+	if (d == 2 && round(a * 100) / 100 >= 10)
+		d = 1;
+	if (d == 1 && round(a * 10) / 10 >= 100)
+		d = 0;
+	fixed(v, d, num, n);
 }
 
 void format_human(double v, const char *unit, char *num, size_t nlen, char *u, size_t ulen)
@@ -68,8 +86,8 @@ void format_human(double v, const char *unit, char *num, size_t nlen, char *u, s
 		fixed(v, 1, num, nlen);
 		return;
 	}
-	if (!strcmp(unit, "ns")) {
-		fixed(v, fabs(v) >= 100 ? 0 : 1, num, nlen);
+	if (!strcmp(unit, "ns")) { /* at most one decimal: tenths of a nanosecond */
+		fixed(v, fabs(v) >= 99.95 ? 0 : 1, num, nlen);
 		return;
 	}
 	/* counts and rates: k, M, G suffixes */
