@@ -36,7 +36,7 @@ summary() {
     for log in "$1"/tests/*.log; do
         [ "$(basename "$log")" = test-suite.log ] && continue
         line=$(grep -E '^[0-9]+%: Checks:|^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
-        skips=$(grep -c '^SKIP: ' "$log")
+        skips=$(grep -c '^SKIP: ' "$log" || true)
         echo "  $(basename "$log" .log): ${line:-$(tail -n 1 "$log")}$([ "$skips" -gt 0 ] && echo ", $skips skipped")"
     done
     awk '/^[0-9]+%: Checks:/ { gsub(",", ""); p += $3 - $5 - $7; f += $5 + $7 }
@@ -46,7 +46,9 @@ summary() {
 }
 
 run_check() { # DIR
-    if ! make -s -C "$1" -j"$jobs" check > /dev/null 2>&1; then
+    rm -f "$1"/tests/*.log # a build that fails must not leave the last run's results
+    if ! make -s -C "$1" -j"$jobs" check > "$1/check.out" 2>&1; then
+        grep -E 'error|Error' "$1/check.out" | grep -v '^FAIL\|^# ' | head -n 20
         summary "$1"
         for log in "$1"/tests/*.log; do
             grep -qE '^(FAIL|ERROR)' "$log" 2>/dev/null && { echo "--- $log"; tail -n 40 "$log"; }

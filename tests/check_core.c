@@ -389,7 +389,6 @@ START_TEST(expr_deep_nesting_refused)
 		n += (size_t)snprintf(text + n, sizeof(text) - n, ")");
 	e = expr_compile(text, &names, &err, &col);
 	ck_assert_msg(e != NULL, "%s", err);
-	double vars[4] = { 0 };
 	ck_assert_double_eq(expr_eval(e, vars), 2.0);
 	expr_free(e);
 }

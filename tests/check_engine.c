@@ -14,6 +14,8 @@
 #include "engine/runloop.h"
 #include "engine/session.h"
 #include "machine/pmu.h"
+#include "machine/procstat.h"
+#include "outputs/batch.h"
 #include "outputs/output.h"
 #include "sources/source.h"
 #include "testutil.h"
@@ -188,6 +190,36 @@ START_TEST(enum_filter_and_per_event_acceptance)
 }
 END_TEST
 
+/* The host's CPU utilisation reaches frames, and batch text prints it: /proc/stat read at
+ * the start and again at the first refresh (+300 busy, +100 idle: 75 %). */
+START_TEST(host_meters_in_frames)
+{
+	struct two w;
+	w.m = two_kinds_machine();
+	w.p = load_text(two_kinds_profile);
+	w.ps[0] = w.p;
+	w.s = session_new(w.m, w.ps, 1);
+	struct sim_options so = { .model_path = NULL, .seed = 1 };
+	session_add_source(w.s, source_sim_new(w.m, &so));
+	char *proc = tmp_dir();
+	put_file(proc, "proc/stat", "cpu  100 0 100 800 0 0 0 0 0 0\n");
+	session_use_host_meters(w.s, procstat_new(proc), false);
+	session_start(w.s, SEC);
+	ck_assert(isnan(session_frame(w.s)->cpu_util)); /* one reading is no interval */
+	put_file(proc, "proc/stat", "cpu  250 0 200 850 50 50 0 0 0 0\n");
+	const struct frame *f = session_sample(w.s, 2 * SEC);
+	ck_assert_double_eq_tol(f->cpu_util, 75.0, 1e-9);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	ck_assert(batch_write_frame(out, BATCH_TEXT, false, true, f));
+	fclose(out);
+	ck_assert_msg(strstr(buf, "  cpu 75.0%"), "%.200s", buf);
+	free(buf);
+	two_end(&w);
+}
+END_TEST
+
 /* ---- the run loop and an output, on a fake clock ---- */
 
 struct seen {
@@ -264,6 +296,7 @@ int main(void)
 	tcase_add_test(t, one_session_two_sources);
 	tcase_add_test(t, enum_filter_and_per_event_acceptance);
 	tcase_add_test(t, run_loop_feeds_outputs_frames);
+	tcase_add_test(t, host_meters_in_frames);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }

@@ -20,9 +20,4 @@ void instance_free(struct instance *inst);
 
 
 
-/* Open the instance on its source (session.c); sets opened or open_error. */
-void session_open_instance(struct session *s, struct instance *inst);
-/* The host's meters (CPU utilisation, temperature) into a frame (session.c). */
-void session_read_host_meters(struct session *s, struct frame *f);
-
 #endif

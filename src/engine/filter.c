@@ -6,36 +6,10 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "engine/attach.h"
 #include "engine/bind.h"
 #include "engine/session.h"
 #include "sources/source.h"
-
-char *instance_filter_string(const struct instance *inst)
-{
-	const struct prof_group *g = inst->group;
-	size_t cap = 64, len = 0;
-	char *out = xcalloc(1, cap);
-	for (int f = 0; f < g->nfilters; f++) {
-		const struct prof_filter *pf = &g->filters[f];
-		if (!inst->filter_set[f] || !instance_has_filter(inst, f))
-			continue;
-		char piece[200];
-		int n;
-		if (pf->type == FILTER_ENUM)
-			n = snprintf(piece, sizeof(piece), "%s%s=%s", len ? "," : "", pf->term,
-				     pf->choices[inst->filter_value[f]].name);
-		else
-			n = snprintf(piece, sizeof(piece), "%s%s=0x%llx", len ? "," : "", pf->term,
-				     (unsigned long long)inst->filter_value[f]);
-		if (n >= (int)sizeof(piece))
-			n = (int)sizeof(piece) - 1;
-		if (len + (size_t)n + 1 > cap)
-			out = xrealloc(out, cap = (len + (size_t)n + 1) * 2);
-		memcpy(out + len, piece, (size_t)n + 1);
-		len += (size_t)n;
-	}
-	return out;
-}
 
 bool session_filter(const struct session *s, int instance, int f, uint64_t *value)
 {

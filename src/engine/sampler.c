@@ -8,7 +8,7 @@
 
 #include "base/clock.h"
 #include "base/expr.h"
-#include "engine/bind.h"
+#include "engine/hostmeters.h"
 #include "engine/session.h"
 #include "sources/source.h"
 
@@ -203,7 +203,7 @@ const struct frame *session_sample(struct session *s, uint64_t now_ns)
 		v->value = expr_eval(m->expr, inst->vars);
 		v->state = isnan(v->value) ? VS_NO_VALUE : VS_OK;
 	}
-	session_read_host_meters(s, f);
+	host_meters_read(s, f);
 	f->interval_ns = now_ns > s->last_ns ? now_ns - s->last_ns : 0;
 	f->time_ns = now_ns;
 	f->wall_ns = s->clock ? s->clock->ops->wall(s->clock, now_ns) : now_ns;

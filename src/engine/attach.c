@@ -1,0 +1,76 @@
+/* attach.c - which source counts each instance (the first that claims it), and opening
+ * an instance on it. */
+#include "engine/attach.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "engine/session.h"
+#include "sources/source.h"
+
+void session_add_source(struct session *s, struct source *src)
+{
+	s->sources = xrealloc(s->sources, sizeof(*s->sources) * (size_t)(s->nsources + 1));
+	s->sources[s->nsources++] = src;
+}
+
+void session_open_instance(struct session *s, struct instance *inst)
+{
+	(void)s;
+	if (inst->unavailable || inst->nmembers || !inst->ncounters || !inst->source)
+		return;
+	free(inst->open_error);
+	inst->open_error = NULL;
+	inst->open_errno = 0;
+	for (int c = 0; c < inst->ncounters; c++) {
+		inst->counters[c].kind = COUNTER_CUMULATIVE;
+		inst->counters[c].width = 64;
+	}
+	int r = inst->source->ops->open(inst->source, inst);
+	inst->opened = r == 0;
+	if (r < 0) {
+		inst->open_errno = -r;
+		if (!inst->open_error)
+			inst->open_error = xasprintf("cannot open: %s", strerror(-r));
+	}
+}
+
+/* Which source counts each instance: the first that claims it. */
+void session_assign_sources(struct session *s)
+{
+	size_t cap = 16, len = 0;
+	char *kinds = xcalloc(1, cap);
+	for (int i = 0; i < s->ninstances; i++) {
+		struct instance *inst = &s->inst[i];
+		if (inst->nmembers || !inst->pmu)
+			continue;
+		for (int k = 0; k < s->nsources && !inst->source; k++) {
+			struct source *src = s->sources[k];
+			if (!src->ops->claims || src->ops->claims(src, inst))
+				inst->source = src;
+		}
+		if (!inst->source && !inst->unavailable)
+			inst->unavailable = xasprintf("no counter source in this session counts %s", inst->pmu->name);
+	}
+	for (int k = 0; k < s->nsources; k++) {
+		bool used = false;
+		for (int i = 0; i < s->ninstances && !used; i++)
+			used = s->inst[i].source == s->sources[k];
+		const char *kind = s->sources[k]->ops->kind;
+		if (!used && (s->nsources > 1 || !kind))
+			continue;
+		if (len && strstr(kinds, kind))
+			continue;
+		size_t n = strlen(kind) + 2;
+		if (len + n > cap)
+			kinds = xrealloc(kinds, cap = (len + n) * 2);
+		len += (size_t)snprintf(kinds + len, cap - len, "%s%s", len ? "+" : "", kind);
+	}
+	free(s->source_kinds);
+	s->source_kinds = kinds;
+	s->frames[0].source = s->frames[1].source = kinds;
+}
+
