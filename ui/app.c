@@ -38,10 +38,11 @@ static void focus_pane(struct tui *t, int dir, bool to_last_row)
 }
 
 static void cmd_quit(struct tui *t) { t->quit = true; }
-static void cmd_help(struct tui *t) { t->mode = MODE_HELP; }
-static void cmd_setup(struct tui *t) { t->mode = MODE_SETUP; t->setup_row = 0; }
-static void cmd_errors(struct tui *t) { t->mode = MODE_ERRORS; t->errors_scroll = 0; }
-static void cmd_find(struct tui *t) { t->mode = MODE_FIND; t->find[0] = '\0'; }
+static void cmd_help(struct tui *t) { ui_mode_enter(t, &help_mode); }
+static void cmd_setup(struct tui *t) { ui_mode_enter(t, &setup_mode); t->setup_row = 0; }
+static void cmd_errors(struct tui *t) { ui_mode_enter(t, &errors_mode); t->errors_scroll = 0; }
+static void cmd_find(struct tui *t) { ui_mode_enter(t, &find_mode); t->find[0] = '\0'; }
+static void cmd_find_next(struct tui *t) { find_next(t); }
 static void cmd_redraw(struct tui *t) { (void)t; clearok(curscr, TRUE); }
 static void cmd_next_pane(struct tui *t) { focus_pane(t, 1, false); }
 static void cmd_prev_pane(struct tui *t) { focus_pane(t, -1, false); }
@@ -145,13 +146,14 @@ static void cmd_filter(struct tui *t)
 		return;
 	}
 	char *why;
-	t->fe = filter_editor_new(t, in, &why);
-	if (!t->fe) {
+	struct filter_editor *fe = filter_editor_new(t, in, &why);
+	if (!fe) {
 		tui_message(t, true, "%s", why);
 		free(why);
 		return;
 	}
-	t->mode = MODE_FILTER;
+	ui_mode_enter(t, &filter_mode);
+	t->fe = fe;
 }
 
 static void cmd_record(struct tui *t)
@@ -186,58 +188,21 @@ static const struct command commands[] = {
 	{ { 'f', KEY_F(4) }, "F4 f", "filter editor for the focused row's group", cmd_filter },
 	{ { 's', KEY_F(2) }, "F2 s", "setup: colours, characters, bars, panes (saved)", cmd_setup },
 	{ { 'e' }, "e", "errors: groups that failed and why, warnings", cmd_errors },
-	{ { '/' }, "/", "find a metric by name", cmd_find },
+	{ { '/', KEY_F(3) }, "F3 /", "find a metric by name", cmd_find },
+	{ { 'n' }, "n", "find the next match", cmd_find_next },
 	{ { 'w' }, "w", "start/stop recording (not in this version)", cmd_record },
 	{ { CTRL('l') }, "Ctrl-L", "redraw the screen", cmd_redraw },
 };
 
-int app_key_bindings(const struct key_binding **out)
-{
-	static struct key_binding kb[sizeof(commands) / sizeof(commands[0])];
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		kb[i] = (struct key_binding){ commands[i].keys, commands[i].what };
-	*out = kb;
-	return (int)(sizeof(commands) / sizeof(commands[0]));
-}
+static struct key_binding key_table[sizeof(commands) / sizeof(commands[0])];
 
-static void find_next(struct tui *t)
+/* help reads the keys from the same table they are dispatched from */
+static void share_key_table(struct tui *t)
 {
-	if (!t->find[0])
-		return;
-	for (int k = 1; k <= t->npanes; k++) {
-		int i = (t->focus + k) % t->npanes;
-		struct upane *p = &t->panes[i];
-		if (p->hidden)
-			continue;
-		for (int m = 0; m < p->nmetrics; m++) {
-			if (strcasestr(p->metrics[m]->name, t->find) || strcasestr(p->metrics[m]->title, t->find)) {
-				t->focus = i;
-				t->row = 0;
-				/* block panes: rows are metric-major within each instance */
-				if (strcmp(p->style, "table") && strcmp(p->style, "stacked") && m < p->nrows)
-					t->row = m;
-				tui_message(t, false, "found %s in %s", p->metrics[m]->name, p->title);
-				return;
-			}
-		}
-	}
-	tui_message(t, true, "no metric matches '%s'", t->find);
-}
-
-static void find_key(struct tui *t, int key)
-{
-	size_t n = strlen(t->find);
-	if (key == 27) {
-		t->mode = MODE_MAIN;
-	} else if (key == '\r' || key == '\n' || key == KEY_ENTER) {
-		t->mode = MODE_MAIN;
-		find_next(t);
-	} else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && n) {
-		t->find[n - 1] = '\0';
-	} else if (key < 256 && isprint(key) && n + 1 < sizeof(t->find)) {
-		t->find[n] = (char)key;
-		t->find[n + 1] = '\0';
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		key_table[i] = (struct key_binding){ commands[i].keys, commands[i].what };
+	t->keys = key_table;
+	t->nkeys = (int)ARRAY_SIZE(commands);
 }
 
 static void mouse_click(struct tui *t)
@@ -272,13 +237,9 @@ static void handle_key(struct tui *t, int key)
 			t->quit = true;
 		return;
 	}
-	switch (t->mode) {
-	case MODE_HELP: help_key(t, key); return;
-	case MODE_SETUP: setup_key(t, key); return;
-	case MODE_ERRORS: errors_key(t, key); return;
-	case MODE_FILTER: filter_editor_key(t, key); return;
-	case MODE_FIND: find_key(t, key); return;
-	case MODE_MAIN: break;
+	if (t->mode) {
+		t->mode->key(t, key);
+		return;
 	}
 	if (key == KEY_MOUSE) {
 		mouse_click(t);
@@ -301,6 +262,7 @@ static void tui_state_init(struct tui *t, struct session *s, const struct ui_opt
 	t->f = session_frame(s);
 	t->opt = opt;
 	t->interval = opt->interval_s;
+	share_key_table(t);
 	settings_defaults(&t->set);
 	size_t n = (size_t)(t->f->nvalues ? t->f->nvalues : 1);
 	t->hist = history_new(t->f->nvalues);
@@ -313,8 +275,8 @@ static void tui_state_init(struct tui *t, struct session *s, const struct ui_opt
 
 static void tui_state_free(struct tui *t)
 {
+	ui_mode_leave(t);
 	layout_free(t);
-	filter_editor_free(t->fe);
 	history_free(t->hist);
 	free(t->shown);
 	free(t->spark);

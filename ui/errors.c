@@ -33,7 +33,7 @@ static int collect(struct tui *t, char ***lines)
 	return n;
 }
 
-void errors_draw(struct tui *t)
+static void errors_draw(struct tui *t)
 {
 	char **lines;
 	int n = collect(t, &lines);
@@ -50,14 +50,15 @@ void errors_draw(struct tui *t)
 	free(lines);
 }
 
-bool errors_key(struct tui *t, int key)
+static void errors_key(struct tui *t, int key)
 {
 	switch (key) {
 	case KEY_UP: if (t->errors_scroll > 0) t->errors_scroll--; break;
 	case KEY_DOWN: t->errors_scroll++; break;
 	case KEY_PPAGE: t->errors_scroll -= 10; if (t->errors_scroll < 0) t->errors_scroll = 0; break;
 	case KEY_NPAGE: t->errors_scroll += 10; break;
-	default: t->mode = MODE_MAIN; break;
+	default: ui_mode_leave(t); break;
 	}
-	return true;
 }
+
+const struct ui_mode errors_mode = { "errors", errors_draw, errors_key, NULL };

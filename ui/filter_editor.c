@@ -65,7 +65,7 @@ struct filter_editor *filter_editor_new(struct tui *t, int inst, char **why)
 	return fe;
 }
 
-void filter_editor_free(struct filter_editor *fe)
+static void filter_editor_free(struct filter_editor *fe)
 {
 	if (!fe)
 		return;
@@ -115,7 +115,7 @@ static void item_text(const struct filter_editor *fe, int i, char *buf, size_t l
 	}
 }
 
-void filter_editor_draw(struct tui *t)
+static void filter_editor_draw(struct tui *t)
 {
 	struct filter_editor *fe = t->fe;
 	char title[160];
@@ -196,12 +196,16 @@ static bool apply(struct tui *t)
 
 static void close_editor(struct tui *t)
 {
-	filter_editor_free(t->fe);
-	t->fe = NULL;
-	t->mode = MODE_MAIN;
+	ui_mode_leave(t);
 }
 
-static bool edit_key(struct filter_editor *fe, int key)
+static void filter_editor_leave(struct tui *t)
+{
+	filter_editor_free(t->fe);
+	t->fe = NULL;
+}
+
+static void edit_key(struct filter_editor *fe, int key)
 {
 	struct fe_item *it = &fe->items[fe->row];
 	size_t n = strlen(fe->text);
@@ -228,25 +232,26 @@ static bool edit_key(struct filter_editor *fe, int key)
 		fe->text[n] = (char)key;
 		fe->text[n + 1] = '\0';
 	}
-	return true;
 }
 
-bool filter_editor_key(struct tui *t, int key)
+static void filter_editor_key(struct tui *t, int key)
 {
 	struct filter_editor *fe = t->fe;
-	if (fe->editing)
-		return edit_key(fe, key);
+	if (fe->editing) {
+		edit_key(fe, key);
+		return;
+	}
 	struct fe_item *it = fe->row < fe->n ? &fe->items[fe->row] : NULL;
 	switch (key) {
 	case KEY_UP: if (fe->row > 0) fe->row--; fe->bit = 0; break;
 	case KEY_DOWN: case '\t': if (fe->row < fe->n) fe->row++; fe->bit = 0; break;
 	case KEY_LEFT: if (fe->bit > 0) fe->bit--; break;
 	case KEY_RIGHT: if (it && it->f->type == FILTER_MASK && fe->bit < mask_width(it) - 1) fe->bit++; break;
-	case 27: case 'q': close_editor(t); tui_message(t, false, "filters unchanged"); return true;
+	case 27: case 'q': close_editor(t); tui_message(t, false, "filters unchanged"); return;
 	case 'a': case KEY_F(10):
 		if (apply(t))
 			close_editor(t);
-		return true;
+		return;
 	case 'd': case KEY_DC:
 		if (it) {
 			it->set = it->f->has_default;
@@ -257,7 +262,7 @@ bool filter_editor_key(struct tui *t, int key)
 		if (!it) {
 			if (apply(t))
 				close_editor(t);
-			return true;
+			return;
 		}
 		if (!it->width) {
 			snprintf(fe->error, sizeof(fe->error), "%s has no '%s' filter (its format/ lacks it)",
@@ -282,5 +287,6 @@ bool filter_editor_key(struct tui *t, int key)
 		break;
 	default: break;
 	}
-	return true;
 }
+
+const struct ui_mode filter_mode = { "filter editor", filter_editor_draw, filter_editor_key, filter_editor_leave };

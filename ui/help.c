@@ -1,14 +1,13 @@
-/* help.c - F1: every key, from the same table the keys are dispatched from, and what
- * the marks on values mean. */
+/* help.c - F1: every key, from the same table the keys are dispatched from (the monitor
+ * hands it over as t->keys), and what the marks on values mean. */
 #include <stdio.h>
 
 #include "tui.h"
 
-void help_draw(struct tui *t)
+static void help_draw(struct tui *t)
 {
-	(void)t;
-	const struct key_binding *kb;
-	int n = app_key_bindings(&kb);
+	const struct key_binding *kb = t->keys;
+	int n = t->nkeys;
 	static const char *const legend[] = {
 		"Values:  -  no value (nothing happened, or first interval after a filter change)",
 		"         ~  multiplexed: scaled from part of the interval",
@@ -28,9 +27,10 @@ void help_draw(struct tui *t)
 		crt_put(y, ix, iw, R_DIALOG, legend[i]);
 }
 
-bool help_key(struct tui *t, int key)
+static void help_key(struct tui *t, int key)
 {
 	(void)key;
-	t->mode = MODE_MAIN;
-	return true;
+	ui_mode_leave(t);
 }
+
+const struct ui_mode help_mode = { "help", help_draw, help_key, NULL };

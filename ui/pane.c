@@ -131,7 +131,7 @@ static void missing_text(struct tui *t, const struct prof_metric *pm, int cell, 
 
 static void row_label(struct tui *t, int pi, int row, int y, int x, int w, const char *text, enum role normal)
 {
-	bool focus = t->focus == pi && t->row == row && t->mode == MODE_MAIN;
+	bool focus = t->focus == pi && t->row == row && !t->mode;
 	if (focus)
 		crt_fill(y, x, w, R_FOCUS, ' ');
 	crt_put(y, x, w, focus ? R_FOCUS : normal, text);
@@ -161,7 +161,7 @@ static void draw_block_row(struct tui *t, int pi, int i, int m, int yy, int x, i
 	const struct frame_value *v = slot_value(t, slot);
 	int labw = p->label_w < bw / 2 ? p->label_w : bw / 2;
 	row_label(t, pi, row, yy, x, labw, "", slot < 0 ? R_DIM : R_LABEL);
-	crt_put(yy, x + 1, labw - 1, t->focus == pi && t->row == row && t->mode == MODE_MAIN ? R_FOCUS : slot < 0 ? R_DIM : R_LABEL,
+	crt_put(yy, x + 1, labw - 1, t->focus == pi && t->row == row && !t->mode ? R_FOCUS : slot < 0 ? R_DIM : R_LABEL,
 		pm->title);
 	char val[64];
 	enum role vr;

@@ -101,12 +101,6 @@ static void draw_footer(struct tui *t)
 
 static void draw_message(struct tui *t)
 {
-	if (t->mode == MODE_FIND) {
-		char line[128];
-		snprintf(line, sizeof(line), " Find metric: %s_", t->find);
-		crt_put(2, 0, COLS, R_INPUT, line);
-		return;
-	}
 	if (t->message[0])
 		crt_put(2, 1, COLS - 2, t->message_is_error ? R_ERROR : R_MARK, t->message);
 }
@@ -177,12 +171,7 @@ void screen_draw(struct tui *t)
 	draw_message(t);
 	draw_body(t);
 	draw_footer(t);
-	switch (t->mode) {
-	case MODE_HELP: help_draw(t); break;
-	case MODE_FILTER: filter_editor_draw(t); break;
-	case MODE_SETUP: setup_draw(t); break;
-	case MODE_ERRORS: errors_draw(t); break;
-	default: break;
-	}
+	if (t->mode && t->mode->draw)
+		t->mode->draw(t);
 	refresh();
 }

@@ -44,7 +44,7 @@ static int nrows(const struct tui *t)
 	return S_PANES + t->npanes + nmetric_rows(t);
 }
 
-void setup_draw(struct tui *t)
+static void setup_draw(struct tui *t)
 {
 	int iy, ix, iw, ih;
 	crt_box(72, nrows(t) + 6, "Setup (Left/Right/Space change, Esc saves and closes)", &iy, &ix, &iw, &ih);
@@ -120,7 +120,7 @@ static void change(struct tui *t, int dir)
 	crt_apply_settings(t);
 }
 
-bool setup_key(struct tui *t, int key)
+static void setup_key(struct tui *t, int key)
 {
 	switch (key) {
 	case KEY_UP: if (t->setup_row > 0) t->setup_row--; break;
@@ -128,7 +128,7 @@ bool setup_key(struct tui *t, int key)
 	case KEY_LEFT: change(t, -1); break;
 	case KEY_RIGHT: case ' ': case '\r': case '\n': case KEY_ENTER: change(t, 1); break;
 	case 27: case 'q': case 's': case KEY_F(2): case KEY_F(10):
-		t->mode = MODE_MAIN;
+		ui_mode_leave(t);
 		if (settings_save(&t->set, t->settings_path))
 			tui_message(t, false, "settings saved to %s", t->settings_path);
 		else
@@ -136,5 +136,6 @@ bool setup_key(struct tui *t, int key)
 		break;
 	default: break;
 	}
-	return true;
 }
+
+const struct ui_mode setup_mode = { "setup", setup_draw, setup_key, NULL };

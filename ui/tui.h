@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "engine/history.h"
+#include "mode.h"
 #include "engine/frame.h"
 #include "engine/profile.h"
 #include "ui.h"
@@ -72,9 +73,13 @@ struct upane {
 	int *row_y;    /* line of each row, from the pane's top */
 };
 
-enum ui_mode { MODE_MAIN, MODE_HELP, MODE_FILTER, MODE_SETUP, MODE_ERRORS, MODE_FIND };
-
 struct filter_editor;
+
+/* A key and what it does, as help shows it. */
+struct key_binding {
+	const char *keys;
+	const char *what;
+};
 
 struct tui {
 	const struct frame *f;  /* the newest frame: everything the monitor draws */
@@ -89,7 +94,9 @@ struct tui {
 	int focus, row, scroll;
 	bool paused;
 	double interval;
-	enum ui_mode mode;
+	const struct ui_mode *mode; /* the view on top of the panes, or NULL */
+	int nkeys;
+	const struct key_binding *keys; /* the key table, for help */
 	struct filter_editor *fe;
 	int setup_row, errors_scroll;
 	char find[64];
@@ -155,17 +162,10 @@ void tui_message(struct tui *t, bool error, const char *fmt, ...) __attribute__(
 /* The session instance of the focused row, or -1. */
 int focused_instance(struct tui *t);
 
-/* dialogs */
-void help_draw(struct tui *t);
-bool help_key(struct tui *t, int key);
-void errors_draw(struct tui *t);
-bool errors_key(struct tui *t, int key);
-void setup_draw(struct tui *t);
-bool setup_key(struct tui *t, int key);
+/* filter_mode's editor, for the focused instance (NULL with *why if it has no filters) */
 struct filter_editor *filter_editor_new(struct tui *t, int instance, char **why);
-void filter_editor_free(struct filter_editor *fe);
-void filter_editor_draw(struct tui *t);
-bool filter_editor_key(struct tui *t, int key);
+/* find.c: the next metric matching t->find after the focused pane */
+void find_next(struct tui *t);
 
 /* settings.c */
 void settings_defaults(struct settings *s);
@@ -176,11 +176,6 @@ bool settings_is_hidden(const struct settings *s, const char *key);
 void settings_set_hidden(struct settings *s, const char *key, bool hidden);
 void settings_free(struct settings *s);
 
-/* app.c: the key table, for help */
-struct key_binding {
-	const char *keys;
-	const char *what;
-};
-int app_key_bindings(const struct key_binding **out);
+
 
 #endif
