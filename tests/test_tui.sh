@@ -138,6 +138,21 @@ see "find prompt" "Find metric:"
 text 'dlink'
 keys Enter
 see "find jumps" "found dlink.in_rd_latency"
+text '/'
+text 'c2c'
+keys Enter
+see "find from the focused pane" "found c2c.in_rd_latency"
+text 'n'
+see "n finds the next match" "found c2c.in_wr_latency"
+# metrics of a hidden pane are found too (clocks are in "other metrics", hidden by default)
+text '/'
+text 'clock'
+keys Enter
+see "find in a hidden pane" "found cmem.freq in .*other metrics, a hidden pane"
+text '/'
+text 'dlink'
+keys Enter
+see "find again" "found dlink.in_rd_latency"
 
 # resize at any time, including to a terminal too small to use
 T resize-window -t 0 -x 80 -y 24

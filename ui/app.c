@@ -263,6 +263,7 @@ static void tui_state_init(struct tui *t, struct session *s, const struct ui_opt
 	t->opt = opt;
 	t->interval = opt->interval_s;
 	share_key_table(t);
+	t->found_pane = -1;
 	settings_defaults(&t->set);
 	size_t n = (size_t)(t->f->nvalues ? t->f->nvalues : 1);
 	t->hist = history_new(t->f->nvalues);

@@ -1,5 +1,4 @@
-/* find.c - '/' (F3) and 'n': the next metric whose name or title matches, after the
- * focused pane. */
+/* find.c - '/' (F3) and 'n': the next metric whose name or title matches. */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,26 +6,40 @@
 
 #include "tui.h"
 
+/* Metrics in screen order, pane by pane: from the one after the last match, round to it
+ * again. Hidden panes are searched too, and shown when they hold the match (the
+ * setting is not changed: setup hides it for good). */
 void find_next(struct tui *t)
 {
-	if (!t->find[0])
+	if (!t->find[0] || !t->npanes)
 		return;
-	for (int k = 1; k <= t->npanes; k++) {
-		int i = (t->focus + k) % t->npanes;
-		struct upane *p = &t->panes[i];
-		if (p->hidden)
+	int total = 0;
+	for (int i = 0; i < t->npanes; i++)
+		total += t->panes[i].nmetrics;
+	int pi = t->found_pane >= 0 && t->found_pane < t->npanes ? t->found_pane : t->focus;
+	int m = t->found_pane >= 0 ? t->found_metric : -1;
+	for (int step = 0; step <= total + t->npanes; step++) { /* each pane change is a step too */
+		if (++m >= t->panes[pi].nmetrics) {
+			m = -1;
+			pi = (pi + 1) % t->npanes;
 			continue;
-		for (int m = 0; m < p->nmetrics; m++) {
-			if (strcasestr(p->metrics[m]->name, t->find) || strcasestr(p->metrics[m]->title, t->find)) {
-				t->focus = i;
-				t->row = 0;
-				/* block panes: rows are metric-major within each instance */
-				if (strcmp(p->style, "table") && strcmp(p->style, "stacked") && m < p->nrows)
-					t->row = m;
-				tui_message(t, false, "found %s in %s", p->metrics[m]->name, p->title);
-				return;
-			}
 		}
+		struct upane *p = &t->panes[pi];
+		if (!strcasestr(p->metrics[m]->name, t->find) && !strcasestr(p->metrics[m]->title, t->find))
+			continue;
+		bool was_hidden = p->hidden;
+		p->hidden = false;
+		t->relayout = true;
+		t->focus = pi;
+		t->row = 0;
+		/* block panes: rows are metric-major within each instance */
+		if (strcmp(p->style, "table") && strcmp(p->style, "stacked") && m < p->nrows)
+			t->row = m;
+		t->found_pane = pi;
+		t->found_metric = m;
+		tui_message(t, false, "found %s in %s%s (n: next)", p->metrics[m]->name, p->title,
+			    was_hidden ? ", a hidden pane" : "");
+		return;
 	}
 	tui_message(t, true, "no metric matches '%s'", t->find);
 }
@@ -38,6 +51,7 @@ static void find_key(struct tui *t, int key)
 		ui_mode_leave(t);
 	} else if (key == '\r' || key == '\n' || key == KEY_ENTER) {
 		ui_mode_leave(t);
+		t->found_pane = -1; /* a new search starts at the focused pane */
 		find_next(t);
 	} else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && n) {
 		t->find[n - 1] = '\0';

@@ -100,6 +100,7 @@ struct tui {
 	struct filter_editor *fe;
 	int setup_row, errors_scroll;
 	char find[64];
+	int found_pane, found_metric; /* the last match, where n goes on from (-1: none) */
 	char message[256];
 	bool message_is_error;
 	bool quit;
