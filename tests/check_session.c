@@ -515,6 +515,39 @@ START_TEST(c2c_write_metrics_only_for_gpu_peers)
 }
 END_TEST
 
+/* Root complexes reach the screen as the engine describes them (display name, segment
+ * label, root ports and devices under them), from the profile's label and pci_rc keys and
+ * the DVSEC in PCI config space: the monitor knows nothing of PCI. */
+START_TEST(root_complexes_described_by_the_engine)
+{
+	struct simrun r;
+	sim_begin(&r, demo_tegra410(), NULL, 1);
+	const struct frame *f = session_sample(r.s, 6 * SEC);
+	int rc3 = instance_index(r.s, "pcie", "socket0/rc3");
+	ck_assert_str_eq(f->iinfo[rc3].display, "S0 RC3 (0004:00)");
+	ck_assert_str_eq(frame_label(f, rc3, "segment"), "0004:00");
+	ck_assert_str_eq(frame_label(f, rc3, "rc"), "3");
+	ck_assert_int_ge(f->iinfo[rc3].ndetails, 1);
+	ck_assert_msg(str_has_prefix(f->iinfo[rc3].details[0], "RP"), "%s", f->iinfo[rc3].details[0]);
+	int c2c = instance_index(r.s, "c2c", "socket0");
+	ck_assert_str_eq(f->iinfo[c2c].display, "socket0"); /* no label: the instance name */
+	ck_assert_int_eq(f->iinfo[c2c].ndetails, 0);
+	sim_end(&r);
+	/* without readable PCI config space: numbers only, and the detail says why */
+	char *root = tmp_dir();
+	char *cmd = xasprintf("cp -R %s/sys %s/ && rm -rf %s/sys/bus/pci", demo_tegra410(), root, root);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	sim_begin(&r, root, NULL, 1);
+	f = session_frame(r.s);
+	rc3 = instance_index(r.s, "pcie", "socket0/rc3");
+	ck_assert_str_eq(f->iinfo[rc3].display, "S0 RC3");
+	ck_assert_int_eq(f->iinfo[rc3].ndetails, 1);
+	ck_assert_msg(strstr(f->iinfo[rc3].details[0], "root ports unknown"), "%s", f->iinfo[rc3].details[0]);
+	sim_end(&r);
+}
+END_TEST
+
 START_TEST(batch_json_shape)
 {
 	char *model = test_path("fixtures/tegra410-const.ini");
@@ -572,6 +605,7 @@ int main(void)
 	tcase_add_test(t, sim_seed_is_deterministic);
 	tcase_add_test(t, c2c_write_metrics_only_for_gpu_peers);
 	tcase_add_test(t, batch_json_shape);
+	tcase_add_test(t, root_complexes_described_by_the_engine);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }

@@ -129,7 +129,7 @@ static void cmd_expand(struct tui *t)
 		tui_message(t, false, p->show_detail ? "level 2 under each row (Enter: level 1 only)" : "level 1");
 		return;
 	}
-	if (p && in >= 0 && frame_label(t->f, in, "rc") && !strcmp(p->style, "table")) { /* an RC: its root ports */
+	if (p && in >= 0 && t->f->iinfo[in].ndetails && !strcmp(p->style, "table")) { /* an RC: its root ports */
 		for (int i = 0; i < p->ninst; i++)
 			if (!strcmp(t->f->iinfo[p->inst[i]].name, t->f->iinfo[in].name))
 				p->open[i] = !p->open[i];

@@ -7,18 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "machine/pcimap.h"
 #include "tui.h"
 #include "base/util.h"
 
 #define SPARK_W 12
 
-/* The instance's label KEY as a number (the {rc} capture), or -1. */
-static int label_int(struct tui *t, int inst, const char *key)
-{
-	const char *v = frame_label(t->f, inst, key);
-	return v && *v >= '0' && *v <= '9' ? atoi(v) : -1;
-}
 
 static const struct frame_value *slot_value(struct tui *t, int slot)
 {
@@ -251,28 +244,21 @@ static int draw_blocks(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 	return lines;
 }
 
-/* The root ports of an RC row and the devices behind them; returns lines used. */
-static int root_port_lines(struct tui *t, int inst, int y, int x, int w)
+/* What Enter shows under a row (an RC's root ports and the devices behind them, as the
+ * engine describes them): a line starting with a blank hangs under the one above.
+ * Returns the lines used. */
+static int detail_lines(struct tui *t, int inst, int y, int x, int w)
 {
-	const struct pci_map *m = t->opt->pci;
-	int n = 0, rc = label_int(t, inst, "rc"), socket = t->f->iinfo[inst].socket;
-	for (int i = 0; m && i < m->n; i++) {
-		const struct pci_port *rp = &m->ports[i];
-		if (rp->socket != socket || rp->rc != rc)
-			continue;
-		char line[200];
-		snprintf(line, sizeof(line), "     RP%d %s", rp->rp, rp->bdf);
-		crt_put(y + n++, x, w, R_LABEL, line);
-		for (int d = 0; d < rp->ndevices; d++) {
-			snprintf(line, sizeof(line), "       └ %s", rp->devices[d]);
-			if (!t->utf8)
-				memcpy(line + 7, "`-", 2), memmove(line + 9, line + 10, strlen(line + 10) + 1);
-			crt_put(y + n++, x, w, R_DIM, line);
-		}
+	const struct instance_info *in = &t->f->iinfo[inst];
+	for (int i = 0; i < in->ndetails; i++) {
+		const char *d = in->details[i];
+		bool child = d[0] == ' ';
+		char line[240];
+		snprintf(line, sizeof(line), "%s%s%s", child ? "       " : "     ", child ? (t->utf8 ? "└ " : "`- ") : "",
+			 child ? d + 1 : d);
+		crt_put(y + i, x, w, child ? R_DIM : R_LABEL, line);
 	}
-	if (!n)
-		crt_put(y + n++, x, w, R_DIM, "     root ports unknown: no NVIDIA DVSEC readable (needs root for PCI config space)");
-	return n;
+	return in->ndetails;
 }
 
 /* table: a row per instance, a column per metric, a bar and sparkline for the first */
@@ -311,14 +297,8 @@ static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 		if (!draw)
 			continue;
 		bool filtered = fi->filters && *fi->filters;
-		char label[48], name[40];
-		int rc = label_int(t, p->inst[i], "rc");
-		if (rc >= 0 && in->socket >= 0) { /* a root complex: "S0 RC3 (0004:00)" */
-			pci_rc_label(t->opt->pci, in->socket, rc, name, sizeof(name));
-			snprintf(label, sizeof(label), " S%d %s%s", in->socket, name, filtered ? "*" : "");
-		} else {
-			snprintf(label, sizeof(label), " %s%s", in->name, filtered ? "*" : "");
-		}
+		char label[48];
+		snprintf(label, sizeof(label), " %s%s", in->display, filtered ? "*" : "");
 		row_label(t, pi, row, y, x0, labw, label, fi->error ? R_ERROR : R_LABEL);
 		if (fi->error) {
 			crt_put(y, x0 + labw, w - labw, R_ERROR, fi->error);
@@ -332,7 +312,7 @@ static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 			put_right(y, x0 + labw + (m + 1) * cw, cw - 1, vr, val);
 		}
 		if (p->open[i])
-			lines += root_port_lines(t, p->inst[i], y + 1, x0, w);
+			lines += detail_lines(t, p->inst[i], y + 1, x0, w);
 		int slot0 = p->slot[i * p->nmetrics];
 		if (slot0 >= 0) {
 			const struct frame_value *v = slot_value(t, slot0);

@@ -8,14 +8,12 @@
 #include <stdio.h>
 
 struct session;
-struct pci_map;
 struct output;
 
 struct ui_options {
 	double interval_s;
 	const char *title;     /* profiles in use, for the header */
 	const char *machine;   /* demo machine name or host name */
-	const struct pci_map *pci; /* root complexes and their root ports, or NULL */
 };
 
 /* Start the terminal and make the monitor an output reading the session's frames (the

@@ -16,7 +16,6 @@
 #include "config.h"
 #include "base/diag.h"
 #include "machine/pmu.h"
-#include "machine/pcimap.h"
 #include "machine/procstat.h"
 #include "engine/profile.h"
 #include "engine/session.h"
@@ -314,7 +313,6 @@ static int run(struct options *o)
 	struct profile **profiles = NULL;
 	int nprofiles = load_profiles(o, m, &profiles);
 	struct session *s = NULL;
-	struct pci_map *pci = NULL;
 	struct runloop loop = { 0 };
 	struct clock clk;
 	if (nprofiles < 0)
@@ -357,8 +355,7 @@ static int run(struct options *o)
 		size_t n = 0;
 		for (int i = 0; i < nprofiles && n < sizeof(title) - 1; i++)
 			n += (size_t)snprintf(title + n, sizeof(title) - n, "%s%s", i ? " + " : "", profiles[i]->name);
-		pci = pci_map_read(root);
-		struct ui_options uo = { .interval_s = o->delay, .title = title, .machine = o->demo, .pci = pci };
+		struct ui_options uo = { .interval_s = o->delay, .title = title, .machine = o->demo };
 		out = ui_output_new(s, &uo);
 		if (!out)
 			goto out;
@@ -367,7 +364,6 @@ static int run(struct options *o)
 	status = runloop_run(&loop);
 out:
 	runloop_done(&loop);
-	pci_map_free(pci);
 	session_free(s);
 	for (int i = 0; i < nprofiles; i++)
 		profile_free(profiles[i]);

@@ -18,6 +18,7 @@
 #include "base/diag.h"
 #include "base/expr.h"
 #include "base/util.h"
+#include "machine/pcimap.h"
 
 #define MAX_CAPS 8
 
@@ -382,6 +383,46 @@ static void read_attr_values(struct instance *inst)
 	}
 }
 
+static void add_detail(struct instance *inst, char *line)
+{
+	inst->details = xrealloc(inst->details, sizeof(char *) * (size_t)(inst->ndetails + 1));
+	inst->details[inst->ndetails++] = line;
+}
+
+/* The instance is a PCIe root complex ("SOCKET RC" from the group's pci_rc): its lspci
+ * segment goes into its label and display name, its root ports and the devices behind
+ * them into its details, from the machine's PCI map. Takes ids. */
+static void describe_root_complex(const struct machine *m, struct instance *inst, char *ids)
+{
+	int socket = -1, rc = -1;
+	if (sscanf(ids, "%d %d", &socket, &rc) != 2) {
+		diag_warn("%s: pci_rc '%s' is not two numbers (socket and RC)", inst->group->name, ids);
+		free(ids);
+		return;
+	}
+	free(ids);
+	const struct pci_map *pm = m->pci;
+	for (int i = 0; pm && i < pm->n; i++) {
+		const struct pci_port *rp = &pm->ports[i];
+		if (rp->socket != socket || rp->rc != rc)
+			continue;
+		if (!inst->ndetails) { /* lspci's segment:bus of the RC's first root port */
+			char seg[16];
+			snprintf(seg, sizeof(seg), "%04x:%02x", rp->segment, rp->bus);
+			add_label(inst, "segment", seg);
+			char *d = xasprintf("%s (%s)", inst->display ? inst->display : inst->name, seg);
+			free(inst->display);
+			inst->display = d;
+		}
+		add_detail(inst, xasprintf("RP%d %s", rp->rp, rp->bdf));
+		for (int k = 0; k < rp->ndevices; k++)
+			add_detail(inst, xasprintf(" %s", rp->devices[k]));
+	}
+	if (!inst->ndetails)
+		add_detail(inst, xstrdup("root ports unknown: the PCI config space shows no root complex map "
+					 "(reading it needs root)"));
+}
+
 static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof, const struct prof_group *g,
 			      const struct pmu *p, char caps[][2][64], int ncaps, int cpu)
 {
@@ -412,6 +453,10 @@ static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof,
 	}
 	alloc_instance_arrays(inst);
 	read_attr_values(inst);
+	if (g->label)
+		inst->display = expand_template(g->label, caps, ncaps, cpu);
+	if (g->pci_rc)
+		describe_root_complex(s->machine, inst, expand_template(g->pci_rc, caps, ncaps, cpu));
 	inst->notes = xstrdup("");
 	for (int k = 0; k < g->nnotes; k++) {
 		const char *v = pmu_attr(p, g->notes[k]);
@@ -579,7 +624,9 @@ static void build_infos(struct session *s)
 			.name = inst->name, .profile = inst->profile, .group = inst->group,
 			.pmu = inst->pmu ? inst->pmu->name : NULL, .socket = inst->socket, .nlabels = inst->nlabels,
 			.labels = inst->labels, .nmembers = inst->nmembers, .members = inst->members, .first_counter = k,
-			.ncounters = inst->ncounters, .present = inst->present, .notes = inst->notes };
+			.ncounters = inst->ncounters, .present = inst->present, .notes = inst->notes,
+			.display = inst->display ? inst->display : inst->name, .ndetails = inst->ndetails,
+			.details = (const char *const *)inst->details };
 		for (int c = 0; c < inst->ncounters; c++, k++) {
 			struct counter *ct = &inst->counters[c];
 			ct->slot = k;
@@ -641,6 +688,10 @@ void instance_free(struct instance *inst)
 	free(inst->name);
 	free(inst->labels);
 	free(inst->notes);
+	free(inst->display);
+	for (int i = 0; i < inst->ndetails; i++)
+		free(inst->details[i]);
+	free(inst->details);
 	cpulist_free(&inst->cpus);
 	free(inst->members);
 	for (int e = 0; e < g->nevents; e++) {

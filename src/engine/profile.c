@@ -362,6 +362,10 @@ static void group_key(struct loader *L, const char *name, const char *value)
 		set_string(&g->pmu_pattern, value);
 	} else if (!strcmp(name, "instance")) {
 		set_string(&g->instance, value);
+	} else if (!strcmp(name, "label")) {
+		set_string(&g->label, value);
+	} else if (!strcmp(name, "pci_rc")) {
+		set_string(&g->pci_rc, value);
 	} else if (!strcmp(name, "title")) {
 		set_string(&g->title, value);
 	} else if (!strcmp(name, "events") || !strcmp(name, "optional")) {
@@ -441,7 +445,7 @@ static void group_key(struct loader *L, const char *name, const char *value)
 	} else if (!strcmp(name, "leader")) {
 		set_string(&g->leader, value);
 	} else {
-		lerror(L, L->line, 0, "unknown key '%s' in [group %s] (known: pmu, instance, title, events, "
+		lerror(L, L->line, 0, "unknown key '%s' in [group %s] (known: pmu, instance, label, pci_rc, title, events, "
 		       "optional, event.NAME, optional.NAME, filter.TERM, choice.FILTER.NAME, attrs, notes, needs, alternative, exclusive, per, aggregate, aggregate_suffix, grouped, leader)",
 		       name, g->name);
 	}
@@ -965,6 +969,8 @@ void profile_free(struct profile *p)
 		free(g->title);
 		free(g->pmu_pattern);
 		free(g->instance);
+		free(g->label);
+		free(g->pci_rc);
 		free(g->leader);
 		free(g->aggregate_suffix);
 		for (int j = 0; j < g->nevents; j++) {

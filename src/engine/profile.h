@@ -51,6 +51,8 @@ struct prof_group {
 	char **needs;      /* events a PMU must offer for the group to bind to it */
 	bool alternative;  /* one of several variants (TopDown per CPU family): not "missing" */
 	char *instance;    /* "socket{socket}/rc{rc}"; default: the PMU name */
+	char *label;       /* how a row names an instance, "S{socket} RC{rc}"; default: instance */
+	char *pci_rc;      /* "{socket} {rc}": the instance is this PCIe root complex */
 	enum group_split split;
 	bool aggregate_all, aggregate_socket;
 	char *aggregate_suffix; /* appended to "all" and "socketN" (hybrid E-cores: "-ecores") */

@@ -47,6 +47,9 @@ struct instance {
 	int nlabels;
 	struct label *labels;  /* captures of the PMU name, cpu, socket */
 	char *notes;           /* the group's note attributes of the PMU, joined */
+	char *display;         /* the group's label, expanded (and the RC's PCI segment) */
+	int ndetails;
+	char **details;
 	struct cpulist cpus;
 	/* aggregates ("all", "socketN" over per-CPU instances) sum their members */
 	int nmembers;

@@ -14,6 +14,7 @@
 #include "base/diag.h"
 #include "base/sysfs.h"
 #include "base/util.h"
+#include "machine/pcimap.h"
 
 #define ATTR_LIMIT 65536
 
@@ -289,6 +290,7 @@ struct machine *machine_discover(const char *root)
 	struct machine *m = xcalloc(1, sizeof(*m));
 	m->root = xstrdup(root);
 	discover_cpus(m);
+	m->pci = pci_map_read(root);
 
 	char *devdir = path_join(root, "sys/bus/event_source/devices");
 	char **names;
@@ -356,6 +358,7 @@ void machine_free(struct machine *m)
 		free(m->hwmon[i].dir);
 	}
 	free(m->hwmon);
+	pci_map_free(m->pci);
 	cpulist_free(&m->online);
 	free(m->socket_of_cpu);
 	free(m->root);

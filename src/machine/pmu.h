@@ -40,6 +40,8 @@ struct hwmon_dev {
 	char *dir;  /* absolute path */
 };
 
+struct pci_map;
+
 struct machine {
 	char *root;
 	int npmus;
@@ -49,6 +51,7 @@ struct machine {
 	int *socket_of_cpu;   /* indexed by CPU number, -1 where unknown */
 	int nhwmon;
 	struct hwmon_dev *hwmon;
+	struct pci_map *pci; /* PCIe root complexes from the NVIDIA DVSEC (pcimap.h), or NULL */
 };
 
 /* Discover everything under root ("/" for the live machine). Problems with single files
