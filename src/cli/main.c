@@ -347,15 +347,15 @@ static int run(struct options *o)
 	runloop_install_signals();
 	runloop_init(&loop, s, &clk, o->delay, o->iterations);
 	struct output *out;
+	char title[256] = ""; /* the monitor keeps pointers to these until the loop ends */
+	struct ui_options uo = { .interval_s = o->delay, .title = title, .machine = o->demo };
 	if (o->batch) {
 		out = batch_output_new(stdout, o->format, o->raw);
 		loop.final_on_signal = true; /* Ctrl-C prints the partial interval, as perf stat -I */
 	} else {
-		char title[256] = "";
 		size_t n = 0;
 		for (int i = 0; i < nprofiles && n < sizeof(title) - 1; i++)
 			n += (size_t)snprintf(title + n, sizeof(title) - n, "%s%s", i ? " + " : "", profiles[i]->name);
-		struct ui_options uo = { .interval_s = o->delay, .title = title, .machine = o->demo };
 		out = ui_output_new(s, &uo);
 		if (!out)
 			goto out;
