@@ -330,7 +330,7 @@ void expr_free(struct expr *e)
 
 double expr_eval(const struct expr *e, const double *vars)
 {
-	double st[e->depth + 1]; /* as deep as this formula needs, known since compiling */
+	double st[EXPR_MAX_DEPTH + 1]; /* expr_compile() refuses formulae deeper than this */
 	int sp = 0;
 	for (int pc = 0; pc < e->n; pc++) {
 		const struct insn *in = &e->code[pc];

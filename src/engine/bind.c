@@ -292,6 +292,7 @@ int instance_encode(const struct machine *m, struct instance *inst, char **err)
 		for (int c = 0; c < inst->ncounters; c++) {
 			struct counter *ct = &inst->counters[c];
 			ct->attr = enc[ct->event].attr;
+			ct->config_stale = 2;
 		}
 	} else if (r == 0) {
 		int ncpu = inst->cpus.n, n = 0;
@@ -308,6 +309,7 @@ int instance_encode(const struct machine *m, struct instance *inst, char **err)
 				ct->cpu = inst->cpus.cpu[c];
 				ct->width = 64;
 				ct->kind = COUNTER_CUMULATIVE;
+				ct->config_stale = 2;
 			}
 		}
 		for (int e = 0; e < g->nevents; e++)

@@ -31,7 +31,10 @@ static void counter_delta(struct counter *ct, double scale, struct frame_counter
 	fc->delta = 0;
 	fc->coverage = 1.0f;
 	fc->enabled = fc->running = 0;
-	memcpy(fc->config, ct->attr.config, sizeof(fc->config));
+	if (ct->config_stale) { /* the attr changes only with filters: copy it into both frames */
+		memcpy(fc->config, ct->attr.config, sizeof(fc->config));
+		ct->config_stale--;
+	}
 	if (!ct->read_ok) {
 		fc->state = VS_UNREADABLE;
 		ct->primed = false;

@@ -24,6 +24,7 @@ struct counter {
 	int event; /* index in the group's events */
 	int cpu;
 	int slot;  /* index in the frame's counters */
+	uint8_t config_stale; /* frames still to be given the attr's config (both buffers) */
 	/* set by the source when it opens the counter (defaults: cumulative, 64 bits) */
 	enum counter_kind kind;
 	int width;

@@ -102,6 +102,13 @@ static int sim_open(struct source *src, struct instance *inst)
 	return 0;
 }
 
+/* Counts are never negative: round half up without a libm call (this runs per counter
+ * per refresh). */
+static inline uint64_t round_count(double x)
+{
+	return x > 0 ? (uint64_t)(x + 0.5) : 0;
+}
+
 static int sim_read(struct source *src, struct instance *inst, uint64_t now_ns)
 {
 	struct sim_source *ss = src->priv;
@@ -126,9 +133,9 @@ static int sim_read(struct source *src, struct instance *inst, uint64_t now_ns)
 			c->reads++;
 		}
 		double enabled = (double)(now_ns - c->open_ns);
-		ct->value = (uint64_t)llround(c->acc);
+		ct->value = round_count(c->acc);
 		ct->enabled = (uint64_t)enabled;
-		ct->running = (uint64_t)llround(enabled * sim_running_fraction(c->sec));
+		ct->running = round_count(enabled * sim_running_fraction(c->sec));
 		ct->read_ok = true;
 	}
 	return 0;
