@@ -138,6 +138,16 @@ START_TEST(reader_robustness)
 	ck_assert_str_eq(p->groups[0].events[0].terms, "a");
 	profile_free(p);
 	free(path);
+	/* an option given twice: the last counts, nothing leaks (the fuzzer found it) */
+	path = write_profile("[group g]\npmu = x\nevents = a b\n"
+			     "filter.q = int events=a events=b accepts=x accepts=y enable=e enable=f default=1 default=2\n");
+	p = profile_load(path, &nerr);
+	ck_assert_msg(p != NULL, "repeated options: %s", diag_count() ? diag_message(0, NULL) : "");
+	ck_assert_str_eq(p->groups[0].filters[0].events[0], "b");
+	ck_assert_str_eq(p->groups[0].filters[0].enable, "f");
+	ck_assert_uint_eq(p->groups[0].filters[0].def, 2);
+	profile_free(p);
+	free(path);
 	/* a key longer than inih keeps is one error naming it, not a cut name */
 	expect_profile_error("[group g]\npmu = x\nevents = a\nfilter.a_very_long_filter_name_that_goes_on_and_on_x = flag\n",
 			     "4:1: key 'filter.a_very_long_f...' is 52 characters long; at most 49");

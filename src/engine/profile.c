@@ -250,19 +250,23 @@ static void parse_filter(struct loader *L, const char *term, const char *value)
 	if (!ok)
 		lerror(L, L->line, value_column(L), "filter '%s': type must be one of flag, mask, int, hex, bdf, enum", term);
 	for (int i = 1; ok && i < n; i++) {
-		if (str_has_prefix(w[i], "default=")) {
+		if (str_has_prefix(w[i], "default=")) { /* a repeated option: the last one counts */
+			free(L->pending_default);
 			L->pending_default = xstrdup(w[i] + 8); /* an enum's choices come later */
 			f.has_default = true;
 		} else if (str_has_prefix(w[i], "enable=") && w[i][7]) {
+			free(f.enable);
 			f.enable = xstrdup(w[i] + 7);
 		} else if (str_has_prefix(w[i], "events=") && w[i][7]) {
 			char *list = xstrdup(w[i] + 7);
 			for (char *c = list; *c; c++)
 				if (*c == ',')
 					*c = ' ';
+			free_words(f.events);
 			f.events = split_words(list, NULL);
 			free(list);
 		} else if (str_has_prefix(w[i], "accepts=") && w[i][8]) {
+			free(f.accepts);
 			f.accepts = xstrdup(w[i] + 8);
 		} else {
 			lerror(L, L->line, 0, "filter '%s': unknown option '%s' (known: default=, enable=, events=, accepts=, title=)",
