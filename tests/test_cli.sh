@@ -179,6 +179,41 @@ printf '[model]\njitter = 0\n[pmu nvidia_ucf_pmu_*]\nrate.cycles = 2e9 *\n' > ba
 expect_eq "bad model exit" $? 1
 expect_grep "bad model message" "badmodel.ini:4:20: rate.cycles: formula ends where a value was expected" err.out
 
+# failures exit non-zero with a message (exit statuses: pmutop(1))
+"$PMUTOP" --demo -b -n 3 --fake-clock --format json > /dev/full 2> err.out
+expect_eq "full disk exit" $? 1
+expect_grep "full disk message" "writing batch output: No space left on device" err.out
+"$PMUTOP" --sysfs-root ./nonexistent -b -n 1 > /dev/null 2> err.out
+expect_eq "missing sysfs root exit" $? 1
+expect_grep "missing sysfs root message" "nonexistent: No such file or directory" err.out
+mkdir -p adir
+"$PMUTOP" -p ./adir -b -n 1 > /dev/null 2> err.out
+expect_eq "profile is a directory exit" $? 1
+expect_grep "profile is a directory message" "adir: cannot open profile: Is a directory" err.out
+: > empty.ini
+"$PMUTOP" -p ./empty.ini -b -n 1 > /dev/null 2> err.out
+expect_eq "empty profile exit" $? 1
+expect_grep "empty profile message" "empty.ini:1: defines no \[group\] and no \[metric\]" err.out
+"$PMUTOP" --demo --model ./adir -b -n 1 --fake-clock > /dev/null 2> err.out
+expect_eq "model is a directory exit" $? 1
+expect_grep "model is a directory message" "adir: cannot open model: Is a directory" err.out
+"$PMUTOP" --model badmodel.ini -b -n 1 > /dev/null 2> err.out
+expect_eq "model without --sim exit" $? 2
+expect_grep "model without --sim message" "model needs --sim" err.out
+"$PMUTOP" --sysfs-root "$DEMO" -b -n 1 > /dev/null 2> err.out
+expect_eq "live counting on a foreign tree exit" $? 1
+expect_grep "live counting on a foreign tree message" "counting live needs the real /sys" err.out
+# nothing countable (not permitted: an unprivileged user at perf_event_paranoid >= 1)
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 1 ]; then
+    setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent \
+        "$PMUTOP" -b -n 1 -d 0.1 -p "$TOP_SRCDIR/profiles/host.ini" > /dev/null 2> nobody.err
+    expect_eq "nothing countable exit" $? 1
+    expect_grep "nothing countable message" "nothing could be counted" nobody.err
+    expect_grep "nothing countable: the fix" "perf_event_paranoid" nobody.err
+else
+    skip_check "nothing countable: needs root, setpriv and kernel.perf_event_paranoid >= 1"
+fi
+
 # usage errors
 "$PMUTOP" --frob > /dev/null 2>&1
 expect_eq "unknown option" $? 2

@@ -171,6 +171,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 		fprintf(stderr, "pmutop: --fake-clock needs --sim or --demo (real counters count real time)\n");
 		return 2;
 	}
+	if (o->model && !o->sim && !o->demo) {
+		fprintf(stderr, "pmutop: --model needs --sim (a traffic model drives the simulated machine only)\n");
+		return 2;
+	}
 	return 0;
 }
 
@@ -290,6 +294,48 @@ static void print_dry_run(const struct session *s)
 	}
 }
 
+/* Live counting opens the tree's type numbers on this kernel: only right when the tree
+ * is this kernel's sysfs (/, or a bind mount of it). */
+static bool same_pmus_as_kernel(const struct machine *m)
+{
+	if (!strcmp(m->root, "/"))
+		return true;
+	for (int i = 0; i < m->npmus; i++) {
+		char *path = xasprintf("/sys/bus/event_source/devices/%s/type", m->pmus[i].name);
+		char *t = read_text_file(path, 64);
+		free(path);
+		bool same = t && atoi(t) == m->pmus[i].type;
+		free(t);
+		if (!same)
+			return false;
+	}
+	return true;
+}
+
+/* perf's habit: when no event at all could be opened, say why and fail, rather than
+ * show a screen of n/a. */
+static bool counts_anything(const struct session *s)
+{
+	const char *why = NULL;
+	int failed = 0;
+	for (int i = 0; i < s->ninstances; i++) {
+		const struct instance *in = &s->inst[i];
+		if (in->nmembers)
+			continue;
+		if (in->opened)
+			return true;
+		failed++;
+		if (!why)
+			why = in->unavailable ? in->unavailable : in->open_error;
+	}
+	if (!failed)
+		fprintf(stderr, "pmutop: nothing to count: no PMU the profiles use is on this machine (see pmutop list pmus)\n");
+	else
+		fprintf(stderr, "pmutop: nothing could be counted (%d counter group%s failed); the first: %s\n", failed,
+			failed == 1 ? "" : "s", why ? why : "?");
+	return false;
+}
+
 static int run(struct options *o)
 {
 	char *demo_dir = NULL, *demo_model = NULL;
@@ -309,6 +355,12 @@ static int run(struct options *o)
 		o->sim = true;
 	}
 	int status = 1;
+	if (!is_dir(root)) {
+		fprintf(stderr, "pmutop: --sysfs-root %s: %s\n", root, strerror(errno ? errno : ENOTDIR));
+		free(demo_dir);
+		free(demo_model);
+		return 1;
+	}
 	struct machine *m = machine_discover(root);
 	struct profile **profiles = NULL;
 	int nprofiles = load_profiles(o, m, &profiles);
@@ -324,6 +376,12 @@ static int run(struct options *o)
 	if (o->dry_run) {
 		print_dry_run(s);
 		status = 0;
+		goto out;
+	}
+	if (!o->sim && !same_pmus_as_kernel(m)) {
+		fprintf(stderr, "pmutop: %s is not this kernel's sysfs: counting live needs the real /sys (its PMU type "
+				"numbers are the kernel's). Add --sim to count this tree with the simulated machine; "
+				"--dry-run, encode and list read it as it is.\n", root);
 		goto out;
 	}
 	if (o->sim) {
@@ -344,6 +402,8 @@ static int run(struct options *o)
 	 * real /sys, so only a live machine's sensors are its own */
 	session_use_host_meters(s, procstat_new(o->proc_root ? o->proc_root : o->demo ? demo_dir : "/"), !o->sim);
 	session_start(s, clock_now(&clk));
+	if (!counts_anything(s))
+		goto out;
 	runloop_install_signals();
 	runloop_init(&loop, s, &clk, o->delay, o->iterations);
 	struct output *out;

@@ -15,6 +15,7 @@
 
 #include "base/diag.h"
 #include "base/expr.h"
+#include "base/sysfs.h"
 #include "base/util.h"
 
 #define PROFILE_MAX_LINE 65536
@@ -915,9 +916,9 @@ struct profile *profile_load(const char *path, int *nerrors)
 {
 	struct loader L = { .path = path };
 	*nerrors = 0;
-	L.f = fopen(path, "r");
+	L.f = is_dir(path) ? NULL : fopen(path, "r");
 	if (!L.f) {
-		diag_error("%s: cannot open profile: %s", path, strerror(errno));
+		diag_error("%s: cannot open profile: %s", path, strerror(is_dir(path) ? EISDIR : errno));
 		*nerrors = 1;
 		return NULL;
 	}
@@ -949,6 +950,8 @@ struct profile *profile_load(const char *path, int *nerrors)
 	}
 	if (!p->title)
 		p->title = xstrdup(p->name);
+	if (!p->ngroups && !p->nmetrics && !L.nerrors)
+		lerror(&L, L.line ? L.line : 1, 0, "defines no [group] and no [metric]: it would count nothing");
 	for (int i = 0; i < p->ngroups; i++)
 		check_group(&L, &p->groups[i]);
 	for (int i = 0; i < p->nmetrics; i++)

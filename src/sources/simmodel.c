@@ -11,6 +11,7 @@
 
 #include "base/diag.h"
 #include "base/expr.h"
+#include "base/sysfs.h"
 #include "base/util.h"
 
 enum { SLOT_T, SLOT_SOCKET, SLOT_INDEX, SLOT_CPU, SLOT_NFIXED };
@@ -252,9 +253,9 @@ struct sim_model *sim_model_load(const char *path)
 	m->path = xstrdup(path);
 	m->cur = -1;
 	m->at_line_start = true;
-	m->f = fopen(path, "r");
+	m->f = is_dir(path) ? NULL : fopen(path, "r");
 	if (!m->f) {
-		diag_error("%s: cannot open model: %s", path, strerror(errno));
+		diag_error("%s: cannot open model: %s", path, strerror(is_dir(path) ? EISDIR : errno));
 		sim_model_free(m);
 		return NULL;
 	}
