@@ -214,7 +214,20 @@ else
     skip_check "nothing countable: needs root, setpriv and kernel.perf_event_paranoid >= 1"
 fi
 
-# usage errors
+# usage errors: one line that says what is wrong, not the whole help
+"$PMUTOP" --frob > out.txt 2> err.out
+expect_eq "unknown option: one line" "$(wc -l < err.out)" 1
+expect_grep "unknown option: names it" "^pmutop: unknown option '--frob' (see pmutop --help)$" err.out
+"$PMUTOP" list --frob > /dev/null 2> err.out
+expect_grep "sub-command option errors name the command" "^pmutop list: unknown option '--frob'" err.out
+"$PMUTOP" --demo -b -n 1 --fake-clock -f ucf@:src_loc_cpu=1 > /dev/null 2> err.out
+expect_eq "empty instance name exit" $? 1
+expect_grep "empty instance name message" "a name on each side of '@'" err.out
+# list and encode take --demo
+"$PMUTOP" list --demo pmus > demopmus.out
+expect_eq "list --demo" "$(wc -l < demopmus.out)" "$(ls "$DEMO/sys/bus/event_source/devices" | wc -l)"
+"$PMUTOP" encode --demo nvidia_ucf_pmu_0/slc_bytes_rd/ > demoenc.out
+expect_grep "encode --demo" "config=0x113" demoenc.out
 "$PMUTOP" --frob > /dev/null 2>&1
 expect_eq "unknown option" $? 2
 "$PMUTOP" -d 0 -b > /dev/null 2>&1

@@ -83,16 +83,25 @@ static void list_pci(const char *root)
 	pci_map_free(pm);
 }
 
+static int list_what(const char *root, const char *what);
+
 int cmd_list(int argc, char **argv)
 {
-	const char *root;
+	char *root;
 	int status;
-	int first = cmd_options(argc, argv,
-				"usage: pmutop list [--sysfs-root DIR] [pmus|events|profiles|metrics|machines|pci]\n", &root,
-				&status);
+	int first = cmd_options(argc, argv, "list",
+				"usage: pmutop list [--sysfs-root DIR | --demo[=NAME]] [pmus|events|profiles|metrics|machines|pci]\n",
+				&root, &status);
 	if (first < 0)
 		return status;
-	const char *what = first < argc ? argv[first] : "pmus";
+	status = list_what(root, first < argc ? argv[first] : "pmus");
+	free(root);
+	return status;
+}
+
+static int list_what(const char *root, const char *what)
+{
+	int status;
 	if (!strcmp(what, "machines")) {
 		char **names;
 		int n = catalog_machine_names(&names);

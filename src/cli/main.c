@@ -50,8 +50,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: pmutop [OPTIONS]\n"
-		"       pmutop encode [--sysfs-root DIR] EVENT...\n"
-		"       pmutop list [--sysfs-root DIR] [pmus|events|profiles|metrics|machines|pci]\n"
+		"       pmutop encode [--sysfs-root DIR | --demo[=NAME]] EVENT...\n"
+		"       pmutop list [--sysfs-root DIR | --demo[=NAME]] [pmus|events|profiles|metrics|machines|pci]\n"
 		"\n"
 		"Watch uncore and core PMU counters as metrics: memory-fabric bandwidth, latencies,\n"
 		"PCIe and NIC traffic, TopDown.\n"
@@ -108,7 +108,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 	};
 	int c;
 	char *end;
-	while ((c = getopt_long(argc, argv, "bd:n:p:f:hV", opts, NULL)) != -1) {
+	opterr = 0; /* one line of our own, not 40 of help */
+	while ((c = getopt_long(argc, argv, ":bd:n:p:f:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': o->batch = true; break;
 		case 'd':
@@ -160,11 +161,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case O_DRY: o->dry_run = true; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("pmutop %s\n", PACKAGE_VERSION); exit(0);
-		default: usage(stderr); return 2;
+		default: cmd_bad_option("pmutop", c, argv); return 2;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "pmutop: unexpected argument '%s' (try pmutop --help)\n", argv[optind]);
+		fprintf(stderr, "pmutop: unexpected argument '%s' (see pmutop --help)\n", argv[optind]);
 		return 2;
 	}
 	if (o->fake_clock && !o->sim && !o->demo) {
@@ -192,6 +193,12 @@ static int apply_filter_option(struct session *s, const char *spec)
 	if (at) {
 		*at = '\0';
 		instname = at + 1;
+		if (!*instname || !*target) {
+			fprintf(stderr, "pmutop: -f %s: want GROUP@INSTANCE, a name on each side of '@' (see pmutop list metrics)\n",
+				spec);
+			free(target);
+			return -1;
+		}
 	}
 	int status = 0, matched = 0;
 	char *assigns = xstrdup(colon + 1), *save = NULL;
