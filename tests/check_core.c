@@ -394,6 +394,48 @@ START_TEST(expr_deep_nesting_refused)
 }
 END_TEST
 
+/* Warnings: control characters from files are shown escaped, and the same warning for
+ * every CPU is said once with a count. */
+START_TEST(diag_escapes_and_says_once)
+{
+	diag_clear();
+	diag_warn("profile %s: bad", "x\033[2Jy");
+	ck_assert_str_eq(diag_message(0, NULL), "profile x\\x1b[2Jy: bad");
+	for (int cpu = 0; cpu < 24; cpu++)
+		diag_warn("/sys/devices/cpu%d/x: malformed", cpu);
+	diag_warn("something else");
+	ck_assert_int_eq(diag_count(), 3);
+	ck_assert_str_eq(diag_message(1, NULL), "/sys/devices/cpu0/x: malformed");
+	ck_assert_int_eq(diag_repeats(1), 23);
+	ck_assert_int_eq(diag_repeats(2), 0);
+	diag_clear();
+}
+END_TEST
+
+/* A PMU whose type file cannot be read is not called missing. Root reads any file, so
+ * as root the test drops to nobody (Check runs each test in a process of its own). */
+START_TEST(unreadable_type_file)
+{
+	char *root = tmp_dir();
+	put_file(root, "sys/bus/event_source/devices/p/type", "9\n");
+	char *cmd = xasprintf("chmod -R a+rX %s && chmod 0 %s/sys/bus/event_source/devices/p/type", root, root);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	if (geteuid() == 0) {
+		ck_assert_int_eq(setgid(65534), 0);
+		ck_assert_int_eq(setuid(65534), 0);
+	}
+	diag_clear();
+	struct machine *m = machine_discover(root);
+	bool said = false;
+	for (int i = 0; i < diag_count(); i++)
+		said |= strstr(diag_message(i, NULL), "p/type: cannot be read (Permission denied)") != NULL;
+	ck_assert_msg(said, "%s", diag_count() ? diag_message(0, NULL) : "(no warning)");
+	ck_assert_int_eq(m->pmus[0].type, -1);
+	machine_free(m);
+}
+END_TEST
+
 /* ---- CPU utilisation from /proc/stat ---- */
 
 START_TEST(procstat_utilisation)
@@ -483,6 +525,8 @@ int main(void)
 	tcase_add_test(t, expr_errors);
 	tcase_add_test(t, expr_deep_nesting_refused);
 	tcase_add_test(t, procstat_utilisation);
+	tcase_add_test(t, diag_escapes_and_says_once);
+	tcase_add_test(t, unreadable_type_file);
 	tcase_add_test(t, dvsec_walk);
 	tcase_add_test(t, rc_map_of_the_demo_tree);
 	suite_add_tcase(s, t);

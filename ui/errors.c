@@ -27,7 +27,11 @@ static int collect(struct tui *t, char ***lines)
 	for (int i = 0; i < diag_count(); i++) {
 		enum diag_level lv;
 		const char *m = diag_message(i, &lv);
-		ADD("%s%s", lv == DIAG_ERROR ? "error: " : "warning: ", m);
+		int more = diag_repeats(i);
+		if (more)
+			ADD("%s%s (and %d more like it)", lv == DIAG_ERROR ? "error: " : "warning: ", m, more);
+		else
+			ADD("%s%s", lv == DIAG_ERROR ? "error: " : "warning: ", m);
 	}
 #undef ADD
 	return n;

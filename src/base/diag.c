@@ -1,6 +1,7 @@
 /* diag.c - warnings and errors: printed to stderr, and kept for the UI's error view. */
 #include "base/diag.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,19 +13,65 @@
 struct diag_entry {
 	enum diag_level level;
 	char *text;
+	int repeats; /* later messages of the same shape, not said again */
 };
 
 static struct diag_entry entries[DIAG_KEEP];
 static int nentries;
 static bool quiet;
 
+/* Control characters from files (a profile, a sysfs name, pmutoprc) must not reach the
+ * terminal as they are: an escape sequence would garble the screen. */
+static char *escape_controls(const char *s)
+{
+	size_t n = 0;
+	for (const char *p = s; *p; p++)
+		n += ((unsigned char)*p < 0x20 || *p == 0x7f) ? 4 : 1;
+	char *out = xmalloc(n + 1), *o = out;
+	for (const char *p = s; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c < 0x20 || c == 0x7f)
+			o += sprintf(o, "\\x%02x", c);
+		else
+			*o++ = (char)c;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* Do a and b differ only in their numbers ("cpu3" and "cpu17")? */
+static bool same_shape(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			while (isdigit((unsigned char)*a))
+				a++;
+			while (isdigit((unsigned char)*b))
+				b++;
+			continue;
+		}
+		if (*a++ != *b++)
+			return false;
+	}
+	return *a == *b;
+}
+
 static void diag_add(enum diag_level level, const char *fmt, va_list ap)
 {
-	char *text = xvasprintf(fmt, ap);
+	char *raw = xvasprintf(fmt, ap);
+	char *text = escape_controls(raw);
+	free(raw);
+	/* the same warning for every CPU (or RC) is said once, with a count */
+	if (nentries && entries[nentries - 1].level == level && same_shape(entries[nentries - 1].text, text)) {
+		entries[nentries - 1].repeats++;
+		free(text);
+		return;
+	}
 	if (!quiet)
 		fprintf(stderr, "pmutop: %s%s\n", level == DIAG_ERROR ? "error: " : "warning: ", text);
 	if (nentries < DIAG_KEEP) {
 		entries[nentries].level = level;
+		entries[nentries].repeats = 0;
 		entries[nentries++].text = text;
 	} else {
 		free(text);
@@ -64,6 +111,11 @@ const char *diag_message(int i, enum diag_level *level)
 	if (level)
 		*level = entries[i].level;
 	return entries[i].text;
+}
+
+int diag_repeats(int i)
+{
+	return i >= 0 && i < nentries ? entries[i].repeats : 0;
 }
 
 void diag_clear(void)

@@ -13,6 +13,9 @@ void diag_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void diag_set_quiet(bool quiet);
 int diag_count(void);
 const char *diag_message(int i, enum diag_level *level);
+/* How many later messages of the same shape (differing only in numbers: the same
+ * warning for each CPU) message i stands for. */
+int diag_repeats(int i);
 void diag_clear(void);
 
 #endif

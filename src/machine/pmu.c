@@ -189,8 +189,17 @@ static void read_type(struct pmu *p)
 	const char *t = pmu_attr(p, "type");
 	uint64_t v;
 	p->type = -1;
-	if (!t)
-		diag_warn("%s/type: missing; the PMU cannot be opened", p->dir);
+	if (!t) {
+		char *path = path_join(p->dir, "type");
+		bool there = access(path, F_OK) == 0;
+		int err = there && access(path, R_OK) != 0 ? errno : 0;
+		free(path);
+		if (there)
+			diag_warn("%s/type: cannot be read (%s); the PMU cannot be opened", p->dir,
+				  strerror(err ? err : EIO));
+		else
+			diag_warn("%s/type: missing; the PMU cannot be opened", p->dir);
+	}
 	else if (!parse_u64(t, &v) || v > INT32_MAX)
 		diag_warn("%s/type: malformed '%s'", p->dir, t);
 	else
