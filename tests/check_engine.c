@@ -220,6 +220,47 @@ START_TEST(host_meters_in_frames)
 }
 END_TEST
 
+/* Batch output keeps full precision and the same state in every format: text, CSV and
+ * JSON all say 0.0013027 and 1e-300, and an infinite value is "ok" everywhere (JSON's
+ * 1e999 reads back as infinity). Raw deltas keep their fraction. */
+START_TEST(batch_precision_and_states_agree)
+{
+	struct two w;
+	w.m = two_kinds_machine();
+	w.p = load_text("[group t]\npmu = fake_gauge_{n}\ninstance = g{n}\nevents = temp\n"
+			"[metric t.small]\nformula = temp * 0.0013027 / 40\n"
+			"[metric t.tiny]\nformula = temp * 1e-300 / 40\n"
+			"[metric t.huge]\nformula = temp * 1e308 * 10\n"
+			"[metric t.half]\nformula = temp / 80\n");
+	w.ps[0] = w.p;
+	w.s = session_new(w.m, w.ps, 1);
+	struct source *gauge = xcalloc(1, sizeof(*gauge));
+	gauge->ops = &gauge_ops;
+	session_add_source(w.s, gauge);
+	gauge_reading = 40.0;
+	session_start(w.s, SEC);
+	const struct frame *f = session_sample(w.s, 2 * SEC);
+	const enum batch_format formats[] = { BATCH_TEXT, BATCH_CSV, BATCH_JSON };
+	char *out[3];
+	for (int i = 0; i < 3; i++) {
+		size_t len = 0;
+		FILE *m = open_memstream(&out[i], &len);
+		ck_assert(batch_write_frame(m, formats[i], true, true, f));
+		fclose(m);
+		ck_assert_msg(strstr(out[i], "0.0013027"), "%d: %s", i, out[i]);
+		ck_assert_msg(strstr(out[i], "1e-300"), "%d: %s", i, out[i]);
+		ck_assert_msg(!strstr(out[i], "null"), "%d: a value lost its number: %s", i, out[i]);
+	}
+	ck_assert_msg(strstr(out[0], " inf "), "%s", out[0]);
+	ck_assert_msg(strstr(out[1], ",inf,,ok"), "%s", out[1]);
+	ck_assert_msg(strstr(out[2], "\"metric\":\"t.huge\",\"instance\":\"g0\",\"value\":1e999,\"unit\":\"\"}"), "%s", out[2]);
+	ck_assert_msg(strstr(out[2], "\"delta\":40,"), "%s", out[2]); /* the gauge's reading */
+	for (int i = 0; i < 3; i++)
+		free(out[i]);
+	two_end(&w);
+}
+END_TEST
+
 /* ---- the run loop and an output, on a fake clock ---- */
 
 struct seen {
@@ -297,6 +338,7 @@ int main(void)
 	tcase_add_test(t, enum_filter_and_per_event_acceptance);
 	tcase_add_test(t, run_loop_feeds_outputs_frames);
 	tcase_add_test(t, host_meters_in_frames);
+	tcase_add_test(t, batch_precision_and_states_agree);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }

@@ -38,15 +38,9 @@ static void iso8601(uint64_t ns, char *buf, size_t len)
 void format_metric_value(const struct frame_value *v, char *buf, size_t len)
 {
 	switch ((enum value_state)v->state) {
-	case VS_OK: {
-		double a = fabs(v->value);
-		int prec = a >= 100 ? 1 : a >= 10 ? 2 : 3;
-		if (a >= 1e6)
-			snprintf_c(buf, len, "%.4g", v->value);
-		else
-			snprintf_c(buf, len, "%.*f", prec, v->value);
+	case VS_OK: /* batch output keeps full precision, as CSV and JSON: 0.0013027, 1e-300 */
+		snprintf_c(buf, len, "%.10g", v->value);
 		break;
-	}
 	case VS_NO_VALUE: snprintf(buf, len, "-"); break;
 	case VS_NOT_COUNTED: snprintf(buf, len, "not counted"); break;
 	case VS_UNREADABLE: snprintf(buf, len, "?"); break;
@@ -60,6 +54,17 @@ static void put_num(FILE *f, const char *fmt, double v)
 	char buf[64];
 	snprintf_c(buf, sizeof(buf), fmt, v);
 	fputs(buf, f);
+}
+
+/* A JSON number; an infinite value (x / 0 is no value, but a formula may still overflow)
+ * is 1e999, which is valid JSON and what JSON parsers read back as infinity, so it keeps
+ * the state "ok" that CSV and text give it. */
+static void json_num(FILE *f, const char *fmt, double v)
+{
+	if (isinf(v))
+		fputs(v > 0 ? "1e999" : "-1e999", f);
+	else
+		put_num(f, fmt, v);
 }
 
 /* JSON string body: our names are plain, but escape anyway. */
@@ -135,9 +140,9 @@ static void write_json(FILE *f, const struct frame *fr, bool raw, const char *wh
 		json_string(f, vi->m->name);
 		fputs(",\"instance\":", f);
 		json_string(f, fr->iinfo[vi->instance].name);
-		if (v->state == VS_OK && isfinite(v->value)) {
+		if (v->state == VS_OK) {
 			fputs(",\"value\":", f);
-			put_num(f, "%.10g", v->value);
+			json_num(f, "%.10g", v->value);
 		} else {
 			fputs(",\"value\":null", f);
 		}
@@ -191,9 +196,9 @@ static void write_json(FILE *f, const struct frame *fr, bool raw, const char *wh
 			fprintf(f, ",\"config\":\"0x%llx\",\"config1\":\"0x%llx\",\"config2\":\"0x%llx\",\"cpu\":%d,",
 				(unsigned long long)fc->config[0], (unsigned long long)fc->config[1],
 				(unsigned long long)fc->config[2], ci->cpu);
-			if (fc->state == VS_OK) {
+			if (fc->state == VS_OK) { /* exact: a scaled count may have a fraction */
 				fputs("\"delta\":", f);
-				put_num(f, "%.0f", fc->delta);
+				json_num(f, "%.17g", fc->delta);
 			} else {
 				fputs("\"delta\":null", f);
 			}
