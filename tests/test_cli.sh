@@ -166,6 +166,48 @@ expect_grep "sim on unseen tree" ",sim,tegra410,ucf.mem_read_bw,socket7,[0-9.]*,
 expect_grep "sim socket3 rc1" ",sim,tegra410,pcie.read_latency,socket3/rc1,[0-9.]*,ns,ok" sim.csv
 grep -q "socket0\|socket1" sim.csv && fail "instances named from counting, not from PMU names" || ok
 
+# --sim without a model: the default model is coherent for every family, on any tree
+# shaped like the drivers' (TopDown partitions slots, latencies 80-1000 ns, SLC >= memory),
+# and every filter selects part of the traffic (a BDF or address no device has: none)
+for kind in spr skl icl adl neoverse-v2; do
+    sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" $kind "td-$kind" 2 4 > /dev/null
+    "$PMUTOP" --sim --sysfs-root "td-$kind" -p topdown -b -n 1 --fake-clock --format csv > "td-$kind.csv"
+done
+"$PMUTOP" --sim --sysfs-root tree -b -n 1 --fake-clock --format csv -p tegra410 > nomodel.csv
+"$PMUTOP" --sim --sysfs-root tree -b -n 2 --fake-clock --format csv -p tegra410 \
+    -f pcie@socket3/rc1:src_bdf=01:00.0 -f pcie@socket7/rc1:src_bdf=07:1f.7 \
+    -f pcie_tgt@socket3/rc1:dst_addr_base=0x80000000,dst_addr_mask=0xf0000000 \
+    -f pcie_tgt@socket7/rc1:dst_addr_base=0xa0000000,dst_addr_mask=0xf0000000 | tail -n +2 > filtered.csv
+python3 - <<'PY' && ok || fail "default model: see the assertion above"
+import csv, glob
+def rows(path):
+    return [r for r in csv.reader(open(path)) if r and r[0] != "time"]
+for path in glob.glob("td-*.csv"):
+    by = {}
+    for r in rows(path):
+        if r[7] == "ok":
+            by.setdefault(r[4], {})[r[3]] = float(r[5])
+    assert by, path
+    for inst, m in by.items():
+        l1 = [m[k] for k in ("topdown.retiring", "topdown.bad_speculation", "topdown.frontend_bound", "topdown.backend_bound")]
+        assert all(0 <= x <= 100 for x in l1), (path, inst, l1)
+        assert abs(sum(l1) - 100) < 0.5, (path, inst, l1)
+        if "topdown.heavy_ops" in m:
+            assert abs(m["topdown.heavy_ops"] + m["topdown.light_ops"] - m["topdown.retiring"]) < 1e-6
+v = {(r[3], r[4]): float(r[5]) for r in rows("nomodel.csv") if r[7] == "ok"}
+lat = [x for (k, i), x in v.items() if k.endswith("latency")]
+assert lat and all(80 <= x <= 1000 for x in lat), sorted(lat)[:3]
+for s in ("socket3", "socket7"):
+    assert v[("ucf.slc_read_bw", s)] >= v[("ucf.mem_read_bw", s)]
+    assert v[("ucf.slc_write_bw", s)] >= v[("ucf.mem_write_bw", s)]
+last = {(r[3], r[4]): float(r[5]) for r in rows("filtered.csv")[-300:] if r[7] == "ok"}
+whole = v[("pcie.read_bw", "socket3/rc1")]
+assert 0 < last[("pcie.read_bw", "socket3/rc1")] < whole, "a device's BDF selects its share"
+assert last[("pcie.read_bw", "socket7/rc1")] == 0, "a BDF no device has selects nothing"
+assert 0 < last[("pcie_tgt.read_bw", "socket3/rc1")] < v[("pcie_tgt.read_bw", "socket3/rc1")]
+assert last[("pcie_tgt.read_bw", "socket7/rc1")] == 0, "an address no BAR has selects nothing"
+PY
+
 # CPU utilisation from a fake /proc/stat: (busy delta) / (total delta)
 mkdir -p fakeproc/proc
 printf 'cpu  100 0 100 800 0 0 0 0 0 0\ncpu0 50 0 50 400 0 0 0 0 0 0\n' > fakeproc/proc/stat

@@ -10,7 +10,7 @@ static void help_draw(struct tui *t)
 	int n = t->nkeys;
 	static const char *const legend[] = {
 		"Values:  -  no value (nothing happened, or first interval after a filter change)",
-		"         ~  multiplexed: scaled from part of the interval",
+		"         ~  multiplexed: scaled from part of the interval   !  a share outside 0-100 %",
 		"         not counted: the counter never ran   ?  unreadable   n/a  unavailable",
 		"Filter editor: Up/Down choose, Space toggles, Left/Right pick a mask bit,",
 		"         Enter edits a value, d resets to default, a applies, Esc cancels",

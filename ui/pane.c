@@ -33,14 +33,18 @@ static void value_text(struct tui *t, int slot, const struct frame_value *v, con
 	case VS_OK: {
 		t->shown[slot] = display_hysteresis(t->shown[slot], v->value);
 		struct value_cache *vc = t->vtext ? &t->vtext[slot] : NULL;
+		/* a share outside 0-100 % is impossible: shown, and marked, never hidden */
+		bool impossible = unit[0] == '%' && !unit[1] && (v->value < -0.5 || v->value > 100.5);
 		if (v->multiplexed)
 			*r = R_MARK;
+		if (impossible)
+			*r = R_ERROR;
 		if (vc && vc->state == VS_OK + 1 && vc->shown == t->shown[slot] && vc->mux == v->multiplexed) {
 			snprintf(buf, len, "%s", vc->text);
 			return;
 		}
 		format_human(t->shown[slot], unit, num, sizeof(num), u, sizeof(u));
-		snprintf(buf, len, "%s%s %s", num, v->multiplexed ? "~" : "", u);
+		snprintf(buf, len, "%s%s%s %s", num, v->multiplexed ? "~" : "", impossible ? "!" : "", u);
 		if (vc) {
 			vc->state = VS_OK + 1; /* 0: nothing cached yet */
 			vc->shown = t->shown[slot];

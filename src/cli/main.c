@@ -345,7 +345,7 @@ static bool counts_anything(const struct session *s)
 
 static int run(struct options *o)
 {
-	char *demo_dir = NULL, *demo_model = NULL;
+	char *demo_dir = NULL, *demo_model = NULL, *default_model = NULL;
 	const char *root = o->sysfs_root ? o->sysfs_root : getenv("PMUTOP_SYSFS_ROOT");
 	if (!root || !*root)
 		root = "/";
@@ -361,11 +361,16 @@ static int run(struct options *o)
 			o->model = demo_model;
 		o->sim = true;
 	}
+	if (o->sim && !o->model) { /* coherent rates for every family the profiles know */
+		default_model = catalog_default_model();
+		o->model = default_model;
+	}
 	int status = 1;
 	if (!is_dir(root)) {
 		fprintf(stderr, "pmutop: --sysfs-root %s: %s\n", root, strerror(errno ? errno : ENOTDIR));
 		free(demo_dir);
 		free(demo_model);
+		free(default_model);
 		return 1;
 	}
 	struct machine *m = machine_discover(root);
@@ -438,6 +443,7 @@ out:
 	machine_free(m);
 	free(demo_dir);
 	free(demo_model);
+	free(default_model);
 	return status;
 }
 

@@ -164,6 +164,22 @@ char *catalog_find_machine(const char *name)
 	return found;
 }
 
+char *catalog_default_model(void)
+{
+	char **dirs;
+	int n = machine_dirs(&dirs);
+	char *found = NULL;
+	for (int i = 0; i < n && !found; i++) {
+		char *f = path_join(dirs[i], "default-model.ini");
+		if (is_regular_file(f))
+			found = f;
+		else
+			free(f);
+	}
+	free_names(dirs, n);
+	return found;
+}
+
 int catalog_machine_names(char ***names)
 {
 	char **dirs;
@@ -173,6 +189,13 @@ int catalog_machine_names(char ***names)
 		char **sub;
 		int m = list_dir(dirs[i], &sub);
 		for (int j = 0; j < m; j++) {
+			char *d = path_join(dirs[i], sub[j]);
+			char *sys = path_join(d, "sys");
+			bool machine = is_dir(sys);
+			free(sys);
+			free(d);
+			if (!machine) /* the default model beside them is not a machine */
+				continue;
 			bool dup = false;
 			for (int x = 0; x < k && !dup; x++)
 				dup = !strcmp((*names)[x], sub[j]);

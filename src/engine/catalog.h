@@ -23,6 +23,9 @@ int catalog_select(struct profile **all, int n, const struct machine *m, struct 
 
 /* Directory of bundled demo machine NAME (holds sys/ and model.ini), or NULL. */
 char *catalog_find_machine(const char *name);
+/* The traffic model --sim uses on a tree without one (default-model.ini beside the demo
+ * machines), or NULL. */
+char *catalog_default_model(void);
 /* Names of the bundled demo machines. */
 int catalog_machine_names(char ***names);
 

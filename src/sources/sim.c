@@ -87,6 +87,8 @@ static int sim_open(struct source *src, struct instance *inst)
 			sc[k].event = legacy_name(&ct->attr);
 		sc[k].sec = sim_model_section(ss->model, inst->pmu->name);
 		sc[k].selection = legacy ? 1.0 : sim_selection(sc[k].sec, inst->pmu, sc[k].event, &ct->attr);
+		if (sim_rate_is_scaled(sc[k].sec, sc[k].event) && inst->scale[ct->event] > 0)
+			sc[k].selection /= inst->scale[ct->event]; /* the model speaks in scaled units */
 		sc[k].open_ns = sc[k].last_ns = src->now_ns;
 		sc[k].id = hash_str(inst->event_str[ct->event]) ^ mix((uint64_t)ct->cpu);
 		sc[k].index = last_number(inst->pmu->name);

@@ -27,10 +27,17 @@ struct sim_cell {
 	char *field;
 	int bit; /* -1: the field as a flag (any bit set) */
 	double weight;
+	/* value cells (FIELD@VALUE, FIELD/MASKFIELD@VALUE): traffic of one device (a BDF) or
+	 * address; selected when the field equals the value, or matches it under the mask
+	 * field as the driver compares (value & mask) == (field & mask) */
+	bool by_value;
+	uint64_t value;
+	char *mask_field;
 };
 
 struct sim_dim {
 	char *name;
+	char *when; /* value dimensions: the enable field that turns the filter on */
 	int ncells;
 	struct sim_cell *cells;
 };
@@ -43,6 +50,8 @@ struct sim_section {
 	struct sim_dim *dims;
 	char **unfiltered;
 	int nunfiltered;
+	char **scaled;  /* events whose rates are in the alias's scaled units */
+	int nscaled;
 	double running;
 	double *slots; /* fixed slots then one per rate, for the last key evaluated */
 	bool cached;
@@ -113,14 +122,56 @@ static const char *rate_known(void *ctx, int i)
 	return i - 4 < rn->upto ? rn->sec->rates[i - 4].event : NULL;
 }
 
+static void add_cell(struct sim_dim *d, struct sim_cell c)
+{
+	d->cells = xrealloc(d->cells, sizeof(struct sim_cell) * (size_t)(d->ncells + 1));
+	d->cells[d->ncells++] = c;
+}
+
+/* FIELD[/MASKFIELD]@VALUE=WEIGHT: one value cell */
+static bool add_value_cell(struct sim_model *m, struct sim_dim *d, const char *name, char *w, char *at)
+{
+	char *eq = strchr(at, '=');
+	uint64_t v;
+	char *end;
+	double wgt;
+	if (!eq) {
+		merr(m, m->line, 0, "dim.%s: '%s' is not FIELD@VALUE=WEIGHT", name, w);
+		return false;
+	}
+	*at = *eq = '\0';
+	wgt = strtod_c(eq + 1, &end);
+	if (!parse_u64(at + 1, &v) || end == eq + 1 || *end || wgt < 0) {
+		merr(m, m->line, 0, "dim.%s: '%s@%s=%s' wants a number (decimal or 0x) and a non-negative weight", name, w,
+		     at + 1, eq + 1);
+		return false;
+	}
+	char *slash = strchr(w, '/');
+	if (slash)
+		*slash = '\0';
+	add_cell(d, (struct sim_cell){ .field = xstrdup(w), .bit = -1, .weight = wgt, .by_value = true, .value = v,
+				       .mask_field = slash ? xstrdup(slash + 1) : NULL });
+	return true;
+}
+
 static void add_dim(struct sim_model *m, struct sim_section *sec, const char *name, const char *value)
 {
 	struct sim_dim d = { .name = xstrdup(name) };
 	char *copy = xstrdup(value), *save = NULL;
 	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		if (str_has_prefix(w, "when=") && w[5]) {
+			free(d.when);
+			d.when = xstrdup(w + 5);
+			continue;
+		}
+		char *at = strchr(w, '@');
+		if (at) {
+			add_value_cell(m, &d, name, w, at);
+			continue;
+		}
 		char *eq = strchr(w, '=');
 		if (!eq || eq == w) {
-			merr(m, m->line, 0, "dim.%s: '%s' is not FIELD=WEIGHT[,WEIGHT...]", name, w);
+			merr(m, m->line, 0, "dim.%s: '%s' is not FIELD=WEIGHT[,WEIGHT...] or FIELD@VALUE=WEIGHT", name, w);
 			continue;
 		}
 		*eq = '\0';
@@ -134,8 +185,7 @@ static void add_dim(struct sim_model *m, struct sim_section *sec, const char *na
 				merr(m, m->line, 0, "dim.%s: weight '%s' of %s is not a non-negative number", name, x, w);
 				continue;
 			}
-			d.cells = xrealloc(d.cells, sizeof(struct sim_cell) * (size_t)(d.ncells + 1));
-			d.cells[d.ncells++] = (struct sim_cell){ xstrdup(w), many ? bit : -1, wgt };
+			add_cell(&d, (struct sim_cell){ .field = xstrdup(w), .bit = many ? bit : -1, .weight = wgt });
 		}
 	}
 	free(copy);
@@ -186,6 +236,13 @@ static int handler(void *user, const char *section, const char *name, const char
 		sec->rates[sec->nrates++] = r;
 	} else if (str_has_prefix(name, "dim.") && name[4]) {
 		add_dim(m, sec, name + 4, value);
+	} else if (!strcmp(name, "scaled")) {
+		char *copy = xstrdup(value), *save = NULL;
+		for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+			sec->scaled = xrealloc(sec->scaled, sizeof(char *) * (size_t)(sec->nscaled + 1));
+			sec->scaled[sec->nscaled++] = xstrdup(w);
+		}
+		free(copy);
 	} else if (!strcmp(name, "unfiltered")) {
 		char *copy = xstrdup(value), *save = NULL;
 		for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
@@ -199,7 +256,7 @@ static int handler(void *user, const char *section, const char *name, const char
 		if (*end || !(sec->running > 0 && sec->running <= 1))
 			merr(m, m->line, 0, "running must be a fraction in (0, 1]");
 	} else {
-		merr(m, m->line, 0, "unknown key '%s' in [pmu %s] (known: rate.EVENT, dim.NAME, unfiltered, running)", name,
+		merr(m, m->line, 0, "unknown key '%s' in [pmu %s] (known: rate.EVENT, dim.NAME, unfiltered, scaled, running)", name,
 		     sec->glob);
 	}
 	return 1;
@@ -296,11 +353,17 @@ void sim_model_free(struct sim_model *m)
 		}
 		free(s->rates);
 		for (int j = 0; j < s->ndims; j++) {
-			for (int k = 0; k < s->dims[j].ncells; k++)
+			for (int k = 0; k < s->dims[j].ncells; k++) {
 				free(s->dims[j].cells[k].field);
+				free(s->dims[j].cells[k].mask_field);
+			}
 			free(s->dims[j].cells);
 			free(s->dims[j].name);
+			free(s->dims[j].when);
 		}
+		for (int j = 0; j < s->nscaled; j++)
+			free(s->scaled[j]);
+		free(s->scaled);
 		free(s->dims);
 		for (int j = 0; j < s->nunfiltered; j++)
 			free(s->unfiltered[j]);
@@ -324,10 +387,29 @@ const char *sim_model_title(const struct sim_model *m)
 	return m->title;
 }
 
+/* [pmu GLOB GLOB...]: any of the blank-separated globs */
+static bool section_matches(const char *globs, const char *pmu_name)
+{
+	char pat[256];
+	for (const char *p = globs; *p;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		size_t n = strcspn(p, " \t");
+		if (n && n < sizeof(pat)) {
+			memcpy(pat, p, n);
+			pat[n] = '\0';
+			if (fnmatch(pat, pmu_name, 0) == 0)
+				return true;
+		}
+		p += n;
+	}
+	return false;
+}
+
 const struct sim_section *sim_model_section(const struct sim_model *m, const char *pmu_name)
 {
 	for (int i = 0; i < m->nsections; i++)
-		if (fnmatch(m->sections[i].glob, pmu_name, 0) == 0)
+		if (section_matches(m->sections[i].glob, pmu_name))
 			return &m->sections[i];
 	return NULL;
 }
@@ -385,6 +467,12 @@ double sim_selection(const struct sim_section *sec, const struct pmu *p, const c
 		const struct sim_dim *dim = &sec->dims[d];
 		double all = 0, sel = 0;
 		bool any = false;
+		if (dim->when) { /* a value filter counts only while its enable field is set */
+			const struct format_field *en = pmu_find_format(p, dim->when);
+			if (!en || !format_extract(en, attr->config))
+				continue;
+			any = true; /* on: only the matching cells count, none is nothing */
+		}
 		for (int c = 0; c < dim->ncells; c++) {
 			const struct sim_cell *cell = &dim->cells[c];
 			all += cell->weight;
@@ -392,7 +480,14 @@ double sim_selection(const struct sim_section *sec, const struct pmu *p, const c
 			if (!ff)
 				continue;
 			uint64_t v = format_extract(ff, attr->config);
-			bool on = cell->bit < 0 ? v != 0 : (v >> cell->bit) & 1;
+			bool on;
+			if (cell->by_value) {
+				const struct format_field *mf = cell->mask_field ? pmu_find_format(p, cell->mask_field) : NULL;
+				uint64_t mask = mf ? format_extract(mf, attr->config) : ~0ull;
+				on = (v & mask) == (cell->value & mask);
+			} else {
+				on = cell->bit < 0 ? v != 0 : (v >> cell->bit) & 1;
+			}
 			if (on) {
 				sel += cell->weight;
 				any = true;
@@ -401,6 +496,14 @@ double sim_selection(const struct sim_section *sec, const struct pmu *p, const c
 		f *= any ? sel : all;
 	}
 	return f;
+}
+
+bool sim_rate_is_scaled(const struct sim_section *sec, const char *event)
+{
+	for (int i = 0; sec && event && i < sec->nscaled; i++)
+		if (!strcmp(sec->scaled[i], event))
+			return true;
+	return false;
 }
 
 double sim_running_fraction(const struct sim_section *sec)

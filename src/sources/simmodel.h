@@ -1,12 +1,19 @@
 /* simmodel.h - the traffic model of a simulated machine (an INI file beside its sysfs tree).
  *
- *   [pmu GLOB]                          sections apply to PMUs whose name matches; first wins
+ *   [pmu GLOB...]                       sections apply to PMUs whose name matches one of
+ *                                       the globs; the first section wins
  *   rate.EVENT = FORMULA                events per second, unfiltered; names: t (seconds),
  *                                       socket, index (the PMU name's last number, e.g.
  *                                       the RC), cpu (the counter's CPU), and the rates
  *                                       defined above it
  *   dim.NAME = FIELD=W FIELD=W ...      a filter dimension: cells selected by format fields
  *   dim.NAME = FIELD=W0,W1,...          ... or by the bits of one mask field
+ *   dim.NAME = FIELD@V=W ... when=EN    ... or by value (a device's BDF) while the enable
+ *                                       field EN is set: matching cells count, none is 0
+ *   dim.NAME = FIELD/MASK@V=W ... when=EN  an address V matched as the driver does:
+ *                                       (V & MASK) == (FIELD & MASK)
+ *   scaled = EVENT ...                  rates given in the alias's scaled units (slots,
+ *                                       joules): counts are the rate / .scale
  *   unfiltered = EVENT ...              events the filters do not scale (cycles)
  *   running = FRACTION                  time running / time enabled (multiplexing)
  *   [model] title = ..., jitter = F     relative noise per read, seeded by --seed
@@ -40,6 +47,8 @@ double sim_rate(const struct sim_section *sec, int rate, const char *event, doub
 double sim_selection(const struct sim_section *sec, const struct pmu *p, const char *event,
 		     const struct event_attr *attr);
 double sim_running_fraction(const struct sim_section *sec);
+/* Is the event's rate given in its alias's scaled units (the source divides by .scale)? */
+bool sim_rate_is_scaled(const struct sim_section *sec, const char *event);
 
 /* Which alias of p the attr encodes (most specific match), or NULL. */
 const char *sim_decode_event(const struct machine *m, const struct pmu *p, const struct event_attr *attr);
