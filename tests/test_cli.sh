@@ -208,6 +208,21 @@ assert 0 < last[("pcie_tgt.read_bw", "socket3/rc1")] < v[("pcie_tgt.read_bw", "s
 assert last[("pcie_tgt.read_bw", "socket7/rc1")] == 0, "an address no BAR has selects nothing"
 PY
 
+# hardware no profile counts yet is named, not just "0 counter groups"
+for s in 0 2; do
+    d=nic/sys/bus/event_source/devices/hns3_pmu_sicl_$s
+    mkdir -p $d && echo 9 > $d/type && echo 0 > $d/cpumask
+done
+mkdir -p nic/sys/class/hwmon/hwmon3/tile0 nic/sys/devices/system/cpu
+echo 0-3 > nic/sys/devices/system/cpu/online
+echo bfperf > nic/sys/class/hwmon/hwmon3/name
+echo 0x0 > nic/sys/class/hwmon/hwmon3/tile0/event0 && echo 0x0 > nic/sys/class/hwmon/hwmon3/tile0/counter0
+"$PMUTOP" --sim --sysfs-root nic -b -n 1 --fake-clock > /dev/null 2> err.out
+expect_eq "unsupported hardware exit" $? 1
+expect_grep "unsupported PMU named" "PMU hns3_pmu_sicl_0: found, but no profile counts it yet" err.out
+expect_grep "unsupported hwmon counters named" "hwmon device bfperf .*programmable counters found" err.out
+expect_eq "said once for both SICLs" "$(grep -c hns3_pmu_sicl err.out)" 1
+
 # CPU utilisation from a fake /proc/stat: (busy delta) / (total delta)
 mkdir -p fakeproc/proc
 printf 'cpu  100 0 100 800 0 0 0 0 0 0\ncpu0 50 0 50 400 0 0 0 0 0 0\n' > fakeproc/proc/stat

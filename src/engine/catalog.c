@@ -2,6 +2,7 @@
 #include "engine/catalog.h"
 
 #include <limits.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -108,6 +109,61 @@ int catalog_load_all(struct profile ***out)
 	return n;
 }
 
+/* Does any group of any profile count this PMU? */
+static bool some_group_counts(struct profile **all, int n, const char *pmu)
+{
+	for (int i = 0; i < n; i++)
+		for (int g = 0; g < all[i]->ngroups; g++) {
+			char *copy = xstrdup(all[i]->groups[g].pmu_pattern), *save = NULL;
+			bool ok = false;
+			for (char *pat = strtok_r(copy, " \t", &save); pat && !ok; pat = strtok_r(NULL, " \t", &save)) {
+				char caps[8][2][64];
+				int ncaps;
+				ok = pmu_pattern_match(pat, pmu, caps, &ncaps);
+			}
+			free(copy);
+			if (ok)
+				return true;
+		}
+	return false;
+}
+
+/* When no profile is for this machine, say what it has that none counts yet (a NIC's or
+ * a DPU's counters), rather than only what the fallback profile misses. The kernel's
+ * own generic PMUs are not news. */
+static void name_unsupported(struct profile **all, int n, const struct machine *m)
+{
+	static const char *const generic[] = { "software", "tracepoint", "breakpoint", "kprobe", "uprobe", "msr",
+					      "power", "cstate_*", "intel_pt", "intel_bts", "cpu", "cpu_core", "cpu_atom" };
+	for (int i = 0; i < m->npmus; i++) {
+		bool common = false;
+		for (size_t k = 0; k < ARRAY_SIZE(generic) && !common; k++)
+			common = fnmatch(generic[k], m->pmus[i].name, 0) == 0;
+		if (!common && !some_group_counts(all, n, m->pmus[i].name))
+			diag_warn("PMU %s: found, but no profile counts it yet (see pmutop list profiles)", m->pmus[i].name);
+	}
+	for (int i = 0; i < m->nhwmon; i++) {
+		char *ev = path_join(m->hwmon[i].dir, "event0"), *ct = path_join(m->hwmon[i].dir, "counter0");
+		bool counters = is_regular_file(ev) && is_regular_file(ct);
+		if (!counters) { /* BlueField keeps its counters in one directory per block */
+			char **sub;
+			int ns = list_dir(m->hwmon[i].dir, &sub);
+			for (int j = 0; j < ns && !counters; j++) {
+				char *e = path_join(m->hwmon[i].dir, sub[j]);
+				char *e0 = path_join(e, "event0"), *c0 = path_join(e, "counter0");
+				counters = is_regular_file(e0) && is_regular_file(c0);
+				free(e), free(e0), free(c0);
+			}
+			free_names(sub, ns);
+		}
+		free(ev);
+		free(ct);
+		if (counters)
+			diag_warn("hwmon device %s (%s): programmable counters found, but no profile counts them yet",
+				  m->hwmon[i].name, m->hwmon[i].dir);
+	}
+}
+
 int catalog_select(struct profile **all, int n, const struct machine *m, struct profile ***chosen)
 {
 	int k = 0;
@@ -115,6 +171,8 @@ int catalog_select(struct profile **all, int n, const struct machine *m, struct 
 	for (int i = 0; i < n; i++)
 		if (!all[i]->always && profile_matches(all[i], m))
 			(*chosen)[k++] = all[i];
+	if (!k)
+		name_unsupported(all, n, m);
 	if (!k)
 		for (int i = 0; i < n; i++)
 			if (all[i]->fallback)
