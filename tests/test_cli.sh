@@ -223,6 +223,25 @@ expect_grep "unsupported PMU named" "PMU hns3_pmu_sicl_0: found, but no profile 
 expect_grep "unsupported hwmon counters named" "hwmon device bfperf .*programmable counters found" err.out
 expect_eq "said once for both SICLs" "$(grep -c hns3_pmu_sicl err.out)" 1
 
+# -o FILE; and an interrupt prints the partial interval first, as perf stat -I does
+"$PMUTOP" --demo -n 2 --fake-clock --format csv -o out.csv
+expect_eq "-o FILE: header and two intervals" "$(wc -l < out.csv)" "$(( 1 + 2 * $(($(wc -l < demo.csv) - 1)) / 2 ))"
+"$PMUTOP" --demo -b -d 3600 --format json > partial.json 2> partial.err &
+pid=$!
+# ready once it catches SIGINT (bit 2 of SigCgt); poll that, with a deadline
+i=0
+caught() { mask=$(awk '/^SigCgt:/ { print $2 }' /proc/$pid/status 2> /dev/null); [ -n "$mask" ] && [ $((0x$mask & 2)) -ne 0 ]; }
+while [ $i -lt 100 ] && ! caught; do
+    sleep 0.05; i=$((i + 1))
+done
+[ $i -lt 100 ] && ok || fail "interrupt: pmutop never caught SIGINT"
+kill -INT $pid
+wait $pid
+expect_eq "interrupt exit" $? 0
+expect_eq "interrupt: one partial interval" "$(wc -l < partial.json)" 1
+python3 -c "import json,sys; o=json.loads(open('partial.json').readline()); sys.exit(not (0 < o['interval_ns'] < 3600e9))" \
+    && ok || fail "interrupt: the partial interval is shorter than the hour: $(head -c 200 partial.json)"
+
 # CPU utilisation from a fake /proc/stat: (busy delta) / (total delta)
 mkdir -p fakeproc/proc
 printf 'cpu  100 0 100 800 0 0 0 0 0 0\ncpu0 50 0 50 400 0 0 0 0 0 0\n' > fakeproc/proc/stat

@@ -66,7 +66,7 @@ static void set_interval(struct tui *t, int dir)
 		i = n - 1;
 	t->interval = intervals[i];
 	runloop_set_interval(t->loop, t->interval);
-	tui_message(t, false, "refresh interval %.1f s", t->interval);
+	tui_message(t, false, "refresh interval %g s", t->interval);
 }
 
 static void cmd_faster(struct tui *t) { set_interval(t, -1); }
@@ -86,6 +86,20 @@ static void cmd_up(struct tui *t)
 		t->row--;
 	else
 		focus_pane(t, -1, true);
+}
+
+static void cmd_home(struct tui *t)
+{
+	t->focus = -1;
+	focus_pane(t, 1, false);
+	if (t->focus < 0)
+		t->focus = 0;
+}
+
+static void cmd_end(struct tui *t)
+{
+	t->focus = 0;
+	focus_pane(t, -1, true);
 }
 
 static void cmd_page_down(struct tui *t) { for (int i = 0; i < LINES / 2; i++) cmd_down(t); }
@@ -182,9 +196,11 @@ static const struct command commands[] = {
 	{ { KEY_UP, 'k' }, "Up k", "previous row", cmd_up },
 	{ { KEY_NPAGE }, "PgDn", "page down", cmd_page_down },
 	{ { KEY_PPAGE }, "PgUp", "page up", cmd_page_up },
+	{ { KEY_HOME }, "Home", "first row", cmd_home },
+	{ { KEY_END }, "End", "last row", cmd_end },
 	{ { '\r', '\n', KEY_ENTER }, "Enter", "expand: TopDown level 2, an RC's root ports, per-CPU rows", cmd_expand },
 	{ { 'c' }, "c", "per-CPU rows / per-socket summaries", cmd_per_cpu },
-	{ { 'o' }, "o", "sort per-CPU rows by the next category", cmd_sort },
+	{ { 'o', KEY_F(6) }, "F6 o", "sort per-CPU rows by the next category", cmd_sort },
 	{ { 'f', KEY_F(4) }, "F4 f", "filter editor for the focused row's group", cmd_filter },
 	{ { 's', KEY_F(2) }, "F2 s", "setup: colours, characters, bars, panes (saved)", cmd_setup },
 	{ { 'e' }, "e", "errors: groups that failed and why, warnings", cmd_errors },

@@ -2,6 +2,7 @@
  * want but the machine lacks, and the warnings discovery and loading produced. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/diag.h"
 #include "tui.h"
@@ -37,18 +38,57 @@ static int collect(struct tui *t, char ***lines)
 	return n;
 }
 
+/* Lines of at most w columns, broken at blanks (a long message - the permission advice -
+ * must be readable whole at 80 columns); continuation lines are indented. */
+static int wrap(char **lines, int n, int w, char ***out)
+{
+	int m = 0, cap = 0;
+	*out = NULL;
+	for (int i = 0; i < n; i++) {
+		const char *p = lines[i];
+		bool first = true;
+		while (*p) {
+			int room = first ? w : w - 2;
+			int len = (int)strlen(p);
+			if (len > room) {
+				len = room;
+				while (len > room / 2 && p[len] != ' ')
+					len--;
+				if (p[len] != ' ')
+					len = room;
+			}
+			grow_array(out, &cap, m + 1, sizeof(char *));
+			(*out)[m++] = xasprintf("%s%.*s", first ? "" : "  ", len, p);
+			p += len;
+			while (*p == ' ')
+				p++;
+			first = false;
+		}
+	}
+	return m;
+}
+
 static void errors_draw(struct tui *t)
 {
-	char **lines;
-	int n = collect(t, &lines);
+	char **msgs, **lines;
+	int nmsgs = collect(t, &msgs);
 	int iy, ix, iw, ih;
-	crt_box(COLS - 4, LINES - 4, "Errors and warnings (Esc closes, arrows scroll)", &iy, &ix, &iw, &ih);
+	int h = 0;
+	for (int i = 0; i < nmsgs; i++)
+		h += 1 + (int)strlen(msgs[i]) / (COLS > 20 ? COLS - 10 : 10);
+	/* as tall as it needs, not the whole screen for one line */
+	crt_box(COLS - 4, h + 3 < LINES - 4 ? (h + 3 > 6 ? h + 3 : 6) : LINES - 4,
+		"Errors and warnings (Esc closes, arrows scroll)", &iy, &ix, &iw, &ih);
+	int n = wrap(msgs, nmsgs, iw, &lines);
 	if (!n)
 		crt_put(iy, ix, iw, R_DIALOG, "No errors: every group opened.");
 	if (t->errors_scroll > n - 1)
 		t->errors_scroll = n > 0 ? n - 1 : 0;
 	for (int i = t->errors_scroll, y = iy; i < n && y < iy + ih; i++, y++)
 		crt_put(y, ix, iw, R_DIALOG, lines[i]);
+	for (int i = 0; i < nmsgs; i++)
+		free(msgs[i]);
+	free(msgs);
 	for (int i = 0; i < n; i++)
 		free(lines[i]);
 	free(lines);

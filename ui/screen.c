@@ -41,7 +41,7 @@ static void draw_header(struct tui *t)
 	localtime_r(&now, &tm);
 	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
 	char line[512];
-	snprintf(line, sizeof(line), " pmutop  %s  %s  source: %s  interval %.1fs%s", t->hostname,
+	snprintf(line, sizeof(line), " pmutop  %s  %s  source: %s  interval %gs%s", t->hostname,
 		 t->opt->title ? t->opt->title : "", t->f->source, t->interval, t->paused ? "  PAUSED" : "");
 	crt_put(0, 0, COLS - 10, R_HEADER, line);
 	crt_put(0, COLS - 9, 9, R_HEADER, clock);

@@ -32,6 +32,7 @@ struct options {
 	long iterations; /* -1: until interrupted */
 	enum batch_format format;
 	bool raw;
+	const char *output; /* -o FILE, or NULL for standard output */
 	const char *sysfs_root;
 	const char *proc_root;
 	bool sim;
@@ -62,6 +63,7 @@ static void usage(FILE *f)
 		"  -n, --iterations N        stop after N intervals\n"
 		"      --format FORMAT       batch output: text (default), csv or json\n"
 		"      --raw                 with --format json, also every counter's raw delta\n"
+		"  -o, --output FILE         batch output to FILE instead of standard output\n"
 		"  -p, --profile NAME|FILE   use this profile (repeatable) instead of choosing by PMUs\n"
 		"  -f, --filter GROUP[@INSTANCE]:TERM=VALUE[,TERM=VALUE...]\n"
 		"                            set a filter at start (VALUE 'default' clears it)\n"
@@ -102,6 +104,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "fake-clock", no_argument, NULL, O_FAKE },
 		{ "dry-run", no_argument, NULL, O_DRY },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
@@ -109,7 +112,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	int c;
 	char *end;
 	opterr = 0; /* one line of our own, not 40 of help */
-	while ((c = getopt_long(argc, argv, ":bd:n:p:f:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":bd:n:o:p:f:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': o->batch = true; break;
 		case 'd':
@@ -133,6 +136,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 			}
 			break;
 		case O_RAW: o->raw = true; break;
+		case 'o': o->output = optarg; o->batch = true; break;
 		case 'p':
 			o->profiles = xrealloc(o->profiles, sizeof(char *) * (size_t)(o->nprofiles + 1));
 			o->profiles[o->nprofiles++] = optarg;
@@ -378,6 +382,7 @@ static int run(struct options *o)
 	int nprofiles = load_profiles(o, m, &profiles);
 	struct session *s = NULL;
 	struct runloop loop = { 0 };
+	FILE *outfile = NULL;
 	struct clock clk;
 	if (nprofiles < 0)
 		goto out;
@@ -422,7 +427,13 @@ static int run(struct options *o)
 	char title[256] = ""; /* the monitor keeps pointers to these until the loop ends */
 	struct ui_options uo = { .interval_s = o->delay, .title = title, .machine = o->demo };
 	if (o->batch) {
-		out = batch_output_new(stdout, o->format, o->raw);
+		FILE *f = stdout;
+		if (o->output && !(f = fopen(o->output, "w"))) {
+			fprintf(stderr, "pmutop: -o %s: %s\n", o->output, strerror(errno));
+			goto out;
+		}
+		out = batch_output_new(f, o->format, o->raw);
+		outfile = f != stdout ? f : NULL;
 		loop.final_on_signal = true; /* Ctrl-C prints the partial interval, as perf stat -I */
 	} else {
 		size_t n = 0;
@@ -436,6 +447,10 @@ static int run(struct options *o)
 	status = runloop_run(&loop);
 out:
 	runloop_done(&loop);
+	if (outfile && fclose(outfile) != 0 && status == 0) {
+		fprintf(stderr, "pmutop: -o %s: %s\n", o->output, strerror(errno));
+		status = 1;
+	}
 	session_free(s);
 	for (int i = 0; i < nprofiles; i++)
 		profile_free(profiles[i]);
