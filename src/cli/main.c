@@ -55,7 +55,7 @@ static void usage(FILE *f)
 		"       pmutop list [--sysfs-root DIR | --demo[=NAME]] [pmus|events|profiles|metrics|machines|pci]\n"
 		"\n"
 		"Watch uncore and core PMU counters as metrics: memory-fabric bandwidth, latencies,\n"
-		"PCIe and NIC traffic, TopDown.\n"
+		"PCIe root-complex traffic, TopDown.\n"
 		"\n"
 		"  -b, --batch               print metrics every interval instead of the full screen\n"
 		"                            (without -b, standard input and output must be a terminal)\n"
