@@ -149,6 +149,14 @@ text '/'
 text 'clock'
 keys Enter
 see "find in a hidden pane" "found cmem.freq in .*other metrics, a hidden pane"
+# its blocks show each group's metrics under that group's instances only, and titles that
+# repeat across groups say which
+text '/'
+text 'pcie_tgt.read_rate'
+keys Enter
+see "other metrics: repeated titles say their group" "Read requests (pcie_tgt)"
+screen
+grep -q "SLC read requests *n/a" "$scratch/screen.txt" && fail "other metrics: UCF rows n/a under a root complex" || ok
 text '/'
 text 'dlink'
 keys Enter

@@ -32,9 +32,13 @@ void find_next(struct tui *t)
 		t->relayout = true;
 		t->focus = pi;
 		t->row = 0;
-		/* block panes: rows are metric-major within each instance */
-		if (strcmp(p->style, "table") && strcmp(p->style, "stacked") && m < p->nrows)
-			t->row = m;
+		if (was_hidden) /* lay it out, so that its rows exist */
+			pane_draw(t, pi, 0, 0, COLS, false);
+		for (int r = 0; r < p->nrows; r++) /* the first row showing it (block panes) */
+			if (p->row_metric[r] == m) {
+				t->row = r;
+				break;
+			}
 		t->found_pane = pi;
 		t->found_metric = m;
 		tui_message(t, false, "found %s in %s%s (n: next)", p->metrics[m]->name, p->title,

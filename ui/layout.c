@@ -85,12 +85,26 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 	p->expandable = has_aggregate && has_detail;
 	if (!p->expandable)
 		memset(p->is_detail, 0, sizeof(bool) * (size_t)cap);
+	/* a row per metric only under instances of its own group (a mixed pane's PCIe metrics
+	 * are not n/a under a socket); titles that repeat say their group */
+	p->has_cells = xcalloc((size_t)(nm ? nm : 1), sizeof(bool));
+	p->mtitle = xcalloc((size_t)(nm ? nm : 1), sizeof(char *));
+	for (int m = 0; m < nm; m++) {
+		for (int i = 0; i < p->ninst; i++)
+			p->has_cells[m] |= p->cell[i * nm + m] >= 0;
+		bool repeated = false;
+		for (int o = 0; o < nm; o++)
+			repeated |= o != m && !strcmp(p->metrics[o]->title, p->metrics[m]->title);
+		const struct prof_formula *f0 = &p->metrics[m]->forms[0];
+		p->mtitle[m] = repeated && f0->group_name ? xasprintf("%s (%s)", p->metrics[m]->title, f0->group_name)
+							  : xstrdup(p->metrics[m]->title);
+	}
 	p->slot = xmalloc(sizeof(int) * (size_t)(p->ninst * nm + 1));
 	p->scale = xcalloc((size_t)(nm ? nm : 1), sizeof(float));
 	p->label_w = 8;
 	for (int m = 0; m < nm; m++)
-		if ((int)strlen(p->metrics[m]->title) + 2 > p->label_w)
-			p->label_w = (int)strlen(p->metrics[m]->title) + 2;
+		if ((int)strlen(p->mtitle[m]) + 2 > p->label_w)
+			p->label_w = (int)strlen(p->mtitle[m]) + 2;
 	if (p->label_w > 28)
 		p->label_w = 28;
 	for (int i = 0; i < p->ninst; i++)
@@ -130,6 +144,7 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 	}
 	p->row_inst = xmalloc(sizeof(int) * (size_t)(p->ninst * (nm + 1) + 1));
 	p->row_y = xmalloc(sizeof(int) * (size_t)(p->ninst * (nm + 1) + 1));
+	p->row_metric = xmalloc(sizeof(int) * (size_t)(p->ninst * (nm + 1) + 1));
 }
 
 void layout_build(struct tui *t)
@@ -218,6 +233,10 @@ void layout_free(struct tui *t)
 		struct upane *p = &t->panes[i];
 		free(p->key);
 		free(p->title);
+		for (int m = 0; m < p->nmetrics; m++)
+			free(p->mtitle[m]);
+		free(p->mtitle);
+		free(p->has_cells);
 		free(p->metrics);
 		free(p->metric_index);
 		free(p->inst);
@@ -231,6 +250,7 @@ void layout_free(struct tui *t)
 		free(p->detail);
 		free(p->detail_slot);
 		free(p->row_y);
+		free(p->row_metric);
 	}
 	free(t->panes);
 	t->panes = NULL;

@@ -134,10 +134,12 @@ static void row_label(struct tui *t, int pi, int row, int y, int x, int w, const
 	crt_put(y, x, w, focus ? R_FOCUS : normal, text);
 }
 
-/* Does block i show metric m? Per-CPU blocks leave out what is not counted per CPU. */
+/* Does block i show metric m? Per-CPU blocks leave out what is not counted per CPU, and
+ * a block leaves out metrics of groups it has no instance of (unless the group is missing
+ * altogether: then the row says so). */
 static bool block_has(const struct upane *p, int i, int m)
 {
-	return p->cell[i * p->nmetrics + m] >= 0 || !p->is_detail[i];
+	return p->cell[i * p->nmetrics + m] >= 0 || (!p->is_detail[i] && !p->has_cells[m]);
 }
 
 static int block_height(const struct upane *p, int i)
@@ -159,7 +161,7 @@ static void draw_block_row(struct tui *t, int pi, int i, int m, int yy, int x, i
 	int labw = p->label_w < bw / 2 ? p->label_w : bw / 2;
 	row_label(t, pi, row, yy, x, labw, "", slot < 0 ? R_DIM : R_LABEL);
 	crt_put(yy, x + 1, labw - 1, t->focus == pi && t->row == row && !t->mode ? R_FOCUS : slot < 0 ? R_DIM : R_LABEL,
-		pm->title);
+		p->mtitle[m]);
 	char val[64];
 	enum role vr;
 	value_text(t, slot, v, pm->unit, val, sizeof(val), &vr);
@@ -169,7 +171,7 @@ static void draw_block_row(struct tui *t, int pi, int i, int m, int yy, int x, i
 		return;
 	}
 	int sparkw = t->set.sparklines != SPARK_OFF && bw >= 50 ? SPARK_W : 0;
-	int valw = 14;
+	int valw = 16; /* "0.00131 req/cyc" */
 	int vx_end = x + bw - 1 - (sparkw ? sparkw + 1 : 0);
 	put_right(yy, vx_end, valw, vr, val);
 	float scale = p->scale[m];
@@ -230,6 +232,7 @@ static int draw_blocks(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 				continue;
 			int cell = p->cell[i * p->nmetrics + m];
 			p->row_y[p->nrows] = yy - (y0 - 1);
+			p->row_metric[p->nrows] = m;
 			p->row_inst[p->nrows++] = cell >= 0 ? cell : p->inst[i];
 			if (draw)
 				draw_block_row(t, pi, i, m, yy, x, bw, bars);
@@ -281,7 +284,7 @@ static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 	if (draw) {
 		for (int m = 0; m < ncols; m++) {
 			char h[32];
-			snprintf(h, sizeof(h), "%s", p->metrics[m]->title);
+			snprintf(h, sizeof(h), "%s", p->mtitle[m]);
 			put_right(y0, x0 + labw + (m + 1) * cw, cw - 1, R_TITLE, h);
 		}
 		if (barw >= 6)
@@ -297,6 +300,7 @@ static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 		int y = y0 + lines++;
 		int row = p->nrows;
 		p->row_y[p->nrows] = y - (y0 - 1);
+		p->row_metric[p->nrows] = -1;
 		p->row_inst[p->nrows++] = p->inst[i];
 		if (!draw)
 			continue;
@@ -395,7 +399,7 @@ static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool 
 		int x = x0 + 1;
 		for (int m = 0; m < n; m++) {
 			char item[64];
-			snprintf(item, sizeof(item), "%c %s", letters[m], p->metrics[m]->title);
+			snprintf(item, sizeof(item), "%c %s", letters[m], p->mtitle[m]);
 			crt_put(y0, x, 1, (enum role)(R_CAT0 + m), item);
 			crt_put(y0, x + 1, w - (x - x0) - 1, R_DIM, item + 1);
 			x += (int)strlen(item) + 2;
@@ -429,6 +433,7 @@ static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool 
 		int y = y0 + lines++;
 		int row = p->nrows;
 		p->row_y[p->nrows] = y - (y0 - 1);
+		p->row_metric[p->nrows] = -1;
 		p->row_inst[p->nrows++] = p->inst[i];
 		const char *why = fi->error ? fi->error : "-";
 		if (draw) {

@@ -49,6 +49,8 @@ struct upane {
 	int nmetrics;
 	const struct prof_metric **metrics;
 	int *metric_index; /* in the profile */
+	char **mtitle;     /* per metric, as shown: its title, and its group's where titles repeat */
+	bool *has_cells;   /* per metric: some instance of the pane is of the metric's group */
 	int ninst;     /* distinct instance names ("socket0", "socket0/rc3"), in session order */
 	int *inst;     /* for each name, its first session instance */
 	bool *is_detail; /* per-CPU names that collapse behind aggregates */
@@ -71,6 +73,7 @@ struct upane {
 	int nrows;     /* selectable rows */
 	int *row_inst; /* session instance of each row (what F4 edits) */
 	int *row_y;    /* line of each row, from the pane's top */
+	int *row_metric; /* the metric a block row shows, -1 for a row of all (tables) */
 };
 
 struct filter_editor;
