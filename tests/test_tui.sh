@@ -81,9 +81,11 @@ keys f
 see "filter editor on UCF socket0" "Filters: ucf socket0 (nvidia_ucf_pmu_0)"
 keys Escape
 keys Tab Tab f
-see "Tab Tab focuses the PCIe table" "Filters: pcie socket0/rc0"
+see "Tab Tab focuses the PCIe table" "Filters: socket0/rc0 (pcie nvidia_pcie_pmu_0_rc_0, pcie_tgt"
+# the row shows PCIe and PCIe-TGT columns: both groups' filters are here
+see "PCIe-TGT filters reachable from the RC row" "dst_rp_mask .*\[pcie_tgt\]"
 keys Escape Down f
-see "Down moves to the next RC" "Filters: pcie socket0/rc1"
+see "Down moves to the next RC" "Filters: socket0/rc1 (pcie"
 keys Escape BTab BTab f
 see "Shift-Tab goes back to UCF" "Filters: ucf socket0"
 
@@ -102,21 +104,21 @@ keys Enter BTab BTab
 
 # a root-port mask set live shows on the RC's row and in the filter
 keys Tab Tab Down Down f
-see "editor on socket0/rc2" "Filters: pcie socket0/rc2"
+see "editor on socket0/rc2" "Filters: socket0/rc2 (pcie"
 keys Right
 text ' '
 keys a
-see "root-port mask applied" "pcie socket0/rc2: src_rp_mask=0x2"
+see "root-port mask applied" "socket0/rc2: pcie src_rp_mask=0x2 pcie_tgt all"
 see "RC row marked filtered" "S0 RC2 (0003:00)\*"
 keys f
 see "editor shows the mask" "src_rp_mask      .1"
 keys d a
-see "mask cleared" "filters cleared"
+see "mask cleared" "socket0/rc2: pcie all pcie_tgt all"
 keys BTab BTab
 
 # a refused combination says why and changes nothing
 keys Tab Tab f
-see "editor on pcie" "Filters: pcie socket0/rc0"
+see "editor on pcie" "Filters: socket0/rc0 (pcie"
 text ' '
 keys Down Enter
 text '27:01.1'
@@ -217,7 +219,7 @@ click() { text "$(printf '\033[M%b%b%b' "\0$(printf %o $((32 + $1)))" "\0$(print
 click 0 5 $((row - 1))
 click 3 5 $((row - 1))
 keys f
-see "click focused the RC" "Filters: pcie socket0/rc5"
+see "click focused the RC" "Filters: socket0/rc5 (pcie"
 keys Escape q
 quit_ok "mouse quit"
 

@@ -160,7 +160,9 @@ static void cmd_filter(struct tui *t)
 		return;
 	}
 	char *why;
-	struct filter_editor *fe = filter_editor_new(t, in, &why);
+	int insts[8];
+	int n = focused_instances(t, insts, 8);
+	struct filter_editor *fe = filter_editor_new(t, insts, n, &why);
 	if (!fe) {
 		tui_message(t, true, "%s", why);
 		free(why);

@@ -1,4 +1,5 @@
-/* filter_editor.c - F4/f: every filter of the focused instance's group, typed: flags as
+/* filter_editor.c - F4/f: every filter of the focused row's instances (a root complex row
+ * shows PCIe and PCIe-TGT: both groups' filters), typed: flags as
  * check boxes, masks as one toggle per bit, enums cycle through their choices, BDF/hex/
  * int as text. The editor reads the instance from the frame and asks the engine only
  * for what a frame does not carry (field widths, the values set). Applying goes through
@@ -14,6 +15,8 @@
 #include "tui.h"
 
 struct fe_item {
+	int inst;        /* the session instance the filter is of */
+	const char *pmu; /* its PMU, for messages; NULL for an aggregate */
 	const struct prof_filter *f;
 	int width; /* bits of the PMU's field; 0: this PMU lacks the term */
 	bool set;
@@ -23,9 +26,10 @@ struct fe_item {
 };
 
 struct filter_editor {
-	int inst;
-	const struct instance_info *info;
-	const char *pmu; /* NULL for an aggregate */
+	int ninst;
+	int insts[8];  /* the row's instances with filters */
+	bool groups;   /* more than one: items say their group */
+	char name[64]; /* the row's instance name */
 	int n;
 	struct fe_item *items;
 	int row;   /* n = the Apply line */
@@ -35,33 +39,46 @@ struct filter_editor {
 	char error[240];
 };
 
-struct filter_editor *filter_editor_new(struct tui *t, int inst, char **why)
+struct filter_editor *filter_editor_new(struct tui *t, const int *insts, int ninsts, char **why)
 {
-	const struct instance_info *info = &t->f->iinfo[inst];
-	const struct prof_group *g = info->group;
 	*why = NULL;
-	if (!g->nfilters) {
-		*why = xasprintf("group %s has no filters", g->name);
-		return NULL;
-	}
-	int ref = info->nmembers ? info->members[0] : inst; /* an aggregate: its members' filters */
-	if (t->f->inst[inst].error && !info->nmembers) {
-		*why = xasprintf("%s: %s", info->name, t->f->inst[inst].error);
-		return NULL;
-	}
 	struct filter_editor *fe = xcalloc(1, sizeof(*fe));
-	fe->inst = inst;
-	fe->info = info;
-	fe->pmu = t->f->iinfo[ref].pmu;
-	fe->n = g->nfilters;
-	fe->items = xcalloc((size_t)fe->n, sizeof(*fe->items));
-	for (int i = 0; i < fe->n; i++) {
-		struct fe_item *it = &fe->items[i];
-		it->f = &g->filters[i];
-		it->width = session_filter_width(t->engine, ref, i);
-		it->set = it->old_set = session_filter(t->engine, inst, i, &it->value);
-		it->old_value = it->value;
+	for (int k = 0; k < ninsts && fe->ninst < (int)ARRAY_SIZE(fe->insts); k++) {
+		int inst = insts[k];
+		const struct instance_info *info = &t->f->iinfo[inst];
+		const struct prof_group *g = info->group;
+		if (!g->nfilters)
+			continue;
+		if (t->f->inst[inst].error && !info->nmembers) {
+			if (!*why)
+				*why = xasprintf("%s: %s", info->name, t->f->inst[inst].error);
+			continue;
+		}
+		snprintf(fe->name, sizeof(fe->name), "%s", info->name);
+		fe->insts[fe->ninst++] = inst;
+		int ref = info->nmembers ? info->members[0] : inst; /* an aggregate: its members' filters */
+		fe->items = xrealloc(fe->items, sizeof(*fe->items) * (size_t)(fe->n + g->nfilters));
+		for (int i = 0; i < g->nfilters; i++) {
+			struct fe_item *it = &fe->items[fe->n++];
+			memset(it, 0, sizeof(*it));
+			it->inst = inst;
+			it->pmu = t->f->iinfo[ref].pmu;
+			it->f = &g->filters[i];
+			it->width = session_filter_width(t->engine, ref, i);
+			it->set = it->old_set = session_filter(t->engine, inst, i, &it->value);
+			it->old_value = it->value;
+		}
 	}
+	if (!fe->ninst) {
+		if (!*why)
+			*why = xasprintf("%s has no filters", ninsts ? t->f->iinfo[insts[0]].group->name : "this row");
+		free(fe->items);
+		free(fe);
+		return NULL;
+	}
+	free(*why); /* some instance has filters: the editor opens */
+	*why = NULL;
+	fe->groups = fe->ninst > 1;
 	return fe;
 }
 
@@ -79,12 +96,24 @@ static int mask_width(const struct fe_item *it)
 	return w > 16 ? 16 : w;
 }
 
-static void item_text(const struct filter_editor *fe, int i, char *buf, size_t len)
+static void item_text_only(const struct filter_editor *fe, int i, char *buf, size_t len);
+
+/* An item's line; with several groups, which one it is of. */
+static void item_text(const struct tui *t, const struct filter_editor *fe, int i, char *buf, size_t len)
+{
+	item_text_only(fe, i, buf, len);
+	if (fe->groups) {
+		size_t n = strlen(buf);
+		snprintf(buf + n, len - n, "  [%s]", t->f->iinfo[fe->items[i].inst].group->name);
+	}
+}
+
+static void item_text_only(const struct filter_editor *fe, int i, char *buf, size_t len)
 {
 	const struct fe_item *it = &fe->items[i];
 	const struct prof_filter *f = it->f;
 	if (!it->width) {
-		snprintf(buf, len, "    %-16s not available on %s", f->term, fe->pmu ? fe->pmu : "this PMU");
+		snprintf(buf, len, "    %-16s not available on %s", f->term, it->pmu ? it->pmu : "this PMU");
 		return;
 	}
 	switch (f->type) {
@@ -119,13 +148,21 @@ static void filter_editor_draw(struct tui *t)
 {
 	struct filter_editor *fe = t->fe;
 	char title[160];
-	snprintf(title, sizeof(title), "Filters: %s %s (%s)", fe->info->group->name, fe->info->name,
-		 fe->info->pmu ? fe->info->pmu : "aggregate");
+	const struct instance_info *i0 = &t->f->iinfo[fe->insts[0]];
+	size_t tn = fe->groups ? (size_t)snprintf(title, sizeof(title), "Filters: %s (", fe->name)
+			       : (size_t)snprintf(title, sizeof(title), "Filters: %s %s (", i0->group->name, fe->name);
+	for (int k = 0; k < fe->ninst && tn < sizeof(title); k++) {
+		const struct instance_info *in = &t->f->iinfo[fe->insts[k]];
+		tn += (size_t)snprintf(title + tn, sizeof(title) - tn, "%s%s%s%s", k ? ", " : "", fe->groups ? in->group->name : "",
+				       fe->groups ? " " : "", in->pmu ? in->pmu : "aggregate");
+	}
+	if (tn < sizeof(title))
+		snprintf(title + tn, sizeof(title) - tn, ")");
 	int iy, ix, iw, ih;
 	crt_box(90, fe->n + 10, title, &iy, &ix, &iw, &ih);
 	char line[200];
 	for (int i = 0; i < fe->n && i < ih - 5; i++) {
-		item_text(fe, i, line, sizeof(line));
+		item_text(t, fe, i, line, sizeof(line));
 		bool focus = fe->row == i;
 		crt_put(iy + i, ix, iw, focus ? R_FOCUS : R_DIALOG, line);
 		const struct fe_item *it = &fe->items[i];
@@ -175,22 +212,28 @@ static bool apply(struct tui *t)
 		struct fe_item *it = &fe->items[order[k]];
 		char val[64], *err = NULL;
 		value_text(it->f, it->value, val, sizeof(val));
-		if (session_set_filter(t->engine, fe->inst, it->f->term, it->set ? val : NULL, &err) < 0) {
+		if (session_set_filter(t->engine, it->inst, it->f->term, it->set ? val : NULL, &err) < 0) {
 			snprintf(fe->error, sizeof(fe->error), "refused: %s", err);
 			free(err);
 			for (int j = k - 1; j >= 0; j--) {
 				struct fe_item *o = &fe->items[order[j]];
 				value_text(o->f, o->old_value, val, sizeof(val));
-				if (session_set_filter(t->engine, fe->inst, o->f->term, o->old_set ? val : NULL, &err) < 0)
+				if (session_set_filter(t->engine, o->inst, o->f->term, o->old_set ? val : NULL, &err) < 0)
 					free(err);
 			}
 			return false;
 		}
 	}
-	char *now = session_instance_filters(t->engine, fe->inst); /* no frame has them yet */
-	tui_message(t, false, "%s %s: %s", fe->info->group->name, fe->info->name,
-		    n ? (*now ? now : "filters cleared (all)") : "no change");
-	free(now);
+	char msg[256];
+	size_t mn = fe->groups ? (size_t)snprintf(msg, sizeof(msg), "%s:", fe->name)
+			       : (size_t)snprintf(msg, sizeof(msg), "%s %s:", t->f->iinfo[fe->insts[0]].group->name, fe->name);
+	for (int k = 0; k < fe->ninst && mn < sizeof(msg); k++) {
+		char *now = session_instance_filters(t->engine, fe->insts[k]); /* no frame has them yet */
+		mn += (size_t)snprintf(msg + mn, sizeof(msg) - mn, " %s%s%s", fe->groups ? t->f->iinfo[fe->insts[k]].group->name : "",
+				       fe->groups ? " " : "", *now ? now : fe->groups ? "all" : "filters cleared (all)");
+		free(now);
+	}
+	tui_message(t, false, "%s", n ? msg : "no change");
 	return true;
 }
 
@@ -266,7 +309,7 @@ static void filter_editor_key(struct tui *t, int key)
 		}
 		if (!it->width) {
 			snprintf(fe->error, sizeof(fe->error), "%s has no '%s' filter (its format/ lacks it)",
-				 fe->pmu ? fe->pmu : "this PMU", it->f->term);
+				 it->pmu ? it->pmu : "this PMU", it->f->term);
 			break;
 		}
 		fe->error[0] = '\0';

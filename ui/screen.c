@@ -32,6 +32,31 @@ int focused_instance(struct tui *t)
 	return p->row_inst[t->row];
 }
 
+int focused_instances(struct tui *t, int *out, int max)
+{
+	int in = focused_instance(t);
+	if (in < 0 || max < 1)
+		return 0;
+	out[0] = in;
+	int n = 1;
+	struct upane *p = &t->panes[t->focus];
+	if (p->row_metric[t->row] >= 0)
+		return n; /* a block row: one metric, one instance */
+	for (int i = 0; i < p->ninst; i++) {
+		if (p->inst[i] != in)
+			continue;
+		for (int m = 0; m < p->nmetrics && n < max; m++) {
+			int c = p->cell[i * p->nmetrics + m];
+			bool seen = false;
+			for (int k = 0; k < n; k++)
+				seen |= out[k] == c;
+			if (c >= 0 && !seen)
+				out[n++] = c;
+		}
+	}
+	return n;
+}
+
 static void draw_header(struct tui *t)
 {
 	crt_fill(0, 0, COLS, R_HEADER, ' ');

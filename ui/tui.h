@@ -166,8 +166,11 @@ void tui_message(struct tui *t, bool error, const char *fmt, ...) __attribute__(
 /* The session instance of the focused row, or -1. */
 int focused_instance(struct tui *t);
 
-/* filter_mode's editor, for the focused instance (NULL with *why if it has no filters) */
-struct filter_editor *filter_editor_new(struct tui *t, int instance, char **why);
+/* filter_mode's editor, for the filters of these instances (a row's), NULL with *why if
+ * none has filters */
+struct filter_editor *filter_editor_new(struct tui *t, const int *insts, int ninsts, char **why);
+/* The instances the focused row shows (a table row: one per group of its columns). */
+int focused_instances(struct tui *t, int *out, int max);
 /* find.c: the next metric matching t->find after the focused pane */
 void find_next(struct tui *t);
 
