@@ -110,6 +110,7 @@ text ' '
 keys a
 see "root-port mask applied" "socket0/rc2: pcie src_rp_mask=0x2 pcie_tgt all"
 see "RC row marked filtered" "S0 RC2 (0003:00)\*"
+see "filtered row says which filter" "filters: pcie src_rp_mask=0x2"
 keys f
 see "editor shows the mask" "src_rp_mask      .1"
 keys d a

@@ -92,6 +92,7 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 	for (int m = 0; m < nm; m++) {
 		for (int i = 0; i < p->ninst; i++)
 			p->has_cells[m] |= p->cell[i * nm + m] >= 0;
+		p->mixed |= p->metrics[m]->forms[0].group != p->metrics[0]->forms[0].group;
 		bool repeated = false;
 		for (int o = 0; o < nm; o++)
 			repeated |= o != m && !strcmp(p->metrics[o]->title, p->metrics[m]->title);

@@ -70,9 +70,12 @@ static void put_right(int y, int x_end, int w, enum role r, const char *text)
 }
 
 /* The instance's state, for its header: problems first, then filters. */
-static void instance_note(struct tui *t, int i, char *buf, size_t len, enum role *r)
+static void instance_note(struct tui *t, int i, bool mixed, char *buf, size_t len, enum role *r)
 {
 	const struct frame_instance *in = &t->f->inst[i];
+	/* a pane of several groups says whose filter it is: only the C2C rows are under
+	 * gpu_mask, not the whole column */
+	const char *group = mixed ? t->f->iinfo[i].group->name : NULL;
 	*r = R_DIM;
 	buf[0] = '\0';
 	if (in->error) {
@@ -83,7 +86,7 @@ static void instance_note(struct tui *t, int i, char *buf, size_t len, enum role
 	const char *f = in->filters ? in->filters : "";
 	bool changed = in->filters_seq && t->f->seq <= in->filters_seq;
 	if (*f)
-		snprintf(buf, len, "%s%s", changed ? "filter changed: " : "", f);
+		snprintf(buf, len, "%s%s%s%s", changed ? "filter changed: " : "", group ? group : "", group ? ": " : "", f);
 	else if (changed)
 		snprintf(buf, len, "filter changed: all");
 	if (changed)
@@ -221,7 +224,7 @@ static int draw_blocks(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 			for (int m = 0; m < p->nmetrics && !note[0]; m++) {
 				int c = p->cell[i * p->nmetrics + m];
 				if (c >= 0)
-					instance_note(t, c, note, sizeof(note), &nr);
+					instance_note(t, c, p->mixed, note, sizeof(note), &nr);
 			}
 			crt_put(y, x, bw - 1, R_TITLE, in->name);
 			crt_put(y, x + (int)strlen(in->name) + 1, bw - (int)strlen(in->name) - 2, nr, note);
@@ -268,6 +271,27 @@ static int detail_lines(struct tui *t, int inst, int y, int x, int w)
 	return in->ndetails;
 }
 
+/* "      filters: pcie src_rp_mask=0x3; pcie_tgt dst_rp_mask=0x81", or "" if none */
+static void row_filters(struct tui *t, const struct upane *p, int i, char *buf, size_t len)
+{
+	size_t n = 0;
+	int seen[8], nseen = 0;
+	buf[0] = '\0';
+	for (int m = 0; m < p->nmetrics && nseen < 8; m++) {
+		int c = p->cell[i * p->nmetrics + m];
+		bool dup = c < 0;
+		for (int k = 0; k < nseen && !dup; k++)
+			dup = seen[k] == c;
+		if (dup)
+			continue;
+		seen[nseen++] = c;
+		const char *f = t->f->inst[c].filters;
+		if (!f || !*f || n >= len)
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s %s", n ? "; " : "      filters: ", t->f->iinfo[c].group->name, f);
+	}
+}
+
 /* table: a row per instance, a column per metric, a bar and sparkline for the first */
 static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 {
@@ -302,9 +326,15 @@ static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 		p->row_y[p->nrows] = y - (y0 - 1);
 		p->row_metric[p->nrows] = -1;
 		p->row_inst[p->nrows++] = p->inst[i];
+		/* which filters the row's counts are under: a line of its own under the row */
+		char fl[240];
+		row_filters(t, p, i, fl, sizeof(fl));
+		bool filtered = fl[0] != '\0';
+		int fy = filtered ? y0 + lines++ : -1;
 		if (!draw)
 			continue;
-		bool filtered = fi->filters && *fi->filters;
+		if (filtered)
+			crt_put(fy, x0, w, R_MARK, fl);
 		char label[48];
 		snprintf(label, sizeof(label), " %s%s", in->display, filtered ? "*" : "");
 		row_label(t, pi, row, y, x0, labw, label, fi->error ? R_ERROR : R_LABEL);

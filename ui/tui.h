@@ -51,6 +51,7 @@ struct upane {
 	int *metric_index; /* in the profile */
 	char **mtitle;     /* per metric, as shown: its title, and its group's where titles repeat */
 	bool *has_cells;   /* per metric: some instance of the pane is of the metric's group */
+	bool mixed;        /* the pane shows metrics of more than one group */
 	int ninst;     /* distinct instance names ("socket0", "socket0/rc3"), in session order */
 	int *inst;     /* for each name, its first session instance */
 	bool *is_detail; /* per-CPU names that collapse behind aggregates */
