@@ -290,6 +290,32 @@ else
     skip_check "nothing countable: needs root, setpriv and kernel.perf_event_paranoid >= 1"
 fi
 
+# profiles from $XDG_CONFIG_HOME; an installed tree moved elsewhere finds its data beside
+# the binary (../share/pmutop)
+mkdir -p xdg/pmutop/profiles
+printf '[profile]\nname = mine\n[group g]\npmu = software\ninstance = all\nevents = context-switches\n[metric g.cs]\nformula = context_switches\n' \
+    > xdg/pmutop/profiles/mine.ini
+XDG_CONFIG_HOME="$PWD/xdg" "$PMUTOP" list profiles > xdg.out
+expect_grep "profiles from XDG_CONFIG_HOME" "^mine " xdg.out
+mkdir -p moved/bin moved/share/pmutop
+cp "$PMUTOP" moved/bin/pmutop
+cp -R "$TOP_SRCDIR/profiles" moved/share/pmutop/profiles
+cp -R "$TOP_SRCDIR/profiles/machines" moved/share/pmutop/machines
+moved/bin/pmutop --demo -b -n 1 --fake-clock --format csv > moved.csv 2> moved.err
+expect_grep "a moved install finds its demo and profiles" ",sim,tegra410,ucf.mem_read_bw,socket0," moved.csv
+
+# bash completion: sub-commands, demo names, formats
+if command -v bash > /dev/null; then
+    out=$(PATH="$(dirname "$PMUTOP"):$PATH" bash -c ". '$TOP_SRCDIR/completion/pmutop.bash'
+        COMP_WORDS=(pmutop --demo ''); COMP_CWORD=2; _pmutop; echo \"\${COMPREPLY[*]}\"
+        COMP_WORDS=(pmutop l); COMP_CWORD=1; _pmutop; echo \"\${COMPREPLY[*]}\"
+        COMP_WORDS=(pmutop --format j); COMP_CWORD=2; _pmutop; echo \"\${COMPREPLY[*]}\"
+        COMP_WORDS=(pmutop --fa); COMP_CWORD=1; _pmutop; echo \"\${COMPREPLY[*]}\"")
+    expect_eq "completion" "$out" "$(printf 'spr tegra410\nlist\njson\n--fake-clock')"
+else
+    skip_check "completion: bash is not installed"
+fi
+
 # usage errors: one line that says what is wrong, not the whole help
 "$PMUTOP" --frob > out.txt 2> err.out
 expect_eq "unknown option: one line" "$(wc -l < err.out)" 1

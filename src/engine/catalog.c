@@ -30,6 +30,22 @@ static bool running_from_build_tree(void)
 	       !strcmp(exe, PMUTOP_ABS_BUILDDIR "/bench");
 }
 
+/* An installed tree moved elsewhere (a tarball unpacked in /opt/x): its data is where
+ * the binary's ../share/pmutop is, whatever the prefix it was built for. */
+static char *beside_binary(const char *sub)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	return xasprintf("%s/../share/pmutop/%s", exe, sub);
+}
+
 static void add_dir(char ***dirs, int *n, char *dir)
 {
 	*dirs = xrealloc(*dirs, sizeof(char *) * (size_t)(*n + 1));
@@ -50,10 +66,15 @@ int catalog_profile_dirs(char ***dirs)
 			add_dir(dirs, &n, xstrdup(d));
 		free(copy);
 	}
-	const char *home = getenv("HOME");
-	if (home && *home)
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	if (xdg && *xdg)
+		add_dir(dirs, &n, xasprintf("%s/pmutop/profiles", xdg));
+	else if (home && *home)
 		add_dir(dirs, &n, xasprintf("%s/.config/pmutop/profiles", home));
 	add_dir(dirs, &n, xstrdup(PMUTOP_PROFILEDIR));
+	char *moved = beside_binary("profiles");
+	if (moved)
+		add_dir(dirs, &n, moved);
 	return n;
 }
 
@@ -201,6 +222,9 @@ static int machine_dirs(char ***dirs)
 	if (running_from_build_tree())
 		add_dir(dirs, &n, xstrdup(PMUTOP_ABS_SRCDIR "/profiles/machines"));
 	add_dir(dirs, &n, xstrdup(PMUTOP_MACHINEDIR));
+	char *moved = beside_binary("machines");
+	if (moved)
+		add_dir(dirs, &n, moved);
 	return n;
 }
 

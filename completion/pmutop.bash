@@ -1,0 +1,53 @@
+# bash completion for pmutop: options, sub-commands, profile and demo machine names,
+# batch formats, list topics. Installed by make install (bash-completion's directory).
+
+_pmutop()
+{
+    local cur prev words cword
+    cur=${COMP_WORDS[COMP_CWORD]}
+    prev=${COMP_WORDS[COMP_CWORD-1]}
+    local sub=""
+    [ "$COMP_CWORD" -gt 1 ] && sub=${COMP_WORDS[1]}
+
+    case $prev in
+        -p|--profile)
+            COMPREPLY=($(compgen -W "$(pmutop list profiles 2>/dev/null | awk '{ print $1 }')" -- "$cur"))
+            compopt -o filenames 2>/dev/null
+            COMPREPLY+=($(compgen -f -X '!*.ini' -- "$cur"))
+            return ;;
+        --demo)
+            COMPREPLY=($(compgen -W "$(pmutop list machines 2>/dev/null)" -- "$cur"))
+            return ;;
+        --format)
+            COMPREPLY=($(compgen -W "text csv json" -- "$cur"))
+            return ;;
+        --sysfs-root|--proc-root)
+            COMPREPLY=($(compgen -d -- "$cur"))
+            return ;;
+        --model|-o|--output)
+            COMPREPLY=($(compgen -f -- "$cur"))
+            return ;;
+        -d|--delay|-n|--iterations|--seed|-f|--filter)
+            return ;;
+    esac
+    case $sub in
+        list)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--sysfs-root --demo --help" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -W "pmus events profiles metrics machines pci" -- "$cur"))
+            fi
+            return ;;
+        encode)
+            COMPREPLY=($(compgen -W "--sysfs-root --demo --help" -- "$cur"))
+            return ;;
+    esac
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "-b --batch -d --delay -n --iterations --format --raw -o --output
+            -p --profile -f --filter --sysfs-root --proc-root --sim --model --demo --seed
+            --fake-clock --dry-run -h --help -V --version" -- "$cur"))
+    elif [ "$COMP_CWORD" -eq 1 ]; then
+        COMPREPLY=($(compgen -W "list encode" -- "$cur"))
+    fi
+}
+complete -F _pmutop pmutop
