@@ -173,6 +173,11 @@ T resize-window -t 0 -x 40 -y 10
 see "40x10" "terminal too small"
 T resize-window -t 0 -x 120 -y 40
 see "back to 120x40" "PCIe root complexes"
+# at 60 columns the key bar keeps help and quit, and says there is more below
+T resize-window -t 0 -x 60 -y 24
+see "60 columns: key bar keeps quit" "F1Help.*F10Quit"
+see "60 columns: more below" "↓[0-9]*% *$"
+T resize-window -t 0 -x 120 -y 40
 keys F1
 see "help before resize" "pmutop help"
 T resize-window -t 0 -x 90 -y 30

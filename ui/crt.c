@@ -79,11 +79,14 @@ static void setup_roles(bool colour)
 	}
 }
 
+static bool boxes_utf8;
+
 void crt_apply_settings(struct tui *t)
 {
 	const char *cs = nl_langinfo(CODESET);
 	bool utf8_locale = cs && !strcmp(cs, "UTF-8");
 	t->utf8 = t->set.chars == CHARS_UTF8 || (t->set.chars == CHARS_AUTO && utf8_locale);
+	boxes_utf8 = t->utf8; /* dialog boxes follow the setting, not only the locale */
 	bool can = has_colors();
 	const char *nc = getenv("NO_COLOR");
 	bool no_colour_env = nc && *nc;
@@ -194,8 +197,7 @@ void crt_box(int w, int h, const char *title, int *iy, int *ix, int *iw, int *ih
 	if (h > LINES - 2)
 		h = LINES - 2;
 	int y = (LINES - h) / 2, x = (COLS - w) / 2;
-	const char *cs = nl_langinfo(CODESET);
-	bool utf8 = cs && !strcmp(cs, "UTF-8");
+	bool utf8 = boxes_utf8;
 	const char *hz = utf8 ? "─" : "-", *vt = utf8 ? "│" : "|";
 	const char *c[4] = { utf8 ? "┌" : "+", utf8 ? "┐" : "+", utf8 ? "└" : "+", utf8 ? "┘" : "+" };
 	char line[1024];

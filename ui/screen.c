@@ -111,17 +111,34 @@ static void draw_footer(struct tui *t)
 {
 	static const struct {
 		const char *key, *label;
-	} keys[] = { { "F1", "Help" }, { "F2", "Setup" }, { "F4", "Filter" }, { "/", "Find" }, { "e", "Errors" },
-		     { "Spc", "Pause" }, { "+-", "Delay" }, { "F10", "Quit" } };
+		int rank; /* what stays when the bar is narrow: help and quit first */
+	} keys[] = { { "F1", "Help", 0 }, { "F2", "Setup", 3 }, { "F4", "Filter", 2 }, { "/", "Find", 5 },
+		     { "e", "Errors", 6 }, { "Spc", "Pause", 4 }, { "+-", "Delay", 7 }, { "F10", "Quit", 1 } };
+	enum { NKEYS = sizeof(keys) / sizeof(keys[0]) };
+	bool shown[NKEYS] = { false };
+	int used = 0;
+	for (int rank = 0; rank < NKEYS; rank++)
+		for (int i = 0; i < NKEYS; i++) {
+			int w = (int)(strlen(keys[i].key) + strlen(keys[i].label)) + 1;
+			if (keys[i].rank == rank && used + w <= COLS - 6) { /* room for the scroll mark */
+				shown[i] = true;
+				used += w;
+			}
+		}
 	int x = 0, y = LINES - 1;
 	crt_fill(y, 0, COLS, R_KEYTEXT, ' ');
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && x < COLS; i++) {
+	for (int i = 0; i < NKEYS && x < COLS; i++) {
+		if (!shown[i])
+			continue;
 		crt_put(y, x, COLS - x, R_KEY, keys[i].key);
 		x += (int)strlen(keys[i].key);
 		crt_put(y, x, COLS - x, R_KEYTEXT, keys[i].label);
 		x += (int)strlen(keys[i].label) + 1;
 	}
-	(void)t;
+	if (t->more[0]) { /* more below (or above) */
+		int mw = t->utf8 && strstr(t->more, "↓") ? (int)strlen(t->more) - 2 : (int)strlen(t->more);
+		crt_put(y, COLS - mw, (int)strlen(t->more), R_KEYTEXT, t->more);
+	}
 }
 
 static void draw_message(struct tui *t)
@@ -171,11 +188,10 @@ static void draw_body(struct tui *t)
 		y += h;
 	}
 	crt_clip(0, LINES);
-	if (total > height) { /* how far down, on the key bar */
-		char more[32];
-		snprintf(more, sizeof(more), " %d%% ", (int)(100.0 * (t->scroll + height) / total));
-		crt_put(LINES - 1, COLS - (int)strlen(more), (int)strlen(more), R_KEYTEXT, more);
-	}
+	t->more[0] = '\0';
+	if (total > height) /* how far down the panes the screen is, for the key bar */
+		snprintf(t->more, sizeof(t->more), " %s%d%% ", t->scroll + height < total ? (t->utf8 ? "↓" : "v") : "",
+			 (int)(100.0 * (t->scroll + height) / total));
 }
 
 void screen_draw(struct tui *t)

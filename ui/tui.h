@@ -106,6 +106,7 @@ struct tui {
 	char find[64];
 	int found_pane, found_metric; /* the last match, where n goes on from (-1: none) */
 	char message[256];
+	char more[16]; /* " ↓45% ": the panes go on below the screen */
 	bool message_is_error;
 	bool quit;
 	bool relayout; /* a key, a resize or a setting may have changed pane heights */
