@@ -326,7 +326,13 @@ PMUTOP_ARGS="--demo spr -d 0.2"
 start 120 40 LANG=C NO_COLOR=1
 see "SPR TopDown letters in monochrome" "socket0 *RRRR*BB*FF*SSSS"
 keys Tab Enter
-see "level 2 under level 1" "level 2 *LL*HH*PP*C*WW*FF*OO*MM"
+see "level 2 under level 1" "level 2 *ll*hh*pp*c*ww*aa*oo*mm"
+see "level 2 letters explained, none meaning two things" "a Fetch latency"
+# the level-2 bar is as long as level 1's, so each child sits under its parent
+screen
+l1=$(grep -m1 "^ socket0 " "$scratch/screen.txt" | grep -o "[RBFS]*" | awk '{ print length }' | sort -n | tail -n 1)
+l2=$(grep -m1 "^ *\`- level 2 " "$scratch/screen.txt" | grep -o "[lhpcwaom][lhpcwaom]*" | awk '{ print length }' | sort -n | tail -n 1)
+expect_eq "level-2 bar as long as level 1's" "$l2" "$l1"
 text 'c'
 see "per-CPU rows" "cpu3 "
 text 'o'

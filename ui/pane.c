@@ -376,14 +376,16 @@ static double share(struct tui *t, int slot, bool *ok)
 	return v && v->state == VS_OK ? v->value / 100.0 : 0;
 }
 
-static void stacked_line(struct tui *t, int y, int x0, int w, int labw, const int *slots, int n, const char *letters,
-			 const char *why)
+/* One stacked bar and its numbers; valn is how many numbers the widest level shows, so
+ * that level 2's bar is as long as level 1's and each child sits under its parent. */
+static void stacked_line(struct tui *t, int y, int x0, int w, int labw, const int *slots, int n, int valn,
+			 const char *letters, const char *why)
 {
 	double fr[8] = { 0 };
 	bool ok = true;
 	for (int m = 0; m < n; m++)
 		fr[m] = share(t, slots[m], &ok);
-	int valw = n * 6, bw = w - labw - valw - 1;
+	int valw = valn * 6, bw = w - labw - valw - 1;
 	if (bw < 4) { /* narrow: the numbers matter more than the bar */
 		bw = 0;
 		valw = w - labw;
@@ -441,6 +443,26 @@ static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool 
 		crt_put(y0, x0 + w - (int)strlen(hint) - 1, (int)strlen(hint), R_DIM, hint);
 	}
 	int lines = 1;
+	if (p->show_detail && nd) { /* level 2's letters, spelled out, on as many lines as needed */
+		int x = x0 + 3;
+		lines++;
+		if (draw)
+			crt_put(y0 + 1, x0, 3, R_DIM, " 2:");
+		for (int d = 0; d < nd; d++) {
+			char item[64];
+			snprintf(item, sizeof(item), "%c %s", dletters[d], p->detail[d]->title);
+			if (x + (int)strlen(item) > x0 + w - 1) {
+				x = x0 + 3;
+				lines++;
+			}
+			if (draw) {
+				crt_put(y0 + lines - 1, x, 1, (enum role)(R_CAT0 + d / 2), item);
+				crt_put(y0 + lines - 1, x + 1, w - (x - x0) - 1, R_DIM, item + 1);
+			}
+			x += (int)strlen(item) + 2;
+		}
+	}
+	int valn = p->show_detail && nd > n ? nd : n;
 	p->nrows = 0;
 	/* aggregates first, then CPUs, sorted if asked */
 	int order[p->ninst ? p->ninst : 1], no = 0, ncpu = 0;
@@ -473,7 +495,7 @@ static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool 
 			int slots[8];
 			for (int m = 0; m < n; m++)
 				slots[m] = p->slot[i * p->nmetrics + m];
-			stacked_line(t, y, x0, w, labw, slots, n, letters, why);
+			stacked_line(t, y, x0, w, labw, slots, n, valn, letters, why);
 		}
 		if (p->show_detail && nd) {
 			int yy = y0 + lines++;
@@ -486,7 +508,7 @@ static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool 
 				}
 				crt_put(yy, x0, labw, R_DIM, t->utf8 ? "   └ level 2" : "   `- level 2");
 				if (any)
-					stacked_line(t, yy, x0, w, labw, slots, nd, dletters, "-");
+					stacked_line(t, yy, x0, w, labw, slots, nd, valn, dletters, "-");
 				else
 					crt_put(yy, x0 + labw, w - labw, R_DIM, "no level 2 on this CPU");
 			}

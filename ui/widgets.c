@@ -125,7 +125,8 @@ void draw_stacked(struct tui *t, int y, int x, int w, const double *fracs, int n
 		int end = (int)lround(acc * w);
 		if (end > w)
 			end = w;
-		attr_t a = crt_attr((enum role)(R_CAT0 + (i % 8)));
+		/* 8 parts of a 4-part whole (TopDown level 2) take their parent's colour */
+		attr_t a = crt_attr((enum role)(R_CAT0 + (n == 8 ? i / 2 : i % 8)));
 		char run[512];
 		int len = 0;
 		for (; col < end && len < (int)sizeof(run); col++)
