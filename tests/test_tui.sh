@@ -96,6 +96,7 @@ see "filter applied" "ucf socket0: src_loc_cpu=0x1"
 see "pane shows the active filter" "socket0 src_loc_cpu=0x1"
 
 # root complexes are labelled with their lspci segment and bus; Enter lists root ports
+see "bars of one unit share a scale, and say it" "UCF bandwidth ─*  *bar = [0-9]* GB/s"
 see "RC label" "S0 RC3 (0004:00)"
 keys Tab Tab Down Enter
 see "root ports of RC1" "RP4 0002:e0:00.0"
@@ -337,6 +338,10 @@ text 'c'
 see "per-CPU rows" "cpu3 "
 text 'o'
 see "sorted" "CPUs sorted by Retiring"
+# sorted rows hold their order on noise: the same order over two refreshes
+snap_order() { screen; grep -o "^ cpu[0-9]*" "$scratch/screen.txt" | tr -d ' ' | tr '\n' ' '; }
+o1=$(snap_order); tick; tick; o2=$(snap_order)
+expect_eq "sorted rows stay put on noise" "$o2" "$o1"
 keys q
 quit_ok "spr quit"
 

@@ -88,6 +88,7 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 	/* a row per metric only under instances of its own group (a mixed pane's PCIe metrics
 	 * are not n/a under a socket); titles that repeat say their group */
 	p->has_cells = xcalloc((size_t)(nm ? nm : 1), sizeof(bool));
+	p->sort_pos = xcalloc((size_t)cap, sizeof(int));
 	p->mtitle = xcalloc((size_t)(nm ? nm : 1), sizeof(char *));
 	for (int m = 0; m < nm; m++) {
 		for (int i = 0; i < p->ninst; i++)
@@ -238,6 +239,7 @@ void layout_free(struct tui *t)
 			free(p->mtitle[m]);
 		free(p->mtitle);
 		free(p->has_cells);
+		free(p->sort_pos);
 		free(p->metrics);
 		free(p->metric_index);
 		free(p->inst);

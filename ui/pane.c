@@ -402,17 +402,46 @@ static void stacked_line(struct tui *t, int y, int x0, int w, int labw, const in
 	}
 }
 
-static int cmp_by_sort;
-static struct tui *cmp_tui;
+/* Sorting per-CPU rows by the mean of their last few values, with hysteresis: starting
+ * from the last order, a row passes the one above it only when it is larger by more than
+ * 2 % of the largest - so that noise does not reshuffle rows on every refresh. */
 static struct upane *cmp_pane;
 
-static int cmp_rows(const void *a, const void *b)
+static int cmp_last_order(const void *a, const void *b)
 {
 	int i = *(const int *)a, j = *(const int *)b;
-	const struct frame_value *vi = slot_value(cmp_tui, cmp_pane->slot[i * cmp_pane->nmetrics + cmp_by_sort]);
-	const struct frame_value *vj = slot_value(cmp_tui, cmp_pane->slot[j * cmp_pane->nmetrics + cmp_by_sort]);
-	double x = vi && vi->state == VS_OK ? vi->value : -1, y = vj && vj->state == VS_OK ? vj->value : -1;
-	return x < y ? 1 : x > y ? -1 : i - j;
+	if (cmp_pane->sort_pos[i] != cmp_pane->sort_pos[j])
+		return cmp_pane->sort_pos[i] - cmp_pane->sort_pos[j];
+	return i - j;
+}
+
+static void sort_rows(struct tui *t, struct upane *p, int *order, int n)
+{
+	double key[p->ninst ? p->ninst : 1], top = 0;
+	for (int k = 0; k < n; k++) {
+		int i = order[k], slot = p->slot[i * p->nmetrics + p->sort];
+		double sum = 0;
+		int got = 0;
+		for (int h = 0; h < 5 && slot >= 0; h++) {
+			float v = history_get(t->hist, slot, h);
+			if (!isnan(v))
+				sum += v, got++;
+		}
+		key[i] = got ? sum / got : -1;
+		if (key[i] > top)
+			top = key[i];
+	}
+	double margin = top > 0 ? top * 0.02 : 0;
+	cmp_pane = p;
+	qsort(order, (size_t)n, sizeof(int), cmp_last_order);
+	for (int k = 1; k < n; k++) /* insertion, moving up only past a clear difference */
+		for (int j = k; j > 0 && key[order[j]] > key[order[j - 1]] + margin; j--) {
+			int x = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = x;
+		}
+	for (int k = 0; k < n; k++)
+		p->sort_pos[order[k]] = k;
 }
 
 static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool draw)
@@ -474,8 +503,7 @@ static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool 
 		if (pane_shows(p, i) && p->is_detail[i])
 			order[no++] = i, ncpu++;
 	if (p->sort >= 0 && ncpu > 1) {
-		cmp_by_sort = p->sort, cmp_tui = t, cmp_pane = p;
-		qsort(order + first_cpu, (size_t)ncpu, sizeof(int), cmp_rows);
+		sort_rows(t, p, order + first_cpu, ncpu);
 	}
 	int labw = 16;
 	for (int k = 0; k < no; k++) {
@@ -537,9 +565,36 @@ int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw)
 			crt_put(y + 1, x + 1, w - 2, R_DIM, p->missing);
 		return 2;
 	}
-	if (draw && strcmp(p->style, "stacked"))
+	if (draw && strcmp(p->style, "stacked")) {
 		for (int m = 0; m < p->nmetrics; m++)
 			pane_scale(t, p, m);
+		/* bars of one unit share one scale in a pane (405 GB/s is drawn longer than
+		 * 180 GB/s), and the rule says what a full bar is */
+		char full[96] = "";
+		size_t n = 0;
+		for (int m = 0; m < p->nmetrics; m++) {
+			bool first = true;
+			for (int o = 0; o < m && first; o++)
+				first = strcmp(p->metrics[o]->unit, p->metrics[m]->unit) != 0;
+			if (!first)
+				continue;
+			float top = 0;
+			for (int o = m; o < p->nmetrics; o++)
+				if (!strcmp(p->metrics[o]->unit, p->metrics[m]->unit) && p->scale[o] > top)
+					top = p->scale[o];
+			for (int o = m; o < p->nmetrics; o++)
+				if (!strcmp(p->metrics[o]->unit, p->metrics[m]->unit) && !p->metrics[o]->max)
+					p->scale[o] = top;
+			char num[24], u[16];
+			format_human(top, p->metrics[m]->unit, num, sizeof(num), u, sizeof(u));
+			if (top > 0 && n < sizeof(full) - 1 && !strcmp(p->style, "bars"))
+				n += (size_t)snprintf(full + n, sizeof(full) - n, "%s%s %s", n ? ", " : " bar = ", num, u);
+		}
+		if (n && (int)n + 4 < w / 2) {
+			snprintf(full + n, sizeof(full) - n, " ");
+			crt_put(y, x + w - (int)strlen(full) - 2, (int)strlen(full), R_DIM, full);
+		}
+	}
 	int body;
 	if (!strcmp(p->style, "table"))
 		body = draw_table(t, pi, y + 1, x, w, draw);

@@ -68,6 +68,7 @@ struct upane {
 	bool show_detail;
 	const char *letters; /* for stacked bars: metrics then detail */
 	int sort;      /* stacked per-CPU rows sorted by this metric (descending), -1: by CPU */
+	int *sort_pos; /* per instance name: its place in the last sorted order */
 	bool hidden;
 	char *missing; /* why the pane is empty ("no PMU matches 'power'"), or NULL */
 	/* from the last layout */
