@@ -283,10 +283,27 @@ START_TEST(aggregate_filter_change_is_all_or_nothing)
 	ck_assert_uint_eq(s->inst[cpu0].counters[0].attr.config[1], 0);
 	ck_assert(s->inst[cpu0].opened);
 	ck_assert(!session_filter(s, all, 0, &v));
+	/* cpu1 could not reopen: the aggregate sums the member that counts, never a made-up
+	 * zero for the other */
+	session_sample(s, 2 * SEC);
+	ck_assert(!s->inst[cpu1].opened);
+	ck_assert_int_ne(value_of(s, "g.a", "all")->state, VS_UNAVAILABLE);
 	script.fail_cpu = 0;
 	ck_assert_int_eq(session_set_filter(s, all, "mask", "0x3", &err), 0);
 	ck_assert_uint_eq(s->inst[cpu0].counters[0].attr.config[1], 3);
 	ck_assert_uint_eq(s->inst[cpu1].counters[0].attr.config[1], 3);
+	session_free(s);
+	/* when no member counts, the aggregate is n/a like them, not "-" and not 0 */
+	s = session_new(m, ps, 1);
+	src = xcalloc(1, sizeof(*src));
+	src->ops = &script_ops;
+	session_add_source(s, src);
+	script.fail_open = true;
+	session_start(s, SEC);
+	session_sample(s, 2 * SEC);
+	ck_assert_int_eq(value_of(s, "g.a", "all")->state, VS_UNAVAILABLE);
+	ck_assert(!value_of(s, "g.a", "all")->multiplexed);
+	script.fail_open = false;
 	session_free(s);
 	profile_free(p);
 	machine_free(m);
