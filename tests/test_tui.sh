@@ -127,6 +127,12 @@ text '27:01.1'
 keys Enter a
 see "refusal names the constraint" "src_bdf and src_rp_mask are mutually exclusive"
 keys Escape
+# a device listed behind the root ports can be picked as the BDF filter
+keys Down f Down
+text 'p'
+see "pick a device as the BDF" "picked 0002:81:00.0"
+see "the BDF is the device's" "src_bdf .*81:00.0 (0x8100)"
+keys Escape
 see "nothing changed" "filters unchanged"
 
 # + and - change the interval

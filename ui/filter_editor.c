@@ -37,7 +37,23 @@ struct filter_editor {
 	bool editing;
 	char text[48];
 	char error[240];
+	/* the devices behind the row's root ports (its detail lines), for a BDF filter */
+	int ndev;
+	uint64_t dev_bdf[32];
+	const char *dev_name[32];
+	int dev_next;
+	char note[160]; /* what the last key did, when it is not an error */
 };
+
+/* " 0002:81:00.0 3D controller (GPU)" -> (bus << 8) | (device << 3) | function */
+static bool detail_bdf(const char *line, uint64_t *bdf)
+{
+	unsigned seg, bus, dev, fn;
+	if (line[0] != ' ' || sscanf(line + 1, "%x:%x:%x.%x", &seg, &bus, &dev, &fn) != 4 || bus > 0xff || dev > 0x1f || fn > 7)
+		return false;
+	*bdf = (bus << 8) | (dev << 3) | fn;
+	return true;
+}
 
 struct filter_editor *filter_editor_new(struct tui *t, const int *insts, int ninsts, char **why)
 {
@@ -79,6 +95,10 @@ struct filter_editor *filter_editor_new(struct tui *t, const int *insts, int nin
 	free(*why); /* some instance has filters: the editor opens */
 	*why = NULL;
 	fe->groups = fe->ninst > 1;
+	const struct instance_info *info = &t->f->iinfo[insts[0]];
+	for (int d = 0; d < info->ndetails && fe->ndev < (int)ARRAY_SIZE(fe->dev_bdf); d++)
+		if (detail_bdf(info->details[d], &fe->dev_bdf[fe->ndev]))
+			fe->dev_name[fe->ndev++] = info->details[d] + 1;
 	return fe;
 }
 
@@ -176,13 +196,18 @@ static void filter_editor_draw(struct tui *t)
 			 fe->items[fe->row].f->term, fe->text);
 		crt_put(y + 1, ix, iw, R_INPUT, line);
 	}
-	if (fe->error[0]) { /* two lines: reasons can be long */
+	if (fe->note[0] && !fe->error[0]) {
+		crt_put(y + 2, ix, iw, R_DIALOG, fe->note);
+	} else if (fe->error[0]) { /* two lines: reasons can be long */
 		crt_put(y + 2, ix, iw, R_ERROR, fe->error);
 		if ((int)strlen(fe->error) > iw)
 			crt_put(y + 3, ix, iw, R_ERROR, fe->error + iw);
 	}
 	else
-		crt_put(y + 2, ix, iw, R_DIALOG, "A mask with no bit set, or an unset value, means the driver's default (all).");
+		crt_put(y + 2, ix, iw, R_DIALOG,
+			fe->ndev && fe->row < fe->n && fe->items[fe->row].f->type == FILTER_BDF
+				? "p picks a device behind the root ports (again: the next one)."
+				: "A mask with no bit set, or an unset value, means the driver's default (all).");
 }
 
 /* A value as session_set_filter() reads it: an enum's choice by name, else a number. */
@@ -295,6 +320,15 @@ static void filter_editor_key(struct tui *t, int key)
 		if (apply(t))
 			close_editor(t);
 		return;
+	case 'p': /* a BDF filter: the next device behind the row's root ports */
+		if (it && it->f->type == FILTER_BDF && fe->ndev) {
+			int k = fe->dev_next++ % fe->ndev;
+			it->set = true;
+			it->value = fe->dev_bdf[k];
+			fe->error[0] = '\0';
+			snprintf(fe->note, sizeof(fe->note), "picked %s", fe->dev_name[k]);
+		}
+		break;
 	case 'd': case KEY_DC:
 		if (it) {
 			it->set = it->f->has_default;

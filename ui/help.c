@@ -13,7 +13,8 @@ static void help_draw(struct tui *t)
 		"         ~  multiplexed: scaled from part of the interval   !  a share outside 0-100 %",
 		"         not counted: the counter never ran   ?  unreadable   n/a  unavailable",
 		"Filter editor: Up/Down choose, Space toggles, Left/Right pick a mask bit,",
-		"         Enter edits a value, d resets to default, a applies, Esc cancels",
+		"         Enter edits a value, p picks a device as the BDF, d resets to default,",
+		"         a applies, Esc cancels",
 	};
 	int iy, ix, iw, ih;
 	crt_box(86, n + 8, "pmutop help (any key closes)", &iy, &ix, &iw, &ih);
