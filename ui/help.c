@@ -17,7 +17,7 @@ static void help_draw(struct tui *t)
 		"         a applies, Esc cancels",
 	};
 	int iy, ix, iw, ih;
-	crt_box(86, n + 8, "pmutop help (any key closes)", &iy, &ix, &iw, &ih);
+	crt_box(86, n + (int)(sizeof(legend) / sizeof(legend[0])) + 3, "pmutop help (any key closes)", &iy, &ix, &iw, &ih);
 	int y = iy;
 	for (int i = 0; i < n && y < iy + ih; i++, y++) {
 		crt_put(y, ix, 16, R_DIALOG, kb[i].keys);
