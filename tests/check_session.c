@@ -439,11 +439,24 @@ START_TEST(sim_exact_values)
 	ck_assert_double_eq_tol(value_of(r.s, "cmem.freq", "socket0")->value, 1.0, 1e-9);
 	ck_assert_double_eq_tol(value_of(r.s, "c2c.in_rd_latency", "socket0")->value, 500.0, 1e-6);
 	ck_assert_double_eq_tol(value_of(r.s, "c2c.out_wr_latency", "socket1")->value, 200.0, 1e-6);
-	/* twelve PCIe RCs and PCIe-TGT RCs, named by socket and RC */
-	int npcie = 0;
-	for (int i = 0; i < r.s->ninstances; i++)
-		npcie += !strcmp(r.s->inst[i].group->name, "pcie");
+	/* twelve PCIe RCs and PCIe-TGT RCs, named by socket and RC; and each RC's root ports
+	 * counted on their own, their bandwidths summing to the RC's (one mask bit each) */
+	int npcie = 0, nrp = 0;
+	double rc1_read = 0;
+	for (int i = 0; i < r.s->ninstances; i++) {
+		npcie += !strcmp(r.s->inst[i].group->name, "pcie") && r.s->inst[i].parent < 0;
+		nrp += r.s->inst[i].parent >= 0;
+		if (r.s->inst[i].parent == instance_index(r.s, "pcie", "socket0/rc1"))
+			rc1_read += value_of(r.s, "pcie.read_bw", r.s->inst[i].name)->value;
+	}
 	ck_assert_int_eq(npcie, 12);
+	ck_assert_int_gt(nrp, 12);
+	ck_assert_int_eq(r.s->inst[instance_index(r.s, "pcie", "socket0/rc1/rp1")].locked_filter >= 0, 1);
+	ck_assert(rc1_read > 0 && rc1_read <= value_of(r.s, "pcie.read_bw", "socket0/rc1")->value * (1 + 1e-9));
+	char *err = NULL;
+	ck_assert_int_eq(session_set_filter(r.s, instance_index(r.s, "pcie", "socket0/rc1/rp1"), "src_rp_mask", "0x3", &err), -1);
+	ck_assert_msg(strstr(err, "counts one root port"), "%s", err);
+	free(err);
 	sim_end(&r);
 	free(model);
 }

@@ -82,11 +82,11 @@ o = json.loads(open(sys.argv[1]).read().splitlines()[-1])
 ns = o["interval_ns"]
 raw = {}
 for c in o["counters"]:
-    raw.setdefault((c["pmu"]), {})[c["event"]] = c["delta"]
+    raw.setdefault((c["pmu"], c["instance"]), {})[c["event"]] = c["delta"]
 def pmu_of(metric, inst):
     fam, name = metric.split(".")
     s = inst.split("/")[0][6:]
-    rc = inst.split("/rc")[1] if "/rc" in inst else None
+    rc = inst.split("/rc")[1].split("/")[0] if "/rc" in inst else None
     return {"ucf": "nvidia_ucf_pmu_%s" % s, "pcie": "nvidia_pcie_pmu_%s_rc_%s" % (s, rc),
             "pcie_tgt": "nvidia_pcie_tgt_pmu_%s_rc_%s" % (s, rc), "cmem": "nvidia_cmem_latency_pmu_%s" % s,
             "c2c": "nvidia_nvlink_c2c_pmu_%s" % s, "clink": "nvidia_nvclink_pmu_%s" % s,
@@ -96,7 +96,7 @@ for m in o["metrics"]:
     if m["profile"] != "tegra410":
         continue
     fam, name = m["metric"].split(".")
-    d = raw[pmu_of(m["metric"], m["instance"])]
+    d = raw[(pmu_of(m["metric"], m["instance"]), m["instance"])]
     if fam == "ucf":
         num, den = ucf[name]
         want = d[num] / (d[den] if den else ns)

@@ -58,6 +58,8 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 	bool has_aggregate = false, has_detail = false;
 	for (int i = 0; i < s->ninstances; i++) {
 		const struct instance_info *in = &s->iinfo[i];
+		if (in->parent >= 0)
+			continue; /* a root port: shown under its root complex (Enter) */
 		int gi = (int)(in->group - prof->groups);
 		int mgroup = -1;
 		for (int m = 0; m < nm; m++)

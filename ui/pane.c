@@ -254,10 +254,21 @@ static int draw_blocks(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 	return lines;
 }
 
+/* The value slot of metric m of the pane for session instance ii, or -1. */
+static int slot_of(const struct tui *t, const struct upane *p, int m, int ii)
+{
+	const struct frame *f = t->f;
+	for (int k = 0; k < f->nvalues; k++)
+		if (f->vinfo[k].instance == ii && f->vinfo[k].m == p->metrics[m])
+			return k;
+	return -1;
+}
+
 /* What Enter shows under a row (an RC's root ports and the devices behind them, as the
- * engine describes them): a line starting with a blank hangs under the one above.
- * Returns the lines used. */
-static int detail_lines(struct tui *t, int inst, int y, int x, int w)
+ * engine describes them): a line starting with a blank hangs under the one above. A root
+ * port counted on its own (per_bit) shows its values in the table's columns. Returns the
+ * lines used. */
+static int detail_lines(struct tui *t, const struct upane *p, int inst, int y, int x, int w, int labw, int cw, int ncols)
 {
 	const struct instance_info *in = &t->f->iinfo[inst];
 	for (int i = 0; i < in->ndetails; i++) {
@@ -267,6 +278,23 @@ static int detail_lines(struct tui *t, int inst, int y, int x, int w)
 		snprintf(line, sizeof(line), "%s%s%s", child ? "       " : "     ", child ? (t->utf8 ? "└ " : "`- ") : "",
 			 child ? d + 1 : d);
 		crt_put(y + i, x, w, child ? R_DIM : R_LABEL, line);
+		int rp;
+		if (child || sscanf(d, "RP%d", &rp) != 1)
+			continue;
+		for (int ii = 0; ii < t->f->ninstances; ii++) {
+			const char *v = frame_label(t->f, ii, "rp");
+			if (t->f->iinfo[ii].parent != inst || !v || atoi(v) != rp)
+				continue;
+			for (int m = 0; m < ncols; m++) {
+				int slot = slot_of(t, p, m, ii);
+				if (slot < 0)
+					continue;
+				char val[64];
+				enum role vr;
+				value_text(t, slot, slot_value(t, slot), p->metrics[m]->unit, val, sizeof(val), &vr);
+				put_right(y + i, x + labw + (m + 1) * cw, cw - 1, vr, val);
+			}
+		}
 	}
 	return in->ndetails;
 }
@@ -330,7 +358,7 @@ static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 		char fl[240];
 		row_filters(t, p, i, fl, sizeof(fl));
 		bool filtered = fl[0] != '\0';
-		int fy = filtered ? y0 + lines++ : -1;
+		int fy = filtered ? y0 + lines++ : -1, fl_lines = filtered ? 1 : 0;
 		if (!draw)
 			continue;
 		if (filtered)
@@ -350,7 +378,7 @@ static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 			put_right(y, x0 + labw + (m + 1) * cw, cw - 1, vr, val);
 		}
 		if (p->open[i])
-			lines += detail_lines(t, p->inst[i], y + 1, x0, w);
+			lines += detail_lines(t, p, p->inst[i], y + fl_lines + 1, x0, w, labw, cw, ncols);
 		int slot0 = p->slot[i * p->nmetrics];
 		if (slot0 >= 0) {
 			const struct frame_value *v = slot_value(t, slot0);

@@ -218,8 +218,8 @@ static int apply_filter_option(struct session *s, const char *spec)
 			const struct instance *inst = &s->inst[i];
 			if (strcmp(inst->group->name, target) || (instname && strcmp(inst->name, instname)))
 				continue;
-			if (!instname && inst->nmembers)
-				continue; /* members get it directly */
+			if (!instname && (inst->nmembers || inst->parent >= 0))
+				continue; /* members get it directly; root ports follow their RC */
 			if (inst->unavailable)
 				continue;
 			matched++;

@@ -134,6 +134,8 @@ static struct instance *add_instance(struct session *s, int *cap)
 	struct instance *inst = &s->inst[s->ninstances++];
 	memset(inst, 0, sizeof(*inst));
 	inst->socket = -1;
+	inst->parent = -1;
+	inst->locked_filter = -1;
 	return inst;
 }
 
@@ -262,6 +264,8 @@ int instance_encode(const struct machine *m, struct instance *inst, char **err)
 	*err = NULL;
 	for (int e = 0; e < g->nevents && r == 0; e++) {
 		const char *terms = g->events[e].terms;
+		if (inst->wanted && !inst->wanted[e])
+			continue; /* a root port's instance counts only its events */
 		bool is_terms = strchr(terms, '=') != NULL || pmu_find_alias(p, terms) != NULL;
 		struct event_attr legacy_attr;
 		if (!is_terms && encode_legacy_event(terms, &legacy_attr)) {
@@ -417,6 +421,8 @@ static void describe_root_complex(const struct machine *m, struct instance *inst
 			inst->display = d;
 		}
 		add_detail(inst, xasprintf("RP%d %s", rp->rp, rp->bdf));
+		if (inst->nrps < (int)ARRAY_SIZE(inst->rps))
+			inst->rps[inst->nrps++] = rp->rp;
 		for (int k = 0; k < rp->ndevices; k++)
 			add_detail(inst, xasprintf(" %s", rp->devices[k]));
 	}
@@ -477,6 +483,76 @@ static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof,
 	if (!p->cpus.n && !inst->unavailable)
 		inst->unavailable = xasprintf("PMU %s has no CPU to count on (%s)", p->name,
 					      p->has_cpumask ? "its cpumask is empty or unreadable" : "no CPU is online");
+}
+
+/* per_bit = FILTER EVENT...: for a root complex with known root ports, one instance per
+ * port counting EVENTS with only the port's bit of the mask FILTER set (Enter shows them
+ * under the RC: per-root-port bandwidth). The kernel multiplexes them with the RC's own
+ * events when the PMU has too few counters; their coverage says so. */
+static void bind_root_ports(struct session *s, int *cap, int parent)
+{
+	const struct prof_group *g = s->inst[parent].group;
+	char *copy = xstrdup(g->per_bit), *save = NULL;
+	char *fname = strtok_r(copy, " \t", &save);
+	int f = -1;
+	for (int i = 0; fname && i < g->nfilters; i++)
+		if (!strcmp(g->filters[i].term, fname))
+			f = i;
+	if (f < 0 || g->filters[f].type != FILTER_MASK) {
+		diag_warn("%s: [group %s] per_bit names '%s', which is not a mask filter of the group", s->inst[parent].profile->path,
+			  g->name, fname ? fname : "");
+		free(copy);
+		return;
+	}
+	bool *wanted = xcalloc((size_t)g->nevents, sizeof(bool));
+	for (char *ev = strtok_r(NULL, " \t", &save); ev; ev = strtok_r(NULL, " \t", &save))
+		for (int e = 0; e < g->nevents; e++)
+			wanted[e] |= !strcmp(g->events[e].name, ev) || !strcmp(g->events[e].terms, ev);
+	free(copy);
+	int nrps = s->inst[parent].nrps;
+	for (int k = 0; k < nrps; k++) {
+		struct instance *pi = &s->inst[parent];
+		int rp = pi->rps[k];
+		const struct pmu *p = pi->pmu;
+		if (pi->unavailable || !pmu_find_format(p, g->filters[f].term) || rp < 0 || rp >= 64)
+			break;
+		char *name = xasprintf("%s/rp%d", pi->name, rp);
+		struct cpulist cpus;
+		cpulist_copy(&cpus, &pi->cpus);
+		int socket = pi->socket, nl = pi->nlabels;
+		struct label labels[16];
+		memcpy(labels, pi->labels, sizeof(struct label) * (size_t)(nl < 16 ? nl : 16));
+		const struct profile *prof = pi->profile;
+		struct instance *inst = add_instance(s, cap); /* pi may move */
+		inst->profile = prof;
+		inst->group = g;
+		inst->pmu = p;
+		inst->name = name;
+		inst->socket = socket;
+		inst->cpus = cpus;
+		inst->parent = parent;
+		for (int i = 0; i < nl && i < 16; i++)
+			add_label(inst, labels[i].key, labels[i].value);
+		char num[16];
+		snprintf(num, sizeof(num), "%d", rp);
+		add_label(inst, "rp", num);
+		inst->display = xasprintf("RP%d", rp);
+		inst->wanted = xmalloc(sizeof(bool) * (size_t)g->nevents);
+		memcpy(inst->wanted, wanted, sizeof(bool) * (size_t)g->nevents);
+		alloc_instance_arrays(inst);
+		read_attr_values(inst);
+		inst->notes = xstrdup("");
+		for (int i = 0; i < g->nfilters; i++) /* a root port's own bit, the rest as the RC starts */
+			inst->filter_set[i] = i == f || inst->filter_set[i];
+		inst->filter_value[f] = 1ull << rp;
+		inst->locked_filter = f;
+		char *err;
+		if (instance_encode(s->machine, inst, &err) < 0) {
+			free(inst->unavailable);
+			inst->unavailable = err;
+		}
+	}
+	free(wanted);
 }
 
 static void add_aggregate(struct session *s, int *cap, struct profile *prof, const struct prof_group *g, int first,
@@ -546,6 +622,8 @@ static void bind_group(struct session *s, int *cap, struct profile *prof, const 
 				bind_pmu_instance(s, cap, prof, g, p, caps, ncaps, p->cpus.cpu[c]);
 		} else {
 			bind_pmu_instance(s, cap, prof, g, p, caps, ncaps, -1);
+			if (g->per_bit && s->inst[s->ninstances - 1].nrps)
+				bind_root_ports(s, cap, s->ninstances - 1);
 		}
 	}
 	int last = s->ninstances;
@@ -627,7 +705,7 @@ static void build_infos(struct session *s)
 			.pmu = inst->pmu ? inst->pmu->name : NULL, .socket = inst->socket, .nlabels = inst->nlabels,
 			.labels = inst->labels, .nmembers = inst->nmembers, .members = inst->members, .first_counter = k,
 			.ncounters = inst->ncounters, .present = inst->present, .notes = inst->notes,
-			.display = inst->display ? inst->display : inst->name, .ndetails = inst->ndetails,
+			.display = inst->display ? inst->display : inst->name, .ndetails = inst->ndetails, .parent = inst->parent,
 			.details = (const char *const *)inst->details };
 		for (int c = 0; c < inst->ncounters; c++, k++) {
 			struct counter *ct = &inst->counters[c];
@@ -691,6 +769,7 @@ void instance_free(struct instance *inst)
 	free(inst->labels);
 	free(inst->notes);
 	free(inst->display);
+	free(inst->wanted);
 	for (int i = 0; i < inst->ndetails; i++)
 		free(inst->details[i]);
 	free(inst->details);

@@ -57,6 +57,11 @@ static int check_filter(const struct instance *inst, int f, bool set, uint64_t v
 		*err = xasprintf("%s: PMU %s has no '%s' filter (its format/ lacks it)", inst->name, inst->pmu->name, pf->term);
 		return -1;
 	}
+	if (f == inst->locked_filter) {
+		*err = xasprintf("%s counts one root port: its %s is fixed (filter the root complex instead)", inst->name,
+				 pf->term);
+		return -1;
+	}
 	if (pf->type != FILTER_ENUM) {
 		const struct format_field *ff = pmu_find_format(inst->pmu, pf->term);
 		if (set && v > format_max(ff)) {
@@ -206,8 +211,19 @@ int session_set_filter(struct session *s, int instance, const char *term, const 
 		*err = e;
 		return -1;
 	}
-	if (!inst->nmembers)
-		return set_on_all(s, &instance, 1, f, set, v, err);
+	if (!inst->nmembers) {
+		if (set_on_all(s, &instance, 1, f, set, v, err) < 0)
+			return -1;
+		/* a root complex's root-port instances follow its other filters where they can
+		 * (their own bit of the mask stays; a filter exclusive with it is theirs to miss) */
+		for (int i = 0; i < s->ninstances; i++) {
+			char *e2 = NULL;
+			if (s->inst[i].parent == instance && f != s->inst[i].locked_filter &&
+			    set_on_all(s, &i, 1, f, set, v, &e2) < 0)
+				free(e2);
+		}
+		return 0;
+	}
 	if (set_on_all(s, inst->members, inst->nmembers, f, set, v, err) < 0)
 		return -1;
 	inst->filter_set[f] = set;

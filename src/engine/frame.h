@@ -51,6 +51,7 @@ struct instance_info {
 	const int *members;
 	int first_counter, ncounters; /* its counters in frame->counters */
 	const char *display; /* how a row names it: "S0 RC3 (0004:00)"; the name if no label */
+	int parent;          /* a root port's instance: its root complex's instance; -1 */
 	int ndetails;        /* what Enter shows under it (root ports, devices behind them); */
 	const char *const *details; /* a line starting with a blank is a child of the one above */
 	const bool *present; /* per group event: the PMU has it */

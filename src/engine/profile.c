@@ -371,6 +371,8 @@ static void group_key(struct loader *L, const char *name, const char *value)
 		set_string(&g->label, value);
 	} else if (!strcmp(name, "pci_rc")) {
 		set_string(&g->pci_rc, value);
+	} else if (!strcmp(name, "per_bit")) {
+		set_string(&g->per_bit, value);
 	} else if (!strcmp(name, "title")) {
 		set_string(&g->title, value);
 	} else if (!strcmp(name, "events") || !strcmp(name, "optional")) {
@@ -450,7 +452,7 @@ static void group_key(struct loader *L, const char *name, const char *value)
 	} else if (!strcmp(name, "leader")) {
 		set_string(&g->leader, value);
 	} else {
-		lerror(L, L->line, 0, "unknown key '%s' in [group %s] (known: pmu, instance, label, pci_rc, title, events, "
+		lerror(L, L->line, 0, "unknown key '%s' in [group %s] (known: pmu, instance, label, pci_rc, per_bit, title, events, "
 		       "optional, event.NAME, optional.NAME, filter.TERM, choice.FILTER.NAME, attrs, notes, needs, alternative, exclusive, per, aggregate, aggregate_suffix, grouped, leader)",
 		       name, g->name);
 	}
@@ -978,6 +980,7 @@ void profile_free(struct profile *p)
 		free(g->instance);
 		free(g->label);
 		free(g->pci_rc);
+		free(g->per_bit);
 		free(g->leader);
 		free(g->aggregate_suffix);
 		for (int j = 0; j < g->nevents; j++) {

@@ -49,6 +49,11 @@ struct instance {
 	struct label *labels;  /* captures of the PMU name, cpu, socket */
 	char *notes;           /* the group's note attributes of the PMU, joined */
 	char *display;         /* the group's label, expanded (and the RC's PCI segment) */
+	int parent;            /* a per-root-port instance: its root complex's; -1 otherwise */
+	bool *wanted;          /* per group event, or NULL for all: the events it counts */
+	int locked_filter;     /* a filter fixed by what the instance is (its root port), or -1 */
+	int nrps;
+	int rps[16];           /* the root ports of a root complex, from the PCI map */
 	int ndetails;
 	char **details;
 	struct cpulist cpus;
