@@ -180,6 +180,10 @@ T resize-window -t 0 -x 40 -y 10
 see "40x10" "terminal too small"
 T resize-window -t 0 -x 120 -y 40
 see "back to 120x40" "PCIe root complexes"
+# a sparkline keeps its width before it has history (a faint baseline, not blanks)
+screen
+w1=$(grep -m1 "^ SLC read" "$scratch/screen.txt" | grep -o "[·▁▂▃▄▅▆▇█]*\$" | wc -m)
+[ "$w1" -ge 10 ] && ok || fail "sparkline column narrower than its width: $w1"
 # at 60 columns the key bar keeps help and quit, and says there is more below
 T resize-window -t 0 -x 60 -y 24
 see "60 columns: key bar keeps quit" "F1Help.*F10Quit"

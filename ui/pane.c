@@ -331,8 +331,16 @@ static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 	int rest = w - labw - ncols * cw;
 	int sparkw = t->set.sparklines != SPARK_OFF && rest >= SPARK_W + 14 ? SPARK_W : 0;
 	int barw = rest - sparkw - 4;
-	if (barw > 30)
-		barw = 30;
+	if (barw > 30) { /* a wide terminal: wider columns and a longer bar, not blank space */
+		int spare = barw - 30;
+		int grow = spare / 2 / (ncols ? ncols : 1);
+		if (grow > 5)
+			grow = 5;
+		cw += grow;
+		barw = w - labw - ncols * cw - sparkw - 4;
+		if (barw > 60)
+			barw = 60;
+	}
 	if (draw) {
 		for (int m = 0; m < ncols; m++) {
 			char h[32];

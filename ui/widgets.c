@@ -83,8 +83,15 @@ void draw_sparkline(struct tui *t, int y, int x, int w, int slot, float scale)
 		float v = blank ? NAN : history_mean(t->hist, slot, k * bucket, (k + 1) * bucket);
 		if (n + 4 >= (int)sizeof(buf))
 			break;
-		if (isnan(v) || scale <= 0) {
-			buf[n++] = ' ';
+		if (isnan(v) || scale <= 0) { /* nothing yet: a faint baseline keeps the column's width */
+			if (blank && c == (int)(current % (uint64_t)w) && !scroll) {
+				buf[n++] = ' '; /* the sweep's moving gap */
+			} else if (t->utf8) {
+				memcpy(buf + n, "\xc2\xb7", 2); /* middle dot */
+				n += 2;
+			} else {
+				buf[n++] = '.';
+			}
 			continue;
 		}
 		int level = (int)(v / scale * (float)levels);
