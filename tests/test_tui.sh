@@ -304,6 +304,12 @@ see "host pane" "Context switches .*/s"
 see "tsc" "TSC frequency .*GHz"
 see "missing PMU said" "no 'power' PMU"
 see "no core PMU: TopDown says so" "TopDown unavailable: no core PMU"
+# per-CPU rows fill the room there is (this machine's few CPUs fit); Enter takes them
+# back, and Enter again shows them
+see "room to spare: per-CPU rows shown" "cpu0"
+keys Enter
+see "Enter: summaries" "showing summaries"
+unseen "summaries: no per-CPU rows" "cpu0"
 keys Enter
 see "Enter expands per CPU" "cpu0"
 keys e
@@ -336,6 +342,7 @@ quit_ok "tegra topdown quit"
 PMUTOP_ARGS="--demo spr -d 0.2"
 start 120 40 LANG=C NO_COLOR=1
 see "SPR TopDown letters in monochrome" "socket0 *RRRR*BB*FF*SSSS"
+see "spare room holds per-CPU rows, and the rest is counted" "[0-9]* more CPUs (c shows them all"
 keys Tab Enter
 see "level 2 under level 1" "level 2 *ll*hh*pp*c*ww*aa*oo*mm"
 see "level 2 letters explained, none meaning two things" "a Fetch latency"

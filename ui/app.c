@@ -111,7 +111,10 @@ static void toggle_per_cpu(struct tui *t, struct upane *p, const char *none)
 		tui_message(t, false, "%s", none);
 		return;
 	}
-	p->expanded = !p->expanded;
+	/* rows shown only as far as room allowed: c shows them all, rather than none */
+	p->expanded = p->expanded && p->max_cpu_rows > 0 ? true : !p->expanded;
+	p->user_chose = true;
+	p->max_cpu_rows = 0;
 	t->row = 0;
 	tui_message(t, false, p->expanded ? "showing every CPU (c collapses, o sorts)" : "showing summaries");
 }
@@ -131,6 +134,8 @@ static void cmd_sort(struct tui *t)
 	p->sort = p->sort + 1 >= p->nmetrics ? -1 : p->sort + 1;
 	if (!p->expanded)
 		p->expanded = true;
+	p->user_chose = true;
+	p->max_cpu_rows = 0;
 	tui_message(t, false, "CPUs sorted by %s", p->sort < 0 ? "number" : p->metrics[p->sort]->title);
 }
 

@@ -541,6 +541,11 @@ static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool 
 	if (p->sort >= 0 && ncpu > 1) {
 		sort_rows(t, p, order + first_cpu, ncpu);
 	}
+	int more = 0;
+	if (p->max_cpu_rows > 0 && ncpu > p->max_cpu_rows) { /* the room there is, and a count */
+		more = ncpu - p->max_cpu_rows;
+		no = first_cpu + p->max_cpu_rows;
+	}
 	int labw = 16;
 	for (int k = 0; k < no; k++) {
 		int i = order[k];
@@ -577,6 +582,14 @@ static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool 
 					crt_put(yy, x0 + labw, w - labw, R_DIM, "no level 2 on this CPU");
 			}
 		}
+	}
+	if (more) {
+		if (draw) {
+			char line[96];
+			snprintf(line, sizeof(line), "   %s %d more CPUs (c shows them all, o sorts)", t->utf8 ? "…" : "...", more);
+			crt_put(y0 + lines, x0, w, R_DIM, line);
+		}
+		lines++;
 	}
 	return lines;
 }

@@ -166,6 +166,36 @@ static void draw_body(struct tui *t)
 	}
 	t->relayout = false;
 	int total = y;
+	/* room to spare: show per-CPU rows (as btop shows every core) in panes the user has
+	 * not chosen for - all of them if they fit, else as many as fit in a stacked pane and
+	 * a line that counts the rest; take them back when the room goes */
+	for (int i = 0; i < t->npanes; i++) {
+		struct upane *p = &t->panes[i];
+		if (p->hidden || !p->expandable || p->user_chose)
+			continue;
+		int now = p->height, other = total - now;
+		bool was = p->expanded;
+		int was_max = p->max_cpu_rows;
+		p->expanded = false;
+		p->max_cpu_rows = 0;
+		crt_clip(0, 0);
+		int collapsed = pane_draw(t, i, 0, 0, COLS, false);
+		p->expanded = true;
+		int full = pane_draw(t, i, 0, 0, COLS, false);
+		int spare = height - 1 - other - collapsed;
+		if (other + full <= height - 1) {
+			p->height = full;
+		} else if (!strcmp(p->style, "stacked") && spare >= 4) {
+			p->max_cpu_rows = spare - 1; /* one line says how many more */
+			p->height = pane_draw(t, i, 0, 0, COLS, false);
+		} else {
+			p->expanded = false;
+			p->height = collapsed;
+		}
+		total = other + p->height;
+		if (p->expanded != was || p->max_cpu_rows != was_max)
+			t->relayout = true;
+	}
 	if (focus_y >= 0) {
 		if (focus_y < t->scroll + 1)
 			t->scroll = focus_y - 1 < 0 ? 0 : focus_y - 1;

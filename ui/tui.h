@@ -61,6 +61,9 @@ struct upane {
 	float *scale;  /* per metric: one bar scale for all its instances, steady across frames */
 	int height;    /* lines drawn last frame */
 	bool expandable, expanded;
+	bool user_chose;   /* the user expanded or collapsed it: no automatic expanding */
+	int max_cpu_rows;  /* expanded automatically into spare room: at most this many per-CPU
+			    * rows (0: all), and a line that says how many more there are */
 	bool *open;    /* per instance name: its root ports shown under it (Enter) */
 	int ndetail;   /* metrics shown under each row when expanded (TopDown level 2) */
 	const struct prof_metric **detail;
