@@ -297,6 +297,22 @@ see "setup shows the saved choice" "Bar style .*hashes"
 keys Escape q
 quit_ok "restart quit"
 
+# ASCII chosen in setup holds in a UTF-8 locale, dialog boxes included; a 0.01 s interval
+# is shown as such
+cp "$HOME/.config/pmutop/pmutoprc" "$scratch/pmutoprc.saved"
+echo "charset=ascii" >> "$HOME/.config/pmutop/pmutoprc"
+PMUTOP_ARGS="--demo -d 0.01"
+start 100 30 LANG=C.UTF-8
+see "0.01 s interval shown" "interval 0.01s"
+keys F1
+see "help in ASCII" "+- pmutop help"
+screen
+LC_ALL=C grep -q "$(printf '\342\224')" "$scratch/screen.txt" && fail "box-drawing glyphs with charset=ascii" || ok
+keys Escape q
+quit_ok "ascii quit"
+cp "$scratch/pmutoprc.saved" "$HOME/.config/pmutop/pmutoprc"
+PMUTOP_ARGS="--demo -d 0.2"
+
 # the host profile on this machine: real counters, per-CPU rows behind Enter
 PMUTOP_ARGS="-d 0.2"
 start 100 30 LANG=C.UTF-8
