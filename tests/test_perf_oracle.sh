@@ -68,6 +68,17 @@ oracle "$DEMO" twice.tsv
 expect_eq "an alias twice is refused" $? 1
 expect_grep "an alias twice: why" "two events in one" twice.err
 
+# HNS3: every event of the NIC profile under every filter mode the driver has (the mode's
+# companion values included), on a tree as the driver prints it
+sh "$TOP_SRCDIR/tests/fixtures/gen-hns3.sh" nic 0 2
+for f in mode=global mode=port,port=1 mode=port-tc,port=2,tc=3 mode=func,bdf=35:00.1 mode=func-queue,bdf=35:00.2,queue=5; do
+    "$PMUTOP" --sim --sysfs-root nic -p hip09-hns3 --dry-run -f "nic@sicl0:$f"
+done | grep '^sicl0' | sort -t "$(printf "\t")" -u -k3,3 > nic.tsv
+m=$(wc -l < nic.tsv)
+[ "$m" -ge 60 ] && ok || fail "nic: expected every event under several modes, got $m"
+oracle nic nic.tsv
+n=$((n + m))
+
 # TopDown on every Intel family: perf metrics (Sapphire Rapids, Ice Lake), generic events
 # (Skylake), hybrid P- and E-cores (Alder Lake, event files without newlines)
 for kind in spr icl skl adl; do

@@ -351,8 +351,15 @@ static void filter_editor_key(struct tui *t, int key)
 			bool on = it->set && it->value;
 			it->set = !on;
 			it->value = !on;
-		} else if (it->f->type == FILTER_ENUM) { /* the next choice */
-			it->value = it->set ? (it->value + 1) % (uint64_t)it->f->nchoices : 0;
+		} else if (it->f->type == FILTER_ENUM) { /* the next choice some event accepts */
+			uint64_t v = it->set ? it->value : (uint64_t)it->f->nchoices - 1;
+			for (int k = 0; k < it->f->nchoices; k++) {
+				v = (v + 1) % (uint64_t)it->f->nchoices;
+				if (session_choice_offered(t->engine, it->inst, (int)(it->f - t->f->iinfo[it->inst].group->filters),
+							   (int)v))
+					break;
+			}
+			it->value = v;
 			it->set = true;
 		} else if (it->f->type == FILTER_MASK) {
 			it->value = it->set ? it->value ^ (1ull << fe->bit) : 1ull << fe->bit;

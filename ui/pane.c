@@ -56,7 +56,13 @@ static void value_text(struct tui *t, int slot, const struct frame_value *v, con
 	case VS_NO_VALUE: snprintf(buf, len, "- %s", unit); *r = R_DIM; return;
 	case VS_NOT_COUNTED: snprintf(buf, len, "not counted"); *r = R_MARK; return;
 	case VS_UNREADABLE: snprintf(buf, len, "?"); *r = R_ERROR; return;
-	case VS_UNAVAILABLE: snprintf(buf, len, "n/a"); *r = R_DIM; return;
+	case VS_UNAVAILABLE: /* with the value's reason where it has one (a filter mode) */
+		if (v->why && strstr(v->why, "not supported"))
+			snprintf(buf, len, "n/a (mode not supported by this event)");
+		else
+			snprintf(buf, len, "n/a");
+		*r = R_DIM;
+		return;
 	}
 }
 
@@ -171,6 +177,12 @@ static void draw_block_row(struct tui *t, int pi, int i, int m, int yy, int x, i
 	if (slot < 0) { /* say why, after the label */
 		missing_text(t, pm, cell, val, sizeof(val));
 		crt_put(yy, x + labw + 1, bw - labw - 2, R_DIM, val);
+		return;
+	}
+	if ((int)strlen(val) > 16) { /* a reason rather than a value: it takes the bar's room */
+		if ((int)strlen(val) > bw - labw - 2 && str_has_prefix(val, "n/a (mode"))
+			snprintf(val, sizeof(val), "n/a (mode not supported)");
+		crt_put(yy, x + labw + 1, bw - labw - 2, vr, val);
 		return;
 	}
 	int sparkw = t->set.sparklines != SPARK_OFF && bw >= 50 ? SPARK_W : 0;

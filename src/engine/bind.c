@@ -219,7 +219,8 @@ static char *event_filter_terms(const struct instance *inst, int e, char **why)
 	*why = NULL;
 	for (int f = 0; f < g->nfilters; f++) {
 		const struct prof_filter *pf = &g->filters[f];
-		if (!inst->filter_set[f] || !filter_applies(g, pf, e) || !instance_has_filter(inst, f))
+		if (!inst->filter_set[f] || !filter_applies(g, pf, e) || !instance_has_filter(inst, f) ||
+		    !filter_in_use(g, f, inst->filter_value, inst->filter_set))
 			continue;
 		char piece[400];
 		int n;
@@ -227,8 +228,8 @@ static char *event_filter_terms(const struct instance *inst, int e, char **why)
 			const struct prof_choice *c = &pf->choices[inst->filter_value[f]];
 			const char *acc = accepted_choices(inst, pf, e);
 			if (acc && !word_in(acc, c->name)) {
-				*why = xasprintf("%s %s not supported by this event (it accepts: %s)", pf->term, c->name,
-						 *acc ? acc : "none");
+				*why = xasprintf("%s %s not supported by this event (%s)", pf->term, c->name,
+						 *acc ? acc : "it supports none");
 				free(out);
 				return NULL;
 			}
@@ -353,7 +354,8 @@ char *instance_filter_string(const struct instance *inst)
 	char *out = xcalloc(1, cap);
 	for (int f = 0; f < g->nfilters; f++) {
 		const struct prof_filter *pf = &g->filters[f];
-		if (!inst->filter_set[f] || !instance_has_filter(inst, f))
+		if (!inst->filter_set[f] || !instance_has_filter(inst, f) ||
+		    !filter_in_use(g, f, inst->filter_value, inst->filter_set))
 			continue;
 		char piece[200];
 		int n;
@@ -742,6 +744,24 @@ void session_refresh_counter_info(struct session *s)
 			s->cinfo[ct->slot].kind = ct->kind;
 			s->cinfo[ct->slot].width = ct->width;
 		}
+}
+
+bool session_choice_offered(const struct session *s, int instance, int f, int c)
+{
+	const struct instance *inst = &s->inst[instance];
+	if (inst->nmembers)
+		inst = &s->inst[inst->members[0]];
+	const struct prof_filter *pf = &inst->group->filters[f];
+	if (pf->type != FILTER_ENUM || c < 0 || c >= pf->nchoices)
+		return false;
+	for (int e = 0; e < inst->group->nevents; e++) {
+		if (!inst->present[e])
+			continue;
+		const char *acc = accepted_choices(inst, pf, e);
+		if (!acc || word_in(acc, pf->choices[c].name))
+			return true;
+	}
+	return false;
 }
 
 bool instance_counts_event(const struct instance *inst, int e)

@@ -70,6 +70,26 @@ static int check_filter(const struct instance *inst, int f, bool set, uint64_t v
 			return -1;
 		}
 	}
+	if (set && pf->range && inst->pmu) { /* bounds the PMU publishes (HNS3's bdf_min/bdf_max) */
+		char *copy = xstrdup(pf->range), *dots = strstr(copy, "..");
+		const char *lo_t = dots ? (*dots = '\0', pmu_attr(inst->pmu, copy)) : NULL;
+		const char *hi_t = dots ? pmu_attr(inst->pmu, dots + 2) : NULL;
+		char *comma = dots ? dots + 2 : NULL;
+		uint64_t lo, hi;
+		char *e1 = NULL, *e2 = NULL;
+		if (lo_t && hi_t && filter_parse_value(pf, lo_t, &lo, &e1) && filter_parse_value(pf, hi_t, &hi, &e2) &&
+		    (v < lo || v > hi)) {
+			*err = xasprintf("%s: %s=0x%llx is outside %s's range %s..%s (%s..%s)", inst->name, pf->term,
+					 (unsigned long long)v, inst->pmu->name, lo_t, hi_t, copy, comma);
+			free(e1);
+			free(e2);
+			free(copy);
+			return -1;
+		}
+		free(e1);
+		free(e2);
+		free(copy);
+	}
 	for (int x = 0; set && v && x < g->nexclusive; x++) {
 		bool mine = false;
 		for (char **t = g->exclusive[x]; *t; t++)

@@ -74,6 +74,8 @@ struct value_info {
 
 struct frame_value {
 	double value; /* NAN unless state is VS_OK (it may be ±inf then) */
+	const char *why; /* unavailable: the reason for this value ("mode port not supported
+			  * by this event"), or NULL */
 	float coverage;
 	uint8_t state;  /* enum value_state */
 	bool multiplexed;

@@ -145,6 +145,26 @@ static bool parse_filter_type(const char *s, enum filter_type *t)
 	return false;
 }
 
+bool filter_in_use(const struct prof_group *g, int f, const uint64_t *values, const bool *set)
+{
+	const char *term = g->filters[f].term;
+	for (int x = 0; x < g->nfilters; x++) {
+		const struct prof_filter *en = &g->filters[x];
+		if (en->type != FILTER_ENUM || x == f)
+			continue;
+		bool owned = false, used = false;
+		for (int c = 0; c < en->nchoices; c++)
+			for (char **u = en->choices[c].uses; u && *u; u++)
+				if (!strcmp(*u, term)) {
+					owned = true;
+					used |= set[x] && values[x] == (uint64_t)c;
+				}
+		if (owned && !used)
+			return false;
+	}
+	return true;
+}
+
 bool filter_applies(const struct prof_group *g, const struct prof_filter *f, int e)
 {
 	if (!f->events)
@@ -266,11 +286,14 @@ static void parse_filter(struct loader *L, const char *term, const char *value)
 			free_words(f.events);
 			f.events = split_words(list, NULL);
 			free(list);
+		} else if (str_has_prefix(w[i], "range=") && w[i][6]) {
+			free(f.range);
+			f.range = xstrdup(w[i] + 6);
 		} else if (str_has_prefix(w[i], "accepts=") && w[i][8]) {
 			free(f.accepts);
 			f.accepts = xstrdup(w[i] + 8);
 		} else {
-			lerror(L, L->line, 0, "filter '%s': unknown option '%s' (known: default=, enable=, events=, accepts=, title=)",
+			lerror(L, L->line, 0, "filter '%s': unknown option '%s' (known: default=, enable=, events=, range=, accepts=, title=)",
 			       term, w[i]);
 			ok = false;
 		}
@@ -321,8 +344,23 @@ static void parse_choice(struct loader *L, const char *key, const char *value)
 			       f->choices[i].line);
 			return;
 		}
+	/* TERMS, and uses=FILTER,... naming the filters that count under this choice */
+	char **uses = NULL;
+	size_t cap = strlen(value) + 1, len = 0;
+	char *terms = xcalloc(1, cap);
+	char **w = split_words(value, NULL);
+	for (char **p = w; *p; p++) {
+		if (str_has_prefix(*p, "uses=")) {
+			char **u = split_words(*p + 5, NULL);
+			free_words(uses);
+			uses = u;
+			continue;
+		}
+		len += (size_t)snprintf(terms + len, cap - len, "%s%s", len ? "," : "", *p);
+	}
+	free_words(w);
 	f->choices = xrealloc(f->choices, sizeof(*f->choices) * (size_t)(f->nchoices + 1));
-	f->choices[f->nchoices++] = (struct prof_choice){ xstrdup(dot + 1), xstrdup(value), L->line };
+	f->choices[f->nchoices++] = (struct prof_choice){ xstrdup(dot + 1), terms, uses, L->line };
 }
 
 static char *event_ident(const char *alias)
@@ -1004,7 +1042,9 @@ void profile_free(struct profile *p)
 			for (int c = 0; c < g->filters[j].nchoices; c++) {
 				free(g->filters[j].choices[c].name);
 				free(g->filters[j].choices[c].terms);
+				free_words(g->filters[j].choices[c].uses);
 			}
+			free(g->filters[j].range);
 			free(g->filters[j].choices);
 		}
 		free(g->filters);

@@ -15,6 +15,8 @@ enum filter_type { FILTER_FLAG, FILTER_MASK, FILTER_INT, FILTER_HEX, FILTER_BDF,
 struct prof_choice {
 	char *name;
 	char *terms; /* "" for a choice that sets nothing itself */
+	char **uses; /* NULL-terminated: the group's other filters that count under it
+		      * (HNS3's port mode uses port; func mode bdf), or NULL */
 	int line;
 };
 
@@ -29,6 +31,7 @@ struct prof_filter {
 	int nchoices;
 	struct prof_choice *choices; /* enum: its values, in the profile's order */
 	char **events;  /* NULL-terminated: the events it applies to; NULL: every event */
+	char *range;    /* "ATTR_MIN..ATTR_MAX": PMU attributes bounding the value (bdf_min) */
 	char *accepts;  /* a PMU attribute listing the choices an event accepts, with {event}
 			 * for the event's alias ("filtermode/{event}"); NULL: every choice */
 	int line;
@@ -142,6 +145,9 @@ int group_nvars(const struct prof_group *g);
 int group_attr_slot(const struct prof_group *g, int attr_index);
 const char *filter_type_name(enum filter_type t);
 
+/* Under the group's enum filters' current choices (their indexes in values), does filter
+ * f count? A filter some choice 'uses' counts only under the choices that use it. */
+bool filter_in_use(const struct prof_group *g, int f, const uint64_t *values, const bool *set);
 /* Does filter f apply to event e of g (its events= list)? */
 bool filter_applies(const struct prof_group *g, const struct prof_filter *f, int e);
 /* Parse a filter value as the user writes it ("27:01.1", "0x2781", "0b11", "on", an

@@ -201,8 +201,13 @@ const struct frame *session_sample(struct session *s, uint64_t now_ns)
 		if (state != VS_OK) {
 			v->state = (uint8_t)state;
 			v->value = NAN;
+			v->why = NULL;
+			for (int i = 0; state == VS_UNAVAILABLE && i < m->ninputs && !v->why; i++)
+				if (inst->event_na && inst->event_na[m->inputs[i]])
+					v->why = session_intern(s, inst->event_na[m->inputs[i]]);
 			continue;
 		}
+		v->why = NULL;
 		v->value = expr_eval(m->expr, inst->vars);
 		v->state = isnan(v->value) ? VS_NO_VALUE : VS_OK;
 	}

@@ -145,6 +145,9 @@ bool session_filter(const struct session *s, int instance, int f, uint64_t *valu
 /* Bits of filter f's field on the instance's PMU (an aggregate: its members'), 64 for an
  * enum, 0 if the PMU lacks it. */
 int session_filter_width(const struct session *s, int instance, int f);
+/* Does some event of the instance accept choice c of enum filter f (HNS3's filtermode/:
+ * a mode no event supports is not offered)? */
+bool session_choice_offered(const struct session *s, int instance, int f, int c);
 /* The filters set now (the next frame's), malloc'd: "src_rp_mask=0x3,mode=func". */
 char *session_instance_filters(const struct session *s, int instance);
 /* "src_rp_mask=0x3,dst_loc_cmem=1" of the instance's set filters, into a malloc'd string. */

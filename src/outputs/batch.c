@@ -152,6 +152,10 @@ static void write_json(FILE *f, const struct frame *fr, bool raw, const char *wh
 			fputs(",\"state\":", f);
 			json_string(f, value_state_name((enum value_state)v->state));
 		}
+		if (v->why) {
+			fputs(",\"reason\":", f);
+			json_string(f, v->why);
+		}
 		if (v->multiplexed) {
 			fputs(",\"coverage\":", f);
 			put_num(f, "%.3f", v->coverage);

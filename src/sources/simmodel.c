@@ -38,6 +38,7 @@ struct sim_cell {
 struct sim_dim {
 	char *name;
 	char *when; /* value dimensions: the enable field that turns the filter on */
+	char *unless; /* "F1,F2": fields any of which, set, turns the dimension off (a mode) */
 	int ncells;
 	struct sim_cell *cells;
 };
@@ -162,6 +163,11 @@ static void add_dim(struct sim_model *m, struct sim_section *sec, const char *na
 		if (str_has_prefix(w, "when=") && w[5]) {
 			free(d.when);
 			d.when = xstrdup(w + 5);
+			continue;
+		}
+		if (str_has_prefix(w, "unless=") && w[7]) {
+			free(d.unless);
+			d.unless = xstrdup(w + 7);
 			continue;
 		}
 		char *at = strchr(w, '@');
@@ -360,6 +366,7 @@ void sim_model_free(struct sim_model *m)
 			free(s->dims[j].cells);
 			free(s->dims[j].name);
 			free(s->dims[j].when);
+			free(s->dims[j].unless);
 		}
 		for (int j = 0; j < s->nscaled; j++)
 			free(s->scaled[j]);
@@ -467,6 +474,22 @@ double sim_selection(const struct sim_section *sec, const struct pmu *p, const c
 		const struct sim_dim *dim = &sec->dims[d];
 		double all = 0, sel = 0;
 		bool any = false;
+		if (dim->unless) { /* another mode's field is set: this dimension does not apply */
+			bool off = false;
+			char fld[64];
+			for (const char *q = dim->unless; *q && !off;) {
+				size_t n = strcspn(q, ",");
+				if (n && n < sizeof(fld)) {
+					memcpy(fld, q, n);
+					fld[n] = '\0';
+					const struct format_field *uf = pmu_find_format(p, fld);
+					off = uf && format_extract(uf, attr->config) != 0;
+				}
+				q += n + (q[n] == ',');
+			}
+			if (off)
+				continue;
+		}
 		if (dim->when) { /* a value filter counts only while its enable field is set */
 			const struct format_field *en = pmu_find_format(p, dim->when);
 			if (!en || !format_extract(en, attr->config))

@@ -12,6 +12,8 @@
  *                                       field EN is set: matching cells count, none is 0
  *   dim.NAME = FIELD/MASK@V=W ... when=EN  an address V matched as the driver does:
  *                                       (V & MASK) == (FIELD & MASK)
+ *   dim.NAME = ... unless=F1,F2         ... off while any of these fields is set (another
+ *                                       filter mode: HNS3's global, or a function's BDF)
  *   scaled = EVENT ...                  rates given in the alias's scaled units (slots,
  *                                       joules): counts are the rate / .scale
  *   unfiltered = EVENT ...              events the filters do not scale (cycles)

@@ -1,0 +1,68 @@
+#!/bin/sh
+# The HiSilicon HNS3 NIC PMU on a tree written as the driver prints it: pair arithmetic,
+# filter modes (the driver's companions, per-event acceptance from filtermode/), BDF
+# bounds, the document's forms tolerated.
+. "$TOP_SRCDIR/tests/lib.sh"
+cd "$scratch"
+sh "$TOP_SRCDIR/tests/fixtures/gen-hns3.sh" tree 0 2
+model="$TOP_SRCDIR/tests/fixtures/hns3-const.ini"
+run() { "$PMUTOP" --sim --sysfs-root tree --model "$model" -p hip09-hns3 -b -n 2 --fake-clock --format csv "$@"; }
+value() { # METRIC INSTANCE FILE: the last interval's value
+    awk -F, -v m="$1" -v i="$2" '$4 == m && $5 == i { v = $6 } END { print v }' "$3"
+}
+close() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && (a - b) <= 1e-9 * b && (b - a) <= 1e-9 * b) }'; }
+
+# pair arithmetic: counter 0 / counter 1, time in hw_clk_freq ticks
+run > global.csv
+for check in "nic.ssu_rpu.bw sicl0 8" "nic.ssu_rpu.pps sicl2 1000000" "nic.tpu_ssu.bw sicl0 2" \
+             "nic.rpu.latency sicl0 1000" "nic.msix.intr_rate sicl2 50000"; do
+    set -- $check
+    got=$(value "$1" "$2" global.csv)
+    close "$got" "$3" && ok || fail "$1 $2: got '$got', want $3"
+done
+# the mode goes with its companion values: port mode tc=0xf, func mode queue=0xffff
+"$PMUTOP" --sim --sysfs-root tree -p hip09-hns3 --dry-run -f nic@sicl0:mode=port,port=1 > port.tsv
+expect_grep "port mode sets tc=0xf" "sicl0	nic	hns3_pmu_sicl_0/bw_ssu_rpu_byte_num,tc=0xf,port=0x1/" port.tsv
+"$PMUTOP" --sim --sysfs-root tree -p hip09-hns3 --dry-run -f nic@sicl0:mode=func,bdf=35:00.1 > func.tsv
+expect_grep "func mode sets queue=0xffff and the BDF" "bw_ssu_rpu_byte_num,queue=0xffff,bdf=0x3501/	type=[0-9]*	config=0x2	config1=0xffff350100" func.tsv
+expect_grep "BDF as 0x3501 too" "bdf=0x3501" func.tsv
+"$PMUTOP" --sim --sysfs-root tree -p hip09-hns3 --dry-run -f nic@sicl0:mode=global > global.tsv
+grep "^sicl0" global.tsv | grep -q "bdf=\|port=" && fail "global mode carries another mode's filters" || ok
+# a function's share in func mode; a mode some statistics do not support leaves them n/a
+run -f nic@sicl0:mode=func,bdf=35:00.1 > func.csv
+got=$(value nic.ssu_rpu.bw sicl0 func.csv)
+close "$got" 2 && ok || fail "func mode: a quarter of 8 GB/s, got '$got'"
+run -f nic@sicl2:mode=port,port=1 --format json > port.json
+python3 - port.json <<'PY' && ok || fail "port mode: n/a with the reason where the event does not support it"
+import json, sys
+o = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+v = {m["metric"]: m for m in o["metrics"] if m["instance"] == "sicl2"}
+assert abs(v["nic.ssu_rpu.bw"]["value"] - 8 * 0.3) < 1e-6, v["nic.ssu_rpu.bw"]
+for name in ("nic.rpu.latency", "nic.msix.intr_rate"):
+    assert v[name]["state"] == "unavailable" and "not supported by this event" in v[name]["reason"], v[name]
+inst = [i for i in o["instances"] if i["instance"] == "sicl2"][0]
+assert inst["filters"] == {"mode": "port", "port": "0x1"}, inst
+PY
+# refusals: a BDF outside bdf_min..bdf_max, with the range; a mode that does not exist
+run -f nic@sicl0:mode=func,bdf=36:00.1 > /dev/null 2> err.out
+expect_eq "BDF out of range exit" $? 1
+expect_grep "BDF out of range names the range" "outside hns3_pmu_sicl_0's range 35:00.0..35:00.3 (bdf_min..bdf_max)" err.out
+run -f nic:mode=fast > /dev/null 2> err.out
+expect_eq "unknown mode exit" $? 1
+expect_grep "unknown mode lists the modes" "'fast' is not one of global, port, port-tc, func, func-queue, func-intr" err.out
+# the document's forms are read too: padded config, '/'-separated filtermode
+cp -R tree doc
+d=doc/sys/bus/event_source/devices/hns3_pmu_sicl_0
+printf 'config=0x%05x\n' 0x2 > $d/events/bw_ssu_rpu_byte_num
+printf 'global/port/port-tc/func/func-queue/\n' > $d/filtermode/bw_ssu_rpu_byte_num
+printf 'global/\n' > $d/filtermode/dly_rpu_time
+"$PMUTOP" --sim --sysfs-root doc -p hip09-hns3 --dry-run -f nic@sicl0:mode=port,port=1 > doc.tsv
+expect_grep "padded config read" "bw_ssu_rpu_byte_num,tc=0xf,port=0x1/	type=[0-9]*	config=0x2	" doc.tsv
+"$PMUTOP" --sim --sysfs-root doc --model "$model" -p hip09-hns3 -b -n 2 --fake-clock --format csv -f nic@sicl0:mode=port,port=1 > doc.csv
+expect_grep "slash-separated modes read" "nic.rpu.latency,sicl0,,ns,unavailable" doc.csv
+got=$(value nic.ssu_rpu.bw sicl0 doc.csv)
+close "$got" 2.4 && ok || fail "doc forms: port 1's 0.3 of 8 GB/s, got '$got'"
+# the demo
+"$PMUTOP" --demo hip09 -b -n 1 --fake-clock --format csv > demo.csv
+expect_grep "demo hip09" ",sim,hip09-hns3,nic.ssu_rpu.bw,sicl2,[0-9.]*,GB/s,ok" demo.csv
+finish
