@@ -249,6 +249,32 @@ see "crash: exit status is the signal's" "EXITED=139"
 see "crash: canonical mode restored" "^icanon$"
 see "crash: echo restored" "^echo$"
 
+# the NIC pane: switch SICL 0 from global to func mode with a BDF, live; then a mode that
+# leaves some statistics n/a
+PMUTOP_ARGS="--demo hip09 -d 0.2"
+start 120 40 LANG=C.UTF-8
+see "NIC pane" "NIC packet rates"
+see "global mode in the title" "sicl0 mode=global"
+keys f
+see "NIC filter editor" "Filters: nic sicl0"
+text '   '
+see "mode cycled to func" "mode .*< func >"
+keys Down Down Down Enter
+text '35:00.1'
+keys Enter
+text 'a'
+see "func mode applied" "nic sicl0: mode=func,bdf=0x3501"
+see "the pane title says the mode and its values" "sicl0 mode=func,bdf=0x3501"
+see "func: RPU latency not supported" "RPU latency *n/a (mode not supported"
+keys f
+text ' '
+see "next mode offered is func-queue" "mode .*< func-queue >"
+text ' '
+see "func-intr, which no event supports, is not offered" "mode .*< global >"
+keys Escape q
+quit_ok "nic quit"
+PMUTOP_ARGS="--demo -d 0.2"
+
 # 80x24, plain ASCII, no colour, vt100: readable, and no UTF-8 glyphs
 start 80 24 LANG=C NO_COLOR=1 TERM=vt100
 see "vt100 ascii" "SLC read .*\[|"
