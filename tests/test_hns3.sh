@@ -43,6 +43,10 @@ for name in ("nic.rpu.latency", "nic.msix.intr_rate"):
 inst = [i for i in o["instances"] if i["instance"] == "sicl2"][0]
 assert inst["filters"] == {"mode": "port", "port": "0x1"}, inst
 PY
+# func mode without a BDF would be another mode to the driver: n/a, saying what it needs
+run -f nic@sicl0:mode=func --format json > nobdf.json
+grep -q '"metric":"nic.ssu_rpu.bw","instance":"sicl0","value":null,"unit":"GB/s","state":"unavailable","reason":"mode func needs bdf set"' nobdf.json \
+    && ok || fail "func mode without a BDF: $(head -c 300 nobdf.json)"
 # refusals: a BDF outside bdf_min..bdf_max, with the range; a mode that does not exist
 run -f nic@sicl0:mode=func,bdf=36:00.1 > /dev/null 2> err.out
 expect_eq "BDF out of range exit" $? 1

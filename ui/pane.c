@@ -59,6 +59,8 @@ static void value_text(struct tui *t, int slot, const struct frame_value *v, con
 	case VS_UNAVAILABLE: /* with the value's reason where it has one (a filter mode) */
 		if (v->why && strstr(v->why, "not supported"))
 			snprintf(buf, len, "n/a (mode not supported by this event)");
+		else if (v->why)
+			snprintf(buf, len, "n/a (%s)", v->why);
 		else
 			snprintf(buf, len, "n/a");
 		*r = R_DIM;

@@ -227,6 +227,17 @@ static char *event_filter_terms(const struct instance *inst, int e, char **why)
 		if (pf->type == FILTER_ENUM) {
 			const struct prof_choice *c = &pf->choices[inst->filter_value[f]];
 			const char *acc = accepted_choices(inst, pf, e);
+			for (char **nd = c->needs; nd && *nd; nd++) { /* without it the driver picks another mode */
+				int o = -1;
+				for (int k = 0; k < g->nfilters; k++)
+					if (!strcmp(g->filters[k].term, *nd))
+						o = k;
+				if (o >= 0 && !inst->filter_set[o]) {
+					*why = xasprintf("%s %s needs %s set", pf->term, c->name, *nd);
+					free(out);
+					return NULL;
+				}
+			}
 			if (acc && !word_in(acc, c->name)) {
 				*why = xasprintf("%s %s not supported by this event (%s)", pf->term, c->name,
 						 *acc ? acc : "it supports none");

@@ -345,7 +345,7 @@ static void parse_choice(struct loader *L, const char *key, const char *value)
 			return;
 		}
 	/* TERMS, and uses=FILTER,... naming the filters that count under this choice */
-	char **uses = NULL;
+	char **uses = NULL, **needs = NULL;
 	size_t cap = strlen(value) + 1, len = 0;
 	char *terms = xcalloc(1, cap);
 	char **w = split_words(value, NULL);
@@ -356,11 +356,17 @@ static void parse_choice(struct loader *L, const char *key, const char *value)
 			uses = u;
 			continue;
 		}
+		if (str_has_prefix(*p, "needs=")) {
+			char **u = split_words(*p + 6, NULL);
+			free_words(needs);
+			needs = u;
+			continue;
+		}
 		len += (size_t)snprintf(terms + len, cap - len, "%s%s", len ? "," : "", *p);
 	}
 	free_words(w);
 	f->choices = xrealloc(f->choices, sizeof(*f->choices) * (size_t)(f->nchoices + 1));
-	f->choices[f->nchoices++] = (struct prof_choice){ xstrdup(dot + 1), terms, uses, L->line };
+	f->choices[f->nchoices++] = (struct prof_choice){ xstrdup(dot + 1), terms, uses, needs, L->line };
 }
 
 static char *event_ident(const char *alias)
@@ -1043,6 +1049,7 @@ void profile_free(struct profile *p)
 				free(g->filters[j].choices[c].name);
 				free(g->filters[j].choices[c].terms);
 				free_words(g->filters[j].choices[c].uses);
+				free_words(g->filters[j].choices[c].needs);
 			}
 			free(g->filters[j].range);
 			free(g->filters[j].choices);

@@ -17,6 +17,8 @@ struct prof_choice {
 	char *terms; /* "" for a choice that sets nothing itself */
 	char **uses; /* NULL-terminated: the group's other filters that count under it
 		      * (HNS3's port mode uses port; func mode bdf), or NULL */
+	char **needs; /* NULL-terminated: filters that must be set for the mode to be the
+		       * driver's choice (func needs a BDF), or NULL */
 	int line;
 };
 
