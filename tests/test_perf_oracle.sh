@@ -78,6 +78,16 @@ m=$(wc -l < nic.tsv)
 [ "$m" -ge 60 ] && ok || fail "nic: expected every event under several modes, got $m"
 oracle nic nic.tsv
 n=$((n + m))
+# ... and all 110 events the driver has, each with every mode's terms, through encode
+for ev in $(ls nic/sys/bus/event_source/devices/hns3_pmu_sicl_2/events); do
+    for terms in global=1 tc=0xf,port=2 tc=3,port=1 queue=0xffff,bdf=0x3701 bdf=0x3702,queue=7; do
+        "$PMUTOP" encode --sysfs-root nic "hns3_pmu_sicl_2/$ev,$terms/" | sed 's/^/x\tnic\t/'
+    done
+done > nic-all.tsv
+m=$(wc -l < nic-all.tsv)
+[ "$m" -eq 550 ] && ok || fail "nic: expected 110 events x 5 modes, got $m"
+oracle nic nic-all.tsv
+n=$((n + m))
 
 # TopDown on every Intel family: perf metrics (Sapphire Rapids, Ice Lake), generic events
 # (Skylake), hybrid P- and E-cores (Alder Lake, event files without newlines)
