@@ -8,6 +8,7 @@
  *              BENCH_SIZE=COLSxLINES for draw (default 120x40)
  * Prints "bench: NAME VALUE UNIT" lines. run.sh also runs it under callgrind with 0 and
  * with N refreshes, so the instruction count of one refresh is their difference / N. */
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,11 @@ int main(int argc, char **argv)
 	bool sim = draw || !strcmp(argv[1], "sim");
 	long n = atol(argv[2]);
 	diag_set_quiet(true);
+	/* draw as a user's terminal does: in a UTF-8 locale ncurses decodes every byte it
+	 * writes, which ASCII hides (BENCH_LOCALE=C.UTF-8 or C) */
+	const char *loc = getenv("BENCH_LOCALE");
+	if (loc && *loc && !setlocale(LC_ALL, loc))
+		fprintf(stderr, "bench_refresh: locale %s unavailable\n", loc);
 	uint64_t t0 = clock_monotonic_ns();
 	const char *root = sim ? PMUTOP_ABS_SRCDIR "/profiles/machines/tegra410" : "/";
 	struct machine *m = machine_discover(root);

@@ -434,8 +434,7 @@ long ui_bench_frames(struct session *s, int frames, FILE *out, uint64_t (*clock)
 	if (size && sscanf(size, "%dx%d", &cols, &lines) != 2)
 		cols = 120, lines = 40;
 	resizeterm(lines, cols);
-	t.utf8 = true;
-	crt_apply_settings(&t);
+	crt_apply_settings(&t); /* UTF-8 as the locale says: the bench sets it (BENCH_LOCALE) */
 	layout_build(&t);
 	long before = ftell(out);
 	for (int f = 0; f < frames; f++) {
