@@ -168,6 +168,16 @@ static void alloc_instance_arrays(struct instance *inst)
 	}
 }
 
+/* Append n bytes of piece to the growing string *out (length *len, capacity *cap). */
+static void append(char **out, size_t *len, size_t *cap, const char *piece, int n)
+{
+	if (*len + (size_t)n + 1 > *cap)
+		*out = xrealloc(*out, *cap = (*len + (size_t)n + 1) * 2);
+	memcpy(*out + *len, piece, (size_t)n);
+	*len += (size_t)n;
+	(*out)[*len] = '\0';
+}
+
 /* Is the filter usable on this instance's PMU (its format/ has the field, or for an
  * enum, every field its choices set)? */
 bool instance_has_filter(const struct instance *inst, int f)
@@ -253,12 +263,7 @@ static char *event_filter_terms(const struct instance *inst, int e, char **why)
 			if (pf->enable)
 				n += snprintf(piece + n, sizeof(piece) - (size_t)n, ",%s=1", pf->enable);
 		}
-		if (n >= (int)sizeof(piece))
-			n = (int)sizeof(piece) - 1;
-		if (len + (size_t)n + 1 > cap)
-			out = xrealloc(out, cap = (len + (size_t)n + 1) * 2);
-		memcpy(out + len, piece, (size_t)n + 1);
-		len += (size_t)n;
+		append(&out, &len, &cap, piece, n < (int)sizeof(piece) ? n : (int)sizeof(piece) - 1);
 	}
 	return out;
 }
@@ -376,12 +381,7 @@ char *instance_filter_string(const struct instance *inst)
 		else
 			n = snprintf(piece, sizeof(piece), "%s%s=0x%llx", len ? "," : "", pf->term,
 				     (unsigned long long)inst->filter_value[f]);
-		if (n >= (int)sizeof(piece))
-			n = (int)sizeof(piece) - 1;
-		if (len + (size_t)n + 1 > cap)
-			out = xrealloc(out, cap = (len + (size_t)n + 1) * 2);
-		memcpy(out + len, piece, (size_t)n + 1);
-		len += (size_t)n;
+		append(&out, &len, &cap, piece, n < (int)sizeof(piece) ? n : (int)sizeof(piece) - 1);
 	}
 	return out;
 }

@@ -14,17 +14,25 @@
 #include "base/sysfs.h"
 #include "base/util.h"
 
-static bool running_from_build_tree(void)
+/* The directory of the running program, into dir (PATH_MAX); false if unknown. */
+static bool exe_dir(char *dir)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ssize_t n = readlink("/proc/self/exe", dir, PATH_MAX - 1);
 	if (n <= 0)
 		return false;
-	exe[n] = '\0';
-	char *slash = strrchr(exe, '/');
+	dir[n] = '\0';
+	char *slash = strrchr(dir, '/');
 	if (!slash)
 		return false;
 	*slash = '\0';
+	return true;
+}
+
+static bool running_from_build_tree(void)
+{
+	char exe[PATH_MAX];
+	if (!exe_dir(exe))
+		return false;
 	/* the program, or a test program in tests/ */
 	return !strcmp(exe, PMUTOP_ABS_BUILDDIR) || !strcmp(exe, PMUTOP_ABS_BUILDDIR "/tests") ||
 	       !strcmp(exe, PMUTOP_ABS_BUILDDIR "/bench");
@@ -35,15 +43,7 @@ static bool running_from_build_tree(void)
 static char *beside_binary(const char *sub)
 {
 	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	char *slash = strrchr(exe, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
-	return xasprintf("%s/../share/pmutop/%s", exe, sub);
+	return exe_dir(exe) ? xasprintf("%s/../share/pmutop/%s", exe, sub) : NULL;
 }
 
 static void add_dir(char ***dirs, int *n, char *dir)
