@@ -16,18 +16,6 @@
 #include "engine/hostmeters.h"
 #include "sources/source.h"
 
-const char *session_intern(struct session *s, const char *str)
-{
-	if (!str)
-		return NULL;
-	/* filter strings repeat (a user toggles back and forth): reuse the recent ones */
-	for (int i = s->nstrings - 1; i >= 0 && i >= s->nstrings - 16; i--)
-		if (!strcmp(s->strings[i], str))
-			return s->strings[i];
-	grow_array(&s->strings, &s->capstrings, s->nstrings + 1, sizeof(char *));
-	s->strings[s->nstrings] = xstrdup(str);
-	return s->strings[s->nstrings++];
-}
 
 static void alloc_frame(struct session *s, struct frame *f)
 {
