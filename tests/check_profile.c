@@ -115,6 +115,15 @@ START_TEST(errors_name_file_line_column)
 	expect_profile_error("[pane p]\nmetrics = nope\n", "1: [pane p]: no metric 'nope'");
 	expect_profile_error("[group g]\npmu = x\nevents = a\nleader = b\n", "1: [group g]: leader 'b'");
 	expect_profile_error("[group g]\npmu = x\nevents = a\nper = socket\n", "4:7: per must be");
+	/* the keys of enum and per-event filters name what exists */
+	expect_profile_error("[group g]\npmu = x\nevents = a\nfilter.q = int events=b\n",
+			     "4: filter 'q': events= names 'b', which is not an event of [group g]");
+	expect_profile_error("[group g]\npmu = x\nevents = a\nfilter.m = enum\nchoice.m.one = x=1 uses=p\n",
+			     "5: choice 'one': uses= names 'p', which is not a filter of [group g]");
+	expect_profile_error("[group g]\npmu = x\nevents = a\nfilter.m = enum\n", "4: [group g]: enum filter 'm' has no choice.m.NAME");
+	expect_profile_error("[group g]\npmu = x\nevents = a\nfilter.q = int\nper_bit = q a\n",
+			     "1: [group g]: per_bit wants a mask filter of the group first, not 'q'");
+	expect_profile_error("[group g]\npmu = x\nevents = a\nchoice.m.one = x=1\n", "4: choice.m.one: no enum filter 'm'");
 }
 END_TEST
 

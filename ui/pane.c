@@ -519,7 +519,8 @@ static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool 
 		snprintf(hint, sizeof(hint), "%s%s%s", nd ? (p->show_detail ? "Enter: level 1  " : "Enter: level 2  ") : "",
 			 p->expandable ? (p->expanded ? "c: summaries  " : "c: per CPU  ") : "",
 			 p->expanded ? "o: sort" : "");
-		crt_put(y0, x0 + w - (int)strlen(hint) - 1, (int)strlen(hint), R_DIM, hint);
+		if (x0 + w - (int)strlen(hint) - 1 >= x) /* only where it does not cover the legend */
+			crt_put(y0, x0 + w - (int)strlen(hint) - 1, (int)strlen(hint), R_DIM, hint);
 	}
 	int lines = 1;
 	if (p->show_detail && nd) { /* level 2's letters, spelled out, on as many lines as needed */

@@ -820,8 +820,68 @@ static int find_group(const struct profile *p, const char *name)
 	return -1;
 }
 
+static int filter_index(const struct prof_group *g, const char *term)
+{
+	for (int j = 0; j < g->nfilters; j++)
+		if (!strcmp(g->filters[j].term, term))
+			return j;
+	return -1;
+}
+
+static bool is_event(const struct prof_group *g, const char *name)
+{
+	for (int e = 0; e < g->nevents; e++)
+		if (!strcmp(g->events[e].name, name) || !strcmp(g->events[e].terms, name))
+			return true;
+	return false;
+}
+
+/* What the keys of this round name must exist: events= and per_bit events, the filters
+ * choices use or need, per_bit's mask filter; pci_rc wants two captures. */
+static void check_group_names(struct loader *L, struct prof_group *g)
+{
+	for (int i = 0; i < g->nfilters; i++) {
+		const struct prof_filter *f = &g->filters[i];
+		for (char **e = f->events; e && *e; e++)
+			if (!is_event(g, *e))
+				lerror(L, f->line, 0, "filter '%s': events= names '%s', which is not an event of [group %s]", f->term,
+				       *e, g->name);
+		if (f->range && !strstr(f->range, ".."))
+			lerror(L, f->line, 0, "filter '%s': range= wants MIN_ATTR..MAX_ATTR, not '%s'", f->term, f->range);
+		for (int c = 0; c < f->nchoices; c++) {
+			for (char **u = f->choices[c].uses; u && *u; u++)
+				if (filter_index(g, *u) < 0)
+					lerror(L, f->choices[c].line, 0, "choice '%s': uses= names '%s', which is not a filter of [group %s]",
+					       f->choices[c].name, *u, g->name);
+			for (char **u = f->choices[c].needs; u && *u; u++)
+				if (filter_index(g, *u) < 0)
+					lerror(L, f->choices[c].line, 0, "choice '%s': needs= names '%s', which is not a filter of [group %s]",
+					       f->choices[c].name, *u, g->name);
+		}
+	}
+	if (g->per_bit) {
+		char **w = split_words(g->per_bit, NULL);
+		int f = w[0] ? filter_index(g, w[0]) : -1;
+		if (f < 0 || g->filters[f].type != FILTER_MASK)
+			lerror(L, g->line, 0, "[group %s]: per_bit wants a mask filter of the group first, not '%s'", g->name,
+			       w[0] ? w[0] : "");
+		for (char **e = w[0] ? w + 1 : w; *e; e++)
+			if (!is_event(g, *e))
+				lerror(L, g->line, 0, "[group %s]: per_bit names '%s', which is not one of its events", g->name, *e);
+		free_words(w);
+	}
+	if (g->pci_rc) {
+		int n = 0;
+		for (const char *p = g->pci_rc; (p = strchr(p, '{')); p++)
+			n++;
+		if (n != 2)
+			lerror(L, g->line, 0, "[group %s]: pci_rc wants two captures, {socket} {rc}, not '%s'", g->name, g->pci_rc);
+	}
+}
+
 static void check_group(struct loader *L, struct prof_group *g)
 {
+	check_group_names(L, g);
 	if (!g->pmu_pattern)
 		lerror(L, g->line, 0, "[group %s] has no 'pmu =' (the sysfs PMU name or pattern it counts on)", g->name);
 	if (!g->nevents)
