@@ -213,14 +213,20 @@ for s in 0 2; do
     d=nic/sys/bus/event_source/devices/acme_nic_pmu_$s
     mkdir -p $d && echo 9 > $d/type && echo 0 > $d/cpumask
 done
-mkdir -p nic/sys/class/hwmon/hwmon3/tile0 nic/sys/devices/system/cpu
+# a bfperf block no profile counts (BlueField-3's gga), and another vendor's hwmon counters
+mkdir -p nic/sys/class/hwmon/hwmon3/gga0 nic/sys/class/hwmon/hwmon4 nic/sys/devices/system/cpu
 echo 0-3 > nic/sys/devices/system/cpu/online
 echo bfperf > nic/sys/class/hwmon/hwmon3/name
-echo 0x0 > nic/sys/class/hwmon/hwmon3/tile0/event0 && echo 0x0 > nic/sys/class/hwmon/hwmon3/tile0/counter0
+printf '0x0: GGA_PERF_DESC_WQE_STRB\n' > nic/sys/class/hwmon/hwmon3/gga0/event_list
+echo '0x0: GGA_PERF_DESC_WQE_STRB' > nic/sys/class/hwmon/hwmon3/gga0/event0
+echo 0x0 > nic/sys/class/hwmon/hwmon3/gga0/counter0
+echo acmeperf > nic/sys/class/hwmon/hwmon4/name
+echo 0x0 > nic/sys/class/hwmon/hwmon4/event0 && echo 0x0 > nic/sys/class/hwmon/hwmon4/counter0
 "$PMUTOP" --sim --sysfs-root nic -b -n 1 --fake-clock > /dev/null 2> err.out
 expect_eq "unsupported hardware exit" $? 1
 expect_grep "unsupported PMU named" "PMU acme_nic_pmu_0: found, but no profile counts it yet" err.out
-expect_grep "unsupported hwmon counters named" "hwmon device bfperf .*programmable counters found" err.out
+expect_grep "unsupported bfperf block named" "PMU bfperf_gga0: found, but no profile counts it yet" err.out
+expect_grep "unsupported hwmon counters named" "hwmon device acmeperf .*programmable counters found" err.out
 expect_eq "said once for both" "$(grep -c acme_nic_pmu err.out)" 1
 
 # -o FILE; and an interrupt prints the partial interval first, as perf stat -I does

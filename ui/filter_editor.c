@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/util.h"
 #include "engine/session.h"
@@ -121,7 +122,18 @@ static void item_text_only(const struct filter_editor *fe, int i, char *buf, siz
 /* An item's line; with several groups, which one it is of. */
 static void item_text(const struct tui *t, const struct filter_editor *fe, int i, char *buf, size_t len)
 {
-	item_text_only(fe, i, buf, len);
+	const struct fe_item *it = &fe->items[i];
+	if (it->width && it->f->type == FILTER_EVENT) { /* which event a counter watches, by name */
+		const char *name = it->set ? session_event_name(t->engine, it->inst, it->value) : NULL;
+		if (!it->set)
+			snprintf(buf, len, "    %-16s < (profile's) >  %s", it->f->term, it->f->title);
+		else if (name)
+			snprintf(buf, len, "    %-16s < %s >  %s", it->f->term, name, it->f->title);
+		else
+			snprintf(buf, len, "    %-16s < 0x%llx >  %s", it->f->term, (unsigned long long)it->value, it->f->title);
+	} else {
+		item_text_only(fe, i, buf, len);
+	}
 	if (fe->groups) {
 		size_t n = strlen(buf);
 		snprintf(buf + n, len - n, "  [%s]", t->f->iinfo[fe->items[i].inst].group->name);
@@ -262,6 +274,27 @@ static bool apply(struct tui *t)
 	return true;
 }
 
+/* An event typed by name (from the PMU's list, any case) or number. */
+static bool parse_event(struct tui *t, const struct fe_item *it, const char *text, uint64_t *v, char **err)
+{
+	uint64_t n, next;
+	/* from the smallest number upwards, once round the list */
+	bool more = session_event_step(t->engine, it->inst, UINT64_MAX, 1, &n);
+	while (more) {
+		const char *name = session_event_name(t->engine, it->inst, n);
+		if (name && !strcasecmp(name, text)) {
+			*v = n;
+			return true;
+		}
+		more = session_event_step(t->engine, it->inst, n, 1, &next) && next > n;
+		n = next;
+	}
+	if (parse_u64(text, v))
+		return true;
+	*err = xasprintf("'%s' is not an event of this block's list (a name or a number)", text);
+	return false;
+}
+
 static void close_editor(struct tui *t)
 {
 	ui_mode_leave(t);
@@ -273,7 +306,7 @@ static void filter_editor_leave(struct tui *t)
 	t->fe = NULL;
 }
 
-static void edit_key(struct filter_editor *fe, int key)
+static void edit_key(struct tui *t, struct filter_editor *fe, int key)
 {
 	struct fe_item *it = &fe->items[fe->row];
 	size_t n = strlen(fe->text);
@@ -285,7 +318,8 @@ static void edit_key(struct filter_editor *fe, int key)
 		if (!fe->text[0]) {
 			it->set = false;
 			fe->editing = false;
-		} else if (filter_parse_value(it->f, fe->text, &v, &err)) {
+		} else if (it->f->type == FILTER_EVENT ? parse_event(t, it, fe->text, &v, &err)
+							: filter_parse_value(it->f, fe->text, &v, &err)) {
 			it->set = true;
 			it->value = v;
 			fe->editing = false;
@@ -306,15 +340,26 @@ static void filter_editor_key(struct tui *t, int key)
 {
 	struct filter_editor *fe = t->fe;
 	if (fe->editing) {
-		edit_key(fe, key);
+		edit_key(t, fe, key);
 		return;
 	}
 	struct fe_item *it = fe->row < fe->n ? &fe->items[fe->row] : NULL;
 	switch (key) {
 	case KEY_UP: if (fe->row > 0) fe->row--; fe->bit = 0; break;
 	case KEY_DOWN: case '\t': if (fe->row < fe->n) fe->row++; fe->bit = 0; break;
-	case KEY_LEFT: if (fe->bit > 0) fe->bit--; break;
-	case KEY_RIGHT: if (it && it->f->type == FILTER_MASK && fe->bit < mask_width(it) - 1) fe->bit++; break;
+	case KEY_LEFT: case KEY_RIGHT:
+		if (it && it->width && it->f->type == FILTER_EVENT) { /* step through the event list */
+			uint64_t next;
+			if (session_event_step(t->engine, it->inst, it->value, key == KEY_RIGHT ? 1 : -1, &next)) {
+				it->value = next;
+				it->set = true;
+			}
+		} else if (key == KEY_LEFT && fe->bit > 0) {
+			fe->bit--;
+		} else if (key == KEY_RIGHT && it && it->f->type == FILTER_MASK && fe->bit < mask_width(it) - 1) {
+			fe->bit++;
+		}
+		break;
 	case 27: case 'q': close_editor(t); tui_message(t, false, "filters unchanged"); return;
 	case 'a': case KEY_F(10):
 		if (apply(t))
@@ -351,6 +396,9 @@ static void filter_editor_key(struct tui *t, int key)
 			bool on = it->set && it->value;
 			it->set = !on;
 			it->value = !on;
+		} else if (it->f->type == FILTER_EVENT) {
+			fe->editing = true;
+			fe->text[0] = '\0';
 		} else if (it->f->type == FILTER_ENUM) { /* the next choice some event accepts */
 			uint64_t v = it->set ? it->value : (uint64_t)it->f->nchoices - 1;
 			for (int k = 0; k < it->f->nchoices; k++) {

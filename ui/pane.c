@@ -37,7 +37,8 @@ static void value_text(struct tui *t, int slot, const struct frame_value *v, con
 		bool impossible = unit[0] == '%' && !unit[1] && (v->value < -0.5 || v->value > 100.5);
 		if (v->multiplexed)
 			*r = R_MARK;
-		if (impossible)
+		const struct prof_metric *pm = t->f->vinfo[slot].m;
+		if (impossible || (pm->has_alert && v->value > pm->alert)) /* ECC errors growing */
 			*r = R_ERROR;
 		if (vc && vc->state == VS_OK + 1 && vc->shown == t->shown[slot] && vc->mux == v->multiplexed) {
 			snprintf(buf, len, "%s", vc->text);

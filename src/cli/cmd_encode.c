@@ -42,6 +42,11 @@ int cmd_options(int argc, char **argv, const char *name, const char *usage, char
 			break;
 		case 'd': {
 			const char *demo = optarg ? optarg : "tegra410";
+			char *next = !optarg && optind < argc ? catalog_find_machine(argv[optind]) : NULL;
+			if (next) { /* "--demo NAME", as the main command takes it */
+				demo = argv[optind++];
+				free(next);
+			}
 			char *dir = catalog_find_machine(demo);
 			if (!dir) {
 				fprintf(stderr, "%s: no demo machine '%s' (see pmutop list machines)\n", cmd, demo);

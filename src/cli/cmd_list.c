@@ -20,6 +20,13 @@ static void list_pmus(const struct machine *m)
 		char cpus[256];
 		cpulist_format(&p->cpus, cpus, sizeof(cpus));
 		const char *id = pmu_attr(p, "identifier");
+		if (p->hw) { /* a bfperf block: counters, not a perf type */
+			static const char *const kinds[] = { "counters", "crspace", "registers" };
+			printf("%-40s hwmon %-9s counters=%-3d width=%-2d events=%-4d%s%s\n", p->name, kinds[p->hw->type],
+			       p->hw->ncounters, p->hw->width, p->naliases, p->hw->has_enable ? " enable" : "",
+			       p->hw->truncated ? " event_list-cut" : "");
+			continue;
+		}
 		printf("%-40s type=%-4d cpus=%-12s formats=%-3d events=%-4d%s%s\n", p->name, p->type,
 		       p->has_cpumask ? cpus : "(all)", p->nformats, p->naliases, id ? " identifier=" : "", id ? id : "");
 	}

@@ -19,6 +19,7 @@
 #include "machine/procstat.h"
 #include "engine/profile.h"
 #include "engine/session.h"
+#include "sources/hwmon_io.h"
 #include "sources/source.h"
 #include "base/sysfs.h"
 #include "base/util.h"
@@ -312,6 +313,8 @@ static bool same_pmus_as_kernel(const struct machine *m)
 	if (!strcmp(m->root, "/"))
 		return true;
 	for (int i = 0; i < m->npmus; i++) {
+		if (m->pmus[i].hw) /* bfperf blocks are plain files: any tree's can be counted */
+			continue;
 		char *path = xasprintf("/sys/bus/event_source/devices/%s/type", m->pmus[i].name);
 		char *t = read_text_file(path, 64);
 		free(path);
@@ -410,6 +413,11 @@ static int run(struct options *o)
 	} else {
 		session_add_source(s, source_perf_new(m));
 	}
+	/* BlueField's counter files: the same source over the simulated driver or the files */
+	struct hwmon_io *io = o->sim ? hwmon_io_sim_new(m, o->model, o->seed) : hwmon_io_files_new();
+	if (!io)
+		goto out;
+	session_add_source(s, source_hwmon_new(m, io));
 	if (o->fake_clock)
 		clock_init_fake(&clk, 1000000000ull);
 	else

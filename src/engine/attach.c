@@ -28,6 +28,7 @@ void session_open_instance(struct session *s, struct instance *inst)
 	for (int c = 0; c < inst->ncounters; c++) {
 		inst->counters[c].kind = COUNTER_CUMULATIVE;
 		inst->counters[c].width = 64;
+		inst->counters[c].rotating = inst->counters[c].held = false;
 	}
 	int r = inst->source->ops->open(inst->source, inst);
 	inst->opened = r == 0;

@@ -185,6 +185,8 @@ bool instance_has_filter(const struct instance *inst, int f)
 	const struct prof_filter *pf = &inst->group->filters[f];
 	if (!inst->pmu)
 		return true;
+	if (pf->type == FILTER_EVENT) /* it sets the event field itself */
+		return pmu_find_format(inst->pmu, "event") != NULL;
 	if (pf->type != FILTER_ENUM)
 		return pmu_find_format(inst->pmu, pf->term) != NULL;
 	return true;
@@ -230,7 +232,7 @@ static char *event_filter_terms(const struct instance *inst, int e, char **why)
 	for (int f = 0; f < g->nfilters; f++) {
 		const struct prof_filter *pf = &g->filters[f];
 		if (!inst->filter_set[f] || !filter_applies(g, pf, e) || !instance_has_filter(inst, f) ||
-		    !filter_in_use(g, f, inst->filter_value, inst->filter_set))
+		    !filter_in_use(g, f, inst->filter_value, inst->filter_set) || pf->type == FILTER_EVENT)
 			continue;
 		char piece[400];
 		int n;
@@ -268,6 +270,16 @@ static char *event_filter_terms(const struct instance *inst, int e, char **why)
 	return out;
 }
 
+/* "event=0x4c" when an event filter that is set chooses what event e watches, else NULL. */
+static char *chosen_event(const struct instance *inst, int e)
+{
+	const struct prof_group *g = inst->group;
+	for (int f = 0; f < g->nfilters; f++)
+		if (g->filters[f].type == FILTER_EVENT && inst->filter_set[f] && filter_applies(g, &g->filters[f], e))
+			return xasprintf("event=0x%llx", (unsigned long long)inst->filter_value[f]);
+	return NULL;
+}
+
 int instance_encode(const struct machine *m, struct instance *inst, char **err)
 {
 	const struct prof_group *g = inst->group;
@@ -283,6 +295,9 @@ int instance_encode(const struct machine *m, struct instance *inst, char **err)
 		const char *terms = g->events[e].terms;
 		if (inst->wanted && !inst->wanted[e])
 			continue; /* a root port's instance counts only its events */
+		char *chosen = chosen_event(inst, e);
+		if (chosen)
+			terms = chosen;
 		bool is_terms = strchr(terms, '=') != NULL || pmu_find_alias(p, terms) != NULL;
 		struct event_attr legacy_attr;
 		if (!is_terms && encode_legacy_event(terms, &legacy_attr)) {
@@ -290,7 +305,6 @@ int instance_encode(const struct machine *m, struct instance *inst, char **err)
 		} else if (!is_terms) {
 			if (!g->events[e].optional && !missing)
 				missing = xasprintf("PMU %s has no event '%s'", p->name, terms);
-			continue;
 		} else {
 			char *filters = event_filter_terms(inst, e, &na[e]);
 			if (!filters) { /* present, but not under these filters: encode it bare */
@@ -300,6 +314,9 @@ int instance_encode(const struct machine *m, struct instance *inst, char **err)
 				free(filters);
 			}
 		}
+		free(chosen);
+		if (!strs[e])
+			continue;
 		char *eerr;
 		if (encode_event(m, strs[e], &enc[e], &eerr) < 0) {
 			*err = eerr;
@@ -375,9 +392,12 @@ char *instance_filter_string(const struct instance *inst)
 			continue;
 		char piece[200];
 		int n;
+		const char *ev = pf->type == FILTER_EVENT ? pmu_event_name(inst->pmu, inst->filter_value[f]) : NULL;
 		if (pf->type == FILTER_ENUM)
 			n = snprintf(piece, sizeof(piece), "%s%s=%s", len ? "," : "", pf->term,
 				     pf->choices[inst->filter_value[f]].name);
+		else if (ev)
+			n = snprintf(piece, sizeof(piece), "%s%s=%s", len ? "," : "", pf->term, ev);
 		else
 			n = snprintf(piece, sizeof(piece), "%s%s=0x%llx", len ? "," : "", pf->term,
 				     (unsigned long long)inst->filter_value[f]);

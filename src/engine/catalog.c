@@ -131,7 +131,7 @@ int catalog_load_all(struct profile ***out)
 }
 
 /* Does any group of any profile count this PMU? */
-static bool some_group_counts(struct profile **all, int n, const char *pmu)
+static bool some_group_counts(struct profile **all, int n, const struct pmu *pmu)
 {
 	for (int i = 0; i < n; i++)
 		for (int g = 0; g < all[i]->ngroups; g++) {
@@ -140,9 +140,11 @@ static bool some_group_counts(struct profile **all, int n, const char *pmu)
 			for (char *pat = strtok_r(copy, " \t", &save); pat && !ok; pat = strtok_r(NULL, " \t", &save)) {
 				char caps[8][2][64];
 				int ncaps;
-				ok = pmu_pattern_match(pat, pmu, caps, &ncaps);
+				ok = pmu_pattern_match(pat, pmu->name, caps, &ncaps);
 			}
 			free(copy);
+			for (int k = 0; ok && k < all[i]->groups[g].nneeds; k++) /* bfperf_{block} needs TBU_MISS */
+				ok = pmu_find_alias(pmu, all[i]->groups[g].needs[k]) != NULL;
 			if (ok)
 				return true;
 		}
@@ -160,10 +162,12 @@ static void name_unsupported(struct profile **all, int n, const struct machine *
 		bool common = false;
 		for (size_t k = 0; k < ARRAY_SIZE(generic) && !common; k++)
 			common = fnmatch(generic[k], m->pmus[i].name, 0) == 0;
-		if (!common && !some_group_counts(all, n, m->pmus[i].name))
+		if (!common && !some_group_counts(all, n, &m->pmus[i]))
 			diag_warn("PMU %s: found, but no profile counts it yet (see pmutop list profiles)", m->pmus[i].name);
 	}
 	for (int i = 0; i < m->nhwmon; i++) {
+		if (!strcmp(m->hwmon[i].name, "bfperf"))
+			continue; /* its blocks are PMUs (machine/bfperf.c), named above */
 		char *ev = path_join(m->hwmon[i].dir, "event0"), *ct = path_join(m->hwmon[i].dir, "counter0");
 		bool counters = is_regular_file(ev) && is_regular_file(ct);
 		if (!counters) { /* BlueField keeps its counters in one directory per block */

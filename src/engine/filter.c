@@ -9,6 +9,7 @@
 #include "engine/attach.h"
 #include "engine/bind.h"
 #include "engine/session.h"
+#include "machine/bfperf.h"
 #include "sources/source.h"
 
 bool session_filter(const struct session *s, int instance, int f, uint64_t *value)
@@ -28,7 +29,58 @@ int session_filter_width(const struct session *s, int instance, int f)
 	const struct prof_filter *pf = &inst->group->filters[f];
 	if (pf->type == FILTER_ENUM || !inst->pmu)
 		return 64;
-	return pmu_find_format(inst->pmu, pf->term)->width;
+	return pmu_find_format(inst->pmu, pf->type == FILTER_EVENT ? "event" : pf->term)->width;
+}
+
+static const struct pmu *instance_pmu(const struct session *s, int instance)
+{
+	const struct instance *inst = &s->inst[instance];
+	return inst->nmembers ? s->inst[inst->members[0]].pmu : inst->pmu;
+}
+
+const char *session_event_name(const struct session *s, int instance, uint64_t n)
+{
+	return pmu_event_name(instance_pmu(s, instance), n);
+}
+
+bool session_event_step(const struct session *s, int instance, uint64_t cur, int dir, uint64_t *next)
+{
+	const struct pmu *p = instance_pmu(s, instance);
+	bool found = false, wrap_found = false;
+	uint64_t best = 0, wrap = 0;
+	for (int i = 0; p && i < p->naliases; i++) {
+		int64_t n = pmu_alias_event_number(p->aliases[i].terms);
+		if (n < 0)
+			continue;
+		uint64_t v = (uint64_t)n;
+		if (dir > 0 ? v > cur : v < cur) { /* the nearest beyond cur */
+			if (!found || (dir > 0 ? v < best : v > best))
+				best = v;
+			found = true;
+		}
+		if (!wrap_found || (dir > 0 ? v < wrap : v > wrap)) /* else wrap to the far end */
+			wrap = v;
+		wrap_found = true;
+	}
+	*next = found ? best : wrap;
+	return found || wrap_found;
+}
+
+/* An event filter's value as written: a number, or an event name of the PMU. */
+static bool parse_event_value(const struct session *s, int instance, const char *text, uint64_t *v, char **err)
+{
+	const struct pmu *p = instance_pmu(s, instance);
+	const struct pmu_alias *a = p ? pmu_find_alias(p, text) : NULL;
+	int64_t n = a ? pmu_alias_event_number(a->terms) : -1;
+	if (n >= 0) {
+		*v = (uint64_t)n;
+		return true;
+	}
+	if (parse_u64(text, v))
+		return true;
+	*err = xasprintf("'%s' is not an event of %s (a name from its event list, or a number)", text,
+			 p ? p->name : "this PMU");
+	return false;
 }
 
 char *session_instance_filters(const struct session *s, int instance)
@@ -62,8 +114,13 @@ static int check_filter(const struct instance *inst, int f, bool set, uint64_t v
 				 pf->term);
 		return -1;
 	}
+	if (set && pf->type == FILTER_EVENT && inst->pmu->hw && !bfperf_event_known(inst->pmu, v)) {
+		*err = xasprintf("%s: event 0x%llx is not in %s's event_list", inst->name, (unsigned long long)v,
+				 inst->pmu->hw->block);
+		return -1;
+	}
 	if (pf->type != FILTER_ENUM) {
-		const struct format_field *ff = pmu_find_format(inst->pmu, pf->term);
+		const struct format_field *ff = pmu_find_format(inst->pmu, pf->type == FILTER_EVENT ? "event" : pf->term);
 		if (set && v > format_max(ff)) {
 			*err = xasprintf("%s: %s=0x%llx is too wide for %s (%s), maximum 0x%llx", inst->name, pf->term,
 					 (unsigned long long)v, pf->term, ff->spec, (unsigned long long)format_max(ff));
@@ -225,7 +282,10 @@ int session_set_filter(struct session *s, int instance, const char *term, const 
 		set = true;
 		v = g->filters[f].def;
 	}
-	if (set && value && strcmp(value, "default") && !filter_parse_value(&g->filters[f], value, &v, err)) {
+	bool parsed = !set || !value || !strcmp(value, "default") ||
+		      (g->filters[f].type == FILTER_EVENT ? parse_event_value(s, instance, value, &v, err)
+							  : filter_parse_value(&g->filters[f], value, &v, err));
+	if (!parsed) {
 		char *e = xasprintf("%s=%s: %s", term, value, *err);
 		free(*err);
 		*err = e;

@@ -130,13 +130,13 @@ static int value_column(const struct loader *L)
 
 const char *filter_type_name(enum filter_type t)
 {
-	static const char *const names[] = { "flag", "mask", "int", "hex", "bdf", "enum" };
+	static const char *const names[] = { "flag", "mask", "int", "hex", "bdf", "enum", "event" };
 	return names[t];
 }
 
 static bool parse_filter_type(const char *s, enum filter_type *t)
 {
-	for (int i = 0; i <= FILTER_ENUM; i++) {
+	for (int i = 0; i <= FILTER_EVENT; i++) {
 		if (!strcmp(s, filter_type_name((enum filter_type)i))) {
 			*t = (enum filter_type)i;
 			return true;
@@ -550,8 +550,15 @@ static void metric_key(struct loader *L, const char *name, const char *value)
 		m->max = strtod_c(value, &end);
 		if (end == value || *end || !(m->max >= 0))
 			lerror(L, L->line, value_column(L), "max must be a non-negative number, not '%s'", value);
+	} else if (!strcmp(name, "alert")) {
+		char *end;
+		m->alert = strtod_c(value, &end);
+		m->has_alert = true;
+		if (end == value || *end || isnan(m->alert))
+			lerror(L, L->line, value_column(L), "alert must be a number (values above it are alarms), not '%s'",
+			       value);
 	} else {
-		lerror(L, L->line, 0, "unknown key '%s' in [metric %s] (known: formula, formula@GROUP, group, unit, title, max)", name,
+		lerror(L, L->line, 0, "unknown key '%s' in [metric %s] (known: formula, formula@GROUP, group, unit, title, max, alert)", name,
 		       m->name);
 	}
 }

@@ -9,7 +9,9 @@
 
 struct expr;
 
-enum filter_type { FILTER_FLAG, FILTER_MASK, FILTER_INT, FILTER_HEX, FILTER_BDF, FILTER_ENUM };
+/* FILTER_EVENT chooses which event a counter watches (BlueField's event<N>): its value
+ * is an event number of the PMU's event field, named from the PMU's event list. */
+enum filter_type { FILTER_FLAG, FILTER_MASK, FILTER_INT, FILTER_HEX, FILTER_BDF, FILTER_ENUM, FILTER_EVENT };
 
 /* One value of an enum filter: a name and the terms it sets ("global=1"). */
 struct prof_choice {
@@ -100,6 +102,8 @@ struct prof_metric {
 	char *unit;
 	char *title;
 	double max; /* bar scale; 0 = auto */
+	bool has_alert;
+	double alert; /* a value above it is drawn as an alarm (ECC errors above 0) */
 	int line;
 };
 

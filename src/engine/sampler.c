@@ -75,6 +75,17 @@ static void counter_delta(struct counter *ct, double scale, struct frame_counter
 		remember(ct);
 		return;
 	}
+	if (ct->rotating) { /* its turn's rate stands until its next turn; coverage says how much ran */
+		if (dr) {
+			ct->held_rate = (double)dv / (double)dr;
+			ct->held = true;
+		}
+		fc->coverage = ct->enabled ? (float)((double)ct->running / (double)ct->enabled) : 0.0f;
+		fc->delta = ct->held_rate * (double)de * scale;
+		fc->state = ct->held ? VS_OK : VS_NOT_COUNTED;
+		remember(ct);
+		return;
+	}
 	if (dr == 0) {
 		fc->state = VS_NOT_COUNTED;
 		remember(ct);

@@ -28,6 +28,9 @@ struct counter {
 	/* set by the source when it opens the counter (defaults: cumulative, 64 bits) */
 	enum counter_kind kind;
 	int width;
+	bool rotating; /* takes turns with other events on too few counters (bfperf) */
+	double held_rate; /* rotating: count per ns when it last ran (if held) */
+	bool held;
 	/* set by the source on read: cumulative value and times, or a gauge's reading */
 	uint64_t value, enabled, running;
 	double reading;
@@ -148,6 +151,10 @@ int session_filter_width(const struct session *s, int instance, int f);
 /* Does some event of the instance accept choice c of enum filter f (HNS3's filtermode/:
  * a mode no event supports is not offered)? */
 bool session_choice_offered(const struct session *s, int instance, int f, int c);
+/* Event filters: the name of event number n on the instance's PMU (NULL: none), and the
+ * next event of its list after cur in direction dir (+1/-1), wrapping; false if none. */
+const char *session_event_name(const struct session *s, int instance, uint64_t n);
+bool session_event_step(const struct session *s, int instance, uint64_t cur, int dir, uint64_t *next);
 /* The filters set now (the next frame's), malloc'd: "src_rp_mask=0x3,mode=func". */
 char *session_instance_filters(const struct session *s, int instance);
 /* "src_rp_mask=0x3,dst_loc_cmem=1" of the instance's set filters, into a malloc'd string. */

@@ -14,6 +14,7 @@
 #include "base/diag.h"
 #include "base/sysfs.h"
 #include "base/util.h"
+#include "machine/bfperf.h"
 #include "machine/pcimap.h"
 
 #define ATTR_LIMIT 65536
@@ -304,8 +305,7 @@ struct machine *machine_discover(const char *root)
 	char *devdir = path_join(root, "sys/bus/event_source/devices");
 	char **names;
 	int n = list_dir(devdir, &names);
-	if (n < 0)
-		diag_warn("%s: cannot read: %s", devdir, strerror(errno));
+	int list_errno = n < 0 ? errno : 0;
 	m->pmus = xcalloc(n > 0 ? (size_t)n : 1, sizeof(struct pmu));
 	for (int i = 0; i < n; i++) {
 		struct pmu *p = &m->pmus[m->npmus];
@@ -321,17 +321,21 @@ struct machine *machine_discover(const char *root)
 		m->npmus++;
 	}
 	free_names(names, n);
-	free(devdir);
 	online_from_pmus(m);
 	for (int i = 0; i < m->npmus; i++) {
 		read_type(&m->pmus[i]);
 		read_cpus(&m->pmus[i], &m->online);
 	}
 	discover_hwmon(m);
+	bfperf_discover(m);
+	/* a DPU tree may hold only its bfperf blocks; anything else without PMUs is odd */
+	if (list_errno && (list_errno != ENOENT || !m->npmus))
+		diag_warn("%s: cannot read: %s", devdir, strerror(list_errno));
+	free(devdir);
 	return m;
 }
 
-static void pmu_free(struct pmu *p)
+void pmu_free(struct pmu *p)
 {
 	free(p->name);
 	free(p->dir);
@@ -353,6 +357,11 @@ static void pmu_free(struct pmu *p)
 		free(p->attrs[i].value);
 	}
 	free(p->attrs);
+	if (p->hw) {
+		free(p->hw->block);
+		free(p->hw->device);
+		free(p->hw);
+	}
 }
 
 void machine_free(struct machine *m)
@@ -403,6 +412,22 @@ const char *pmu_attr(const struct pmu *p, const char *name)
 	for (int i = 0; i < p->nattrs; i++)
 		if (!strcmp(p->attrs[i].name, name))
 			return p->attrs[i].value;
+	return NULL;
+}
+
+int64_t pmu_alias_event_number(const char *terms)
+{
+	uint64_t v;
+	if (!str_has_prefix(terms, "event=") || !parse_u64(terms + 6, &v) || v > INT32_MAX)
+		return -1;
+	return (int64_t)v;
+}
+
+const char *pmu_event_name(const struct pmu *p, uint64_t n)
+{
+	for (int i = 0; p && i < p->naliases; i++)
+		if (pmu_alias_event_number(p->aliases[i].terms) == (int64_t)n)
+			return p->aliases[i].name;
 	return NULL;
 }
 

@@ -20,6 +20,20 @@ struct pmu_attr {
 	char *value; /* chomped */
 };
 
+/* A BlueField bfperf hwmon block presented as a PMU (machine/bfperf.c). */
+enum hw_block_type { HW_COUNTER, HW_CRSPACE, HW_REGISTER };
+struct hw_block {
+	enum hw_block_type type;
+	char *block;       /* the directory name: "tile0", "l3cachehalf1", "pcie0" */
+	char *device;      /* the bfperf device directory, resolved (no symlinks) */
+	int ncounters;     /* counter<N> files: events counted at once */
+	int width;         /* 64, or 32 for CRSPACE counters */
+	bool has_enable;   /* counters start and stop together through 'enable' */
+	bool gauge;        /* registers that hold a level, not a count (clock_measure) */
+	bool truncated;    /* event_list was cut (the kernel stops at one page) */
+	uint64_t max_listed; /* the largest event number event_list shows */
+};
+
 struct pmu {
 	char *name;
 	char *dir; /* absolute path of its sysfs directory */
@@ -33,6 +47,7 @@ struct pmu {
 	struct pmu_alias *aliases;
 	int nattrs;
 	struct pmu_attr *attrs;
+	struct hw_block *hw; /* a bfperf block (not a perf PMU: no type, read through files) */
 };
 
 struct hwmon_dev {
@@ -59,12 +74,18 @@ struct machine {
  * a machine with no PMUs (and a warning). */
 struct machine *machine_discover(const char *root);
 void machine_free(struct machine *m);
+/* Used by discovery helpers that add PMUs (bfperf.c). */
+void pmu_free(struct pmu *p);
 
 const struct pmu *machine_find_pmu(const struct machine *m, const char *name);
 const struct format_field *pmu_find_format(const struct pmu *p, const char *name);
 /* Aliases match case-insensitively, as in perf. */
 const struct pmu_alias *pmu_find_alias(const struct pmu *p, const char *name);
 const char *pmu_attr(const struct pmu *p, const char *name);
+/* The alias that is exactly "event=N" for this N (an event list's name), or NULL. */
+const char *pmu_event_name(const struct pmu *p, uint64_t n);
+/* The event number of an alias that is exactly "event=N", or -1. */
+int64_t pmu_alias_event_number(const char *terms);
 int machine_socket_of(const struct machine *m, int cpu);
 
 #endif

@@ -42,6 +42,10 @@ struct sim_options {
 /* Returns NULL with a diagnostic if the model file is bad. */
 struct source *source_sim_new(const struct machine *m, const struct sim_options *opt);
 
+struct hwmon_io;
+/* BlueField's bfperf blocks through io (files or the simulated driver); takes io. */
+struct source *source_hwmon_new(const struct machine *m, struct hwmon_io *io);
+
 static inline void source_destroy(struct source *s)
 {
 	if (s)
