@@ -273,6 +273,30 @@ text ' '
 see "func-intr, which no event supports, is not offered" "mode .*< global >"
 keys Escape q
 quit_ok "nic quit"
+
+# BlueField: choose which event a block's counter watches, from its event_list
+PMUTOP_ARGS="--demo bluefield2 -d 0.2"
+start 120 40 LANG=C.UTF-8
+see "BlueField tiles pane" "Tiles: home node and memory"
+see "hwmon source in the header" "source: hwmon"
+see "rotation shown on the L3 halves" "l3cachehalf0 multiplexed"
+keys f
+see "tile filter editor" "Filters: tile tile0 (bfperf_tile0)"
+see "the editor says how to choose" "step through the block's event_list"
+keys Right
+see "Right steps to the list's next event" "watch .*< HNF_REQUESTS >"
+keys Left Left
+see "Left wraps to the end of the list" "watch .*< RXDAT_RN >"
+keys Enter
+text 'memory_writes'
+keys Enter
+see "a typed name, any case" "watch .*< MEMORY_WRITES >"
+text 'a'
+see "applied" "tile tile0: watch=MEMORY_WRITES"
+see "the row says what it watches" "tile0 watch=MEMORY_WRITES"
+see "the chosen event counts" "Chosen event  \[[^]]*\] *[1-9][0-9.]*M /s"
+keys q
+quit_ok "bluefield quit"
 PMUTOP_ARGS="--demo -d 0.2"
 
 # 80x24, plain ASCII, no colour, vt100: readable, and no UTF-8 glyphs

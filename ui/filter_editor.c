@@ -217,7 +217,9 @@ static void filter_editor_draw(struct tui *t)
 	}
 	else
 		crt_put(y + 2, ix, iw, R_DIALOG,
-			fe->ndev && fe->row < fe->n && fe->items[fe->row].f->type == FILTER_BDF
+			fe->row < fe->n && fe->items[fe->row].f->type == FILTER_EVENT
+				? "Left/Right step through the block's event_list; Enter types a name or number."
+			: fe->ndev && fe->row < fe->n && fe->items[fe->row].f->type == FILTER_BDF
 				? "p picks a device behind the root ports (again: the next one)."
 				: "A mask with no bit set, or an unset value, means the driver's default (all).");
 }

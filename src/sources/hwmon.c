@@ -265,8 +265,14 @@ static int hw_read_instance(struct source *src, struct instance *inst, uint64_t 
 		}
 		return 0;
 	}
-	/* rotation: the set that ran since set_ns is read whole, then the next takes over */
+	/* rotation: the set that ran since set_ns is read whole, then the next takes over
+	 * (not after a turn of no time: the priming read at start) */
 	uint64_t ran = now_ns - h->set_ns;
+	if (!ran) {
+		for (int k = 0; k < h->nev; k++)
+			inst->counters[h->ev[k].counter].read_ok = true;
+		return 0;
+	}
 	for (int k = h->cur * h->nslots, slot = 0; k < h->nev && slot < h->nslots; k++, slot++) {
 		char file[32];
 		uint64_t v;
