@@ -9,11 +9,15 @@
 
 struct session;
 struct output;
+struct recorder;
+struct replay;
 
 struct ui_options {
 	double interval_s;
 	const char *title;     /* profiles in use, for the header */
 	const char *machine;   /* demo machine name or host name */
+	struct recorder *recorder; /* 'w' starts and stops it; the header shows it (or NULL) */
+	struct replay *replay;     /* replaying a recording: its controls and position (or NULL) */
 };
 
 /* Start the terminal and make the monitor an output reading the session's frames (the

@@ -4,6 +4,7 @@
 
 int cmd_encode(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 
 /* The sub-commands' options: --sysfs-root DIR (default $PMUTOP_SYSFS_ROOT, then /),
  * --demo[=NAME] (a bundled machine's tree) and --help (prints usage). *root is malloc'd.

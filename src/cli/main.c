@@ -19,6 +19,9 @@
 #include "machine/procstat.h"
 #include "engine/profile.h"
 #include "engine/session.h"
+#include "cli/options.h"
+#include "record/recorder.h"
+#include "record/replay.h"
 #include "sources/hwmon_io.h"
 #include "sources/source.h"
 #include "base/sysfs.h"
@@ -27,26 +30,6 @@
 #include "engine/runloop.h"
 #include "ui/ui.h"
 
-struct options {
-	bool batch;
-	double delay;
-	long iterations; /* -1: until interrupted */
-	enum batch_format format;
-	bool raw;
-	const char *output; /* -o FILE, or NULL for standard output */
-	const char *sysfs_root;
-	const char *proc_root;
-	bool sim;
-	const char *demo; /* machine name, or NULL */
-	const char *model;
-	uint64_t seed;
-	bool fake_clock;
-	bool dry_run;
-	int nprofiles;
-	const char **profiles;
-	int nfilters;
-	const char **filters;
-};
 
 static void usage(FILE *f)
 {
@@ -54,6 +37,8 @@ static void usage(FILE *f)
 		"usage: pmutop [OPTIONS]\n"
 		"       pmutop encode [--sysfs-root DIR | --demo[=NAME]] EVENT...\n"
 		"       pmutop list [--sysfs-root DIR | --demo[=NAME]] [pmus|events|profiles|metrics|machines|pci]\n"
+		"       pmutop record -o FILE [-d SECS] [--duration D] [--rotate D [--keep N]] [OPTIONS]\n"
+		"       pmutop record --info FILE\n"
 		"\n"
 		"Watch uncore and core PMU counters as metrics: memory-fabric bandwidth, latencies,\n"
 		"PCIe root-complex traffic, TopDown.\n"
@@ -65,6 +50,10 @@ static void usage(FILE *f)
 		"      --format FORMAT       batch output: text (default), csv or json\n"
 		"      --raw                 with --format json, also every counter's raw delta\n"
 		"  -o, --output FILE         batch output to FILE instead of standard output\n"
+		"  -w, --write FILE          record the session to FILE (SQLite) while running\n"
+		"      --force               replace an existing recording\n"
+		"  -r, --read FILE           replay a recording, in the monitor or with -b\n"
+		"      --begin/--end WHEN    replay from/until WHEN: HH:MM[:SS], +5m, @SECONDS\n"
 		"  -p, --profile NAME|FILE   use this profile (repeatable) instead of choosing by PMUs\n"
 		"  -f, --filter GROUP[@INSTANCE]:TERM=VALUE[,TERM=VALUE...]\n"
 		"                            set a filter at start (VALUE 'default' clears it)\n"
@@ -86,9 +75,10 @@ static void usage(FILE *f)
 		"See pmutop(1) and pmutop-profile(5).\n");
 }
 
-static int parse_args(int argc, char **argv, struct options *o)
+int parse_args(int argc, char **argv, struct options *o)
 {
-	enum { O_FORMAT = 256, O_RAW, O_SYSFS, O_PROC, O_SIM, O_MODEL, O_DEMO, O_SEED, O_FAKE, O_DRY };
+	enum { O_FORMAT = 256, O_RAW, O_SYSFS, O_PROC, O_SIM, O_MODEL, O_DEMO, O_SEED, O_FAKE, O_DRY, O_FORCE, O_BEGIN,
+	       O_END };
 	static const struct option opts[] = {
 		{ "batch", no_argument, NULL, 'b' },
 		{ "delay", required_argument, NULL, 'd' },
@@ -106,6 +96,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "fake-clock", no_argument, NULL, O_FAKE },
 		{ "dry-run", no_argument, NULL, O_DRY },
 		{ "output", required_argument, NULL, 'o' },
+		{ "write", required_argument, NULL, 'w' },
+		{ "read", required_argument, NULL, 'r' },
+		{ "force", no_argument, NULL, O_FORCE },
+		{ "begin", required_argument, NULL, O_BEGIN },
+		{ "end", required_argument, NULL, O_END },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
@@ -113,7 +108,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	int c;
 	char *end;
 	opterr = 0; /* one line of our own, not 40 of help */
-	while ((c = getopt_long(argc, argv, ":bd:n:o:p:f:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":bd:n:o:p:f:w:r:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': o->batch = true; break;
 		case 'd':
@@ -164,6 +159,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case O_FAKE: o->fake_clock = true; break;
 		case O_DRY: o->dry_run = true; break;
+		case 'w': o->record = optarg; break;
+		case 'r': o->replay = optarg; break;
+		case O_FORCE: o->force = true; break;
+		case O_BEGIN: o->begin = optarg; break;
+		case O_END: o->end = optarg; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("pmutop %s\n", PACKAGE_VERSION); exit(0);
 		default: cmd_bad_option("pmutop", c, argv); return 2;
@@ -173,7 +173,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 		fprintf(stderr, "pmutop: unexpected argument '%s' (see pmutop --help)\n", argv[optind]);
 		return 2;
 	}
-	if (o->fake_clock && !o->sim && !o->demo) {
+	if ((o->begin || o->end) && !o->replay) {
+		fprintf(stderr, "pmutop: --begin/--end select a time range of a replay (-r FILE)\n");
+		return 2;
+	}
+	if (o->fake_clock && !o->sim && !o->demo && !o->replay) {
 		fprintf(stderr, "pmutop: --fake-clock needs --sim or --demo (real counters count real time)\n");
 		return 2;
 	}
@@ -350,12 +354,103 @@ static bool counts_anything(const struct session *s)
 	return false;
 }
 
-static int run(struct options *o)
+/* The outputs of a run: batch or the monitor (unless pmutop record), and a recorder
+ * (recording now with -w, or idle for the monitor's 'w' key). */
+static int add_outputs(struct options *o, struct session *s, struct runloop *loop, struct replay *rp, char *title,
+		       size_t tlen, FILE **outfile)
+{
+	struct output *rec = NULL;
+	if (!rp && (o->record || !o->batch)) {
+		struct recorder_options ro = { .path = o->record, .force = o->force, .rotate_ns = o->rotate_ns,
+					       .keep = o->keep, .command = o->command };
+		char *err = NULL;
+		rec = recorder_output_new(s, &ro, &err);
+		if (!rec) {
+			fprintf(stderr, "pmutop: %s\n", err);
+			free(err);
+			return -1;
+		}
+		runloop_add_output(loop, rec);
+	}
+	if (o->record_only)
+		return 0;
+	if (o->batch) {
+		FILE *f = stdout;
+		if (o->output && !(f = fopen(o->output, "w"))) {
+			fprintf(stderr, "pmutop: -o %s: %s\n", o->output, strerror(errno));
+			return -1;
+		}
+		runloop_add_output(loop, batch_output_new(f, o->format, o->raw));
+		*outfile = f != stdout ? f : NULL;
+		loop->final_on_signal = !rp; /* Ctrl-C prints the partial interval, as perf stat -I */
+		return 0;
+	}
+	size_t n = 0;
+	for (int i = 0; i < s->nprofiles && n < tlen - 1; i++)
+		n += (size_t)snprintf(title + n, tlen - n, "%s%s", i ? " + " : "", s->profiles[i]->name);
+	struct ui_options uo = { .interval_s = o->delay, .title = title, .machine = o->demo, .recorder = recorder_of(rec),
+				 .replay = rp };
+	struct output *ui = ui_output_new(s, &uo);
+	if (!ui)
+		return -1;
+	runloop_add_output(loop, ui);
+	return 0;
+}
+
+/* --begin/--end: HH:MM[:SS] on the recording's first day, +DURATION from its start,
+ * YYYY-mm-ddTHH:MM:SS, or @EPOCH_SECONDS; 0 and a message when it is none of them. */
+static uint64_t parse_when(const char *what, const char *text, struct replay *rp)
+{
+	struct replay_position pos;
+	replay_position(rp, &pos);
+	uint64_t ns;
+	struct tm tm;
+	time_t first = (time_t)(pos.wall_first / 1000000000ull);
+	char *end;
+	if (text[0] == '+' && parse_duration(text + 1, &ns))
+		return pos.wall_first + ns;
+	if (text[0] == '@') {
+		double sec = strtod_c(text + 1, &end);
+		if (!*end && sec > 0)
+			return (uint64_t)(sec * 1e9);
+	}
+	localtime_r(&first, &tm);
+	memset(&tm.tm_sec, 0, sizeof(int) * 3);
+	if ((end = strptime(text, "%Y-%m-%dT%H:%M:%S", &tm)) && !*end) {
+		tm.tm_isdst = -1;
+		return (uint64_t)mktime(&tm) * 1000000000ull;
+	}
+	localtime_r(&first, &tm);
+	tm.tm_sec = 0;
+	if (((end = strptime(text, "%H:%M:%S", &tm)) && !*end) || ((end = strptime(text, "%H:%M", &tm)) && !*end)) {
+		tm.tm_isdst = -1;
+		return (uint64_t)mktime(&tm) * 1000000000ull;
+	}
+	fprintf(stderr, "pmutop: %s %s: want HH:MM[:SS], +DURATION (+5m), YYYY-mm-ddTHH:MM:SS or @SECONDS\n", what, text);
+	return 0;
+}
+
+int pmutop_run(struct options *o)
 {
 	char *demo_dir = NULL, *demo_model = NULL, *default_model = NULL;
 	const char *root = o->sysfs_root ? o->sysfs_root : getenv("PMUTOP_SYSFS_ROOT");
 	if (!root || !*root)
 		root = "/";
+	struct replay *rp = NULL;
+	if (o->replay) {
+		char *err = NULL;
+		if (o->nfilters || o->sim || o->demo || o->record) {
+			fprintf(stderr, "pmutop: -r replays what was recorded: %s cannot apply to it\n",
+				o->nfilters ? "-f (the hardware counted what it counted)" : o->record ? "-w" : "--sim/--demo");
+			return 2;
+		}
+		rp = replay_open(o->replay, &err);
+		if (!rp) {
+			fprintf(stderr, "pmutop: -r %s\n", err);
+			free(err);
+			return 1;
+		}
+	}
 	if (o->demo) {
 		demo_dir = catalog_find_machine(o->demo);
 		if (!demo_dir) {
@@ -373,20 +468,30 @@ static int run(struct options *o)
 		o->model = default_model;
 	}
 	int status = 1;
-	if (!is_dir(root)) {
+	if (!rp && !is_dir(root)) {
 		fprintf(stderr, "pmutop: --sysfs-root %s: %s\n", root, strerror(errno ? errno : ENOTDIR));
 		free(demo_dir);
 		free(demo_model);
 		free(default_model);
 		return 1;
 	}
-	struct machine *m = machine_discover(root);
+	struct machine *m = rp ? replay_machine(rp) : machine_discover(root);
 	struct profile **profiles = NULL;
-	int nprofiles = load_profiles(o, m, &profiles);
+	int nprofiles;
+	if (rp && !o->nprofiles) {
+		char *err = NULL;
+		nprofiles = replay_profiles(rp, &profiles, &err);
+		if (nprofiles < 0) {
+			fprintf(stderr, "pmutop: -r %s: %s\n", o->replay, err);
+			free(err);
+		}
+	} else {
+		nprofiles = load_profiles(o, m, &profiles);
+	}
 	struct session *s = NULL;
 	struct runloop loop = { 0 };
 	FILE *outfile = NULL;
-	struct clock clk;
+	struct clock clk, *clock = &clk;
 	if (nprofiles < 0)
 		goto out;
 	s = session_new(m, profiles, nprofiles);
@@ -398,60 +503,65 @@ static int run(struct options *o)
 		status = 0;
 		goto out;
 	}
-	if (!o->sim && !same_pmus_as_kernel(m)) {
-		fprintf(stderr, "pmutop: %s is not this kernel's sysfs: counting live needs the real /sys (its PMU type "
-				"numbers are the kernel's). Add --sim to count this tree with the simulated machine; "
-				"--dry-run, encode and list read it as it is.\n", root);
-		goto out;
-	}
-	if (o->sim) {
-		struct sim_options so = { .model_path = o->model, .seed = o->seed };
-		struct source *src = source_sim_new(m, &so);
-		if (!src)
+	if (rp) {
+		char *err = NULL;
+		uint64_t b = o->begin ? parse_when("--begin", o->begin, rp) : 0, e = o->end ? parse_when("--end", o->end, rp) : 0;
+		if ((o->begin && !b) || (o->end && !e)) {
+			status = 2;
 			goto out;
-		session_add_source(s, src);
+		}
+		replay_set_range(rp, b, e);
+		if (replay_attach(rp, s, &err) < 0) {
+			fprintf(stderr, "pmutop: -r %s: %s\n", o->replay, err);
+			free(err);
+			goto out;
+		}
+		clock = replay_clock(rp, o->batch || o->fake_clock || o->record_only);
 	} else {
-		session_add_source(s, source_perf_new(m));
+		if (!o->sim && !same_pmus_as_kernel(m)) {
+			fprintf(stderr, "pmutop: %s is not this kernel's sysfs: counting live needs the real /sys (its PMU type "
+					"numbers are the kernel's). Add --sim to count this tree with the simulated machine; "
+					"--dry-run, encode and list read it as it is.\n", root);
+			goto out;
+		}
+		if (o->sim) {
+			struct sim_options so = { .model_path = o->model, .seed = o->seed };
+			struct source *src = source_sim_new(m, &so);
+			if (!src)
+				goto out;
+			session_add_source(s, src);
+		} else {
+			session_add_source(s, source_perf_new(m));
+		}
+		/* BlueField's counter files: the same source over the simulated driver or the files */
+		struct hwmon_io *io = o->sim ? hwmon_io_sim_new(m, o->model, o->seed) : hwmon_io_files_new();
+		if (!io)
+			goto out;
+		session_add_source(s, source_hwmon_new(m, io));
+		if (o->fake_clock)
+			clock_init_fake(&clk, 1000000000ull);
+		else
+			clock_init_monotonic(&clk);
+		/* the demo machine's /proc is its own (absent), not this host's; libsensors reads the
+		 * real /sys, so only a live machine's sensors are its own */
+		session_use_host_meters(s, procstat_new(o->proc_root ? o->proc_root : o->demo ? demo_dir : "/"), !o->sim);
 	}
-	/* BlueField's counter files: the same source over the simulated driver or the files */
-	struct hwmon_io *io = o->sim ? hwmon_io_sim_new(m, o->model, o->seed) : hwmon_io_files_new();
-	if (!io)
-		goto out;
-	session_add_source(s, source_hwmon_new(m, io));
-	if (o->fake_clock)
-		clock_init_fake(&clk, 1000000000ull);
-	else
-		clock_init_monotonic(&clk);
-	session_use_clock(s, &clk);
-	/* the demo machine's /proc is its own (absent), not this host's; libsensors reads the
-	 * real /sys, so only a live machine's sensors are its own */
-	session_use_host_meters(s, procstat_new(o->proc_root ? o->proc_root : o->demo ? demo_dir : "/"), !o->sim);
-	session_start(s, clock_now(&clk));
+	session_use_clock(s, clock);
+	session_start(s, rp ? replay_start_ns(rp) : clock_now(clock));
+	if (rp) {
+		char *label = replay_meta(rp, "source");
+		session_set_source_label(s, label ? label : "replay");
+		free(label);
+	}
 	if (!counts_anything(s))
 		goto out;
 	runloop_install_signals();
-	runloop_init(&loop, s, &clk, o->delay, o->iterations);
-	struct output *out;
+	runloop_init(&loop, s, clock, o->delay, o->iterations);
+	if (rp)
+		runloop_set_pacer(&loop, replay_pacer, rp, o->batch);
 	char title[256] = ""; /* the monitor keeps pointers to these until the loop ends */
-	struct ui_options uo = { .interval_s = o->delay, .title = title, .machine = o->demo };
-	if (o->batch) {
-		FILE *f = stdout;
-		if (o->output && !(f = fopen(o->output, "w"))) {
-			fprintf(stderr, "pmutop: -o %s: %s\n", o->output, strerror(errno));
-			goto out;
-		}
-		out = batch_output_new(f, o->format, o->raw);
-		outfile = f != stdout ? f : NULL;
-		loop.final_on_signal = true; /* Ctrl-C prints the partial interval, as perf stat -I */
-	} else {
-		size_t n = 0;
-		for (int i = 0; i < nprofiles && n < sizeof(title) - 1; i++)
-			n += (size_t)snprintf(title + n, sizeof(title) - n, "%s%s", i ? " + " : "", profiles[i]->name);
-		out = ui_output_new(s, &uo);
-		if (!out)
-			goto out;
-	}
-	runloop_add_output(&loop, out);
+	if (add_outputs(o, s, &loop, rp, title, sizeof(title), &outfile) < 0)
+		goto out;
 	status = runloop_run(&loop);
 out:
 	runloop_done(&loop);
@@ -463,11 +573,39 @@ out:
 	for (int i = 0; i < nprofiles; i++)
 		profile_free(profiles[i]);
 	free(profiles);
-	machine_free(m);
+	if (rp)
+		replay_close(rp); /* and its machine */
+	else
+		machine_free(m);
 	free(demo_dir);
 	free(demo_model);
 	free(default_model);
 	return status;
+}
+
+char *command_line(int argc, char **argv)
+{
+	size_t len = 1;
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	char *c = xcalloc(1, len);
+	for (int i = 0; i < argc; i++) {
+		strcat(c, i ? " " : "");
+		strcat(c, argv[i]);
+	}
+	return c;
+}
+
+bool parse_duration(const char *s, uint64_t *ns)
+{
+	char *end;
+	double v = strtod_c(s, &end);
+	double unit = !*end || !strcmp(end, "s") ? 1 : !strcmp(end, "m") ? 60 : !strcmp(end, "h") ? 3600
+		    : !strcmp(end, "d") ? 86400 : 0;
+	if (end == s || !unit || !(v > 0) || v * unit > 1e8)
+		return false;
+	*ns = (uint64_t)(v * unit * 1e9 + 0.5);
+	return true;
 }
 
 int main(int argc, char **argv)
@@ -476,20 +614,24 @@ int main(int argc, char **argv)
 		return cmd_encode(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "list"))
 		return cmd_list(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "record"))
+		return cmd_record(argc - 1, argv + 1);
 	struct options o = { .delay = 1.0, .iterations = -1, .seed = 1 };
+	o.command = command_line(argc, argv);
 	int r = parse_args(argc, argv, &o);
 	if (r)
 		return r;
 	if (!o.batch && !o.dry_run && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))) {
-		if (o.fake_clock) {
-			o.batch = true; /* scripted runs */
+		if (o.fake_clock || o.record) { /* scripted runs */
+			o.batch = true;
 		} else {
 			fprintf(stderr, "pmutop: not a terminal: use -b for batch output (see pmutop --help)\n");
 			return 2;
 		}
 	}
-	r = run(&o);
+	r = pmutop_run(&o);
 	free(o.profiles);
 	free(o.filters);
+	free(o.command);
 	return r;
 }

@@ -29,6 +29,7 @@ void session_open_instance(struct session *s, struct instance *inst)
 		inst->counters[c].kind = COUNTER_CUMULATIVE;
 		inst->counters[c].width = 64;
 		inst->counters[c].rotating = inst->counters[c].held = false;
+		inst->counters[c].ran_total = inst->counters[c].enabled_total = 0;
 	}
 	int r = inst->source->ops->open(inst->source, inst);
 	inst->opened = r == 0;

@@ -774,6 +774,7 @@ void session_refresh_counter_info(struct session *s)
 			const struct counter *ct = &s->inst[i].counters[c];
 			s->cinfo[ct->slot].kind = ct->kind;
 			s->cinfo[ct->slot].width = ct->width;
+			s->cinfo[ct->slot].rotating = ct->rotating;
 		}
 }
 

@@ -264,6 +264,30 @@ static char *filter_list(const struct prof_group *g)
 	return list;
 }
 
+void session_reset_filters(struct session *s)
+{
+	for (int i = 0; i < s->ninstances; i++) {
+		struct instance *inst = &s->inst[i];
+		const struct prof_group *g = inst->group;
+		bool changed = false;
+		for (int f = 0; f < g->nfilters; f++) {
+			if (f == inst->locked_filter)
+				continue; /* a root port's own bit */
+			changed |= inst->filter_set[f] != g->filters[f].has_default ||
+				   (inst->filter_set[f] && inst->filter_value[f] != g->filters[f].def);
+			inst->filter_set[f] = g->filters[f].has_default;
+			inst->filter_value[f] = g->filters[f].def;
+		}
+		if (!changed)
+			continue;
+		char *err = NULL;
+		if (!inst->nmembers && instance_encode(s->machine, inst, &err) == 0)
+			reopen(s, inst, inst->opened);
+		free(err);
+		mark_changed(s, inst);
+	}
+}
+
 int session_set_filter(struct session *s, int instance, const char *term, const char *value, char **err)
 {
 	struct instance *inst = &s->inst[instance];
@@ -294,6 +318,7 @@ int session_set_filter(struct session *s, int instance, const char *term, const 
 	if (!inst->nmembers) {
 		if (set_on_all(s, &instance, 1, f, set, v, err) < 0)
 			return -1;
+		session_note_event(s, SEV_FILTER, instance, term, set ? value : NULL);
 		/* a root complex's root-port instances follow its other filters where they can
 		 * (their own bit of the mask stays; a filter exclusive with it is theirs to miss) */
 		for (int i = 0; i < s->ninstances; i++) {
@@ -309,5 +334,6 @@ int session_set_filter(struct session *s, int instance, const char *term, const 
 	inst->filter_set[f] = set;
 	inst->filter_value[f] = v;
 	mark_changed(s, inst);
+	session_note_event(s, SEV_FILTER, instance, term, set ? value : NULL);
 	return 0;
 }

@@ -88,14 +88,27 @@ struct counter_info {
 	const char *event_name; /* the sysfs alias where there is one, else the profile's name */
 	enum counter_kind kind;
 	int width;
+	bool rotating; /* takes turns on too few hardware counters (its value is held between) */
 };
 
 struct frame_counter {
 	uint64_t config[3]; /* as opened, with the filters of this frame */
 	double delta;       /* cumulative: scaled for multiplexing and .scale; gauge: the reading */
+	uint64_t raw;       /* the interval's raw count; a gauge: its reading's bits (recordings) */
 	uint64_t enabled, running; /* this interval's times */
 	float coverage;
 	uint8_t state;
+	uint8_t raw_state; /* the state of the raw count, before scaling (what a recording keeps) */
+};
+
+/* What happened in the session between two frames: recordings keep these. */
+enum session_event_kind { SEV_FILTER, SEV_PAUSE, SEV_RESUME };
+struct session_event {
+	enum session_event_kind kind;
+	uint64_t seq;      /* the frame it comes before; 0: before counting started (-f) */
+	int instance;      /* SEV_FILTER: the instance changed (an aggregate: all its members) */
+	const char *term;  /* the filter, interned */
+	const char *value; /* as given, interned; NULL: back to the default */
 };
 
 struct frame {
@@ -122,6 +135,8 @@ struct frame {
 	int ncounters;
 	const struct counter_info *cinfo;
 	const struct frame_counter *counters;
+	int nevents;
+	const struct session_event *events; /* since the previous frame, in order */
 };
 
 static inline const struct prof_metric *frame_metric(const struct frame *f, int k)

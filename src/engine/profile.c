@@ -1025,16 +1025,39 @@ static void check_pane(struct loader *L, struct prof_pane *pn)
 		pn->title = xstrdup(pn->name);
 }
 
+static struct profile *load_stream(const char *path, FILE *f, int *nerrors);
+
 struct profile *profile_load(const char *path, int *nerrors)
 {
-	struct loader L = { .path = path };
 	*nerrors = 0;
-	L.f = is_dir(path) ? NULL : fopen(path, "r");
-	if (!L.f) {
+	FILE *f = is_dir(path) ? NULL : fopen(path, "r");
+	if (!f) {
 		diag_error("%s: cannot open profile: %s", path, strerror(is_dir(path) ? EISDIR : errno));
 		*nerrors = 1;
 		return NULL;
 	}
+	return load_stream(path, f, nerrors);
+}
+
+struct profile *profile_load_text(const char *path, const char *text, int *nerrors)
+{
+	*nerrors = 0;
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	if (!f) { /* an empty text: fmemopen wants a size */
+		f = fopen("/dev/null", "r");
+		if (!f) {
+			diag_error("%s: cannot read profile text: %s", path, strerror(errno));
+			*nerrors = 1;
+			return NULL;
+		}
+	}
+	return load_stream(path, f, nerrors);
+}
+
+/* Takes f. */
+static struct profile *load_stream(const char *path, FILE *f, int *nerrors)
+{
+	struct loader L = { .path = path, .f = f };
 	L.p = xcalloc(1, sizeof(struct profile));
 	L.p->path = xstrdup(path);
 	L.rawcap = 256;

@@ -143,6 +143,8 @@ struct profile {
 /* Load and check a profile. On error returns NULL and prints every problem as
  * "FILE:LINE[:COL]: message" through diag_error(); *nerrors is set. */
 struct profile *profile_load(const char *path, int *nerrors);
+/* The same from text held in memory (a recording's copy), messages naming path. */
+struct profile *profile_load_text(const char *path, const char *text, int *nerrors);
 void profile_free(struct profile *p);
 
 /* Formula variable slots of a group: events first, then these, then attrs. */

@@ -78,7 +78,37 @@ void runloop_set_interval(struct runloop *l, double interval_s)
 
 void runloop_set_paused(struct runloop *l, bool paused)
 {
+	if (paused != l->paused)
+		session_note_event(l->s, paused ? SEV_PAUSE : SEV_RESUME, -1, NULL, NULL);
 	l->paused = paused;
+}
+
+void runloop_set_pacer(struct runloop *l, uint64_t (*pacer)(void *ctx), void *ctx, bool end_quits)
+{
+	l->pacer = pacer;
+	l->pacer_ctx = ctx;
+	l->end_quits = end_quits;
+	l->next_ns = pacer(ctx);
+	l->at_end = l->next_ns == UINT64_MAX;
+	if (l->at_end && end_quits)
+		l->quit = true;
+}
+
+void runloop_refresh_now(struct runloop *l)
+{
+	l->refresh_now = true;
+}
+
+/* The pacer's next deadline; at the end of the recording, quit or wait paused. */
+static void pace(struct runloop *l, uint64_t now)
+{
+	l->next_ns = l->pacer(l->pacer_ctx);
+	l->at_end = l->next_ns == UINT64_MAX;
+	if (l->at_end) {
+		if (l->end_quits)
+			l->quit = true;
+		l->next_ns = now + 1000000000ull; /* the monitor still redraws its clock */
+	}
 }
 
 static void publish(struct runloop *l, uint64_t now)
@@ -132,6 +162,32 @@ int runloop_run(struct runloop *l)
 		if (l->quit)
 			break;
 		uint64_t now = clock_now(l->clock);
+		if (l->pacer && l->refresh_now) { /* a step or a jump: its frame, now */
+			l->refresh_now = false;
+			pace(l, now);
+			if (!l->at_end) {
+				publish(l, l->next_ns);
+				pace(l, now);
+			}
+			continue;
+		}
+		if (l->pacer && l->at_end) {
+			if (now >= l->next_ns) {
+				for (int i = 0; i < l->noutputs; i++)
+					if (l->outputs[i]->ops->idle)
+						l->outputs[i]->ops->idle(l->outputs[i]);
+				l->next_ns = now + 1000000000ull;
+			}
+			continue;
+		}
+		if (l->pacer) { /* a frame at its recorded time; paused, its clock stands still */
+			if (now >= l->next_ns && !l->paused) {
+				publish(l, l->next_ns);
+				if (!l->quit)
+					pace(l, now);
+			}
+			continue;
+		}
 		if (now >= l->next_ns) {
 			if (!l->paused)
 				publish(l, now);

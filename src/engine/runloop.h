@@ -25,7 +25,18 @@ struct runloop {
 	int signo;            /* the signal that ended the loop, 0 if none */
 	int noutputs;
 	struct output **outputs;
+	/* a replay paces the loop by its recording: pacer() prepares the next frame and
+	 * returns its time on the clock, UINT64_MAX at the end */
+	uint64_t (*pacer)(void *ctx);
+	void *pacer_ctx;
+	bool end_quits;    /* at the end of a replay: quit (batch), or wait paused (monitor) */
+	bool at_end;
+	bool refresh_now;  /* publish the pacer's next frame at once, paused or not */
 };
+
+void runloop_set_pacer(struct runloop *l, uint64_t (*pacer)(void *ctx), void *ctx, bool end_quits);
+/* A replay moved (a step, a jump): show its next frame now. */
+void runloop_refresh_now(struct runloop *l);
 
 void runloop_init(struct runloop *l, struct session *s, struct clock *c, double interval_s, long iterations);
 /* The loop owns the output from now on (destroyed by runloop_done). */

@@ -8,6 +8,7 @@
 
 #include "base/clock.h"
 #include "base/expr.h"
+#include "base/util.h"
 #include "engine/hostmeters.h"
 #include "engine/session.h"
 #include "sources/source.h"
@@ -25,30 +26,31 @@ static void remember(struct counter *ct)
 	ct->primed = true;
 }
 
-/* The interval's value of one counter into its frame slot. */
-static void counter_delta(struct counter *ct, double scale, struct frame_counter *fc)
+/* Step one: the interval's raw count (a gauge: its reading's bits) and times from the
+ * source's readings, and the state they leave it in. fc->enabled/running are set to what
+ * the frame shows. A replay gives these directly (ct->recorded): step two then makes
+ * exactly the frame the live run made. */
+static enum value_state raw_delta(struct counter *ct, struct frame_counter *fc)
 {
-	fc->delta = 0;
-	fc->coverage = 1.0f;
+	fc->raw = 0;
 	fc->enabled = fc->running = 0;
-	if (ct->config_stale) { /* the attr changes only with filters: copy it into both frames */
-		memcpy(fc->config, ct->attr.config, sizeof(fc->config));
-		ct->config_stale--;
+	if (ct->recorded) {
+		fc->raw = ct->rec_raw;
+		fc->enabled = ct->rec_enabled;
+		fc->running = ct->rec_running;
+		return (enum value_state)ct->rec_state;
 	}
 	if (!ct->read_ok) {
-		fc->state = VS_UNREADABLE;
 		ct->primed = false;
-		return;
+		return VS_UNREADABLE;
 	}
 	if (ct->kind == COUNTER_GAUGE) { /* a level: the reading is the value */
-		fc->delta = ct->reading * scale;
-		fc->state = isnan(ct->reading) ? VS_NO_VALUE : VS_OK;
-		return;
+		memcpy(&fc->raw, &ct->reading, sizeof(fc->raw));
+		return isnan(ct->reading) ? VS_NO_VALUE : VS_OK;
 	}
 	if (!ct->primed) {
-		fc->state = VS_NO_VALUE;
 		remember(ct);
-		return;
+		return VS_NO_VALUE;
 	}
 	uint64_t dv = ct->value - ct->prev_value;
 	if (ct->width < 64) {
@@ -57,38 +59,54 @@ static void counter_delta(struct counter *ct, double scale, struct frame_counter
 		uint64_t range_mask = (1ull << ct->width) - 1;
 		dv &= range_mask;
 		if (ct->value < ct->prev_value && dv > range_mask / 2) {
-			fc->state = VS_UNREADABLE;
 			remember(ct);
-			return;
+			return VS_UNREADABLE;
 		}
 	} else if (ct->value < ct->prev_value) {
-		fc->state = VS_UNREADABLE; /* a 64-bit count went backwards: reset, not traffic */
-		remember(ct);
+		remember(ct); /* a 64-bit count went backwards: reset, not traffic */
+		return VS_UNREADABLE;
+	}
+	fc->raw = dv;
+	fc->enabled = ct->enabled - ct->prev_enabled;
+	fc->running = ct->running - ct->prev_running;
+	enum value_state st = VS_OK;
+	if (ct->enabled < ct->prev_enabled || ct->running < ct->prev_running)
+		st = VS_UNREADABLE;
+	else if (fc->running == 0 && !ct->rotating)
+		st = VS_NOT_COUNTED;
+	remember(ct);
+	return st;
+}
+
+/* Step two: scaling (multiplexing, turns, the alias's .scale) into the frame's value. */
+static void scaled_delta(struct counter *ct, enum value_state st, double scale, struct frame_counter *fc)
+{
+	fc->delta = 0;
+	fc->coverage = 1.0f;
+	fc->state = fc->raw_state = (uint8_t)st;
+	if (ct->config_stale) { /* the attr changes only with filters: copy it into both frames */
+		memcpy(fc->config, ct->attr.config, sizeof(fc->config));
+		ct->config_stale--;
+	}
+	if (ct->kind == COUNTER_GAUGE) {
+		double reading;
+		memcpy(&reading, &fc->raw, sizeof(reading));
+		fc->delta = st == VS_UNREADABLE ? 0 : reading * scale;
 		return;
 	}
-	uint64_t de = ct->enabled - ct->prev_enabled;
-	uint64_t dr = ct->running - ct->prev_running;
-	fc->enabled = de;
-	fc->running = dr;
-	if (ct->enabled < ct->prev_enabled || ct->running < ct->prev_running) {
-		fc->state = VS_UNREADABLE;
-		remember(ct);
+	if (st != VS_OK)
 		return;
-	}
+	uint64_t dv = fc->raw, de = fc->enabled, dr = fc->running;
 	if (ct->rotating) { /* its turn's rate stands until its next turn; coverage says how much ran */
 		if (dr) {
 			ct->held_rate = (double)dv / (double)dr;
 			ct->held = true;
 		}
-		fc->coverage = ct->enabled ? (float)((double)ct->running / (double)ct->enabled) : 0.0f;
+		ct->ran_total += dr;
+		ct->enabled_total += de;
+		fc->coverage = ct->enabled_total ? (float)((double)ct->ran_total / (double)ct->enabled_total) : 0.0f;
 		fc->delta = ct->held_rate * (double)de * scale;
 		fc->state = ct->held ? VS_OK : VS_NOT_COUNTED;
-		remember(ct);
-		return;
-	}
-	if (dr == 0) {
-		fc->state = VS_NOT_COUNTED;
-		remember(ct);
 		return;
 	}
 	double v = (double)dv;
@@ -97,8 +115,11 @@ static void counter_delta(struct counter *ct, double scale, struct frame_counter
 		v = v * ((double)de / (double)dr);
 	}
 	fc->delta = v * scale;
-	fc->state = VS_OK;
-	remember(ct);
+}
+
+static void counter_delta(struct counter *ct, double scale, struct frame_counter *fc)
+{
+	scaled_delta(ct, raw_delta(ct, fc), scale, fc);
 }
 
 static void instance_vars(struct session *s, struct instance *inst, double elapsed_ns, struct frame_counter *fcs,
@@ -222,7 +243,21 @@ const struct frame *session_sample(struct session *s, uint64_t now_ns)
 		v->value = expr_eval(m->expr, inst->vars);
 		v->state = isnan(v->value) ? VS_NO_VALUE : VS_OK;
 	}
-	host_meters_read(s, f);
+	if (s->meters)
+		s->meters(s->meters_ctx, f);
+	else
+		host_meters_read(s, f);
+	/* the events since the last frame go with this one */
+	int b = s->cur ^ 1;
+	int n = s->priming ? 0 : s->npending;
+	grow_array(&s->frame_events[b], &s->capframe_events[b], n ? n : 1, sizeof(struct session_event));
+	if (n)
+		memcpy(s->frame_events[b], s->pending, sizeof(struct session_event) * (size_t)n);
+	s->nframe_events[b] = n;
+	if (!s->priming)
+		s->npending = 0;
+	f->events = s->frame_events[b];
+	f->nevents = s->nframe_events[b];
 	f->interval_ns = now_ns > s->last_ns ? now_ns - s->last_ns : 0;
 	f->time_ns = now_ns;
 	f->wall_ns = s->clock ? s->clock->ops->wall(s->clock, now_ns) : now_ns;

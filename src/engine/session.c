@@ -83,7 +83,32 @@ void session_free(struct session *s)
 	free(s->vinfo);
 	free(s->cinfo);
 	free(s->missing);
+	free(s->pending);
+	free(s->frame_events[0]);
+	free(s->frame_events[1]);
 	free(s);
+}
+
+void session_note_event(struct session *s, enum session_event_kind kind, int instance, const char *term,
+			const char *value)
+{
+	grow_array(&s->pending, &s->cappending, s->npending + 1, sizeof(*s->pending));
+	s->pending[s->npending++] = (struct session_event){ .kind = kind, .instance = instance,
+		.seq = s->started ? s->nsamples + 1 : 0,
+		.term = term ? session_intern(s, term) : NULL, .value = value ? session_intern(s, value) : NULL };
+}
+
+void session_set_source_label(struct session *s, const char *label)
+{
+	free(s->source_kinds);
+	s->source_kinds = xstrdup(label);
+	s->frames[0].source = s->frames[1].source = s->source_kinds;
+}
+
+void session_use_meters(struct session *s, void (*meters)(void *ctx, struct frame *f), void *ctx)
+{
+	s->meters = meters;
+	s->meters_ctx = ctx;
 }
 
 void session_use_clock(struct session *s, struct clock *c)
@@ -100,7 +125,10 @@ void session_start(struct session *s, uint64_t now_ns)
 		session_open_instance(s, &s->inst[i]);
 	session_refresh_counter_info(s);
 	s->last_ns = now_ns;
+	s->priming = true; /* events so far (filters from the command line) go with frame 1 */
 	session_sample(s, now_ns); /* primes every counter; the frame shows no values yet */
+	s->priming = false;
+	s->started = true;
 	s->nsamples = 0;
 	((struct frame *)&s->frames[s->cur])->seq = 0;
 }

@@ -31,6 +31,11 @@ struct counter {
 	bool rotating; /* takes turns with other events on too few counters (bfperf) */
 	double held_rate; /* rotating: count per ns when it last ran (if held) */
 	bool held;
+	uint64_t ran_total, enabled_total; /* rotating: over the whole run, for coverage */
+	/* a replay's counter: the recorded state, raw count and times of the interval */
+	bool recorded;
+	uint8_t rec_state;
+	uint64_t rec_raw, rec_enabled, rec_running;
 	/* set by the source on read: cumulative value and times, or a gauge's reading */
 	uint64_t value, enabled, running;
 	double reading;
@@ -116,7 +121,23 @@ struct session {
 	uint64_t nsamples;
 	int nstrings, capstrings;
 	char **strings;       /* interned filter and error strings frames point to */
+	/* events since the last frame, and each frame buffer's own */
+	int npending, cappending;
+	struct session_event *pending;
+	int nframe_events[2], capframe_events[2];
+	struct session_event *frame_events[2];
+	bool started, priming;
+	/* a replay fills the host meters of each frame itself */
+	void (*meters)(void *ctx, struct frame *f);
+	void *meters_ctx;
 };
+
+/* Note an event for the next frame (filter changes note themselves). */
+void session_note_event(struct session *s, enum session_event_kind kind, int instance, const char *term,
+			const char *value);
+/* A replay: frames say the recorded sources ("sim", "live+hwmon") and host meters. */
+void session_set_source_label(struct session *s, const char *label);
+void session_use_meters(struct session *s, void (*meters)(void *ctx, struct frame *f), void *ctx);
 
 /* Bind profiles to the machine: find instances, encode their events with the current
  * filters. Problems become per-instance states, never a failure of the whole session. */
@@ -153,6 +174,8 @@ int session_filter_width(const struct session *s, int instance, int f);
 bool session_choice_offered(const struct session *s, int instance, int f, int c);
 /* Event filters: the name of event number n on the instance's PMU (NULL: none), and the
  * next event of its list after cur in direction dir (+1/-1), wrapping; false if none. */
+/* Every instance back to its group's default filters (a replay jumping back). */
+void session_reset_filters(struct session *s);
 const char *session_event_name(const struct session *s, int instance, uint64_t n);
 bool session_event_step(const struct session *s, int instance, uint64_t cur, int dir, uint64_t *next);
 /* The filters set now (the next frame's), malloc'd: "src_rp_mask=0x3,mode=func". */

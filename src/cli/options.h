@@ -1,0 +1,48 @@
+/* options.h - what the command line asks of a run; pmutop record fills the same. */
+#ifndef PMUTOP_OPTIONS_H
+#define PMUTOP_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "outputs/batch.h"
+
+struct options {
+	bool batch;
+	double delay;
+	long iterations; /* -1: until interrupted */
+	enum batch_format format;
+	bool raw;
+	const char *output; /* -o FILE, or NULL for standard output */
+	const char *sysfs_root;
+	const char *proc_root;
+	bool sim;
+	const char *demo; /* machine name, or NULL */
+	const char *model;
+	uint64_t seed;
+	bool fake_clock;
+	bool dry_run;
+	int nprofiles;
+	const char **profiles;
+	int nfilters;
+	const char **filters;
+	/* recordings */
+	const char *record;  /* -w FILE: record while running */
+	bool force;          /* replace an existing recording */
+	bool record_only;    /* pmutop record: no screen, no batch output */
+	uint64_t rotate_ns;
+	int keep;
+	const char *replay;  /* -r FILE */
+	const char *begin, *end;
+	char *command;       /* the command line, kept in recordings */
+};
+
+/* Run the monitor, batch output, a recording or a replay as o says; the exit status. */
+int pmutop_run(struct options *o);
+/* "90", "90s", "5m", "1h", "2d" -> nanoseconds; false if not a duration. */
+bool parse_duration(const char *s, uint64_t *ns);
+/* argv joined with blanks (malloc'd): kept in recordings. */
+char *command_line(int argc, char **argv);
+int parse_args(int argc, char **argv, struct options *o);
+
+#endif

@@ -1,0 +1,312 @@
+/* snapshot.c - a machine as text: one record per line, fields separated by tabs, with
+ * tab, newline and backslash escaped; a line starting with a blank belongs to the PMU or
+ * root port above it. Numbers print exactly (scales with %.17g). */
+#include "machine/snapshot.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "machine/pcimap.h"
+#include "machine/pmu.h"
+
+#define MAGIC "pmutop-machine 1"
+
+struct out {
+	char *buf;
+	size_t len, cap;
+};
+
+static void put(struct out *o, const char *s, size_t n)
+{
+	if (o->len + n + 1 > o->cap)
+		o->buf = xrealloc(o->buf, o->cap = (o->len + n + 1) * 2);
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+	o->buf[o->len] = '\0';
+}
+
+static void field(struct out *o, const char *s)
+{
+	put(o, "\t", 1);
+	for (; s && *s; s++) {
+		const char *esc = *s == '\t' ? "\\t" : *s == '\n' ? "\\n" : *s == '\\' ? "\\\\" : NULL;
+		put(o, esc ? esc : s, esc ? 2 : 1);
+	}
+}
+
+static void fieldf(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fieldf(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = xvasprintf(fmt, ap);
+	va_end(ap);
+	field(o, s);
+	free(s);
+}
+
+static void record(struct out *o, const char *kind)
+{
+	put(o, kind, strlen(kind));
+}
+
+static void end(struct out *o)
+{
+	put(o, "\n", 1);
+}
+
+static void cpus_field(struct out *o, const struct cpulist *l)
+{
+	char *buf = xmalloc(65536);
+	cpulist_format(l, buf, 65536);
+	field(o, buf);
+	free(buf);
+}
+
+char *machine_snapshot(const struct machine *m)
+{
+	struct out o = { 0 };
+	record(&o, MAGIC);
+	end(&o);
+	record(&o, "root");
+	field(&o, m->root);
+	end(&o);
+	record(&o, "online");
+	cpus_field(&o, &m->online);
+	fieldf(&o, "%d", m->max_cpu);
+	end(&o);
+	for (int c = 0; c < m->max_cpu; c++)
+		if (m->socket_of_cpu[c] >= 0) {
+			record(&o, "socket");
+			fieldf(&o, "%d", c);
+			fieldf(&o, "%d", m->socket_of_cpu[c]);
+			end(&o);
+		}
+	for (int i = 0; i < m->npmus; i++) {
+		const struct pmu *p = &m->pmus[i];
+		record(&o, "pmu");
+		field(&o, p->name);
+		field(&o, p->dir);
+		fieldf(&o, "%d", p->type);
+		fieldf(&o, "%d", p->has_cpumask);
+		cpus_field(&o, &p->cpus);
+		cpus_field(&o, &p->associated);
+		end(&o);
+		for (int k = 0; k < p->nformats; k++) {
+			record(&o, " format");
+			field(&o, p->formats[k].name);
+			field(&o, p->formats[k].spec);
+			end(&o);
+		}
+		for (int k = 0; k < p->naliases; k++) {
+			record(&o, " alias");
+			field(&o, p->aliases[k].name);
+			field(&o, p->aliases[k].terms);
+			fieldf(&o, "%.17g", p->aliases[k].scale);
+			fieldf(&o, "%d", p->aliases[k].unit != NULL);
+			field(&o, p->aliases[k].unit);
+			end(&o);
+		}
+		for (int k = 0; k < p->nattrs; k++) {
+			record(&o, " attr");
+			field(&o, p->attrs[k].name);
+			field(&o, p->attrs[k].value);
+			end(&o);
+		}
+		if (p->hw) {
+			const struct hw_block *b = p->hw;
+			record(&o, " hw");
+			fieldf(&o, "%d", (int)b->type);
+			field(&o, b->block);
+			field(&o, b->device);
+			fieldf(&o, "%d", b->ncounters);
+			fieldf(&o, "%d", b->width);
+			fieldf(&o, "%d", b->has_enable);
+			fieldf(&o, "%d", b->gauge);
+			fieldf(&o, "%d", b->truncated);
+			fieldf(&o, "%llu", (unsigned long long)b->max_listed);
+			end(&o);
+		}
+	}
+	for (int i = 0; i < m->nhwmon; i++) {
+		record(&o, "hwmon");
+		field(&o, m->hwmon[i].name);
+		field(&o, m->hwmon[i].dir);
+		end(&o);
+	}
+	for (int i = 0; m->pci && i < m->pci->n; i++) {
+		const struct pci_port *rp = &m->pci->ports[i];
+		record(&o, "pci");
+		field(&o, rp->bdf);
+		fieldf(&o, "%d", rp->segment);
+		fieldf(&o, "%d", rp->bus);
+		fieldf(&o, "%d", rp->rp);
+		fieldf(&o, "%d", rp->rc);
+		fieldf(&o, "%d", rp->socket);
+		end(&o);
+		for (int k = 0; k < rp->ndevices; k++) {
+			record(&o, " dev");
+			field(&o, rp->devices[k]);
+			end(&o);
+		}
+	}
+	return o.buf;
+}
+
+/* ---- reading ---- */
+
+#define MAXF 12
+
+/* Split one line into unescaped fields (the record kind first); returns the count. */
+static int split(char *line, char *f[MAXF])
+{
+	int n = 0;
+	char *w = line;
+	f[n++] = line;
+	for (char *r = line; *r; r++) {
+		if (*r == '\t') {
+			*w++ = '\0';
+			if (n == MAXF)
+				return -1;
+			f[n++] = w;
+		} else if (*r == '\\' && r[1]) {
+			r++;
+			*w++ = *r == 't' ? '\t' : *r == 'n' ? '\n' : *r;
+		} else {
+			*w++ = *r;
+		}
+	}
+	*w = '\0';
+	return n;
+}
+
+static bool num(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || v < lo || v > hi)
+		return false;
+	*out = v;
+	return true;
+}
+
+struct machine *machine_from_snapshot(const char *text, char **err)
+{
+	*err = NULL;
+	if (!text || strncmp(text, MAGIC "\n", strlen(MAGIC) + 1)) {
+		*err = xstrdup("not a pmutop machine description");
+		return NULL;
+	}
+	struct machine *m = xcalloc(1, sizeof(*m));
+	m->pci = xcalloc(1, sizeof(*m->pci));
+	int pcap = 0, hcap = 0, rcap = 0;
+	char *copy = xstrdup(text + strlen(MAGIC) + 1), *save = NULL;
+	int lineno = 1;
+	struct pmu *p = NULL;
+	struct pci_port *rp = NULL;
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		lineno++;
+		char *f[MAXF];
+		int n = split(line, f);
+		long a = 0, b = 0, c = 0, d = 0, e = 0, g = 0;
+		bool ok = n > 0;
+		if (!ok) {
+		} else if (!strcmp(f[0], "root") && n == 2) {
+			free(m->root);
+			m->root = xstrdup(f[1]);
+		} else if (!strcmp(f[0], "online") && n == 3) {
+			ok = cpulist_parse(f[1], &m->online) && num(f[2], 0, 1 << 20, &a);
+			if (ok) {
+				m->max_cpu = (int)a;
+				m->socket_of_cpu = xmalloc(sizeof(int) * (size_t)(a ? a : 1));
+				for (long k = 0; k < a; k++)
+					m->socket_of_cpu[k] = -1;
+			}
+		} else if (!strcmp(f[0], "socket") && n == 3) {
+			ok = num(f[1], 0, m->max_cpu - 1, &a) && num(f[2], 0, 1 << 20, &b);
+			if (ok)
+				m->socket_of_cpu[a] = (int)b;
+		} else if (!strcmp(f[0], "pmu") && n == 7) {
+			ok = num(f[3], -1, INT32_MAX, &a) && num(f[4], 0, 1, &b);
+			grow_array(&m->pmus, &pcap, m->npmus + 1, sizeof(*m->pmus));
+			p = &m->pmus[m->npmus++];
+			memset(p, 0, sizeof(*p));
+			p->name = xstrdup(f[1]);
+			p->dir = xstrdup(f[2]);
+			p->type = (int)a;
+			p->has_cpumask = b;
+			ok = ok && (!*f[5] || cpulist_parse(f[5], &p->cpus)) && (!*f[6] || cpulist_parse(f[6], &p->associated));
+			rp = NULL;
+		} else if (!strcmp(f[0], " format") && n == 3 && p) {
+			struct format_field ff = { 0 };
+			ok = format_parse(f[2], &ff);
+			if (ok) {
+				ff.name = xstrdup(f[1]);
+				ff.spec = xstrdup(f[2]);
+				p->formats = xrealloc(p->formats, sizeof(ff) * (size_t)(p->nformats + 1));
+				p->formats[p->nformats++] = ff;
+			}
+		} else if (!strcmp(f[0], " alias") && n == 6 && p) {
+			double scale;
+			ok = parse_double(f[3], &scale) && num(f[4], 0, 1, &a);
+			if (ok) {
+				p->aliases = xrealloc(p->aliases, sizeof(*p->aliases) * (size_t)(p->naliases + 1));
+				p->aliases[p->naliases++] = (struct pmu_alias){ .name = xstrdup(f[1]), .terms = xstrdup(f[2]),
+					.scale = scale, .unit = a ? xstrdup(f[5]) : NULL };
+			}
+		} else if (!strcmp(f[0], " attr") && n == 3 && p) {
+			p->attrs = xrealloc(p->attrs, sizeof(*p->attrs) * (size_t)(p->nattrs + 1));
+			p->attrs[p->nattrs++] = (struct pmu_attr){ .name = xstrdup(f[1]), .value = xstrdup(f[2]) };
+		} else if (!strcmp(f[0], " hw") && n == 10 && p && !p->hw) {
+			uint64_t maxl;
+			ok = num(f[1], 0, HW_REGISTER, &a) && num(f[4], 0, 1 << 16, &b) && num(f[5], 1, 64, &c) &&
+			     num(f[6], 0, 1, &d) && num(f[7], 0, 1, &e) && num(f[8], 0, 1, &g) && parse_u64(f[9], &maxl);
+			if (ok) {
+				p->hw = xcalloc(1, sizeof(*p->hw));
+				*p->hw = (struct hw_block){ .type = (enum hw_block_type)a, .block = xstrdup(f[2]),
+					.device = xstrdup(f[3]), .ncounters = (int)b, .width = (int)c, .has_enable = d,
+					.gauge = e, .truncated = g, .max_listed = maxl };
+			}
+		} else if (!strcmp(f[0], "hwmon") && n == 3) {
+			grow_array(&m->hwmon, &hcap, m->nhwmon + 1, sizeof(*m->hwmon));
+			m->hwmon[m->nhwmon++] = (struct hwmon_dev){ .name = xstrdup(f[1]), .dir = xstrdup(f[2]) };
+		} else if (!strcmp(f[0], "pci") && n == 7) {
+			ok = num(f[2], 0, 0xffff, &a) && num(f[3], 0, 0xff, &b) && num(f[4], -1, 1 << 20, &c) &&
+			     num(f[5], -1, 1 << 20, &d) && num(f[6], -1, 1 << 20, &e);
+			grow_array(&m->pci->ports, &rcap, m->pci->n + 1, sizeof(*m->pci->ports));
+			rp = &m->pci->ports[m->pci->n++];
+			memset(rp, 0, sizeof(*rp));
+			snprintf(rp->bdf, sizeof(rp->bdf), "%s", f[1]);
+			rp->segment = (int)a, rp->bus = (int)b, rp->rp = (int)c, rp->rc = (int)d, rp->socket = (int)e;
+			p = NULL;
+		} else if (!strcmp(f[0], " dev") && n == 2 && rp) {
+			rp->devices = xrealloc(rp->devices, sizeof(char *) * (size_t)(rp->ndevices + 1));
+			rp->devices[rp->ndevices++] = xstrdup(f[1]);
+		} else {
+			ok = false;
+		}
+		if (!ok) {
+			*err = xasprintf("line %d: malformed '%s' record", lineno, n > 0 ? f[0] : "?");
+			break;
+		}
+	}
+	free(copy);
+	if (!*err && (!m->root || !m->socket_of_cpu))
+		*err = xstrdup("incomplete: no root or no CPUs");
+	if (*err) {
+		if (!m->root)
+			m->root = xstrdup("");
+		if (!m->socket_of_cpu)
+			m->socket_of_cpu = xcalloc(1, sizeof(int));
+		machine_free(m);
+		return NULL;
+	}
+	if (!m->pci->n) {
+		pci_map_free(m->pci);
+		m->pci = NULL;
+	}
+	return m;
+}

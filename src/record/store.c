@@ -1,0 +1,418 @@
+/* store.c - the SQLite side of recordings.
+ *
+ * Writing: WAL with synchronous=NORMAL, so a process killed at any moment leaves every
+ * committed sample (one transaction per sample); a power loss may lose the last
+ * commits, never the file. Every STORE_CHUNK samples the tail rows become one zstd chunk
+ * in one transaction. Reading: read-only, the chunk of a seq found through its index,
+ * decoded once and kept for the next seqs. */
+#include "record/store.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/util.h"
+
+struct store {
+	sqlite3 *db;
+	char *path;
+	bool writer;
+	int ncounters;
+	/* reader's cache: the decoded chunk (or tail row) that holds seqs first..last */
+	struct rec_sample *cache;
+	int ncache;
+	uint64_t cache_first;
+};
+
+static const char *const schema =
+	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"
+	"CREATE TABLE counters(slot INTEGER PRIMARY KEY, instance TEXT, grp TEXT, pmu TEXT, event TEXT, cpu INTEGER,"
+	" config TEXT, kind TEXT, width INTEGER);"
+	"CREATE TABLE instances(idx INTEGER PRIMARY KEY, name TEXT, grp TEXT, profile TEXT, opened INTEGER, error TEXT);"
+	"CREATE TABLE events(id INTEGER PRIMARY KEY, seq INTEGER, kind TEXT, instance INTEGER, instance_name TEXT,"
+	" term TEXT, value TEXT);"
+	"CREATE TABLE tail(seq INTEGER PRIMARY KEY, t_ns INTEGER, data BLOB);"
+	"CREATE TABLE chunks(id INTEGER PRIMARY KEY, first_seq INTEGER, last_seq INTEGER, t_first INTEGER,"
+	" t_last INTEGER, wall_first INTEGER, wall_last INTEGER, nsamples INTEGER, data BLOB);"
+	"CREATE INDEX chunks_seq ON chunks(first_seq);"
+	"CREATE INDEX chunks_t ON chunks(t_first);";
+
+static int fail(struct store *st, char **err, const char *what)
+{
+	*err = xasprintf("%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
+	return -1;
+}
+
+int store_exec(struct store *st, const char *sql, char **err)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		*err = xasprintf("%s: %s", st->path, msg ? msg : sqlite3_errmsg(st->db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+struct store *store_create(const char *path, bool force, char **err)
+{
+	*err = NULL;
+	if (force) {
+		char *wal = xasprintf("%s-wal", path), *shm = xasprintf("%s-shm", path);
+		unlink(path);
+		unlink(wal);
+		unlink(shm);
+		free(wal);
+		free(shm);
+	}
+	/* created here, exclusively: never over another file, and readable by the group only */
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0640);
+	if (fd < 0) {
+		*err = errno == EEXIST ? xasprintf("%s: exists; not overwritten (use --force)", path)
+				       : xasprintf("%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	close(fd);
+	struct store *st = xcalloc(1, sizeof(*st));
+	st->path = xstrdup(path);
+	st->writer = true;
+	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		fail(st, err, "cannot open");
+		store_close(st);
+		return NULL;
+	}
+	sqlite3_busy_timeout(st->db, 1000);
+	if (store_exec(st, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", err) < 0 ||
+	    store_exec(st, schema, err) < 0) {
+		store_close(st);
+		return NULL;
+	}
+	return st;
+}
+
+static int step_done(struct store *st, sqlite3_stmt *q, char **err, const char *what)
+{
+	int r = sqlite3_step(q);
+	sqlite3_finalize(q);
+	return r == SQLITE_DONE ? 0 : fail(st, err, what);
+}
+
+int store_put_meta(struct store *st, const char *key, const char *value, char **err)
+{
+	const char *v[2] = { key, value };
+	return store_put_row(st, "INSERT OR REPLACE INTO meta(key, value) VALUES(?1, ?2)", 2, v, err);
+}
+
+int store_put_row(struct store *st, const char *sql, int n, const char *const *values, char **err)
+{
+	sqlite3_stmt *q;
+	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
+		return fail(st, err, "prepare");
+	for (int i = 0; i < n; i++)
+		sqlite3_bind_text(q, i + 1, values[i], -1, SQLITE_TRANSIENT);
+	return step_done(st, q, err, "insert");
+}
+
+int store_append(struct store *st, const struct rec_sample *s, int ncounters, const struct store_event *ev, int nev,
+		 char **err)
+{
+	size_t size;
+	unsigned char *blob = codec_encode(s, 1, ncounters, 0, &size);
+	int r = store_exec(st, "BEGIN", err);
+	sqlite3_stmt *q = NULL;
+	if (r == 0 && sqlite3_prepare_v2(st->db, "INSERT INTO tail(seq, t_ns, data) VALUES(?1, ?2, ?3)", -1, &q, NULL) != SQLITE_OK)
+		r = fail(st, err, "prepare");
+	if (r == 0) {
+		sqlite3_bind_int64(q, 1, (sqlite3_int64)s->seq);
+		sqlite3_bind_int64(q, 2, (sqlite3_int64)s->time_ns);
+		sqlite3_bind_blob(q, 3, blob, (int)size, SQLITE_STATIC);
+		r = step_done(st, q, err, "append sample");
+	}
+	for (int i = 0; i < nev && r == 0; i++) {
+		if (sqlite3_prepare_v2(st->db,
+				       "INSERT INTO events(seq, kind, instance, instance_name, term, value) VALUES(?1,?2,?3,?4,?5,?6)",
+				       -1, &q, NULL) != SQLITE_OK) {
+			r = fail(st, err, "prepare");
+			break;
+		}
+		sqlite3_bind_int64(q, 1, (sqlite3_int64)ev[i].seq);
+		sqlite3_bind_text(q, 2, ev[i].kind, -1, SQLITE_STATIC);
+		sqlite3_bind_int(q, 3, ev[i].instance);
+		sqlite3_bind_text(q, 4, ev[i].instance_name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 5, ev[i].term, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 6, ev[i].value, -1, SQLITE_STATIC);
+		r = step_done(st, q, err, "append event");
+	}
+	free(blob);
+	if (r == 0)
+		return store_exec(st, "COMMIT", err);
+	char *e2 = NULL;
+	store_exec(st, "ROLLBACK", &e2);
+	free(e2);
+	return -1;
+}
+
+int store_fold(struct store *st, const struct rec_sample *s, int n, int ncounters, char **err)
+{
+	if (n <= 0)
+		return 0;
+	size_t size;
+	unsigned char *blob = codec_encode(s, n, ncounters, 3, &size);
+	int r = store_exec(st, "BEGIN", err);
+	sqlite3_stmt *q = NULL;
+	if (r == 0 && sqlite3_prepare_v2(st->db,
+					 "INSERT INTO chunks(first_seq, last_seq, t_first, t_last, wall_first, wall_last, nsamples, data)"
+					 " VALUES(?1,?2,?3,?4,?5,?6,?7,?8)", -1, &q, NULL) != SQLITE_OK)
+		r = fail(st, err, "prepare");
+	if (r == 0) {
+		sqlite3_bind_int64(q, 1, (sqlite3_int64)s[0].seq);
+		sqlite3_bind_int64(q, 2, (sqlite3_int64)s[n - 1].seq);
+		sqlite3_bind_int64(q, 3, (sqlite3_int64)s[0].time_ns);
+		sqlite3_bind_int64(q, 4, (sqlite3_int64)s[n - 1].time_ns);
+		sqlite3_bind_int64(q, 5, (sqlite3_int64)s[0].wall_ns);
+		sqlite3_bind_int64(q, 6, (sqlite3_int64)s[n - 1].wall_ns);
+		sqlite3_bind_int(q, 7, n);
+		sqlite3_bind_blob(q, 8, blob, (int)size, SQLITE_STATIC);
+		r = step_done(st, q, err, "write chunk");
+	}
+	if (r == 0 && sqlite3_prepare_v2(st->db, "DELETE FROM tail WHERE seq <= ?1", -1, &q, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(q, 1, (sqlite3_int64)s[n - 1].seq);
+		r = step_done(st, q, err, "trim tail");
+	}
+	free(blob);
+	if (r == 0)
+		return store_exec(st, "COMMIT", err);
+	char *e2 = NULL;
+	store_exec(st, "ROLLBACK", &e2);
+	free(e2);
+	return -1;
+}
+
+int store_finish(struct store *st, char **err)
+{
+	return store_exec(st, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE;", err);
+}
+
+/* ---- reading ---- */
+
+static int64_t scalar(struct store *st, const char *sql, int64_t arg, bool *found)
+{
+	sqlite3_stmt *q;
+	*found = false;
+	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_int64(q, 1, arg);
+	int64_t v = 0;
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 0) != SQLITE_NULL) {
+		v = sqlite3_column_int64(q, 0);
+		*found = true;
+	}
+	sqlite3_finalize(q);
+	return v;
+}
+
+char *store_meta(struct store *st, const char *key)
+{
+	sqlite3_stmt *q;
+	char *v = NULL;
+	if (sqlite3_prepare_v2(st->db, "SELECT value FROM meta WHERE key = ?1", -1, &q, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_text(q, 1, key, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
+		v = xstrdup((const char *)sqlite3_column_text(q, 0));
+	sqlite3_finalize(q);
+	return v;
+}
+
+struct store *store_open(const char *path, char **err)
+{
+	*err = NULL;
+	struct stat sb;
+	if (stat(path, &sb) != 0) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		*err = xasprintf("%s: not a recording (not a regular file)", path);
+		return NULL;
+	}
+	struct store *st = xcalloc(1, sizeof(*st));
+	st->path = xstrdup(path);
+	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		fail(st, err, "cannot open");
+		store_close(st);
+		return NULL;
+	}
+	sqlite3_busy_timeout(st->db, 1000);
+	char *format = NULL, *version = NULL, *nc = NULL;
+	sqlite3_stmt *q;
+	/* a file of another kind fails here: not SQLite, or no meta table */
+	if (sqlite3_prepare_v2(st->db, "SELECT value FROM meta WHERE key = 'format'", -1, &q, NULL) != SQLITE_OK) {
+		*err = xasprintf("%s: not a pmutop recording (%s)", path, sqlite3_errmsg(st->db));
+		store_close(st);
+		return NULL;
+	}
+	sqlite3_finalize(q);
+	format = store_meta(st, "format");
+	version = store_meta(st, "version");
+	nc = store_meta(st, "ncounters");
+	uint64_t v = 0, n = 0;
+	if (!format || strcmp(format, STORE_FORMAT))
+		*err = xasprintf("%s: not a pmutop recording (format '%s')", path, format ? format : "none");
+	else if (!version || !parse_u64(version, &v) || v < 1)
+		*err = xasprintf("%s: damaged recording (no format version)", path);
+	else if (v > STORE_VERSION)
+		*err = xasprintf("%s: recorded in format version %llu; this pmutop reads up to version %d (upgrade pmutop)",
+				 path, (unsigned long long)v, STORE_VERSION);
+	else if (!nc || !parse_u64(nc, &n) || n > 1000000)
+		*err = xasprintf("%s: damaged recording (no counter count)", path);
+	free(format);
+	free(version);
+	free(nc);
+	if (*err) {
+		store_close(st);
+		return NULL;
+	}
+	st->ncounters = (int)n;
+	return st;
+}
+
+int store_ncounters(const struct store *st)
+{
+	return st->ncounters;
+}
+
+void store_range(struct store *st, uint64_t *first, uint64_t *last)
+{
+	bool f1, f2, f3, f4;
+	int64_t c1 = scalar(st, "SELECT MIN(first_seq) FROM chunks WHERE ?1 = ?1", 0, &f1);
+	int64_t t1 = scalar(st, "SELECT MIN(seq) FROM tail WHERE ?1 = ?1", 0, &f2);
+	int64_t c2 = scalar(st, "SELECT MAX(last_seq) FROM chunks WHERE ?1 = ?1", 0, &f3);
+	int64_t t2 = scalar(st, "SELECT MAX(seq) FROM tail WHERE ?1 = ?1", 0, &f4);
+	*first = f1 && (!f2 || c1 < t1) ? (uint64_t)c1 : f2 ? (uint64_t)t1 : 0;
+	*last = f3 && (!f4 || c2 > t2) ? (uint64_t)c2 : f4 ? (uint64_t)t2 : 0;
+}
+
+static void drop_cache(struct store *st)
+{
+	codec_free_samples(st->cache, st->ncache);
+	st->cache = NULL;
+	st->ncache = 0;
+}
+
+/* Load the blob of one query row (id or seq bound) into the cache. */
+static int load(struct store *st, const char *sql, int64_t arg, char **err)
+{
+	sqlite3_stmt *q;
+	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
+		return fail(st, err, "read");
+	sqlite3_bind_int64(q, 1, arg);
+	int r = 1;
+	if (sqlite3_step(q) == SQLITE_ROW) {
+		const void *blob = sqlite3_column_blob(q, 0);
+		int size = sqlite3_column_bytes(q, 0);
+		struct rec_sample *s;
+		int n;
+		char *e2;
+		drop_cache(st);
+		if (codec_decode(blob, (size_t)size, st->ncounters, &s, &n, &e2) < 0) {
+			*err = xasprintf("%s: %s", st->path, e2);
+			free(e2);
+			r = -1;
+		} else {
+			st->cache = s;
+			st->ncache = n;
+			st->cache_first = n ? s[0].seq : 0;
+			r = 0;
+		}
+	}
+	sqlite3_finalize(q);
+	return r;
+}
+
+int store_sample(struct store *st, uint64_t seq, struct rec_sample *out, char **err)
+{
+	*err = NULL;
+	if (!(st->ncache && seq >= st->cache_first && seq - st->cache_first < (uint64_t)st->ncache &&
+	      st->cache[seq - st->cache_first].seq == seq)) {
+		bool found;
+		int64_t id = scalar(st, "SELECT id FROM chunks WHERE first_seq <= ?1 AND last_seq >= ?1 ORDER BY first_seq DESC LIMIT 1",
+				    (int64_t)seq, &found);
+		int r = found ? load(st, "SELECT data FROM chunks WHERE id = ?1", id, err)
+			      : load(st, "SELECT data FROM tail WHERE seq = ?1", (int64_t)seq, err);
+		if (r != 0)
+			return r;
+		if (!st->ncache || seq < st->cache_first || seq - st->cache_first >= (uint64_t)st->ncache ||
+		    st->cache[seq - st->cache_first].seq != seq) {
+			*err = xasprintf("%s: damaged recording (sample %llu is not where its index says)", st->path,
+					 (unsigned long long)seq);
+			return -1;
+		}
+	}
+	rec_sample_copy(out, &st->cache[seq - st->cache_first], st->ncounters);
+	return 0;
+}
+
+uint64_t store_seq_at(struct store *st, uint64_t t_ns)
+{
+	bool f1, f2;
+	int64_t id = scalar(st, "SELECT id FROM chunks WHERE t_first <= ?1 ORDER BY t_first DESC LIMIT 1", (int64_t)t_ns, &f1);
+	int64_t tail = scalar(st, "SELECT MAX(seq) FROM tail WHERE t_ns <= ?1", (int64_t)t_ns, &f2);
+	uint64_t best = 0;
+	char *err = NULL;
+	if (f1 && load(st, "SELECT data FROM chunks WHERE id = ?1", id, &err) == 0)
+		for (int j = 0; j < st->ncache; j++)
+			if (st->cache[j].time_ns <= t_ns)
+				best = st->cache[j].seq;
+	free(err);
+	if (f2 && (uint64_t)tail > best)
+		best = (uint64_t)tail;
+	if (!best) {
+		uint64_t first, last;
+		store_range(st, &first, &last);
+		best = first;
+	}
+	return best;
+}
+
+int store_query(struct store *st, const char *sql, void (*row)(void *ctx, int n, const char *const *v), void *ctx,
+		char **err)
+{
+	sqlite3_stmt *q;
+	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
+		return fail(st, err, "query");
+	int n = sqlite3_column_count(q), r;
+	const char **v = xcalloc((size_t)(n ? n : 1), sizeof(char *));
+	while ((r = sqlite3_step(q)) == SQLITE_ROW) {
+		for (int i = 0; i < n; i++)
+			v[i] = (const char *)sqlite3_column_text(q, i);
+		row(ctx, n, v);
+	}
+	free(v);
+	sqlite3_finalize(q);
+	return r == SQLITE_DONE ? 0 : fail(st, err, "query");
+}
+
+void store_sizes(struct store *st, uint64_t *chunk_bytes, uint64_t *file_bytes, uint64_t *chunk_samples)
+{
+	bool f;
+	*chunk_bytes = (uint64_t)scalar(st, "SELECT SUM(LENGTH(data)) FROM chunks WHERE ?1 = ?1", 0, &f);
+	*chunk_samples = (uint64_t)scalar(st, "SELECT SUM(nsamples) FROM chunks WHERE ?1 = ?1", 0, &f);
+	struct stat sb;
+	*file_bytes = stat(st->path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
+}
+
+void store_close(struct store *st)
+{
+	if (!st)
+		return;
+	drop_cache(st);
+	sqlite3_close(st->db);
+	free(st->path);
+	free(st);
+}
