@@ -159,6 +159,10 @@ static void cmd_expand(struct tui *t)
 
 static void cmd_filter(struct tui *t)
 {
+	if (t->opt->replay) {
+		tui_message(t, true, "a replay shows what was counted: filters cannot change now (recorded changes replay at their moment)");
+		return;
+	}
 	int in = focused_instance(t);
 	if (in < 0) {
 		tui_message(t, true, "move to a row of a pane first");
@@ -179,7 +183,7 @@ static void cmd_filter(struct tui *t)
 
 static void cmd_record(struct tui *t)
 {
-	tui_message(t, true, "recording is not available in this version");
+	record_toggle(t);
 }
 
 struct command {
@@ -213,7 +217,7 @@ static const struct command commands[] = {
 	{ { 'e' }, "e", "errors: groups that failed and why, warnings", cmd_errors },
 	{ { '/', KEY_F(3) }, "F3 /", "find a metric by name", cmd_find },
 	{ { 'n' }, "n", "find the next match", cmd_find_next },
-	{ { 'w' }, "w", "start/stop recording (not in this version)", cmd_record },
+	{ { 'w' }, "w", "start/stop recording to pmutop-DATE-TIME.pmrec (replay: pmutop -r)", cmd_record },
 	{ { CTRL('l') }, "Ctrl-L", "redraw the screen", cmd_redraw },
 };
 
@@ -266,6 +270,9 @@ static void handle_key(struct tui *t, int key)
 	}
 	if (key == KEY_MOUSE) {
 		mouse_click(t);
+		return;
+	}
+	if (replay_key(t, key)) { /* a replay's time keys come first */
 		return;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
@@ -390,7 +397,8 @@ static void ui_start(struct tui *t)
 	if (diag_count())
 		tui_message(t, true, "%d warning%s: press e to see them", diag_count(), diag_count() == 1 ? "" : "s");
 	else
-		tui_message(t, false, "F1 help   Tab/arrows move   F4 filters   F2 setup   q quit");
+		tui_message(t, false, t->opt->replay ? "replay: Space pause, Left/Right step, [ ] speed, g jump, Home/End, q quit"
+						      : "F1 help   Tab/arrows move   F4 filters   F2 setup   q quit");
 	screen_draw(t);
 }
 

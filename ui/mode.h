@@ -13,7 +13,7 @@ struct ui_mode {
 	void (*leave)(struct tui *t);        /* free what the mode holds; may be NULL */
 };
 
-extern const struct ui_mode help_mode, setup_mode, errors_mode, filter_mode, find_mode;
+extern const struct ui_mode help_mode, setup_mode, errors_mode, filter_mode, find_mode, jump_mode;
 
 /* Put a mode on top of the panes (leaving the one there), or go back to the panes. */
 void ui_mode_enter(struct tui *t, const struct ui_mode *m);

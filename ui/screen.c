@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "sources/source.h"
+#include "record/recorder.h"
 #include "tui.h"
 
 #define MIN_COLS 60
@@ -65,11 +66,26 @@ static void draw_header(struct tui *t)
 	struct tm tm;
 	localtime_r(&now, &tm);
 	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
-	char line[512];
-	snprintf(line, sizeof(line), " pmutop  %s  %s  source: %s  interval %gs%s", t->hostname,
-		 t->opt->title ? t->opt->title : "", t->f->source, t->interval, t->paused ? "  PAUSED" : "");
+	char line[512], rec[320] = "";
+	if (t->opt->recorder)
+		recorder_status(t->opt->recorder, rec, sizeof(rec));
+	if (t->opt->replay) { /* the recorded host and time, not this one's */
+		snprintf(line, sizeof(line), " pmutop  REPLAY %s  %s  source: %s", t->hostname, t->opt->title ? t->opt->title : "",
+			 t->f->source);
+		time_t fw = (time_t)(t->f->wall_ns / 1000000000ull);
+		localtime_r(&fw, &tm);
+		strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
+	} else {
+		snprintf(line, sizeof(line), " pmutop  %s  %s  source: %s  interval %gs%s%s%s", t->hostname,
+			 t->opt->title ? t->opt->title : "", t->f->source, t->interval, t->paused ? "  PAUSED" : "",
+			 rec[0] ? "  " : "", rec);
+	}
 	crt_put(0, 0, COLS - 10, R_HEADER, line);
 	crt_put(0, COLS - 9, 9, R_HEADER, clock);
+	if (t->opt->replay) {
+		replay_draw_position(t, 1);
+		return;
+	}
 
 	/* CPU meter, htop style, from /proc/stat (not for a simulated machine's absent /proc) */
 	int x = 1;

@@ -108,6 +108,7 @@ struct tui {
 	struct filter_editor *fe;
 	int setup_row, errors_scroll;
 	char find[64];
+	char jump[32]; /* a replay's 'g' prompt */
 	int found_pane, found_metric; /* the last match, where n goes on from (-1: none) */
 	char message[256];
 	char more[16]; /* " ↓45% ": the panes go on below the screen */
@@ -179,6 +180,10 @@ struct filter_editor *filter_editor_new(struct tui *t, const int *insts, int nin
 int focused_instances(struct tui *t, int *out, int max);
 /* find.c: the next metric matching t->find after the focused pane */
 void find_next(struct tui *t);
+/* replay.c: a replay's keys (true if the key was one), its position line; 'w' */
+bool replay_key(struct tui *t, int key);
+void replay_draw_position(struct tui *t, int y);
+void record_toggle(struct tui *t);
 
 /* settings.c */
 void settings_defaults(struct settings *s);

@@ -388,8 +388,13 @@ static int add_outputs(struct options *o, struct session *s, struct runloop *loo
 	size_t n = 0;
 	for (int i = 0; i < s->nprofiles && n < tlen - 1; i++)
 		n += (size_t)snprintf(title + n, tlen - n, "%s%s", i ? " + " : "", s->profiles[i]->name);
-	struct ui_options uo = { .interval_s = o->delay, .title = title, .machine = o->demo, .recorder = recorder_of(rec),
-				 .replay = rp };
+	static char host[256]; /* the monitor keeps the pointer until the loop ends */
+	char *h = rp ? replay_meta(rp, "host") : NULL;
+	snprintf(host, sizeof(host), "%s", h ? h : "");
+	free(h);
+	static struct ui_options uo;
+	uo = (struct ui_options){ .interval_s = o->delay, .title = title, .machine = rp ? host : o->demo,
+				  .recorder = recorder_of(rec), .replay = rp };
 	struct output *ui = ui_output_new(s, &uo);
 	if (!ui)
 		return -1;
@@ -563,6 +568,8 @@ int pmutop_run(struct options *o)
 	if (add_outputs(o, s, &loop, rp, title, sizeof(title), &outfile) < 0)
 		goto out;
 	status = runloop_run(&loop);
+	if (rp && replay_damaged(rp))
+		status = 1;
 out:
 	runloop_done(&loop);
 	if (outfile && fclose(outfile) != 0 && status == 0) {

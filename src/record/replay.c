@@ -65,7 +65,9 @@ struct replay {
 	const struct rec_counter **rc_of; /* recorded slot -> its description */
 	uint64_t first, last;  /* seqs */
 	uint64_t next;         /* the seq the pacer prepares next */
-	uint64_t shown;        /* the seq of the sample loaded (0: none) */
+	uint64_t shown;        /* the seq of the sample loaded for the next frame (0: none) */
+	uint64_t consumed, consumed_wall; /* the sample of the newest frame, and its time */
+	uint64_t wall_first, wall_last;
 	uint64_t applied;      /* events applied up to this seq */
 	uint64_t begin_wall, end_wall;
 	struct rec_sample cur;
@@ -76,6 +78,7 @@ struct replay {
 	bool paused;
 	uint64_t base_t, base_mono; /* real time: the replay time base_t was current at base_mono */
 	char *source_label;
+	bool damaged;
 };
 
 static int cmp_counter(const void *a, const void *b)
@@ -168,6 +171,17 @@ struct replay *replay_open(const char *path, char **err)
 		}
 	store_range(st, &r->first, &r->last);
 	r->next = r->first;
+	struct rec_sample tmp;
+	rec_sample_alloc(&tmp, r->ncounters);
+	char *e3 = NULL;
+	if (r->first && store_sample(st, r->first, &tmp, &e3) == 0)
+		r->wall_first = tmp.wall_ns;
+	free(e3);
+	e3 = NULL;
+	if (r->last && store_sample(st, r->last, &tmp, &e3) == 0)
+		r->wall_last = tmp.wall_ns;
+	free(e3);
+	rec_sample_free(&tmp);
 	r->source_label = store_meta(st, "source");
 	rec_sample_alloc(&r->cur, r->ncounters);
 	return r;
@@ -295,6 +309,10 @@ static int rp_read(struct source *src, struct instance *inst, uint64_t now_ns)
 {
 	struct replay *r = src->priv;
 	(void)now_ns;
+	if (r->have_cur) { /* the frame being made is this sample's */
+		r->consumed = r->shown;
+		r->consumed_wall = r->cur.wall_ns;
+	}
 	for (int c = 0; c < inst->ncounters; c++) {
 		struct counter *ct = &inst->counters[c];
 		int k = r->slot_of ? r->slot_of[ct->slot] : -1;
@@ -448,8 +466,9 @@ static bool load(struct replay *r, uint64_t seq)
 	char *err = NULL;
 	int rc = store_sample(r->st, seq, &r->cur, &err);
 	if (rc < 0) {
-		diag_warn("replay: %s", err);
+		diag_error("replay stopped: %s", err);
 		free(err);
+		r->damaged = true;
 	}
 	r->have_cur = rc == 0;
 	return r->have_cur;
@@ -523,24 +542,12 @@ uint64_t replay_seq_at_wall(struct replay *r, uint64_t wall_ns)
 
 void replay_position(struct replay *r, struct replay_position *p)
 {
-	char *err = NULL;
-	struct rec_sample tmp;
-	rec_sample_alloc(&tmp, r->ncounters);
-	p->seq = r->shown;
+	p->seq = r->consumed;
 	p->first = r->first;
 	p->last = r->last;
-	p->wall = r->have_cur ? r->cur.wall_ns : 0;
-	p->wall_first = p->wall_last = 0;
-	if (r->first && store_sample(r->st, r->first, &tmp, &err) == 0)
-		p->wall_first = tmp.wall_ns;
-	free(err);
-	err = NULL;
-	if (r->last && store_sample(r->st, r->last, &tmp, &err) == 0)
-		p->wall_last = tmp.wall_ns;
-	free(err);
-	rec_sample_free(&tmp);
-	if (r->shown) /* keep the cache on the frame shown */
-		load(r, r->shown);
+	p->wall = r->consumed_wall;
+	p->wall_first = r->wall_first;
+	p->wall_last = r->wall_last;
 }
 
 /* ---- the clock ---- */
@@ -597,6 +604,11 @@ void replay_set_speed(struct replay *r, double speed)
 	r->base_t = now;
 	r->base_mono = clock_monotonic_ns();
 	r->speed = speed;
+}
+
+bool replay_damaged(const struct replay *r)
+{
+	return r->damaged;
 }
 
 double replay_speed(const struct replay *r)

@@ -42,6 +42,8 @@ void replay_seek(struct replay *r, uint64_t seq);
 uint64_t replay_seq_at_wall(struct replay *r, uint64_t wall_ns);
 void replay_set_speed(struct replay *r, double speed);
 double replay_speed(const struct replay *r);
+/* A sample could not be read (the run then ends, and should fail). */
+bool replay_damaged(const struct replay *r);
 void replay_set_paused(struct replay *r, bool paused);
 struct replay_position {
 	uint64_t seq, first, last;      /* the frame shown and the recording's range */

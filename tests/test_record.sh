@@ -1,0 +1,151 @@
+#!/bin/sh
+# Recordings: live batch output == replay batch output, byte for byte (text, CSV, JSON,
+# filters, BlueField turns); --begin/--end; another profile over a recording; kill -9 at
+# random moments leaves a file that passes integrity_check and replays; rotation and
+# --keep; refusing to overwrite; damaged, truncated, foreign and future files; a full disk.
+. "$TOP_SRCDIR/tests/lib.sh"
+cd "$scratch"
+command -v sqlite3 > /dev/null || skip "the sqlite3 tool is not installed"
+
+# round trips, byte for byte
+for args in "--demo" "--demo hip09 -f nic@sicl0:mode=func,bdf=35:00.1" "--demo bluefield2" "--demo spr"; do
+    for fmt in json csv text; do
+        rm -f rt.pmrec
+        "$PMUTOP" $args -b -n 6 --fake-clock --format $fmt -w rt.pmrec > live.out 2> /dev/null
+        "$PMUTOP" -r rt.pmrec -b --format $fmt > replay.out
+        cmp -s live.out replay.out && ok || fail "round trip $args $fmt: $(cmp live.out replay.out)"
+    done
+done
+"$PMUTOP" --demo hip09 -b -n 4 --fake-clock --format json --raw -w raw.pmrec > live.out
+"$PMUTOP" -r raw.pmrec -b --format json --raw > replay.out
+cmp -s live.out replay.out && ok || fail "round trip --raw"
+# the live perf source too (software events of this machine)
+if "$PMUTOP" -b -n 3 -d 0.1 --format json -w host.pmrec > live.out 2> /dev/null; then
+    "$PMUTOP" -r host.pmrec -b --format json > replay.out
+    cmp -s live.out replay.out && ok || fail "round trip of live counters"
+else
+    skip_check "no perf counters here: the live round trip is not exercised"
+fi
+expect_eq "file mode 0640" "$(stat -c %a rt.pmrec)" 640
+expect_eq "integrity" "$(sqlite3 rt.pmrec 'PRAGMA integrity_check')" ok
+"$PMUTOP" record --info rt.pmrec > info.txt
+expect_grep "info: samples" "^samples *6$" info.txt
+expect_grep "info: profiles" "spr" info.txt
+expect_grep "info: host" "^host *$(hostname)" info.txt
+
+# a time range
+"$PMUTOP" --demo -b -n 10 --fake-clock --format csv -w range.pmrec > live.csv
+"$PMUTOP" -r range.pmrec -b --format csv --begin +3s --end +5s > part.csv
+per=$(( ($(wc -l < live.csv) - 1) / 10 ))
+expect_eq "--begin/--end: three intervals" "$(( $(wc -l < part.csv) - 1 ))" "$((3 * per))"
+first=$(sed -n 2p part.csv | cut -d, -f1)
+expect_eq "--begin +3s starts at the fourth interval" "$first" "$(sed -n "$((2 + 3 * per))p" live.csv | cut -d, -f1)"
+"$PMUTOP" -r range.pmrec -b --begin 25:99 > /dev/null 2> err.out
+expect_eq "bad --begin exit" $? 2
+expect_grep "bad --begin says the forms" "want HH:MM" err.out
+
+# another profile recomputes what was recorded
+cat > other.ini <<'EOF'
+[profile]
+name = other
+[group ucf]
+pmu = nvidia_ucf_pmu_{socket}
+instance = socket{socket}
+events = slc_bytes_rd slc_bytes_wr
+[metric ucf.slc_total]
+formula = (slc_bytes_rd + slc_bytes_wr) / elapsed_ns
+unit = GB/s
+EOF
+"$PMUTOP" -r range.pmrec -b --format csv -p "$scratch/other.ini" > other.csv
+python3 - live.csv other.csv <<'PY' && ok || fail "another profile's metric from the recorded events"
+import csv, sys
+live = list(csv.DictReader(open(sys.argv[1])))
+other = list(csv.DictReader(open(sys.argv[2])))
+want = {}
+for r in live:
+    if r["metric"] in ("ucf.slc_read_bw", "ucf.slc_write_bw") and r["state"] == "ok":
+        k = (r["time"], r["instance"])
+        want[k] = want.get(k, 0) + float(r["value"])
+got = {(r["time"], r["instance"]): float(r["value"]) for r in other if r["state"] == "ok"}
+assert len(got) == 20 and set(got) == set(want), (len(got), len(want))
+for k in got:
+    assert abs(got[k] - want[k]) <= 1e-6 * want[k], (k, got[k], want[k])
+PY
+
+# kill -9 at random moments: the file opens, passes integrity_check, replays
+i=0
+while [ $i -lt 12 ]; do
+    rm -f k.pmrec k.pmrec-wal k.pmrec-shm
+    "$PMUTOP" record -o k.pmrec --demo hip09 --fake-clock -d 0.5 > /dev/null 2>&1 &
+    pid=$!
+    sleep "0.$(( (i * 37) % 9 + 1 ))"
+    kill -9 $pid 2> /dev/null
+    wait $pid 2> /dev/null
+    if [ -f k.pmrec ]; then
+        res=$(sqlite3 k.pmrec 'PRAGMA integrity_check' 2>&1)
+        [ "$res" = ok ] && ok || fail "kill -9 #$i: integrity_check says $res"
+        n=$(sqlite3 k.pmrec 'SELECT (SELECT COUNT(*) FROM tail) + (SELECT IFNULL(SUM(nsamples),0) FROM chunks)')
+        if [ "$n" -gt 0 ]; then
+            got=$("$PMUTOP" -r k.pmrec -b --format csv | tail -n +2 | cut -d, -f1 | uniq | wc -l)
+            expect_eq "kill -9 #$i: every committed sample replays" "$got" "$n"
+        fi
+    fi
+    i=$((i + 1))
+done
+
+# rotation: a new file every minute of (simulated) time, the newest three kept
+mkdir rot
+"$PMUTOP" record -o rot/r.pmrec --rotate 1m --keep 3 --demo hip09 --fake-clock -d 10 --duration 10m
+expect_eq "record with rotation exit" $? 0
+expect_eq "--keep 3" "$(ls rot | grep -c '^r-[0-9]\{8\}-[0-9]\{6\}\.pmrec$')" 3
+for f in rot/*.pmrec; do
+    "$PMUTOP" -r "$f" -b --format csv > /dev/null && ok || fail "rotated $f does not replay"
+done
+last=$(ls rot/*.pmrec | tail -n 1)
+expect_eq "a rotated file holds a minute" "$(sqlite3 "$last" 'SELECT (SELECT COUNT(*) FROM tail) + (SELECT IFNULL(SUM(nsamples),0) FROM chunks)')" 6
+
+# never over another file without --force
+"$PMUTOP" --demo -b -n 1 --fake-clock -w rt.pmrec > /dev/null 2> err.out
+expect_eq "existing file: exit" $? 1
+expect_grep "existing file: said" "rt.pmrec: exists; not overwritten (use --force)" err.out
+"$PMUTOP" --demo -b -n 1 --fake-clock -w rt.pmrec --force > /dev/null
+expect_eq "--force replaces" $? 0
+
+# damaged, truncated, foreign and future files: a message, exit 1, never a crash
+cp range.pmrec bad.pmrec
+sqlite3 bad.pmrec "UPDATE chunks SET data = X'01DEADBEEF'"
+sqlite3 bad.pmrec "UPDATE tail SET data = X'00504D4331FF'"
+"$PMUTOP" -r bad.pmrec -b > /dev/null 2> err.out
+expect_eq "damaged chunk exit" $? 1
+expect_grep "damaged chunk said" "damaged" err.out
+head -c 3000 range.pmrec > cut.pmrec
+"$PMUTOP" -r cut.pmrec -b > /dev/null 2> err.out
+expect_eq "truncated exit" $? 1
+expect_grep "truncated said" "cut.pmrec" err.out
+echo "not a recording" > text.pmrec
+"$PMUTOP" -r text.pmrec -b > /dev/null 2> err.out
+expect_eq "foreign file exit" $? 1
+expect_grep "foreign file said" "not a pmutop recording" err.out
+sqlite3 other.db "CREATE TABLE t(x)"
+"$PMUTOP" -r other.db -b > /dev/null 2> err.out
+expect_eq "another SQLite file exit" $? 1
+expect_grep "another SQLite file said" "not a pmutop recording" err.out
+cp range.pmrec future.pmrec
+sqlite3 future.pmrec "UPDATE meta SET value = '99' WHERE key = 'version'"
+"$PMUTOP" -r future.pmrec -b > /dev/null 2> err.out
+expect_eq "future version exit" $? 1
+expect_grep "future version said" "format version 99; this pmutop reads up to version 1" err.out
+"$PMUTOP" -r range.pmrec -f ucf:src_loc_cpu=1 -b > /dev/null 2> err.out
+expect_eq "filters on a replay: usage error" $? 2
+
+# a full disk: the run goes on, the recording says why it stopped, the exit says so
+if unshare -m true 2> /dev/null; then
+    unshare -m sh -c "mkdir -p small && mount -t tmpfs -o size=256k tmpfs small &&
+        '$PMUTOP' --demo -b -n 40 --fake-clock --format csv -w small/full.pmrec > full.csv 2> full.err; echo \$? > full.rc"
+    expect_eq "full disk: exit status" "$(cat full.rc)" 1
+    expect_grep "full disk: said" "recording small/full.pmrec stopped: .*full" full.err
+    expect_eq "full disk: every interval still printed" "$(tail -n +2 full.csv | cut -d, -f1 | uniq | wc -l)" 40
+else
+    skip_check "no mount namespace here: the full-disk path is not exercised"
+fi
+finish

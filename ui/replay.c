@@ -1,0 +1,206 @@
+/* replay.c - the monitor over a recording: stepping, speed, jumps and the position bar,
+ * and 'w' starting and stopping a recording of a live run. The replay's own keys come
+ * before the panes' (Left/Right step in time instead of moving between panes). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/runloop.h"
+#include "record/recorder.h"
+#include "record/replay.h"
+#include "tui.h"
+
+static struct replay *rp(const struct tui *t)
+{
+	return t->opt->replay;
+}
+
+static void show(struct tui *t, uint64_t seq)
+{
+	replay_seek(rp(t), seq);
+	runloop_refresh_now(t->loop);
+}
+
+static void pause_replay(struct tui *t, bool paused)
+{
+	t->paused = paused;
+	replay_set_paused(rp(t), paused);
+	runloop_set_paused(t->loop, paused);
+}
+
+static void step(struct tui *t, int dir)
+{
+	struct replay_position p;
+	replay_position(rp(t), &p);
+	if ((dir < 0 && p.seq <= p.first) || (dir > 0 && p.seq >= p.last)) {
+		tui_message(t, false, dir < 0 ? "the first sample" : "the last sample");
+		return;
+	}
+	pause_replay(t, true); /* stepping is looking closely: time stands still */
+	show(t, dir < 0 ? p.seq - 1 : p.seq + 1);
+}
+
+static void speed(struct tui *t, double factor)
+{
+	double s = replay_speed(rp(t)) * factor;
+	if (s < 0.25)
+		s = 0.25;
+	if (s > 64)
+		s = 64;
+	replay_set_speed(rp(t), s);
+	tui_message(t, false, "replay speed %gx", s);
+}
+
+/* "+5m", "-90s" from the frame shown; "HH:MM[:SS]" on its day. */
+static bool parse_jump(const char *text, uint64_t now_wall, uint64_t *wall)
+{
+	char *end;
+	if (text[0] == '+' || text[0] == '-') {
+		double v = strtod(text + 1, &end);
+		double unit = !*end || !strcmp(end, "s") ? 1 : !strcmp(end, "m") ? 60 : !strcmp(end, "h") ? 3600 : 0;
+		if (end == text + 1 || !unit || !(v >= 0))
+			return false;
+		double ns = v * unit * 1e9;
+		*wall = text[0] == '+' ? now_wall + (uint64_t)ns : (uint64_t)ns > now_wall ? 0 : now_wall - (uint64_t)ns;
+		return true;
+	}
+	time_t day = (time_t)(now_wall / 1000000000ull);
+	struct tm tm;
+	localtime_r(&day, &tm);
+	tm.tm_sec = 0;
+	if (((end = strptime(text, "%H:%M:%S", &tm)) && !*end) || ((end = strptime(text, "%H:%M", &tm)) && !*end)) {
+		tm.tm_isdst = -1;
+		*wall = (uint64_t)mktime(&tm) * 1000000000ull;
+		return true;
+	}
+	return false;
+}
+
+static void jump_key(struct tui *t, int key)
+{
+	size_t n = strlen(t->jump);
+	if (key == 27) {
+		ui_mode_leave(t);
+	} else if (key == '\r' || key == '\n' || key == KEY_ENTER) {
+		struct replay_position p;
+		replay_position(rp(t), &p);
+		uint64_t wall;
+		ui_mode_leave(t);
+		if (!parse_jump(t->jump, p.wall, &wall)) {
+			tui_message(t, true, "'%s': jump to HH:MM[:SS], +5m or -90s", t->jump);
+			return;
+		}
+		show(t, replay_seq_at_wall(rp(t), wall));
+	} else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && n) {
+		t->jump[n - 1] = '\0';
+	} else if (key < 256 && isprint(key) && n + 1 < sizeof(t->jump)) {
+		t->jump[n] = (char)key;
+		t->jump[n + 1] = '\0';
+	}
+}
+
+static void jump_draw(struct tui *t)
+{
+	char line[128];
+	snprintf(line, sizeof(line), " Jump to (HH:MM:SS, +5m, -90s): %s_", t->jump);
+	crt_put(2, 0, COLS, R_INPUT, line);
+}
+
+const struct ui_mode jump_mode = { "jump", jump_draw, jump_key, NULL };
+
+bool replay_key(struct tui *t, int key)
+{
+	if (!rp(t))
+		return false;
+	struct replay_position p;
+	static const char keys[] = " tT][gw";
+	if ((key < 256 && key && strchr(keys, key)) || key == KEY_RIGHT || key == KEY_LEFT || key == KEY_HOME || key == KEY_END)
+		t->message[0] = '\0';
+	switch (key) {
+	case ' ':
+		pause_replay(t, !t->paused);
+		tui_message(t, false, t->paused ? "replay paused (space resumes; Left/Right step)" : "replay resumed");
+		return true;
+	case KEY_RIGHT: case 't': step(t, 1); return true;
+	case KEY_LEFT: case 'T': step(t, -1); return true;
+	case ']': speed(t, 2); return true;
+	case '[': speed(t, 0.5); return true;
+	case KEY_HOME:
+		replay_position(rp(t), &p);
+		show(t, p.first);
+		return true;
+	case KEY_END:
+		replay_position(rp(t), &p);
+		show(t, p.last);
+		return true;
+	case 'g':
+		t->jump[0] = '\0';
+		ui_mode_enter(t, &jump_mode);
+		return true;
+	case 'w':
+		tui_message(t, true, "this is a replay: it is a recording already");
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Line 1 of the header in a replay: where in the recording the frame is. */
+void replay_draw_position(struct tui *t, int y)
+{
+	struct replay_position p;
+	replay_position(rp(t), &p);
+	char when[32] = "-", from[16] = "", to[16] = "";
+	struct tm tm;
+	time_t s = (time_t)(p.wall / 1000000000ull);
+	if (p.wall) {
+		localtime_r(&s, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	}
+	s = (time_t)(p.wall_first / 1000000000ull);
+	localtime_r(&s, &tm);
+	strftime(from, sizeof(from), "%H:%M:%S", &tm);
+	s = (time_t)(p.wall_last / 1000000000ull);
+	localtime_r(&s, &tm);
+	strftime(to, sizeof(to), "%H:%M:%S", &tm);
+	char info[160];
+	snprintf(info, sizeof(info), " %s  %llu/%llu  %s-%s  %gx%s%s", when, (unsigned long long)(p.seq ? p.seq - p.first + 1 : 0),
+		 (unsigned long long)(p.last - p.first + 1), from, to, replay_speed(rp(t)), t->paused ? "  PAUSED" : "",
+		 t->loop && t->loop->at_end ? "  END" : "");
+	int w = COLS / 3;
+	if (w > 40)
+		w = 40;
+	crt_put(y, 1, 1, R_DIM, "[");
+	double frac = p.last > p.first && p.seq ? (double)(p.seq - p.first) / (double)(p.last - p.first) : 0;
+	int at = (int)(frac * (w - 1) + 0.5);
+	for (int i = 0; i < w; i++)
+		crt_put(y, 2 + i, 1, i == at ? R_FOCUS : i < at ? R_VALUE : R_DIM, i == at ? "|" : i < at ? "=" : "-");
+	crt_put(y, 2 + w, 1, R_DIM, "]");
+	crt_put(y, 4 + w, COLS - 5 - w, R_LABEL, info);
+}
+
+void record_toggle(struct tui *t)
+{
+	struct recorder *r = t->opt->recorder;
+	char status[320];
+	if (!r) {
+		tui_message(t, true, "recording is not available here");
+		return;
+	}
+	if (recorder_active(r)) {
+		recorder_status(r, status, sizeof(status));
+		recorder_stop(r);
+		tui_message(t, false, "recording stopped (%s)", status + (strncmp(status, "REC ", 4) ? 0 : 4));
+		return;
+	}
+	char name[64], *err = NULL;
+	recorder_default_name(name, sizeof(name));
+	if (recorder_start(r, name, false, &err) < 0) {
+		tui_message(t, true, "%s", err);
+		free(err);
+		return;
+	}
+	tui_message(t, false, "recording to %s (w stops; pmutop -r %s replays)", name, name);
+}
