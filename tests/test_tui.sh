@@ -54,7 +54,7 @@ keys() {
         [ "$k" = Escape ] && sleep 0.1
     done
 }
-text() { T send-keys -t 0 -l "$1"; }
+text() { T send-keys -t 0 -l -- "$1"; }
 quit_ok() { # the program quit and left the terminal as it found it
     see "$1: exit status" "EXITED=0"
     see "$1: canonical mode restored" "^icanon$"
@@ -297,6 +297,59 @@ see "the row says what it watches" "tile0 watch=MEMORY_WRITES"
 see "the chosen event counts" "Chosen event  \[[^]]*\] *[1-9][0-9.]*M /s"
 keys q
 quit_ok "bluefield quit"
+# recording from the monitor with w, then replaying it: pause, step, speed, jump, ends
+cd "$scratch"
+PMUTOP_ARGS="--demo hip09 -d 0.2"
+start 120 40 LANG=C.UTF-8
+see "live monitor" "NIC packet rates"
+keys w
+see "w starts a recording" "recording to pmutop-[0-9]\{8\}-[0-9]\{6\}\.pmrec"
+see "the header says it records" "REC pmutop-.*pmrec ([1-9][0-9]* samples)"
+wait_for "REC pmutop-.*pmrec ([1-9][0-9] samples)" 10
+keys w
+see "w stops it" "recording stopped"
+keys q
+quit_ok "record quit"
+rec=$(ls "$scratch"/pmutop-*.pmrec 2> /dev/null | head -n 1)
+if [ -n "$rec" ]; then
+    ok
+    nrec=$("$PMUTOP" record --info "$rec" | awk '/^samples/ { print $2 }')
+    [ "${nrec:-0}" -ge 5 ] && ok || fail "the recording from w holds $nrec samples"
+    PMUTOP_ARGS="-r $rec"
+    start 120 40 LANG=C.UTF-8
+    see "replay header" "REPLAY"
+    see "replay position" "\[.*\]  [0-9-]* [0-9:]*  [0-9]*/$nrec  "
+    see "replay keys hint" "Space pause, Left/Right step"
+    keys Space
+    see "paused" "PAUSED"
+    keys Home
+    see "Home: the first sample" "  1/$nrec  "
+    keys Right Right
+    see "Right steps forward" "  3/$nrec  "
+    keys Left
+    see "Left steps back" "  2/$nrec  "
+    keys t
+    see "t steps forward (atop)" "  3/$nrec  "
+    keys End
+    see "End: the last sample" "  $nrec/$nrec  "
+    keys ']' ']'
+    see "] speeds up" "4x"
+    keys '[' '[' '[' '['
+    see "[ slows down to a quarter" "0.25x"
+    keys g
+    text '-1s'
+    keys Enter
+    see "g jumps back a second (five 0.2 s samples, give or take the live timing)" "  \\($((nrec - 6))\\|$((nrec - 5))\\)/$nrec  "
+    keys f
+    see "no filter changes in a replay" "a replay shows what was counted"
+    keys Home Space
+    see "resumed, it plays on" "  [2-9]/$nrec  "
+    keys q
+    quit_ok "replay quit"
+else
+    fail "w made no recording in $scratch"
+fi
+cd - > /dev/null
 PMUTOP_ARGS="--demo -d 0.2"
 
 # 80x24, plain ASCII, no colour, vt100: readable, and no UTF-8 glyphs
