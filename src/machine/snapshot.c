@@ -217,7 +217,7 @@ struct machine *machine_from_snapshot(const char *text, char **err)
 		} else if (!strcmp(f[0], "root") && n == 2) {
 			free(m->root);
 			m->root = xstrdup(f[1]);
-		} else if (!strcmp(f[0], "online") && n == 3) {
+		} else if (!strcmp(f[0], "online") && n == 3 && !m->socket_of_cpu) {
 			ok = cpulist_parse(f[1], &m->online) && num(f[2], 0, 1 << 20, &a);
 			if (ok) {
 				m->max_cpu = (int)a;
