@@ -3,7 +3,7 @@
  * cores' TopDown), and on the host profile with real perf counters; the cost of start-up
  * (discovery, profiles, binding) and resident memory.
  *
- * usage: bench_refresh sim|host|draw REFRESHES
+ * usage: bench_refresh sim|host|draw|record REFRESHES (record: the recorder's frame())
  * environment: BENCH_UNCORE_ONLY=1 (the Tegra410 profile alone, no TopDown),
  *              BENCH_SIZE=COLSxLINES for draw (default 120x40)
  * Prints "bench: NAME VALUE UNIT" lines. run.sh also runs it under callgrind with 0 and
@@ -12,8 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/diag.h"
+#include "outputs/output.h"
+#include "record/recorder.h"
 #include "paths.h"
 #include "machine/pmu.h"
 #include "engine/profile.h"
@@ -48,7 +51,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	bool draw = !strcmp(argv[1], "draw");
-	bool sim = draw || !strcmp(argv[1], "sim");
+	bool record = !strcmp(argv[1], "record"); /* the recorder's cost on the refresh path */
+	bool sim = draw || record || !strcmp(argv[1], "sim");
 	long n = atol(argv[2]);
 	diag_set_quiet(true);
 	/* draw as a user's terminal does: in a UTF-8 locale ncurses decodes every byte it
@@ -93,6 +97,30 @@ int main(int argc, char **argv)
 		FILE *null = fopen("/dev/null", "w");
 		bytes = ui_bench_frames(s, (int)n, null, next_second, &now);
 		fclose(null);
+	} else if (record) { /* only the output's frame(): the disk work is its thread's */
+		char path[] = "/tmp/pmutop-bench-rec-XXXXXX";
+		int fd = mkstemp(path);
+		close(fd);
+		unlink(path);
+		struct recorder_options ro = { .path = path };
+		char *err = NULL;
+		struct output *rec = recorder_output_new(s, &ro, &err);
+		uint64_t in_frame = 0;
+		for (long i = 1; rec && i <= n; i++) {
+			now += 1000000000ull;
+			const struct frame *f = session_sample(s, now);
+			uint64_t a = clock_monotonic_ns();
+			rec->ops->frame(rec, f);
+			in_frame += clock_monotonic_ns() - a;
+		}
+		if (rec) {
+			rec->ops->finish(rec);
+			output_destroy(rec);
+		}
+		unlink(path);
+		printf("bench: record_cost_per_refresh %.1f us\n", (double)in_frame / 1e3 / (double)(n ? n : 1));
+		free(err);
+		return 0;
 	} else {
 		for (long i = 1; i <= n; i++) {
 			now += 1000000000ull;

@@ -41,8 +41,19 @@ start=$(date +%s%N)
 "$b/pmutop" --demo -b -n 1 -d 0.01 --fake-clock --format json > /dev/null
 end=$(date +%s%N)
 echo "bench: demo_first_frame $(( (end - start) / 1000000 )) ms"
-echo "bench: record_bytes_per_counter_sample unavailable (no recorder yet)"
-echo "bench: record_seek_24h unavailable (no recorder yet)"
+# recordings: bytes per counter per sample in the chunks (the demo, its 0.2 % noise
+# included; and its counters at steady rates), the refresh's cost, seeking a 24 h file
+rec=$(mktemp -d)
+"$b/pmutop" --demo -b -n 600 --fake-clock --format csv -w "$rec/demo.pmrec" > /dev/null
+"$b/pmutop" record --info "$rec/demo.pmrec" |
+    awk '/chunks:/ { print "bench: record_bytes_per_counter_sample " $5 " B" }'
+"$b/pmutop" --sim --sysfs-root "$2/profiles/machines/tegra410" -b -n 600 --fake-clock --format csv \
+    -w "$rec/steady.pmrec" > /dev/null
+"$b/pmutop" record --info "$rec/steady.pmrec" |
+    awk '/chunks:/ { print "bench: record_bytes_per_steady_counter_sample " $5 " B" }'
+"$bin" record 600
+"$b/bench/bench_record" "$rec/24h.pmrec" 1098 24
+rm -rf "$rec"
 echo "bench: exporter_render_10k_series unavailable (no exporter yet)"
 # what the monitor sends to the terminal (what an ssh link carries): demo at 120x40, 1 s
 if command -v tmux > /dev/null && [ "${BENCH_TTY_SECONDS:-30}" -gt 0 ]; then
