@@ -308,8 +308,11 @@ START_TEST(links_names_and_rejected_writes)
 	ck_assert(!w.s->inst[t0].opened);
 	ck_assert_msg(strstr(w.s->inst[t0].open_error, "tile0/event1") &&
 			      strstr(w.s->inst[t0].open_error, strerror(ELOOP)), "%s", w.s->inst[t0].open_error);
-	char *victim = read_text_file(xasprintf("%s/victim", outside), 64);
+	char *victim_path = xasprintf("%s/victim", outside);
+	char *victim = read_text_file(victim_path, 64);
 	ck_assert_str_eq(victim, "untouched\n");
+	free(victim);
+	free(victim_path);
 	char *e0 = file_text(&w, "tile0/event0");
 	ck_assert_str_eq(e0, "0x0");
 	free(e0);
