@@ -10,7 +10,7 @@ set -eu
 cd "$(dirname "$0")"
 
 PKGS="gcc make autoconf automake pkg-config xz-utils libinih-dev check libncurses-dev
-      libsensors-dev libsqlite3-dev libzstd-dev sqlite3 linux-source-6.12 tmux linux-perf util-linux
+      libsensors-dev libsqlite3-dev libzstd-dev sqlite3 libmicrohttpd-dev prometheus curl linux-source-6.12 tmux linux-perf util-linux
       procps python3"
 [ "${1:-}" = bench ] && PKGS="$PKGS valgrind"
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-14-dev"

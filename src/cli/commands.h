@@ -5,6 +5,8 @@
 int cmd_encode(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+/* pmutop serve and pmutop rules (argv[0] says which) */
+int cmd_serve(int argc, char **argv);
 
 /* The sub-commands' options: --sysfs-root DIR (default $PMUTOP_SYSFS_ROOT, then /),
  * --demo[=NAME] (a bundled machine's tree) and --help (prints usage). *root is malloc'd.

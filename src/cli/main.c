@@ -20,6 +20,7 @@
 #include "engine/profile.h"
 #include "engine/session.h"
 #include "cli/options.h"
+#include "outputs/exporter.h"
 #include "record/recorder.h"
 #include "record/replay.h"
 #include "sources/hwmon_io.h"
@@ -39,6 +40,8 @@ static void usage(FILE *f)
 		"       pmutop list [--sysfs-root DIR | --demo[=NAME]] [pmus|events|profiles|metrics|machines|pci]\n"
 		"       pmutop record -o FILE [-d SECS] [--duration D] [--rotate D [--keep N]] [OPTIONS]\n"
 		"       pmutop record --info FILE\n"
+		"       pmutop serve [--listen ADDR:PORT] [--per-cpu] [OPTIONS]   (default 127.0.0.1:9741)\n"
+		"       pmutop rules [--window 1m] [OPTIONS]   Prometheus recording rules of the metrics\n"
 		"\n"
 		"Watch uncore and core PMU counters as metrics: memory-fabric bandwidth, latencies,\n"
 		"PCIe root-complex traffic, TopDown.\n"
@@ -54,6 +57,8 @@ static void usage(FILE *f)
 		"      --force               replace an existing recording\n"
 		"  -r, --read FILE           replay a recording, in the monitor or with -b\n"
 		"      --begin/--end WHEN    replay from/until WHEN: HH:MM[:SS], +5m, @SECONDS\n"
+		"      --listen ADDR:PORT    serve Prometheus /metrics too (pmutop serve: only that)\n"
+		"      --per-cpu             the exporter's per-CPU series too\n"
 		"  -p, --profile NAME|FILE   use this profile (repeatable) instead of choosing by PMUs\n"
 		"  -f, --filter GROUP[@INSTANCE]:TERM=VALUE[,TERM=VALUE...]\n"
 		"                            set a filter at start (VALUE 'default' clears it)\n"
@@ -78,7 +83,7 @@ static void usage(FILE *f)
 int parse_args(int argc, char **argv, struct options *o)
 {
 	enum { O_FORMAT = 256, O_RAW, O_SYSFS, O_PROC, O_SIM, O_MODEL, O_DEMO, O_SEED, O_FAKE, O_DRY, O_FORCE, O_BEGIN,
-	       O_END };
+	       O_END, O_LISTEN, O_PERCPU };
 	static const struct option opts[] = {
 		{ "batch", no_argument, NULL, 'b' },
 		{ "delay", required_argument, NULL, 'd' },
@@ -101,6 +106,8 @@ int parse_args(int argc, char **argv, struct options *o)
 		{ "force", no_argument, NULL, O_FORCE },
 		{ "begin", required_argument, NULL, O_BEGIN },
 		{ "end", required_argument, NULL, O_END },
+		{ "listen", required_argument, NULL, O_LISTEN },
+		{ "per-cpu", no_argument, NULL, O_PERCPU },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
@@ -164,6 +171,8 @@ int parse_args(int argc, char **argv, struct options *o)
 		case O_FORCE: o->force = true; break;
 		case O_BEGIN: o->begin = optarg; break;
 		case O_END: o->end = optarg; break;
+		case O_LISTEN: o->listen = optarg; break;
+		case O_PERCPU: o->per_cpu = true; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("pmutop %s\n", PACKAGE_VERSION); exit(0);
 		default: cmd_bad_option("pmutop", c, argv); return 2;
@@ -360,7 +369,7 @@ static int add_outputs(struct options *o, struct session *s, struct runloop *loo
 		       size_t tlen, FILE **outfile)
 {
 	struct output *rec = NULL;
-	if (!rp && (o->record || !o->batch)) {
+	if (!rp && (o->record || (!o->batch && !o->serve_only))) {
 		struct recorder_options ro = { .path = o->record, .force = o->force, .rotate_ns = o->rotate_ns,
 					       .keep = o->keep, .command = o->command };
 		char *err = NULL;
@@ -372,7 +381,20 @@ static int add_outputs(struct options *o, struct session *s, struct runloop *loo
 		}
 		runloop_add_output(loop, rec);
 	}
-	if (o->record_only)
+	if (o->listen || o->serve_only) {
+		struct exporter_options eo = { .listen = o->listen, .per_cpu = o->per_cpu };
+		char *err = NULL;
+		struct output *ex = exporter_output_new(s, &eo, &err);
+		if (!ex) {
+			fprintf(stderr, "pmutop: %s\n", err);
+			free(err);
+			return -1;
+		}
+		fprintf(stderr, "pmutop: serving http://%s/metrics (port %d)\n",
+			o->listen ? o->listen : EXPORTER_DEFAULT_LISTEN, exporter_port(ex));
+		runloop_add_output(loop, ex);
+	}
+	if (o->record_only || o->serve_only)
 		return 0;
 	if (o->batch) {
 		FILE *f = stdout;
@@ -508,6 +530,10 @@ int pmutop_run(struct options *o)
 		status = 0;
 		goto out;
 	}
+	if (o->rules) {
+		status = print_rules(s, o->window ? o->window : "1m", o->per_cpu);
+		goto out;
+	}
 	if (rp) {
 		char *err = NULL;
 		uint64_t b = o->begin ? parse_when("--begin", o->begin, rp) : 0, e = o->end ? parse_when("--end", o->end, rp) : 0;
@@ -623,6 +649,8 @@ int main(int argc, char **argv)
 		return cmd_list(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "record"))
 		return cmd_record(argc - 1, argv + 1);
+	if (argc > 1 && (!strcmp(argv[1], "serve") || !strcmp(argv[1], "rules")))
+		return cmd_serve(argc - 1, argv + 1);
 	struct options o = { .delay = 1.0, .iterations = -1, .seed = 1 };
 	o.command = command_line(argc, argv);
 	int r = parse_args(argc, argv, &o);

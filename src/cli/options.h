@@ -35,6 +35,12 @@ struct options {
 	const char *replay;  /* -r FILE */
 	const char *begin, *end;
 	char *command;       /* the command line, kept in recordings */
+	/* the exporter */
+	const char *listen;  /* --listen ADDR:PORT: serve /metrics beside the rest */
+	bool serve_only;     /* pmutop serve: no screen, no batch output */
+	bool per_cpu;        /* per-CPU series too */
+	bool rules;          /* pmutop rules: print recording rules and exit */
+	const char *window;  /* rules: the rate window (1m) */
 };
 
 /* Run the monitor, batch output, a recording or a replay as o says; the exit status. */
@@ -44,5 +50,8 @@ bool parse_duration(const char *s, uint64_t *ns);
 /* argv joined with blanks (malloc'd): kept in recordings. */
 char *command_line(int argc, char **argv);
 int parse_args(int argc, char **argv, struct options *o);
+struct session;
+/* pmutop rules: the recording rules of the session's metrics, on stdout; exit status. */
+int print_rules(struct session *s, const char *window, bool per_cpu);
 
 #endif

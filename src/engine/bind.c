@@ -713,12 +713,17 @@ static void bind_values(struct session *s)
 	}
 }
 
-static const char *counter_event_name(const struct instance *inst, const struct counter *ct)
+const char *instance_event_name(const struct instance *inst, int event)
 {
-	const struct prof_event *e = &inst->group->events[ct->event];
+	const struct prof_event *e = &inst->group->events[event];
 	/* the sysfs alias where the profile names one, else the profile's own name */
 	const struct pmu_alias *a = inst->pmu ? pmu_find_alias(inst->pmu, e->terms) : NULL;
 	return a ? a->name : e->name;
+}
+
+static const char *counter_event_name(const struct instance *inst, const struct counter *ct)
+{
+	return instance_event_name(inst, ct->event);
 }
 
 /* The static halves of frames: what each instance, value and counter slot is. */

@@ -17,6 +17,8 @@ bool instance_has_filter(const struct instance *inst, int f);
 /* After sources opened counters: copy the kinds and widths they set into the infos. */
 void session_refresh_counter_info(struct session *s);
 void instance_free(struct instance *inst);
+/* An event's name as frames give it: the sysfs alias the profile names, else its own. */
+const char *instance_event_name(const struct instance *inst, int event);
 
 
 

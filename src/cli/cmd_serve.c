@@ -1,0 +1,172 @@
+/* cmd_serve.c - `pmutop serve`: Prometheus /metrics with no screen (the monitor takes
+ * --listen to serve beside it), and `pmutop rules`: recording rules that compute each
+ * profile metric from the exported counters over any window, in the same base units
+ * as the exporter's gauge of that metric. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "config.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "engine/bind.h"
+#include "engine/session.h"
+#include "outputs/exporter.h"
+#include "outputs/prom.h"
+
+/* A formula's text in PromQL over the instance's exported series, or NULL (with *why)
+ * when it uses what the exporter does not give (ncpus, min, max). */
+static char *translate(const struct instance *inst, const char *formula, const char *window, const char **why)
+{
+	const struct prof_group *g = inst->group;
+	size_t cap = 256, len = 0;
+	char *out = xcalloc(1, cap);
+	*why = NULL;
+	for (const char *p = formula; *p;) {
+		char piece[512];
+		piece[0] = '\0';
+		if (isalpha((unsigned char)*p) || *p == '_') {
+			const char *s = p;
+			while (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
+				p++;
+			char id[128];
+			snprintf(id, sizeof(id), "%.*s", (int)(p - s), s);
+			const char *q = p;
+			while (*q == ' ')
+				q++;
+			int e = -1, a = -1;
+			for (int k = 0; k < g->nevents && e < 0; k++)
+				if (!strcmp(g->events[k].name, id))
+					e = k;
+			for (int k = 0; k < g->nattrs && a < 0; k++)
+				if (!strcmp(g->attr_ids[k], id))
+					a = k;
+			char name[192];
+			if (*q == '(' && (!strcmp(id, "abs") || !strcmp(id, "sqrt") || !strcmp(id, "floor"))) {
+				snprintf(piece, sizeof(piece), "%s", id);
+			} else if (*q == '(') {
+				*why = "min/max of two values has no PromQL counterpart";
+			} else if (e >= 0) {
+				prom_metric_name(name, sizeof(name), g->name, instance_event_name(inst, e), "", true);
+				snprintf(piece, sizeof(piece), "rate(%s[%s])", name, window);
+			} else if (a >= 0) {
+				prom_metric_name(name, sizeof(name), g->name, g->attr_ids[a], "", false);
+				snprintf(piece, sizeof(piece), "%s", name);
+			} else if (!strcmp(id, "elapsed_ns")) {
+				snprintf(piece, sizeof(piece), "1e9"); /* rates are per second */
+			} else if (!strcmp(id, "elapsed_s")) {
+				snprintf(piece, sizeof(piece), "1");
+			} else {
+				*why = "it uses a value the exporter does not give (ncpus)";
+			}
+		} else if (isdigit((unsigned char)*p) || *p == '.') {
+			const char *s = p;
+			while (isalnum((unsigned char)*p) || *p == '.' || ((*p == '+' || *p == '-') && (p[-1] == 'e' || p[-1] == 'E')))
+				p++;
+			snprintf(piece, sizeof(piece), "%.*s", (int)(p - s), s);
+		} else if (strchr("+-*/() \t", *p)) {
+			snprintf(piece, sizeof(piece), "%c", *p == '\t' ? ' ' : *p);
+			p++;
+		} else {
+			*why = "an operator PromQL does not have";
+			p++;
+		}
+		if (*why) {
+			free(out);
+			return NULL;
+		}
+		size_t n = strlen(piece);
+		if (len + n + 1 > cap)
+			out = xrealloc(out, cap = (len + n + 1) * 2);
+		memcpy(out + len, piece, n + 1);
+		len += n;
+	}
+	return out;
+}
+
+int print_rules(struct session *s, const char *window, bool per_cpu)
+{
+	(void)per_cpu;
+	printf("# Prometheus recording rules from pmutop %s: each metric of the profiles computed\n"
+	       "# from the counters pmutop serve exports, over %s, in the base units of the gauge\n"
+	       "# pmutop exports for it. Check with: promtool check rules FILE\n"
+	       "groups:\n", PACKAGE_VERSION, window);
+	for (int pi = 0; pi < s->nprofiles; pi++) {
+		const struct profile *p = s->profiles[pi];
+		bool header = false;
+		for (int mi = 0; mi < p->nmetrics; mi++) {
+			const struct prof_metric *m = &p->metrics[mi];
+			struct prom_unit u;
+			prom_unit_of(m->unit, &u);
+			char gauge[192];
+			prom_metric_name(gauge, sizeof(gauge), m->name, NULL, u.suffix, false);
+			for (int fi = 0; fi < m->nforms; fi++) {
+				const struct instance *inst = NULL; /* the group's first bound instance */
+				for (int i = 0; i < s->ninstances && !inst; i++)
+					if (s->inst[i].profile == p && s->inst[i].group == &p->groups[m->forms[fi].group] && s->inst[i].pmu)
+						inst = &s->inst[i];
+				if (!inst)
+					continue;
+				const char *why;
+				char *expr = translate(inst, m->forms[fi].text, window, &why);
+				if (!header) {
+					printf("  - name: pmutop-%s\n    rules:\n", p->name);
+					header = true;
+				}
+				if (!expr) {
+					printf("      # %s: not translated: %s\n", m->name, why);
+					continue;
+				}
+				printf("      - record: pmutop:%s:rate%s\n", gauge + strlen("pmutop_"), window);
+				if (u.factor != 1)
+					printf("        expr: (%s) * %.17g\n", expr, u.factor);
+				else
+					printf("        expr: %s\n", expr);
+				free(expr);
+			}
+		}
+	}
+	return 0;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+	bool rules = !strcmp(argv[0], "rules");
+	char **rest = xcalloc((size_t)argc + 2, sizeof(char *));
+	int nrest = 0;
+	rest[nrest++] = (char *)"pmutop";
+	const char *window = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (rules && !strcmp(argv[i], "--window") && i + 1 < argc) {
+			window = argv[++i];
+			uint64_t ns;
+			if (!parse_duration(window, &ns) || strspn(window, "0123456789") == strlen(window)) {
+				fprintf(stderr, "pmutop rules: --window %s: want a PromQL duration (30s, 1m, 5m)\n", window);
+				free(rest);
+				return 2;
+			}
+		} else if (!strcmp(argv[i], "-b") || !strcmp(argv[i], "-w") || !strcmp(argv[i], "-r")) {
+			fprintf(stderr, "pmutop %s: %s is not for %s (see pmutop --help)\n", argv[0], argv[i], argv[0]);
+			free(rest);
+			return 2;
+		} else {
+			rest[nrest++] = argv[i];
+		}
+	}
+	struct options o = { .delay = 1.0, .iterations = -1, .seed = 1, .batch = true };
+	o.command = command_line(argc, argv);
+	int r = parse_args(nrest, rest, &o);
+	free(rest);
+	if (r == 0) {
+		o.serve_only = !rules;
+		o.rules = rules;
+		o.window = window;
+		r = pmutop_run(&o);
+	}
+	free(o.profiles);
+	free(o.filters);
+	free(o.command);
+	return r;
+}

@@ -1,0 +1,465 @@
+/* exporter.c - Prometheus/OpenMetrics exposition of frames.
+ *
+ * At the first frame the exporter lays out every series once: a counter per event of
+ * each instance (multiplex-scaled cumulative counts, summed over an instance's CPUs;
+ * per-CPU groups as their per-socket sums unless --per-cpu), a gauge per metric value
+ * in base units (GB/s -> bytes per second, ns -> seconds, % -> ratio), each instance's
+ * counting state and coverage, its attributes (hw_clk_freq), pmutop_build_info, and the
+ * scrape's own duration. Labels are the PMU name's captures, pmu and name (never
+ * "instance": Prometheus sets that). Each frame adds to the counters and copies the
+ * published numbers under a lock (a memcpy); the HTTP thread renders from its own copy.
+ * libmicrohttpd bounds what clients can cost: connections (total and per address),
+ * memory per connection (a 1 MB header is refused), an idle timeout (slowloris). */
+#include "outputs/exporter.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <math.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "base/util.h"
+#include "config.h"
+#include "engine/session.h"
+#include "outputs/output.h"
+#include "outputs/prom.h"
+
+enum series_kind { S_COUNTER, S_GAUGE_COUNTER, S_VALUE, S_COUNTING, S_COVERAGE, S_CONST };
+
+struct family {
+	char name[192];   /* of the family (OpenMetrics: counters without _total) */
+	char sample[200]; /* of its samples */
+	const char *type;
+	char help[256];
+	const char *om_unit;
+};
+
+struct series {
+	int family;
+	char *labels; /* "pmu=\"...\",socket=\"0\"" */
+	enum series_kind kind;
+	int idx;      /* value slot, instance */
+	int nslots;
+	int *slots;   /* counter slots summed */
+	double factor;
+};
+
+struct exporter {
+	struct session *s;
+	struct exporter_options opt;
+	struct MHD_Daemon *d;
+	int port;
+	bool built;
+	int nfam, capfam;
+	struct family *fam;
+	int nser, capser;
+	struct series *ser;
+	double *acc;   /* the refresh side's numbers */
+	double *pub;   /* what scrapes see, under lock */
+	pthread_mutex_t lock;
+	double last_scrape_s;
+};
+
+static int family(struct exporter *x, const char *name, const char *type, const char *help, const char *om_unit)
+{
+	for (int i = 0; i < x->nfam; i++)
+		if (!strcmp(x->fam[i].sample, name) || !strcmp(x->fam[i].name, name))
+			return i;
+	grow_array(&x->fam, &x->capfam, x->nfam + 1, sizeof(*x->fam));
+	struct family *f = &x->fam[x->nfam];
+	memset(f, 0, sizeof(*f));
+	bool counter = !strcmp(type, "counter");
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	if (counter && str_has_suffix(f->name, "_total"))
+		f->name[strlen(f->name) - 6] = '\0';
+	snprintf(f->sample, sizeof(f->sample), "%s%s", f->name, counter ? "_total" : "");
+	f->type = type;
+	f->om_unit = om_unit;
+	for (size_t k = 0; help && help[k] && k + 1 < sizeof(f->help); k++) /* one line, no backslashes */
+		f->help[k] = help[k] == '\n' || help[k] == '\\' ? ' ' : help[k];
+	return x->nfam++;
+}
+
+static void add_series(struct exporter *x, int fam, const char *labels, enum series_kind kind, int idx, double factor)
+{
+	for (int i = 0; i < x->nser; i++) /* one sample per name and label set */
+		if (x->ser[i].family == fam && !strcmp(x->ser[i].labels, labels))
+			return;
+	grow_array(&x->ser, &x->capser, x->nser + 1, sizeof(*x->ser));
+	x->ser[x->nser++] = (struct series){ .family = fam, .labels = xstrdup(labels), .kind = kind, .idx = idx, .factor = factor };
+}
+
+static void add_slot(struct series *se, int slot)
+{
+	se->slots = xrealloc(se->slots, sizeof(int) * (size_t)(se->nslots + 1));
+	se->slots[se->nslots++] = slot;
+}
+
+static bool per_cpu_instance(const struct instance_info *ii)
+{
+	if (ii->nmembers)
+		return false;
+	for (int k = 0; k < ii->nlabels; k++)
+		if (!strcmp(ii->labels[k].key, "cpu"))
+			return true;
+	return false;
+}
+
+static void instance_labels(const struct instance_info *ii, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (ii->pmu)
+		prom_label(buf, len, "pmu", ii->pmu);
+	for (int k = 0; k < ii->nlabels; k++) /* "instance" is Prometheus's own */
+		prom_label(buf, len, strcmp(ii->labels[k].key, "instance") ? ii->labels[k].key : "pmu_instance",
+			   ii->labels[k].value);
+	prom_label(buf, len, "name", ii->name);
+}
+
+/* The counter series of instance i: one per event, its counters summed. */
+static void counter_series(struct exporter *x, const struct frame *f, int i, const char *labels)
+{
+	const struct instance_info *ii = &f->iinfo[i];
+	const struct prof_group *g = ii->group;
+	for (int e = 0; e < g->nevents; e++) {
+		int first = -1;
+		for (int m = 0; m < (ii->nmembers ? ii->nmembers : 1) && first < 0; m++) {
+			const struct instance_info *src = ii->nmembers ? &f->iinfo[ii->members[m]] : ii;
+			for (int c = 0; c < src->ncounters; c++)
+				if (f->cinfo[src->first_counter + c].event == e) {
+					first = src->first_counter + c;
+					break;
+				}
+		}
+		if (first < 0)
+			continue;
+		const struct counter_info *ci = &f->cinfo[first];
+		bool gauge = ci->kind == COUNTER_GAUGE;
+		char name[192], help[256];
+		prom_metric_name(name, sizeof(name), g->name, ci->event_name, "", !gauge);
+		snprintf(help, sizeof(help), "%s: %s %s (%s)", g->title ? g->title : g->name, ci->event_name,
+			 gauge ? "reading" : "count, multiplex-scaled", g->events[e].terms);
+		int fam = family(x, name, gauge ? "gauge" : "counter", help, NULL);
+		int before = x->nser;
+		add_series(x, fam, labels, gauge ? S_GAUGE_COUNTER : S_COUNTER, i, 1);
+		if (x->nser == before)
+			continue;
+		struct series *se = &x->ser[x->nser - 1];
+		for (int m = 0; m < (ii->nmembers ? ii->nmembers : 1); m++) {
+			const struct instance_info *src = ii->nmembers ? &f->iinfo[ii->members[m]] : ii;
+			for (int c = 0; c < src->ncounters; c++)
+				if (f->cinfo[src->first_counter + c].event == e)
+					add_slot(se, src->first_counter + c);
+		}
+	}
+}
+
+static void build(struct exporter *x, const struct frame *f)
+{
+	char labels[1024], name[192], help[256];
+	snprintf(labels, sizeof(labels), "version=\"%s\"", PACKAGE_VERSION);
+	add_series(x, family(x, "pmutop_build_info", "gauge", "pmutop's version (always 1)", NULL), labels, S_CONST, 0, 1);
+	int counting = family(x, "pmutop_instance_counting", "gauge", "1 when the instance counts, 0 when it cannot (see error)", NULL);
+	int coverage = family(x, "pmutop_instance_coverage_ratio", "gauge",
+			      "share of the last interval its counters ran (multiplexing, turns)", "ratio");
+	for (int i = 0; i < f->ninstances; i++) {
+		const struct instance_info *ii = &f->iinfo[i];
+		if (per_cpu_instance(ii) && !x->opt.per_cpu)
+			continue;
+		instance_labels(ii, labels, sizeof(labels));
+		char with_group[1100];
+		snprintf(with_group, sizeof(with_group), "%s", labels);
+		prom_label(with_group, sizeof(with_group), "group", ii->group->name);
+		add_series(x, counting, with_group, S_COUNTING, i, 1);
+		add_series(x, coverage, with_group, S_COVERAGE, i, 1);
+		counter_series(x, f, i, labels);
+		const struct instance *inst = &x->s->inst[i];
+		for (int a = 0; a < ii->group->nattrs; a++) { /* constants formulae use (hw_clk_freq) */
+			prom_metric_name(name, sizeof(name), ii->group->name, ii->group->attr_ids[a], "", false);
+			snprintf(help, sizeof(help), "the PMU's %s attribute", ii->group->attrs[a]);
+			int fam = family(x, name, "gauge", help, NULL);
+			add_series(x, fam, labels, S_CONST, i, inst->vars[group_attr_slot(ii->group, a)]);
+		}
+	}
+	for (int k = 0; k < f->nvalues; k++) {
+		const struct value_info *vi = &f->vinfo[k];
+		const struct instance_info *ii = &f->iinfo[vi->instance];
+		if (per_cpu_instance(ii) && !x->opt.per_cpu)
+			continue;
+		struct prom_unit u;
+		prom_unit_of(vi->m->unit, &u);
+		prom_metric_name(name, sizeof(name), vi->m->name, NULL, u.suffix, false);
+		snprintf(help, sizeof(help), "%s, over pmutop's last interval%s%s", vi->m->title ? vi->m->title : vi->m->name,
+			 vi->m->unit && *u.suffix ? ", in base units from " : "", vi->m->unit && *u.suffix ? vi->m->unit : "");
+		instance_labels(ii, labels, sizeof(labels));
+		add_series(x, family(x, name, "gauge", help, u.om_unit), labels, S_VALUE, k, u.factor);
+	}
+	add_series(x, family(x, "pmutop_scrape_duration_seconds", "gauge", "time this exposition took to render", "seconds"), "",
+		   S_CONST, -1, 0);
+	x->acc = xcalloc((size_t)(x->nser ? x->nser : 1), sizeof(double));
+	x->pub = xcalloc((size_t)(x->nser ? x->nser : 1), sizeof(double));
+	for (int i = 0; i < x->nser; i++)
+		x->acc[i] = x->ser[i].kind == S_CONST ? x->ser[i].factor : x->ser[i].kind == S_VALUE ? NAN : 0;
+	x->built = true;
+}
+
+static int ex_frame(struct output *o, const struct frame *f)
+{
+	struct exporter *x = o->priv;
+	if (!x->built)
+		build(x, f);
+	for (int i = 0; i < x->nser; i++) {
+		struct series *se = &x->ser[i];
+		double sum = 0;
+		switch (se->kind) {
+		case S_COUNTER: /* cumulative: what each interval counted, scaled */
+			for (int k = 0; k < se->nslots; k++)
+				if (f->counters[se->slots[k]].state == VS_OK)
+					sum += f->counters[se->slots[k]].delta;
+			x->acc[i] += sum;
+			break;
+		case S_GAUGE_COUNTER:
+			for (int k = 0; k < se->nslots; k++)
+				sum += f->counters[se->slots[k]].delta;
+			x->acc[i] = sum;
+			break;
+		case S_VALUE:
+			x->acc[i] = f->values[se->idx].state == VS_OK ? f->values[se->idx].value * se->factor : NAN;
+			break;
+		case S_COUNTING:
+			x->acc[i] = f->inst[se->idx].counting && !f->inst[se->idx].error;
+			break;
+		case S_COVERAGE:
+			x->acc[i] = f->inst[se->idx].coverage;
+			break;
+		case S_CONST:
+			break;
+		}
+	}
+	pthread_mutex_lock(&x->lock);
+	memcpy(x->pub, x->acc, sizeof(double) * (size_t)x->nser);
+	pthread_mutex_unlock(&x->lock);
+	return 0;
+}
+
+struct text {
+	char *p;
+	size_t len, cap;
+};
+
+static void put(struct text *t, const char *s)
+{
+	size_t n = strlen(s);
+	if (t->len + n + 1 > t->cap)
+		t->p = xrealloc(t->p, t->cap = (t->len + n + 1) * 2 + 4096);
+	memcpy(t->p + t->len, s, n + 1);
+	t->len += n;
+}
+
+char *exporter_render(struct output *o, bool openmetrics, size_t *len)
+{
+	struct exporter *x = o->priv;
+	uint64_t t0 = clock_monotonic_ns();
+	pthread_mutex_lock(&x->lock);
+	int n = x->built ? x->nser : 0;
+	double *v = xmalloc(sizeof(double) * (size_t)(n ? n : 1));
+	if (n)
+		memcpy(v, x->pub, sizeof(double) * (size_t)n);
+	double last = x->last_scrape_s;
+	pthread_mutex_unlock(&x->lock);
+	struct text t = { 0 };
+	put(&t, "");
+	char line[1536], num[40];
+	for (int fi = 0; fi < x->nfam && n; fi++) {
+		const struct family *f = &x->fam[fi];
+		const char *fname = openmetrics ? f->name : f->sample;
+		bool header = false;
+		for (int i = 0; i < n; i++) {
+			const struct series *se = &x->ser[i];
+			if (se->family != fi)
+				continue;
+			double val = se->idx < 0 && se->kind == S_CONST ? last : v[i];
+			if (se->kind == S_VALUE && isnan(val))
+				continue; /* no value this interval: absent, not NaN */
+			if (!header) {
+				snprintf(line, sizeof(line), "# HELP %s %s\n# TYPE %s %s\n", fname, f->help, fname, f->type);
+				put(&t, line);
+				if (openmetrics && f->om_unit) {
+					snprintf(line, sizeof(line), "# UNIT %s %s\n", fname, f->om_unit);
+					put(&t, line);
+				}
+				header = true;
+			}
+			prom_value(num, sizeof(num), val);
+			snprintf(line, sizeof(line), "%s%s%s%s %s\n", f->sample, *se->labels ? "{" : "", se->labels,
+				 *se->labels ? "}" : "", num);
+			put(&t, line);
+		}
+	}
+	if (openmetrics)
+		put(&t, "# EOF\n");
+	free(v);
+	pthread_mutex_lock(&x->lock);
+	x->last_scrape_s = (double)(clock_monotonic_ns() - t0) / 1e9; /* shown by the next scrape */
+	pthread_mutex_unlock(&x->lock);
+	*len = t.len;
+	return t.p;
+}
+
+static const char index_page[] =
+	"<!DOCTYPE html>\n<html><head><title>pmutop exporter</title></head><body>\n"
+	"<h1>pmutop</h1>\n<p>PMU counters and metrics of this machine for Prometheus: <a href=\"/metrics\">/metrics</a>.</p>\n"
+	"<p>Recording rules for the metrics: <code>pmutop rules</code>. See pmutop(1).</p>\n</body></html>\n";
+
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, char *body, size_t len, bool must_free,
+			     const char *type)
+{
+	struct MHD_Response *r =
+		MHD_create_response_from_buffer(len, body, must_free ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, "Content-Type", type);
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(r, "Allow", "GET, HEAD");
+	enum MHD_Result ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+			      const char *version, const char *upload_data, size_t *upload_size, void **con_cls)
+{
+	struct output *o = cls;
+	(void)version;
+	(void)upload_data;
+	if (!*con_cls) { /* the headers are in: answer on the next call, after any body */
+		*con_cls = (void *)1;
+		return MHD_YES;
+	}
+	if (*upload_size) { /* a body nobody asked for: read and dropped */
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	static char not_allowed[] = "only GET\n", not_found[] = "not found: try /metrics\n";
+	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
+		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, not_allowed, strlen(not_allowed), false, "text/plain");
+	if (!strcmp(url, "/"))
+		return reply(c, MHD_HTTP_OK, (char *)index_page, strlen(index_page), false, "text/html; charset=utf-8");
+	if (strcmp(url, "/metrics"))
+		return reply(c, MHD_HTTP_NOT_FOUND, not_found, strlen(not_found), false, "text/plain");
+	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+	bool om = accept && strstr(accept, "application/openmetrics-text");
+	size_t len;
+	char *body = exporter_render(o, om, &len);
+	return reply(c, MHD_HTTP_OK, body, len, true,
+		     om ? "application/openmetrics-text; version=1.0.0; charset=utf-8" : "text/plain; version=0.0.4; charset=utf-8");
+}
+
+static void ex_destroy(struct output *o)
+{
+	struct exporter *x = o->priv;
+	if (x->d)
+		MHD_stop_daemon(x->d);
+	for (int i = 0; i < x->nser; i++) {
+		free(x->ser[i].labels);
+		free(x->ser[i].slots);
+	}
+	free(x->ser);
+	free(x->fam);
+	free(x->acc);
+	free(x->pub);
+	pthread_mutex_destroy(&x->lock);
+	free(x);
+	free(o);
+}
+
+static const struct output_ops exporter_ops = {
+	.name = "exporter",
+	.frame = ex_frame,
+	.destroy = ex_destroy,
+};
+
+int exporter_port(struct output *o)
+{
+	return ((struct exporter *)o->priv)->port;
+}
+
+/* "ADDR:PORT", "[V6]:PORT", ":PORT" (every address) */
+static bool parse_listen(const char *text, struct sockaddr_storage *ss, socklen_t *slen, char **err)
+{
+	char host[128] = "";
+	const char *colon = strrchr(text, ':');
+	char *end;
+	long port = colon ? strtol(colon + 1, &end, 10) : -1;
+	if (!colon || !colon[1] || *end || port < 0 || port > 65535) {
+		*err = xasprintf("--listen %s: want ADDRESS:PORT (127.0.0.1:9741, [::1]:9741, :9741 for every address)", text);
+		return false;
+	}
+	size_t hl = (size_t)(colon - text);
+	if (hl >= sizeof(host))
+		hl = sizeof(host) - 1;
+	memcpy(host, text, hl);
+	host[hl] = '\0';
+	memset(ss, 0, sizeof(*ss));
+	if (host[0] == '[' && host[hl - 1] == ']') {
+		struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)ss;
+		host[hl - 1] = '\0';
+		a6->sin6_family = AF_INET6;
+		a6->sin6_port = htons((uint16_t)port);
+		if (inet_pton(AF_INET6, host + 1, &a6->sin6_addr) != 1) {
+			*err = xasprintf("--listen %s: '%s' is not an IPv6 address", text, host + 1);
+			return false;
+		}
+		*slen = sizeof(*a6);
+		return true;
+	}
+	struct sockaddr_in *a4 = (struct sockaddr_in *)ss;
+	a4->sin_family = AF_INET;
+	a4->sin_port = htons((uint16_t)port);
+	a4->sin_addr.s_addr = htonl(INADDR_ANY);
+	if (host[0] && inet_pton(AF_INET, host, &a4->sin_addr) != 1) {
+		*err = xasprintf("--listen %s: '%s' is not an IPv4 address (or [IPv6])", text, host);
+		return false;
+	}
+	*slen = sizeof(*a4);
+	return true;
+}
+
+struct output *exporter_output_new(struct session *s, const struct exporter_options *opt, char **err)
+{
+	*err = NULL;
+	struct sockaddr_storage ss;
+	socklen_t slen;
+	const char *listen = opt->listen ? opt->listen : EXPORTER_DEFAULT_LISTEN;
+	if (!parse_listen(listen, &ss, &slen, err))
+		return NULL;
+	struct exporter *x = xcalloc(1, sizeof(*x));
+	x->s = s;
+	x->opt = *opt;
+	pthread_mutex_init(&x->lock, NULL);
+	struct output *o = xcalloc(1, sizeof(*o));
+	o->ops = &exporter_ops;
+	o->priv = x;
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO;
+	if (ss.ss_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	errno = 0;
+	x->d = MHD_start_daemon(flags, 0, NULL, NULL, handle, o, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+				MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)16,
+				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
+				MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)64, MHD_OPTION_END);
+	if (!x->d) {
+		*err = xasprintf("--listen %s: cannot listen there (%s)", listen, errno ? strerror(errno) : "address in use?");
+		ex_destroy(o);
+		return NULL;
+	}
+	const union MHD_DaemonInfo *info = MHD_get_daemon_info(x->d, MHD_DAEMON_INFO_BIND_PORT);
+	x->port = info ? info->port : 0;
+	(void)slen;
+	return o;
+}

@@ -1,0 +1,27 @@
+/* exporter.h - /metrics for Prometheus: an output of the run loop whose HTTP side
+ * (libmicrohttpd, its own thread) serves what the last frame left, so a scrape never
+ * waits for a refresh and a refresh never waits for a client. */
+#ifndef PMUTOP_EXPORTER_H
+#define PMUTOP_EXPORTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct output;
+struct session;
+
+struct exporter_options {
+	const char *listen; /* "127.0.0.1:9741", "[::1]:9741", ":9741" (all addresses), port 0: any free */
+	bool per_cpu;       /* per-CPU series too (else per-socket sums of per-CPU groups) */
+};
+
+#define EXPORTER_DEFAULT_LISTEN "127.0.0.1:9741"
+
+/* NULL with *err when the address cannot be bound. Says the URL on stderr. */
+struct output *exporter_output_new(struct session *s, const struct exporter_options *o, char **err);
+/* The port it listens on (after binding port 0). */
+int exporter_port(struct output *o);
+/* The exposition as a scrape gets it (Prometheus text 0.0.4, or OpenMetrics 1.0.0). */
+char *exporter_render(struct output *o, bool openmetrics, size_t *len);
+
+#endif

@@ -1,0 +1,97 @@
+/* prom.c - Prometheus names, units and escaping. */
+#include "outputs/prom.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/util.h"
+
+void prom_unit_of(const char *unit, struct prom_unit *out)
+{
+	static const struct {
+		const char *unit, *suffix, *om;
+		double factor;
+	} units[] = {
+		{ "GB/s", "bytes_per_second", "bytes_per_second", 1e9 }, { "MB/s", "bytes_per_second", "bytes_per_second", 1e6 },
+		{ "B/s", "bytes_per_second", "bytes_per_second", 1 },    { "ns", "seconds", "seconds", 1e-9 },
+		{ "us", "seconds", "seconds", 1e-6 },                    { "ms", "seconds", "seconds", 1e-3 },
+		{ "s", "seconds", "seconds", 1 },                        { "%", "ratio", "ratio", 0.01 },
+		{ "GHz", "hertz", "hertz", 1e9 },                        { "MHz", "hertz", "hertz", 1e6 },
+		{ "W", "watts", "watts", 1 },                            { "J", "joules", "joules", 1 },
+		{ "Joules", "joules", "joules", 1 },                     { "°C", "celsius", "celsius", 1 },
+		{ "C", "celsius", "celsius", 1 },                        { "RPM", "rpm", NULL, 1 },
+		{ "/s", "per_second", NULL, 1 },
+	};
+	*out = (struct prom_unit){ "", NULL, 1 };
+	for (size_t i = 0; unit && i < ARRAY_SIZE(units); i++)
+		if (!strcmp(unit, units[i].unit)) {
+			*out = (struct prom_unit){ units[i].suffix, units[i].om, units[i].factor };
+			return;
+		}
+}
+
+static size_t put_clean(char *buf, size_t len, size_t at, const char *s)
+{
+	for (; s && *s && at + 1 < len; s++) {
+		char c = *s;
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+		c = ok ? c : '_';
+		if (c == '_' && at && buf[at - 1] == '_')
+			continue; /* one '_' where several characters were not allowed */
+		buf[at++] = c;
+	}
+	buf[at] = '\0';
+	return at;
+}
+
+void prom_metric_name(char *buf, size_t len, const char *a, const char *b, const char *suffix, bool total)
+{
+	size_t at = put_clean(buf, len, 0, "pmutop_");
+	at = put_clean(buf, len, at, a);
+	if (b && *b) {
+		at = put_clean(buf, len, at, "_");
+		at = put_clean(buf, len, at, b);
+	}
+	while (at && buf[at - 1] == '_')
+		buf[--at] = '\0';
+	if (suffix && *suffix && !str_has_suffix(buf, suffix)) {
+		at = put_clean(buf, len, at, "_");
+		at = put_clean(buf, len, at, suffix);
+	}
+	if (total && !str_has_suffix(buf, "_total"))
+		put_clean(buf, len, at, "_total");
+}
+
+void prom_label(char *buf, size_t len, const char *key, const char *value)
+{
+	size_t at = strlen(buf);
+	if (at && at + 1 < len)
+		buf[at++] = ',';
+	at = put_clean(buf, len, at, key);
+	if (at + 2 < len) {
+		buf[at++] = '=';
+		buf[at++] = '"';
+	}
+	for (const char *v = value ? value : ""; *v && at + 3 < len; v++) {
+		if (*v == '\\' || *v == '"' || *v == '\n') {
+			buf[at++] = '\\';
+			buf[at++] = *v == '\n' ? 'n' : *v;
+		} else {
+			buf[at++] = *v;
+		}
+	}
+	if (at + 1 < len)
+		buf[at++] = '"';
+	buf[at < len ? at : len - 1] = '\0';
+}
+
+void prom_value(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "NaN");
+	else if (isinf(v))
+		snprintf(buf, len, v > 0 ? "+Inf" : "-Inf");
+	else
+		snprintf_c(buf, len, "%.17g", v);
+}

@@ -1,0 +1,158 @@
+#!/bin/sh
+# pmutop serve under a real Prometheus (Debian's prometheus, promtool): the exposition
+# passes promtool, a 1 s scrape gives up == 1, PromQL's rate() of an exported byte counter
+# agrees with pmutop's own gauge and a recording rule from pmutop rules with both (the
+# default model's fixed rates make them exact), counters never decrease over 1000 scrapes,
+# and hostile clients (1000 connections, a 1 MB header, a slow one) neither stop it nor
+# grow it. Every process is ended by its PID.
+. "$TOP_SRCDIR/tests/lib.sh"
+command -v promtool > /dev/null && command -v prometheus > /dev/null || skip "Debian's prometheus package is not installed"
+command -v curl > /dev/null || skip "curl is not installed"
+cd "$scratch"
+pids=""
+trap 'for p in $pids; do kill $p 2> /dev/null; done; rm -rf "$scratch"' EXIT
+tree="$TOP_SRCDIR/profiles/machines/tegra410"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+# wait_until WHAT SECONDS COMMAND...: a deadline, not a sleep for time to pass
+wait_until() {
+    wu_what=$1 wu_n=$(( $2 * 10 )); shift 2
+    wu_i=0
+    while [ $wu_i -lt $wu_n ]; do "$@" > /dev/null 2>&1 && return 0; sleep 0.1; wu_i=$((wu_i + 1)); done
+    fail "$wu_what: not within the deadline"
+    return 1
+}
+
+"$PMUTOP" serve --sim --sysfs-root "$tree" --listen 127.0.0.1:0 -d 0.5 2> serve.err &
+spid=$!
+pids="$spid"
+port_known() { grep -q "(port [0-9]*)" serve.err; }
+wait_until "pmutop serve says its port" 10 port_known || { cat serve.err >&2; finish; exit 1; }
+port=$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' serve.err)
+url=http://127.0.0.1:$port/metrics
+has_values() { curl -sf "$url" | grep -q '^pmutop_ucf_mem_read_bw_bytes_per_second{'; }
+wait_until "the first values" 10 has_values
+
+curl -sf "$url" > text.txt
+promtool check metrics < text.txt > lint.out 2>&1
+expect_eq "promtool check metrics: no problem" "$(cat lint.out)" ""
+expect_grep "counters end in _total" '^pmutop_ucf_mem_bytes_rd_total{pmu="nvidia_ucf_pmu_0",socket="0",name="socket0"} ' text.txt
+expect_grep "gauges in base units" '^# TYPE pmutop_ucf_mem_read_bw_bytes_per_second gauge' text.txt
+expect_grep "build info" '^pmutop_build_info{version="' text.txt
+expect_grep "counting state" '^pmutop_instance_counting{.*group="ucf"} 1' text.txt
+grep -q 'instance="' text.txt && fail "the label 'instance' belongs to Prometheus" || ok
+grep -q ' [0-9]\{13\}$' text.txt && fail "no timestamps" || ok
+expect_eq "no per-CPU series unless asked" "$(grep -c 'cpu="' text.txt)" 0
+[ "$(grep -vc '^#' text.txt)" -lt 10000 ] && ok || fail "under 10000 series"
+curl -sf -H 'Accept: application/openmetrics-text; version=1.0.0' "$url" > om.txt
+expect_eq "OpenMetrics ends with # EOF" "$(tail -n 1 om.txt)" "# EOF"
+expect_grep "OpenMetrics units" '^# UNIT pmutop_ucf_mem_read_bw_bytes_per_second bytes_per_second' om.txt
+expect_grep "OpenMetrics counter family without _total" '^# TYPE pmutop_ucf_mem_bytes_rd counter' om.txt
+expect_eq "only GET" "$(curl -s -o /dev/null -w '%{http_code}' -X POST "$url")" 405
+expect_eq "unknown path" "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/nope")" 404
+curl -sf "http://127.0.0.1:$port/" | grep -q 'href="/metrics"' && ok || fail "/ links /metrics"
+
+# the recording rules pass promtool
+# (a short window: the test cannot wait the default minute for a full one)
+"$PMUTOP" rules --window 5s --sim --sysfs-root "$tree" > rules.yml
+promtool check rules rules.yml > rules.out 2>&1 && ok || fail "promtool check rules: $(cat rules.out)"
+
+# a real Prometheus scraping every second
+pport=$(free_port)
+cat > prom.yml <<EOF
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+rule_files: ["$scratch/rules.yml"]
+scrape_configs:
+  - job_name: pmutop
+    static_configs: [{ targets: ["127.0.0.1:$port"] }]
+EOF
+prometheus --config.file=prom.yml --storage.tsdb.path=tsdb --web.listen-address=127.0.0.1:$pport > prom.log 2>&1 &
+ppid=$!
+pids="$pids $ppid"
+q() { curl -sfG "http://127.0.0.1:$pport/api/v1/query" --data-urlencode "query=$1" |
+      python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else "")'; }
+up_is_1() { [ "$(q 'up{job="pmutop"}')" = 1 ]; }
+wait_until "Prometheus: up == 1" 60 up_is_1 && ok
+# rate() is exact once its window is full of scrapes: 8 s of them for a 5 s window
+enough() { cnt=$(q 'count_over_time(pmutop_ucf_mem_bytes_rd_total{name="socket0"}[8s])'); [ "${cnt:-0}" -ge 7 ]; }
+wait_until "eight seconds of scrapes" 60 enough
+rule_has_value() { [ -n "$(q 'pmutop:ucf_mem_read_bw_bytes_per_second:rate5s{name="socket0"}')" ]; }
+wait_until "the recording rule evaluates" 30 rule_has_value
+rate=$(q 'rate(pmutop_ucf_mem_bytes_rd_total{name="socket0"}[5s])')
+gauge=$(q 'pmutop_ucf_mem_read_bw_bytes_per_second{name="socket0"}')
+rule=$(q 'pmutop:ucf_mem_read_bw_bytes_per_second:rate5s{name="socket0"}')
+within() { python3 -c "import sys; a,b=float('$1'),float('$2'); sys.exit(0 if b and abs(a-b)<=0.01*abs(b) else 1)" 2> /dev/null; }
+within "$rate" "$gauge" && ok || fail "rate() of the byte counter ($rate) vs pmutop's gauge ($gauge)"
+within "$rule" "$gauge" && ok || fail "the recording rule ($rule) vs pmutop's gauge ($gauge)"
+
+# counters never decrease across 1000 scrapes; hostile clients do not stop or grow it
+rss() { awk '/^VmRSS:/ { print $2 }' /proc/$spid/status; }
+rss0=$(rss)
+python3 - "$port" <<'PY' && ok || fail "1000 scrapes: a counter went down, or a scrape failed"
+import sys, urllib.request
+last = {}
+for i in range(1000):
+    text = urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=5).read().decode()
+    for line in text.splitlines():
+        if line.startswith("#") or "_total{" not in line:
+            continue
+        key, value = line.rsplit(" ", 1)
+        v = float(value)
+        assert v >= last.get(key, 0.0), (key, last.get(key), v)
+        last[key] = v
+assert last
+PY
+python3 - "$port" <<'PY' && ok || fail "hostile clients: it stopped serving"
+import socket, sys, time, urllib.request
+port = int(sys.argv[1])
+many = []
+for i in range(1000):                        # far more connections than it accepts
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=2)
+        many.append(s)
+    except OSError:
+        pass
+slow = socket.create_connection(("127.0.0.1", port), timeout=2)
+slow.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")   # slowloris: never finishes
+big = socket.create_connection(("127.0.0.1", port), timeout=5)
+try:
+    big.sendall(b"GET /metrics HTTP/1.1\r\nX-Big: " + b"a" * (1 << 20) + b"\r\n\r\n")
+    answer = big.recv(64)
+except OSError:
+    answer = b"closed"
+assert not answer.startswith(b"HTTP/1.1 200"), answer
+for s in many:
+    s.close()
+# once the flood is gone, a normal scrape is served, while the slow client still waits
+deadline = time.time() + 15
+while True:
+    try:
+        text = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=2).read().decode()
+        break
+    except OSError:
+        assert time.time() < deadline
+        time.sleep(0.1)
+assert "pmutop_build_info" in text
+slow.close()
+big.close()
+PY
+rss1=$(rss)
+[ $((rss1 - rss0)) -lt 20000 ] && ok || fail "memory grew from $rss0 to $rss1 KiB under hostile clients"
+kill -0 $spid 2> /dev/null && ok || fail "pmutop serve died"
+kill $ppid $spid
+wait $spid
+expect_eq "pmutop serve ends cleanly on SIGTERM" $? 0
+wait $ppid 2> /dev/null
+pids=""
+
+# a port that cannot be bound: said, exit 1
+"$PMUTOP" serve --demo --listen 127.0.0.1:$pport -n 1 2> /dev/null > /dev/null &
+holder=$!
+pids="$holder"
+"$PMUTOP" serve --demo --listen 999.1.1.1:80 -n 1 2> err.out
+expect_eq "bad address exit" $? 1
+expect_grep "bad address said" "not an IPv4 address" err.out
+kill $holder 2> /dev/null; wait $holder 2> /dev/null
+pids=""
+finish
