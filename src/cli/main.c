@@ -654,17 +654,16 @@ int main(int argc, char **argv)
 	struct options o = { .delay = 1.0, .iterations = -1, .seed = 1 };
 	o.command = command_line(argc, argv);
 	int r = parse_args(argc, argv, &o);
-	if (r)
-		return r;
-	if (!o.batch && !o.dry_run && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))) {
+	if (!r && !o.batch && !o.dry_run && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))) {
 		if (o.fake_clock || o.record) { /* scripted runs */
 			o.batch = true;
 		} else {
 			fprintf(stderr, "pmutop: not a terminal: use -b for batch output (see pmutop --help)\n");
-			return 2;
+			r = 2;
 		}
 	}
-	r = pmutop_run(&o);
+	if (!r)
+		r = pmutop_run(&o);
 	free(o.profiles);
 	free(o.filters);
 	free(o.command);
