@@ -22,7 +22,9 @@ wait_until() {
     return 1
 }
 
-"$PMUTOP" serve --sim --sysfs-root "$tree" --listen 127.0.0.1:0 -d 0.5 2> serve.err &
+# (under ASan, freed memory waits in a quarantine: keep it small so RSS means memory held)
+ASAN_OPTIONS="${ASAN_OPTIONS:-}:quarantine_size_mb=4" \
+    "$PMUTOP" serve --sim --sysfs-root "$tree" --listen 127.0.0.1:0 -d 0.5 2> serve.err &
 spid=$!
 pids="$spid"
 port_known() { grep -q "(port [0-9]*)" serve.err; }
@@ -40,7 +42,8 @@ expect_grep "gauges in base units" '^# TYPE pmutop_ucf_mem_read_bw_bytes_per_sec
 expect_grep "build info" '^pmutop_build_info{version="' text.txt
 expect_grep "counting state" '^pmutop_instance_counting{.*group="ucf"} 1' text.txt
 grep -q 'instance="' text.txt && fail "the label 'instance' belongs to Prometheus" || ok
-grep -q ' [0-9]\{13\}$' text.txt && fail "no timestamps" || ok
+# a time stamp would be a third field after the labels
+awk '!/^#/ { sub(/\{.*\}/, ""); if (NF != 2) bad = 1 } END { exit bad }' text.txt && ok || fail "no timestamps"
 expect_eq "no per-CPU series unless asked" "$(grep -c 'cpu="' text.txt)" 0
 [ "$(grep -vc '^#' text.txt)" -lt 10000 ] && ok || fail "under 10000 series"
 curl -sf -H 'Accept: application/openmetrics-text; version=1.0.0' "$url" > om.txt
