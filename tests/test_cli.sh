@@ -18,7 +18,8 @@ expect_eq "encode without events" $? 2
 
 # list
 "$PMUTOP" list --sysfs-root "$DEMO" pmus > pmus.out
-expect_eq "list pmus: one line per PMU of the tree" "$(wc -l < pmus.out)" "$(ls "$DEMO/sys/bus/event_source/devices" | wc -l)"
+expect_eq "list pmus: one line per PMU of the tree" "$(grep -v '^sensor_' pmus.out | grep -vc ' hwmon ')" "$(ls "$DEMO/sys/bus/event_source/devices" | wc -l)"
+expect_grep "list pmus: the tree's sensor inputs too" "^sensor_temp_soc_thermal0_temp1 " pmus.out
 expect_grep "list pmus identifier" "nvidia_ucf_pmu_0 .*identifier=2cf2036b" pmus.out
 "$PMUTOP" list --sysfs-root "$DEMO" events > events.out
 expect_grep "list events" "nvidia_pcie_tgt_pmu_1_rc_5/cycles/" events.out
@@ -47,7 +48,7 @@ lines = open(sys.argv[1]).read().splitlines()
 for line in lines:
     o = json.loads(line)
     assert list(o)[:4] == ["time", "interval_ns", "source", "metrics"], list(o)
-    assert o["interval_ns"] == 500000000 and o["source"] == "sim"
+    assert o["interval_ns"] == 500000000 and o["source"] == "sim+sensors"
     names = {m["metric"] for m in o["metrics"]}
     for want in ["ucf.mem_read_bw", "pcie.read_latency", "cmem.read_latency", "c2c.in_wr_latency",
                  "clink.out_rd_latency", "dlink.in_rd_latency", "pcie_tgt.write_bw"]:
@@ -120,7 +121,7 @@ fi
 # CSV: a header row, then rows
 "$PMUTOP" --demo -b -n 2 --fake-clock --format csv > demo.csv
 expect_eq "csv header" "$(head -n 1 demo.csv)" "time,source,profile,metric,instance,value,unit,state"
-expect_grep "csv row" "^[0-9T:.Z-]*,sim,tegra410,ucf.mem_read_bw,socket1,[0-9.]*,GB/s,ok$" demo.csv
+expect_grep "csv row" "^[0-9T:.Z-]*,sim+sensors,tegra410,ucf.mem_read_bw,socket1,[0-9.]*,GB/s,ok$" demo.csv
 
 # filters from the command line change the encoding
 "$PMUTOP" --demo --dry-run -f pcie@socket0/rc2:src_rp_mask=0x3 > dry.out
@@ -308,7 +309,7 @@ cp "$PMUTOP" moved/bin/pmutop
 cp -R "$TOP_SRCDIR/profiles" moved/share/pmutop/profiles
 cp -R "$TOP_SRCDIR/profiles/machines" moved/share/pmutop/machines
 moved/bin/pmutop --demo -b -n 1 --fake-clock --format csv > moved.csv 2> moved.err
-expect_grep "a moved install finds its demo and profiles" ",sim,tegra410,ucf.mem_read_bw,socket0," moved.csv
+expect_grep "a moved install finds its demo and profiles" ",sim+sensors,tegra410,ucf.mem_read_bw,socket0," moved.csv
 
 # bash completion: sub-commands, demo names, formats
 if command -v bash > /dev/null; then
@@ -333,7 +334,7 @@ expect_eq "empty instance name exit" $? 1
 expect_grep "empty instance name message" "a name on each side of '@'" err.out
 # list and encode take --demo
 "$PMUTOP" list --demo pmus > demopmus.out
-expect_eq "list --demo" "$(wc -l < demopmus.out)" "$(ls "$DEMO/sys/bus/event_source/devices" | wc -l)"
+expect_eq "list --demo" "$(grep -v '^sensor_' demopmus.out | grep -vc ' hwmon ')" "$(ls "$DEMO/sys/bus/event_source/devices" | wc -l)"
 "$PMUTOP" encode --demo nvidia_ucf_pmu_0/slc_bytes_rd/ > demoenc.out
 expect_grep "encode --demo" "config=0x113" demoenc.out
 "$PMUTOP" --frob > /dev/null 2>&1

@@ -12,7 +12,7 @@ cd "$scratch"
 # Every event of every instance as bound by default, then with each filter of one
 # instance of each group set (one at a time: some are mutually exclusive).
 {
-    "$PMUTOP" --demo --dry-run
+    "$PMUTOP" --demo --dry-run | grep -v '	sensor_' # sensors are files, not perf events
     for f in src_loc_cpu=1 src_loc_noncpu=1 src_rem=1 dst_loc_cmem=1 dst_loc_gmem=1 dst_loc_other=1 dst_rem=1; do
         "$PMUTOP" --demo --dry-run -f "ucf@socket1:$f" | grep '^socket1	ucf'
     done

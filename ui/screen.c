@@ -76,9 +76,9 @@ static void draw_header(struct tui *t)
 		localtime_r(&fw, &tm);
 		strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
 	} else {
-		snprintf(line, sizeof(line), " pmutop  %s  %s  source: %s  interval %gs%s%s%s", t->hostname,
-			 t->opt->title ? t->opt->title : "", t->f->source, t->interval, t->paused ? "  PAUSED" : "",
-			 rec[0] ? "  " : "", rec);
+		/* a recording's state first: it must not fall off a narrow header */
+		snprintf(line, sizeof(line), " pmutop  %s%s%s  %s  source: %s  interval %gs%s", rec, rec[0] ? "  " : "",
+			 t->hostname, t->opt->title ? t->opt->title : "", t->f->source, t->interval, t->paused ? "  PAUSED" : "");
 	}
 	crt_put(0, 0, COLS - 10, R_HEADER, line);
 	crt_put(0, COLS - 9, 9, R_HEADER, clock);

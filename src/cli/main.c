@@ -326,7 +326,7 @@ static bool same_pmus_as_kernel(const struct machine *m)
 	if (!strcmp(m->root, "/"))
 		return true;
 	for (int i = 0; i < m->npmus; i++) {
-		if (m->pmus[i].hw) /* bfperf blocks are plain files: any tree's can be counted */
+		if (m->pmus[i].hw || m->pmus[i].sensor) /* files: any tree's can be counted */
 			continue;
 		char *path = xasprintf("/sys/bus/event_source/devices/%s/type", m->pmus[i].name);
 		char *t = read_text_file(path, 64);
@@ -569,6 +569,10 @@ int pmutop_run(struct options *o)
 		if (!io)
 			goto out;
 		session_add_source(s, source_hwmon_new(m, io));
+		struct source *sensors = source_sensors_new(m, o->model, o->sim);
+		if (!sensors)
+			goto out;
+		session_add_source(s, sensors);
 		if (o->fake_clock)
 			clock_init_fake(&clk, 1000000000ull);
 		else

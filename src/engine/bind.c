@@ -83,7 +83,7 @@ bool profile_matches(const struct profile *p, const struct machine *m)
 }
 
 /* Substitute {name} in tmpl from caps (and {cpu}, {socket} if given). */
-static char *expand_template(const char *tmpl, char caps[][2][64], int ncaps, int cpu)
+static char *expand_template(const char *tmpl, char caps[][2][64], int ncaps, int cpu, const struct pmu *pmu)
 {
 	size_t cap = strlen(tmpl) + 64, len = 0;
 	char *out = xmalloc(cap);
@@ -98,6 +98,11 @@ static char *expand_template(const char *tmpl, char caps[][2][64], int ncaps, in
 				for (int i = 0; i < ncaps && !val; i++)
 					if (strlen(caps[i][0]) == n && !strncmp(caps[i][0], p + 1, n))
 						val = caps[i][1];
+				if (!val && n > 1 && p[1] == '@' && pmu) { /* {@ATTR}: a PMU attribute (a sensor's label) */
+					char attr[64];
+					snprintf(attr, sizeof(attr), "%.*s", (int)(n - 1), p + 2);
+					val = pmu_attr(pmu, attr);
+				}
 				if (!val && n == 3 && !strncmp(p + 1, "cpu", 3) && cpu >= 0) {
 					snprintf(num, sizeof(num), "%d", cpu);
 					val = num;
@@ -476,15 +481,19 @@ static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof,
 	if (cpu >= 0) {
 		char num[16];
 		cpulist_add(&inst->cpus, cpu);
-		inst->name = expand_template(g->instance ? g->instance : "cpu{cpu}", caps, ncaps, cpu);
+		inst->name = expand_template(g->instance ? g->instance : "cpu{cpu}", caps, ncaps, cpu, p);
 		inst->socket = machine_socket_of(s->machine, cpu);
 		snprintf(num, sizeof(num), "%d", cpu);
 		add_label(inst, "cpu", num);
 	} else {
 		cpulist_copy(&inst->cpus, &p->cpus);
-		inst->name = g->instance ? expand_template(g->instance, caps, ncaps, -1) : xstrdup(p->name);
+		inst->name = g->instance ? expand_template(g->instance, caps, ncaps, -1, p) : xstrdup(p->name);
 		inst->socket = capture_int(caps, ncaps, "socket");
-		if (inst->socket < 0 && p->cpus.n)
+		uint64_t node;
+		const char *sock = p->sensor ? pmu_attr(p, "socket") : NULL;
+		if (p->sensor) /* a sensor's socket is its device's NUMA node, or none: the machine's */
+			inst->socket = sock && parse_u64(sock, &node) && node < 4096 ? (int)node : -1;
+		else if (inst->socket < 0 && p->cpus.n)
 			inst->socket = machine_socket_of(s->machine, p->cpus.cpu[0]);
 	}
 	if (inst->socket >= 0) {
@@ -492,12 +501,16 @@ static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof,
 		snprintf(num, sizeof(num), "%d", inst->socket);
 		add_label(inst, "socket", num);
 	}
+	if (p->sensor) { /* a sensor is known by its chip and label, as sensors(1) shows them */
+		add_label(inst, "chip", pmu_attr(p, "chip") ? pmu_attr(p, "chip") : "");
+		add_label(inst, "label", pmu_attr(p, "label") ? pmu_attr(p, "label") : "");
+	}
 	alloc_instance_arrays(inst);
 	read_attr_values(inst);
 	if (g->label)
-		inst->display = expand_template(g->label, caps, ncaps, cpu);
+		inst->display = expand_template(g->label, caps, ncaps, cpu, p);
 	if (g->pci_rc)
-		describe_root_complex(s->machine, inst, expand_template(g->pci_rc, caps, ncaps, cpu));
+		describe_root_complex(s->machine, inst, expand_template(g->pci_rc, caps, ncaps, cpu, p));
 	inst->notes = xstrdup("");
 	for (int k = 0; k < g->nnotes; k++) {
 		const char *v = pmu_attr(p, g->notes[k]);

@@ -217,12 +217,12 @@ int encode_event(const struct machine *m, const char *text, struct encoded_event
 		return -1;
 	}
 	free(pmu_name);
-	if (p->type < 0 && !p->hw) { /* a bfperf block has no perf type: its files are read */
+	if (p->type < 0 && !p->hw && !p->sensor) { /* bfperf blocks and sensors have no perf type */
 		*err = xasprintf("%s: PMU %s has no readable type file", text, p->name);
 		return -1;
 	}
 	out->pmu = p;
-	out->attr.type = p->hw ? UINT32_MAX : (uint32_t)p->type;
+	out->attr.type = p->hw || p->sensor ? UINT32_MAX : (uint32_t)p->type;
 	char *terms = xstrndup(slash + 1, (size_t)(text + len - 1 - (slash + 1)));
 	int r = apply_terms(p, terms, out, 0, text, err);
 	free(terms);

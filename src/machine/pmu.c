@@ -15,6 +15,8 @@
 #include "base/sysfs.h"
 #include "base/util.h"
 #include "machine/bfperf.h"
+#include "machine/hwsensors.h"
+#include "machine/sensorchips.h"
 #include "machine/pcimap.h"
 
 #define ATTR_LIMIT 65536
@@ -328,6 +330,7 @@ struct machine *machine_discover(const char *root)
 	}
 	discover_hwmon(m);
 	bfperf_discover(m);
+	sensors_discover(m);
 	/* a DPU tree may hold only its bfperf blocks; anything else without PMUs is odd */
 	if (list_errno && (list_errno != ENOENT || !m->npmus))
 		diag_warn("%s: cannot read: %s", devdir, strerror(list_errno));
@@ -362,6 +365,10 @@ void pmu_free(struct pmu *p)
 		free(p->hw->device);
 		free(p->hw);
 	}
+	if (p->sensor) {
+		free(p->sensor->file);
+		free(p->sensor);
+	}
 }
 
 void machine_free(struct machine *m)
@@ -377,6 +384,8 @@ void machine_free(struct machine *m)
 	}
 	free(m->hwmon);
 	pci_map_free(m->pci);
+	if (m->libsensors)
+		hw_sensors_done();
 	cpulist_free(&m->online);
 	free(m->socket_of_cpu);
 	free(m->root);

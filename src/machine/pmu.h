@@ -34,6 +34,14 @@ struct hw_block {
 	uint64_t max_listed; /* the largest event number event_list shows */
 };
 
+/* A hwmon sensor input presented as a PMU (machine/sensorchips.c). */
+struct sensor_feature {
+	int kind;          /* enum sensor_kind (hwsensors.h) */
+	char *file;        /* the *_input file under a tree that is not the live /sys, or NULL */
+	const void *handle; /* libsensors' chip, for the live machine */
+	int subfeature;
+};
+
 struct pmu {
 	char *name;
 	char *dir; /* absolute path of its sysfs directory */
@@ -48,6 +56,7 @@ struct pmu {
 	int nattrs;
 	struct pmu_attr *attrs;
 	struct hw_block *hw; /* a bfperf block (not a perf PMU: no type, read through files) */
+	struct sensor_feature *sensor; /* a hwmon sensor input (not a perf PMU either) */
 };
 
 struct hwmon_dev {
@@ -67,6 +76,7 @@ struct machine {
 	int nhwmon;
 	struct hwmon_dev *hwmon;
 	struct pci_map *pci; /* PCIe root complexes from the NVIDIA DVSEC (pcimap.h), or NULL */
+	bool libsensors;     /* sensors were found through libsensors (started until machine_free) */
 };
 
 /* Discover everything under root ("/" for the live machine). Problems with single files

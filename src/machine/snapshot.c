@@ -116,6 +116,11 @@ char *machine_snapshot(const struct machine *m)
 			field(&o, p->attrs[k].value);
 			end(&o);
 		}
+		if (p->sensor) { /* a replay reads its values from the recording */
+			record(&o, " sensor");
+			fieldf(&o, "%d", p->sensor->kind);
+			end(&o);
+		}
 		if (p->hw) {
 			const struct hw_block *b = p->hw;
 			record(&o, " hw");
@@ -269,6 +274,12 @@ struct machine *machine_from_snapshot(const char *text, char **err)
 				*p->hw = (struct hw_block){ .type = (enum hw_block_type)a, .block = xstrdup(f[2]),
 					.device = xstrdup(f[3]), .ncounters = (int)b, .width = (int)c, .has_enable = d,
 					.gauge = e, .truncated = g, .max_listed = maxl };
+			}
+		} else if (!strcmp(f[0], " sensor") && n == 2 && p && !p->sensor) {
+			ok = num(f[1], 0, 3, &a);
+			if (ok) {
+				p->sensor = xcalloc(1, sizeof(*p->sensor));
+				p->sensor->kind = (int)a;
 			}
 		} else if (!strcmp(f[0], "hwmon") && n == 3) {
 			grow_array(&m->hwmon, &hcap, m->nhwmon + 1, sizeof(*m->hwmon));

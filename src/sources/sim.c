@@ -146,7 +146,7 @@ static int sim_read(struct source *src, struct instance *inst, uint64_t now_ns)
 static bool sim_claims(struct source *src, const struct instance *inst)
 {
 	(void)src;
-	return inst->pmu && !inst->pmu->hw; /* every perf PMU of the tree; bfperf has its own source */
+	return inst->pmu && !inst->pmu->hw && !inst->pmu->sensor; /* perf PMUs; bfperf, sensors have theirs */
 }
 
 static void sim_close(struct source *src, struct instance *inst)

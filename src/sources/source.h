@@ -46,6 +46,10 @@ struct hwmon_io;
 /* BlueField's bfperf blocks through io (files or the simulated driver); takes io. */
 struct source *source_hwmon_new(const struct machine *m, struct hwmon_io *io);
 
+/* hwmon sensor inputs (gauges; energy counts): libsensors live, files on other trees,
+ * the traffic model with sim. NULL if the model is bad. */
+struct source *source_sensors_new(const struct machine *m, const char *model_path, bool sim);
+
 static inline void source_destroy(struct source *s)
 {
 	if (s)

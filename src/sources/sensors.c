@@ -1,0 +1,140 @@
+/* sensors.c - hwmon sensor inputs as a gauge source: temperatures, power and fans as
+ * readings, energy as a count (power from energy is its rate). On the live machine the
+ * values come through libsensors; on another tree from its files; with --sim from the
+ * traffic model (levels in °C, W, RPM for the PMU's "value" event), so demos have a
+ * sensors strip that moves. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/sysfs.h"
+#include "base/util.h"
+#include "engine/session.h"
+#include "machine/hwsensors.h"
+#include "sources/simmodel.h"
+#include "sources/source.h"
+
+struct sensors_source {
+	struct sim_model *model; /* --sim: levels from the model, NULL otherwise */
+	uint64_t start_ns;
+	bool started;
+};
+
+struct sensor_state {
+	double energy_uj; /* a simulated energy counter */
+	uint64_t last_ns, open_ns;
+};
+
+static bool sn_claims(struct source *src, const struct instance *inst)
+{
+	(void)src;
+	return inst->pmu && inst->pmu->sensor;
+}
+
+static int sn_open(struct source *src, struct instance *inst)
+{
+	struct sensors_source *ss = src->priv;
+	if (!ss->started) {
+		ss->start_ns = src->now_ns;
+		ss->started = true;
+	}
+	const struct sensor_feature *sf = inst->pmu->sensor;
+	for (int c = 0; c < inst->ncounters; c++)
+		inst->counters[c].kind = sf->kind == SENSOR_ENERGY ? COUNTER_CUMULATIVE : COUNTER_GAUGE;
+	struct sensor_state *st = xcalloc(1, sizeof(*st));
+	st->last_ns = st->open_ns = src->now_ns;
+	inst->priv = st;
+	return 0;
+}
+
+/* The raw value: what the file or libsensors gives (energy in µJ), or the model's. */
+static bool raw_value(struct source *src, struct instance *inst, uint64_t now_ns, double *v)
+{
+	struct sensors_source *ss = src->priv;
+	const struct sensor_feature *sf = inst->pmu->sensor;
+	struct sensor_state *st = inst->priv;
+	double scale = inst->scale[0] > 0 ? inst->scale[0] : 1;
+	if (ss->model) {
+		const struct sim_section *sec = sim_model_section(ss->model, inst->pmu->name);
+		int idx = sim_rate_index(sec, "value");
+		double t = (double)(now_ns - ss->start_ns) / 1e9;
+		double level = idx >= 0 ? sim_rate(sec, idx, "value", t, inst->socket, 0, 0) : 0;
+		if (sf->kind != SENSOR_ENERGY) {
+			*v = level / scale;
+		} else { /* the model gives watts: the counter adds them up */
+			st->energy_uj += level * (double)(now_ns - st->last_ns) / 1e9 / scale;
+			*v = st->energy_uj;
+		}
+		st->last_ns = now_ns;
+		return true;
+	}
+	if (sf->file) {
+		char *text = read_text_file(sf->file, 64);
+		bool ok = text && parse_double(trim(text), v);
+		free(text);
+		return ok;
+	}
+	if (!hw_sensor_value(sf->handle, sf->subfeature, v))
+		return false;
+	if (sf->kind == SENSOR_ENERGY)
+		*v *= 1e6; /* libsensors says joules; the counter counts microjoules */
+	return true;
+}
+
+static int sn_read(struct source *src, struct instance *inst, uint64_t now_ns)
+{
+	for (int c = 0; c < inst->ncounters; c++) {
+		struct counter *ct = &inst->counters[c];
+		double v;
+		ct->read_ok = raw_value(src, inst, now_ns, &v);
+		if (!ct->read_ok)
+			continue;
+		if (ct->kind == COUNTER_GAUGE) {
+			ct->reading = v;
+		} else {
+			struct sensor_state *st = inst->priv;
+			ct->value = v > 0 ? (uint64_t)v : 0;
+			ct->enabled = ct->running = now_ns - st->open_ns;
+		}
+	}
+	return 0;
+}
+
+static void sn_close(struct source *src, struct instance *inst)
+{
+	(void)src;
+	free(inst->priv);
+	inst->priv = NULL;
+}
+
+static void sn_destroy(struct source *src)
+{
+	struct sensors_source *ss = src->priv;
+	sim_model_free(ss->model);
+	free(ss);
+	free(src);
+}
+
+static const struct source_ops sensors_ops = {
+	.kind = "sensors",
+	.claims = sn_claims,
+	.open = sn_open,
+	.read = sn_read,
+	.close = sn_close,
+	.destroy = sn_destroy,
+};
+
+struct source *source_sensors_new(const struct machine *m, const char *model_path, bool sim)
+{
+	struct sim_model *model = NULL;
+	if (sim && !(model = model_path ? sim_model_load(model_path) : sim_model_default()))
+		return NULL;
+	struct source *s = xcalloc(1, sizeof(*s));
+	struct sensors_source *ss = xcalloc(1, sizeof(*ss));
+	ss->model = model;
+	s->ops = &sensors_ops;
+	s->machine = m;
+	s->priv = ss;
+	return s;
+}
