@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "outputs/exporter.h"
 #include "outputs/output.h"
 #include "record/recorder.h"
 #include "paths.h"
@@ -52,7 +53,8 @@ int main(int argc, char **argv)
 	}
 	bool draw = !strcmp(argv[1], "draw");
 	bool record = !strcmp(argv[1], "record"); /* the recorder's cost on the refresh path */
-	bool sim = draw || record || !strcmp(argv[1], "sim");
+	bool export = !strcmp(argv[1], "export"); /* rendering /metrics with per-CPU series */
+	bool sim = draw || record || export || !strcmp(argv[1], "sim");
 	long n = atol(argv[2]);
 	diag_set_quiet(true);
 	/* draw as a user's terminal does: in a UTF-8 locale ncurses decodes every byte it
@@ -97,6 +99,37 @@ int main(int argc, char **argv)
 		FILE *null = fopen("/dev/null", "w");
 		bytes = ui_bench_frames(s, (int)n, null, next_second, &now);
 		fclose(null);
+	} else if (export) {
+		struct exporter_options eo = { .listen = "127.0.0.1:0", .per_cpu = true };
+		char *err = NULL;
+		struct output *ex = exporter_output_new(s, &eo, &err);
+		uint64_t in_frame = 0, render = 0;
+		size_t len = 0;
+		int series = 0;
+		for (long i = 1; ex && i <= n; i++) {
+			now += 1000000000ull;
+			const struct frame *f = session_sample(s, now);
+			uint64_t a = clock_monotonic_ns();
+			ex->ops->frame(ex, f);
+			uint64_t b = clock_monotonic_ns();
+			char *text = exporter_render(ex, false, &len);
+			render += clock_monotonic_ns() - b;
+			if (i > 1) /* the first frame lays the series out, once */
+				in_frame += b - a;
+			series = 0;
+			for (char *p = text; (p = strchr(p, '\n')); p++)
+				series += p[1] && p[1] != '#';
+			free(text);
+		}
+		if (ex)
+			output_destroy(ex);
+		free(err);
+		printf("bench: exporter_series %d count\n", series);
+		printf("bench: exporter_render %.2f ms\n", (double)render / 1e6 / (double)(n ? n : 1));
+		printf("bench: exporter_render_10k_series %.2f ms\n",
+		       series ? (double)render / 1e6 / (double)(n ? n : 1) * 10000.0 / series : 0.0);
+		printf("bench: exporter_cost_per_refresh %.1f us\n", (double)in_frame / 1e3 / (double)(n > 1 ? n - 1 : 1));
+		return 0;
 	} else if (record) { /* only the output's frame(): the disk work is its thread's */
 		char path[] = "/tmp/pmutop-bench-rec-XXXXXX";
 		int fd = mkstemp(path);

@@ -54,7 +54,7 @@ rec=$(mktemp -d)
 "$bin" record 600
 "$b/bench/bench_record" "$rec/24h.pmrec" 1098 24
 rm -rf "$rec"
-echo "bench: exporter_render_10k_series unavailable (no exporter yet)"
+"$bin" export 20
 # what the monitor sends to the terminal (what an ssh link carries): demo at 120x40, 1 s
 if command -v tmux > /dev/null && [ "${BENCH_TTY_SECONDS:-30}" -gt 0 ]; then
     s=${BENCH_TTY_SECONDS:-30}
