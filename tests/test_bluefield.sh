@@ -23,7 +23,7 @@ fresh
 "$PMUTOP" -b --sysfs-root copy -n 2 -d 0.05 --format csv > run.csv 2> err.out
 expect_eq "counting a plain copy exits 0" $? 0
 expect_grep "the copy's tiles counted" ",bf.tile.hnf_requests,tile0," run.csv
-expect_grep "the source says hwmon" ",hwmon," run.csv
+expect_grep "the source says hwmon (and the tree's sensors)" ",hwmon+sensors," run.csv
 restored "after -n"
 
 # signals: programmed while running, restored after

@@ -68,5 +68,5 @@ got=$(value nic.ssu_rpu.bw sicl0 doc.csv)
 close "$got" 2.4 && ok || fail "doc forms: port 1's 0.3 of 8 GB/s, got '$got'"
 # the demo
 "$PMUTOP" --demo hip09 -b -n 1 --fake-clock --format csv > demo.csv
-expect_grep "demo hip09" ",sim,hip09-hns3,nic.ssu_rpu.bw,sicl2,[0-9.]*,GB/s,ok" demo.csv
+expect_grep "demo hip09" ",sim+sensors,hip09-hns3,nic.ssu_rpu.bw,sicl2,[0-9.]*,GB/s,ok" demo.csv
 finish

@@ -462,7 +462,9 @@ PMUTOP_ARGS="--demo spr -d 0.2"
 start 120 40 LANG=C NO_COLOR=1
 see "SPR TopDown letters in monochrome" "socket0 *RRRR*BB*FF*SSSS"
 see "spare room holds per-CPU rows, and the rest is counted" "[0-9]* more CPUs (c shows them all"
-keys Tab Enter
+text '/'
+text 'retiring'
+keys Enter Enter
 see "level 2 under level 1" "level 2 *ll*hh*pp*c*ww*aa*oo*mm"
 see "level 2 letters explained, none meaning two things" "a Fetch latency"
 # the level-2 bar is as long as level 1's, so each child sits under its parent
