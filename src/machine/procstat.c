@@ -1,10 +1,12 @@
 /* procstat.c - CPU utilisation from /proc/stat. */
 #include "machine/procstat.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/sysfs.h"
 #include "base/util.h"
@@ -14,7 +16,33 @@ struct procstat *procstat_new(const char *root)
 	struct procstat *ps = xcalloc(1, sizeof(*ps));
 	ps->path = path_join(root, "proc/stat");
 	ps->util_all = NAN;
+	ps->fd = -1;
 	return ps;
+}
+
+/* The whole file from offset 0 into ps->buf: /proc/stat is regenerated on each read
+ * from the start, so one open descriptor and a pread() per refresh suffice. */
+static char *read_all(struct procstat *ps)
+{
+	if (ps->fd < 0 && (ps->fd = open(ps->path, O_RDONLY | O_CLOEXEC)) < 0)
+		return NULL;
+	if (!ps->cap)
+		ps->buf = xmalloc(ps->cap = 16384);
+	for (;;) {
+		ssize_t n = pread(ps->fd, ps->buf, ps->cap - 1, 0);
+		if (n < 0) {
+			close(ps->fd);
+			ps->fd = -1;
+			return NULL;
+		}
+		if ((size_t)n < ps->cap - 1) {
+			ps->buf[n] = '\0';
+			return ps->buf;
+		}
+		ps->buf = xrealloc(ps->buf, ps->cap *= 2); /* many CPUs: read it whole */
+		if (ps->cap > (64u << 20))
+			return NULL;
+	}
 }
 
 /* "cpu  user nice system idle iowait irq softirq steal guest guest_nice":
@@ -66,7 +94,7 @@ static void grow_cpus(struct procstat *ps, int id)
 
 bool procstat_update(struct procstat *ps)
 {
-	char *text = read_text_file(ps->path, 1 << 20);
+	char *text = read_all(ps);
 	if (!text)
 		return false;
 	struct cpu_times all = { 0 };
@@ -93,7 +121,6 @@ bool procstat_update(struct procstat *ps)
 		ps->cpu[id] = t;
 		ps->seen[id] = true;
 	}
-	free(text);
 	if (!have_all)
 		return false;
 	ps->util_all = ps->primed ? percent(&all, &ps->prev_all) : NAN;
@@ -113,6 +140,9 @@ void procstat_free(struct procstat *ps)
 {
 	if (!ps)
 		return;
+	if (ps->fd >= 0)
+		close(ps->fd);
+	free(ps->buf);
 	free(ps->path);
 	free(ps->cpu_id);
 	free(ps->cpu);

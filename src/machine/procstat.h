@@ -5,6 +5,7 @@
 #define PMUTOP_PROCSTAT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct cpu_times {
@@ -13,6 +14,9 @@ struct cpu_times {
 
 struct procstat {
 	char *path;
+	int fd;                   /* kept open: each refresh is one pread() (-1 until opened) */
+	char *buf;
+	size_t cap;
 	int ncpus;                /* CPU numbers 0..ncpus-1: per-CPU arrays are indexed by number */
 	int *cpu_id;              /* cpu_id[i] == i */
 	bool *seen, *prev_seen;   /* the CPU had a row in this / the previous read (online) */
