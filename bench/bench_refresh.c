@@ -93,6 +93,7 @@ int main(int argc, char **argv)
 		counters += s->inst[i].opened ? s->inst[i].ncounters : 0;
 		leaders += s->inst[i].opened ? s->inst[i].cpus.n : 0;
 	}
+	uint64_t reads0 = sim ? 0 : source_perf_reads(src);
 	uint64_t w0 = clock_monotonic_ns();
 	long bytes = 0;
 	if (draw) {
@@ -169,8 +170,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_refresh: no terminal description for xterm-256color\n");
 	printf("bench: %s_counters %d count\n", tag, counters);
 	printf("bench: %s_metric_values %d count\n", tag, s->nvalues);
-	if (!sim)
+	if (!sim) {
 		printf("bench: %s_group_leaders %d count\n", tag, leaders);
+		printf("bench: %s_counters_opened %d count\n", tag, counters);
+		if (n)
+			printf("bench: %s_reads_per_refresh %.1f count\n", tag,
+			       (double)(source_perf_reads(src) - reads0) / (double)n);
+	}
 	printf("bench: %s_startup %.2f ms\n", tag, (double)(t1 - t0) / 1e6);
 	if (n)
 		printf("bench: %s_refresh %.1f us\n", tag, (double)(w1 - w0) / 1e3 / (double)n);

@@ -54,7 +54,7 @@ static int gauge_read(struct source *src, struct instance *inst, uint64_t now)
 
 static void gauge_close(struct source *src, struct instance *inst) { (void)src; (void)inst; }
 static void gauge_destroy(struct source *src) { free(src); }
-static const struct source_ops gauge_ops = { "gauge", gauge_claims, gauge_open, gauge_read, gauge_close, gauge_destroy };
+static const struct source_ops gauge_ops = { "gauge", gauge_claims, gauge_open, gauge_read, gauge_close, gauge_destroy, NULL };
 
 static struct machine *two_kinds_machine(void)
 {

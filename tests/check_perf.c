@@ -147,6 +147,38 @@ START_TEST(host_profile_counts_for_real)
 }
 END_TEST
 
+/* A group is one read() per CPU, and its members' values are theirs: the same group
+ * opened twice, once read whole and once counter by counter, agrees. */
+START_TEST(group_read_once_per_leader)
+{
+	struct live l;
+	live_begin(&l, "[group g]\npmu = software\ninstance = all\ngrouped = yes\n"
+		       "events = task-clock context-switches page-faults\n"
+		       "[group s]\npmu = software\ninstance = all\ngrouped = no\n"
+		       "events = task-clock context-switches page-faults\n"
+		       "[metric g.cs]\nformula = context_switches\n[metric s.cs]\nformula = context_switches\n"
+		       "[metric g.pf]\nformula = page_faults\n[metric s.pf]\nformula = page_faults\n");
+	const struct instance *g = &l.s->inst[instance_index(l.s, "g", "all")];
+	const struct instance *s1 = &l.s->inst[instance_index(l.s, "s", "all")];
+	ck_assert(g->opened && s1->opened);
+	uint64_t r0 = source_perf_reads(l.src);
+	make_context_switches(500);   /* about 1000 switches */
+	make_page_faults(20000);       /* twenty times more faults: a swap would show */
+	session_sample(l.s, clock_monotonic_ns());
+	uint64_t reads = source_perf_reads(l.src) - r0;
+	/* grouped: one read per CPU; alone: one per counter */
+	ck_assert_uint_eq(reads, (uint64_t)g->cpus.n + (uint64_t)s1->ncounters);
+	double gcs = find_value(l.s, "g.cs", "all")->value, scs = find_value(l.s, "s.cs", "all")->value;
+	double gpf = find_value(l.s, "g.pf", "all")->value, spf = find_value(l.s, "s.pf", "all")->value;
+	ck_assert_msg(gcs >= 1000 && scs >= 1000, "context switches %f %f", gcs, scs);
+	ck_assert_msg(gpf >= 19000 && spf >= 19000, "page faults %f %f", gpf, spf);
+	/* each value is its own event's: the two sessions' counts are close, not swapped */
+	ck_assert_msg(gcs / scs > 0.5 && gcs / scs < 2 && gpf / spf > 0.5 && gpf / spf < 2,
+		      "grouped %f/%f vs alone %f/%f", gcs, gpf, scs, spf);
+	live_end(&l);
+}
+END_TEST
+
 START_TEST(one_bad_group_does_not_stop_the_rest)
 {
 	struct live l;
@@ -205,6 +237,7 @@ int main(void)
 	bool perf = perf_usable();
 	add_test_if(t, host_profile_counts_for_real, perf, "perf_event_open is not permitted here");
 	add_test_if(t, one_bad_group_does_not_stop_the_rest, perf, "perf_event_open is not permitted here");
+	add_test_if(t, group_read_once_per_leader, perf, "perf_event_open is not permitted here");
 	add_test_if(t, permission_message, geteuid() == 0 && paranoid_level() >= 1,
 		    "needs root (to drop to nobody) and kernel.perf_event_paranoid >= 1");
 	suite_add_tcase(s, t);

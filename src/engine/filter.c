@@ -174,8 +174,11 @@ static void reopen(struct session *s, struct instance *inst, bool was_open)
 		inst->source->ops->close(inst->source, inst);
 		inst->opened = false;
 		session_open_instance(s, inst);
-		if (inst->opened)
+		if (inst->opened) {
 			inst->source->ops->read(inst->source, inst, s->last_ns);
+			if (inst->source->ops->read_done)
+				inst->source->ops->read_done(inst->source);
+		}
 	}
 	for (int c = 0; c < inst->ncounters; c++) {
 		struct counter *ct = &inst->counters[c];

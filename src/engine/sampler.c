@@ -203,8 +203,11 @@ const struct frame *session_sample(struct session *s, uint64_t now_ns)
 					inst->counters[c].read_ok = false;
 		}
 	}
-	for (int k = 0; k < s->nsources; k++)
+	for (int k = 0; k < s->nsources; k++) {
+		if (s->sources[k]->ops->read_done)
+			s->sources[k]->ops->read_done(s->sources[k]);
 		s->sources[k]->now_ns = now_ns;
+	}
 	/* members come before their aggregates, so one pass in order suffices */
 	for (int i = 0; i < s->ninstances; i++)
 		instance_vars(s, &s->inst[i], elapsed, fcs, &fis[i]);

@@ -3,8 +3,15 @@
  * One libperf evlist per instance: its events on the CPUs of the instance (the PMU's
  * cpumask for uncore PMUs, every online CPU for core and software events), as one perf
  * group when the profile says so, so that ratios are taken over the same time window.
- * libperf reads one counter per read() (its floor: with PERF_FORMAT_GROUP it returns the
- * leader only). */
+ *
+ * A group is read with one read() of its leader (PERF_FORMAT_GROUP), on the leader's own
+ * CPU (the thread moves there while it reads that CPU's groups, as perf stat does: a read
+ * from another CPU costs an IPI). libperf opens and owns every descriptor but offers no
+ * group read (its perf_evsel__read() returns the leader's value only) and no descriptor:
+ * so at open pmutop learns each counter's kernel id through libperf (PERF_FORMAT_ID),
+ * finds the leader's descriptor among its own by PERF_EVENT_IOC_ID, and reads it itself;
+ * the ids in the group's answer say which value is whose. If the descriptor cannot be
+ * found, libperf reads each counter as before. */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <perf/core.h>
@@ -13,8 +20,11 @@
 #include <perf/evsel.h>
 #include <perf/threadmap.h>
 #include <stdio.h>
+#include <dirent.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "base/diag.h"
@@ -29,10 +39,20 @@ struct perf_instance {
 	struct perf_thread_map *threads;
 	int nevsels;
 	struct perf_evsel **evsel; /* per group event, NULL where absent */
+	/* group reads: per CPU index the leader's descriptor (-1: read each counter), and
+	 * per counter its kernel id */
+	int *leader_fd;
+	uint64_t *id;
+	int nmembers; /* counters in the group on one CPU */
+	uint64_t *buf;
 };
 
 struct perf_source {
 	bool told_permission;
+	cpu_set_t home;  /* the thread's CPUs before reading moved it */
+	bool moved;
+	int at_cpu;      /* the CPU it was moved to, -1 */
+	uint64_t reads;  /* read() calls, for make bench */
 };
 
 static int libperf_print(enum libperf_print_level level, const char *fmt, va_list ap)
@@ -101,6 +121,9 @@ static void free_pi(struct perf_instance *pi)
 	perf_cpu_map__put(pi->cpus);
 	perf_thread_map__put(pi->threads);
 	free(pi->evsel);
+	free(pi->leader_fd);
+	free(pi->id);
+	free(pi->buf);
 	free(pi);
 }
 
@@ -108,6 +131,76 @@ static bool perf_claims(struct source *src, const struct instance *inst)
 {
 	(void)src;
 	return inst->pmu && inst->pmu->type >= 0; /* an event_source PMU */
+}
+
+/* The descriptor of this process whose kernel id is id, or -1. */
+static int fd_of_id(uint64_t id)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int found = -1;
+	while (d && found < 0 && (de = readdir(d))) {
+		char *end;
+		long fd = strtol(de->d_name, &end, 10);
+		uint64_t got;
+		if (*end || fd < 0 || fd == dirfd(d))
+			continue;
+		if (ioctl((int)fd, PERF_EVENT_IOC_ID, &got) == 0 && got == id)
+			found = (int)fd;
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* Each counter's kernel id (libperf reads it for us), and each CPU's leader descriptor. */
+static void find_leaders(struct instance *inst, struct perf_instance *pi, int leader)
+{
+	int ncpu = inst->cpus.n;
+	pi->leader_fd = xmalloc(sizeof(int) * (size_t)ncpu);
+	pi->id = xcalloc((size_t)(inst->ncounters ? inst->ncounters : 1), sizeof(uint64_t));
+	for (int k = 0; k < inst->ncounters; k++) {
+		struct perf_counts_values cv = { 0 };
+		const struct counter *ct = &inst->counters[k];
+		if (pi->evsel[ct->event] && perf_evsel__read(pi->evsel[ct->event], k % ncpu, 0, &cv) == 0)
+			pi->id[k] = cv.id;
+	}
+	pi->nmembers = 0;
+	for (int e = 0; e < inst->group->nevents; e++)
+		pi->nmembers += pi->evsel[e] != NULL;
+	pi->buf = xmalloc(sizeof(uint64_t) * (size_t)(3 + 2 * pi->nmembers));
+	for (int c = 0; c < ncpu; c++) {
+		pi->leader_fd[c] = -1;
+		for (int k = 0; k < inst->ncounters; k++)
+			if (inst->counters[k].event == leader && k % ncpu == c && pi->id[k])
+				pi->leader_fd[c] = fd_of_id(pi->id[k]);
+	}
+}
+
+/* Read where the counters live: move the thread to cpu (kept until read_done). */
+static void go_to(struct perf_source *ps, int cpu)
+{
+	if (ps->at_cpu == cpu)
+		return;
+	if (!ps->moved) {
+		if (sched_getaffinity(0, sizeof(ps->home), &ps->home) != 0)
+			return;
+		ps->moved = true;
+	}
+	cpu_set_t one;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (cpu < CPU_SETSIZE && sched_setaffinity(0, sizeof(one), &one) == 0)
+		ps->at_cpu = cpu;
+}
+
+static void perf_read_done(struct source *src)
+{
+	struct perf_source *ps = src->priv;
+	if (ps->moved)
+		sched_setaffinity(0, sizeof(ps->home), &ps->home);
+	ps->moved = false;
+	ps->at_cpu = -1;
 }
 
 static int perf_open(struct source *src, struct instance *inst)
@@ -143,7 +236,9 @@ static int perf_open(struct source *src, struct instance *inst)
 		attr.config = ct->attr.config[0];
 		attr.config1 = ct->attr.config[1];
 		attr.config2 = ct->attr.config[2];
-		attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+		attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
+		if (g->perf_group && n > 1 && i == 0) /* the leader answers for the whole group */
+			attr.read_format |= PERF_FORMAT_GROUP;
 		attr.disabled = 1;
 		if (ct->attr.config[3]) {
 			free_pi(pi);
@@ -167,26 +262,64 @@ static int perf_open(struct source *src, struct instance *inst)
 	for (int i = 0; i < n; i++)
 		perf_evsel__enable(pi->evsel[order[i]]);
 	inst->priv = pi;
+	if (g->perf_group && n > 1)
+		find_leaders(inst, pi, order[0]);
 	return 0;
+}
+
+/* One read() of CPU index c's group: nr, enabled, running, then (value, id) each. */
+static bool read_group(struct perf_source *ps, struct instance *inst, struct perf_instance *pi, int c)
+{
+	int ncpu = inst->cpus.n;
+	size_t want = sizeof(uint64_t) * (size_t)(3 + 2 * pi->nmembers);
+	ps->reads++;
+	ssize_t got = read(pi->leader_fd[c], pi->buf, want);
+	if (got != (ssize_t)want || pi->buf[0] != (uint64_t)pi->nmembers)
+		return false;
+	for (int k = c; k < inst->ncounters; k += ncpu) {
+		struct counter *ct = &inst->counters[k];
+		if (!pi->evsel[ct->event])
+			continue;
+		ct->read_ok = false;
+		for (int j = 0; j < pi->nmembers; j++)
+			if (pi->buf[3 + 2 * j + 1] == pi->id[k]) {
+				ct->value = pi->buf[3 + 2 * j];
+				ct->enabled = pi->buf[1];
+				ct->running = pi->buf[2];
+				ct->read_ok = true;
+			}
+	}
+	return true;
 }
 
 static int perf_read(struct source *src, struct instance *inst, uint64_t now_ns)
 {
-	(void)src; (void)now_ns;
+	(void)now_ns;
+	struct perf_source *ps = src->priv;
 	struct perf_instance *pi = inst->priv;
 	int ncpu = inst->cpus.n;
-	for (int k = 0; k < inst->ncounters; k++) {
-		struct counter *ct = &inst->counters[k];
-		if (!pi->evsel[ct->event])
-			continue; /* not counted under the current filters */
-		struct perf_counts_values cv = { 0 };
-		int cpu_idx = k % ncpu; /* counters are event-major, CPUs in cpulist order */
-		ct->read_ok = perf_evsel__read(pi->evsel[ct->event], cpu_idx, 0, &cv) == 0;
-		ct->value = cv.val;
-		ct->enabled = cv.ena;
-		ct->running = cv.run;
+	for (int c = 0; c < ncpu; c++) { /* CPU by CPU: each read on the counters' own CPU */
+		go_to(ps, inst->cpus.cpu[c]);
+		if (pi->leader_fd && pi->leader_fd[c] >= 0 && read_group(ps, inst, pi, c))
+			continue;
+		for (int k = c; k < inst->ncounters; k += ncpu) { /* counters are event-major */
+			struct counter *ct = &inst->counters[k];
+			if (!pi->evsel[ct->event])
+				continue; /* not counted under the current filters */
+			struct perf_counts_values cv = { 0 };
+			ps->reads++;
+			ct->read_ok = perf_evsel__read(pi->evsel[ct->event], c, 0, &cv) == 0;
+			ct->value = cv.val;
+			ct->enabled = cv.ena;
+			ct->running = cv.run;
+		}
 	}
 	return 0;
+}
+
+uint64_t source_perf_reads(const struct source *src)
+{
+	return ((const struct perf_source *)src->priv)->reads;
 }
 
 static void perf_close(struct source *src, struct instance *inst)
@@ -209,6 +342,7 @@ static const struct source_ops perf_ops = {
 	.read = perf_read,
 	.close = perf_close,
 	.destroy = perf_destroy,
+	.read_done = perf_read_done,
 };
 
 struct source *source_perf_new(const struct machine *m)
@@ -217,6 +351,8 @@ struct source *source_perf_new(const struct machine *m)
 	struct source *s = xcalloc(1, sizeof(*s));
 	s->ops = &perf_ops;
 	s->machine = m;
-	s->priv = xcalloc(1, sizeof(struct perf_source));
+	struct perf_source *ps = xcalloc(1, sizeof(*ps));
+	ps->at_cpu = -1;
+	s->priv = ps;
 	return s;
 }

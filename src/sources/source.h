@@ -25,6 +25,8 @@ struct source_ops {
 	int (*read)(struct source *src, struct instance *inst, uint64_t now_ns);
 	void (*close)(struct source *src, struct instance *inst);
 	void (*destroy)(struct source *src);
+	/* Every instance was read this refresh (perf moves back to the CPUs it came from). */
+	void (*read_done)(struct source *src);
 };
 
 struct source {
@@ -35,6 +37,8 @@ struct source {
 };
 
 struct source *source_perf_new(const struct machine *m);
+/* read() calls the perf source made so far (make bench). */
+uint64_t source_perf_reads(const struct source *src);
 struct sim_options {
 	const char *model_path; /* NULL: default rates for whatever the tree shows */
 	uint64_t seed;
