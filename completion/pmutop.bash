@@ -24,10 +24,14 @@ _pmutop()
         --sysfs-root|--proc-root)
             COMPREPLY=($(compgen -d -- "$cur"))
             return ;;
-        --model|-o|--output)
+        --model|-o|--output|-w|--write|--info)
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
-        -d|--delay|-n|--iterations|--seed|-f|--filter)
+        -r|--read)
+            compopt -o filenames 2>/dev/null
+            COMPREPLY=($(compgen -f -X '!*.pmrec' -- "$cur") $(compgen -d -- "$cur"))
+            return ;;
+        -d|--delay|-n|--iterations|--seed|-f|--filter|--listen|--begin|--end|--duration|--rotate|--keep|--window)
             return ;;
     esac
     case $sub in
@@ -41,13 +45,21 @@ _pmutop()
         encode)
             COMPREPLY=($(compgen -W "--sysfs-root --demo --help" -- "$cur"))
             return ;;
+        record)
+            COMPREPLY=($(compgen -W "-o --duration --rotate --keep --force --info -d -p -f --demo --sim
+                --sysfs-root --help" -- "$cur"))
+            return ;;
+        serve|rules)
+            COMPREPLY=($(compgen -W "--listen --per-cpu --window -d -p -f --demo --sim --sysfs-root" -- "$cur"))
+            return ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "-b --batch -d --delay -n --iterations --format --raw -o --output
             -p --profile -f --filter --sysfs-root --proc-root --sim --model --demo --seed
-            --fake-clock --dry-run -h --help -V --version" -- "$cur"))
+            --fake-clock --dry-run -w --write -r --read --force --begin --end --listen --per-cpu
+            -h --help -V --version" -- "$cur"))
     elif [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "list encode" -- "$cur"))
+        COMPREPLY=($(compgen -W "list encode record serve rules" -- "$cur"))
     fi
 }
 complete -F _pmutop pmutop
