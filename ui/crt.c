@@ -146,21 +146,39 @@ bool crt_visible(int y)
 /* Write text at (y, x), at most maxw columns (UTF-8 text is counted by characters). */
 void crt_put(int y, int x, int maxw, enum role r, const char *text)
 {
+	crt_put_attr(y, x, maxw, role_attr[r], text, -1);
+}
+
+void crt_put_attr(int y, int x, int maxw, attr_t a, const char *text, int nbytes)
+{
 	if (maxw <= 0 || !crt_visible(y) || x >= COLS || x < 0)
 		return;
 	if (x + maxw > COLS)
 		maxw = COLS - x;
-	attr_t a = role_attr[r];
-	/* the bytes of at most maxw characters, written in one call */
-	int cols = 0;
+	/* cells, not a string: curses would decode every byte through mbrtowc() in a UTF-8
+	 * locale (most of a redraw's cost); the text is UTF-8 we wrote, decoded here once */
+	cchar_t cells[512];
+	int n = 0;
 	const unsigned char *p = (const unsigned char *)text;
-	while (*p && cols < maxw) {
-		p += *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc0 ? 2 : 1;
-		cols++;
+	const unsigned char *stop = nbytes < 0 ? NULL : p + nbytes;
+	if (maxw > (int)(sizeof(cells) / sizeof(cells[0])))
+		maxw = (int)(sizeof(cells) / sizeof(cells[0]));
+	while (*p && n < maxw && (!stop || p < stop)) {
+		wchar_t wc = *p++;
+		int more = wc >= 0xf0 ? 3 : wc >= 0xe0 ? 2 : wc >= 0xc0 ? 1 : 0;
+		if (more)
+			wc &= (wchar_t)(0x3f >> more);
+		for (; more && (*p & 0xc0) == 0x80; more--)
+			wc = (wc << 6) | (*p++ & 0x3f);
+		if (more || wc < 0x20 || wc == 0x7f)
+			wc = '?'; /* cut short, or a control character: never sent to the terminal */
+		memset(&cells[n], 0, sizeof(cells[n]));
+		cells[n].attr = a; /* the role's colour pair travels in the attribute bits */
+		cells[n].chars[0] = wc;
+		n++;
 	}
-	attron(a);
-	mvaddnstr(y, x, text, (int)((const char *)p - text));
-	attroff(a);
+	if (n)
+		mvadd_wchnstr(y, x, cells, n);
 }
 
 /* A horizontal rule: the Unicode line in UTF-8 (ACS lines depend on the terminal's

@@ -141,6 +141,8 @@ void crt_done(void);
 void crt_apply_settings(struct tui *t);
 attr_t crt_attr(enum role r);
 void crt_put(int y, int x, int maxw, enum role r, const char *text);
+/* The same with an attribute and at most nbytes of text (-1: to its end). */
+void crt_put_attr(int y, int x, int maxw, attr_t a, const char *text, int nbytes);
 void crt_fill(int y, int x, int w, enum role r, chtype ch);
 void crt_rule(struct tui *t, int y, int x, int w, enum role r);
 void crt_clip(int top, int bottom);

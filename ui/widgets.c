@@ -59,9 +59,7 @@ void draw_sparkline(struct tui *t, int y, int x, int w, int slot, float scale)
 	struct spark_cache *sc = t->spark ? &t->spark[slot] : NULL;
 	uint64_t key = current * 4 + (uint64_t)t->set.sparklines * 2 + (t->utf8 ? 1 : 0);
 	if (sc && sc->bucket == key && sc->scale == scale && sc->width == w) {
-		attron(a);
-		mvaddnstr(y, x, sc->text, sc->len);
-		attroff(a);
+		crt_put_attr(y, x, w, a, sc->text, sc->len);
 		return;
 	}
 	char buf[256];
@@ -113,9 +111,7 @@ void draw_sparkline(struct tui *t, int y, int x, int w, int slot, float scale)
 		sc->scale = scale;
 		sc->width = w;
 	}
-	attron(a);
-	mvaddnstr(y, x, buf, n);
-	attroff(a);
+	crt_put_attr(y, x, w, a, buf, n);
 }
 
 void draw_stacked(struct tui *t, int y, int x, int w, const double *fracs, int n, const char *letters)
@@ -125,7 +121,6 @@ void draw_stacked(struct tui *t, int y, int x, int w, const double *fracs, int n
 		return;
 	double acc = 0;
 	int col = 0;
-	move(y, x);
 	for (int i = 0; i < n; i++) {
 		double f = isnan(fracs[i]) || fracs[i] < 0 ? 0 : fracs[i];
 		acc += f;
@@ -135,12 +130,10 @@ void draw_stacked(struct tui *t, int y, int x, int w, const double *fracs, int n
 		/* 8 parts of a 4-part whole (TopDown level 2) take their parent's colour */
 		attr_t a = crt_attr((enum role)(R_CAT0 + (n == 8 ? i / 2 : i % 8)));
 		char run[512];
-		int len = 0;
+		int len = 0, start = col;
 		for (; col < end && len < (int)sizeof(run); col++)
 			run[len++] = letters[i];
-		attron(a);
-		addnstr(run, len);
-		attroff(a);
+		crt_put_attr(y, x + start, len, a, run, len);
 	}
 }
 
