@@ -149,8 +149,8 @@ static void put_counter(const struct bf *w, const char *block, int n, unsigned l
 	put_file(w->dev, rel, text);
 }
 
-#define BF2_DEV "sys/devices/platform/MLNXBFD1:00/hwmon/hwmon0"
-#define BF3_DEV "sys/devices/platform/MLNXBFD2:00/hwmon/hwmon1"
+#define BF2_DEV "sys/class/hwmon/hwmon0"
+#define BF3_DEV "sys/class/hwmon/hwmon1"
 
 START_TEST(programs_in_order_and_restores)
 {
@@ -343,17 +343,25 @@ END_TEST
 START_TEST(event_list_cut_and_trailing_blanks)
 {
 	char *root = tmp_dir();
-	put_file(root, "sys/class/hwmon/hwmon2/name", "bfperf\n");
+	/* as the kernel lays it out: /sys/class/hwmon/hwmonN links to the platform device */
+#define LINKED_DEV "sys/devices/platform/MLNXBFD2:00/hwmon/hwmon2"
+	const char *dev = LINKED_DEV;
+	put_file(root, LINKED_DEV "/name", "bfperf\n");
 	/* a name with the trailing blank older kernels print, and an entry cut mid-line */
-	put_file(root, "sys/class/hwmon/hwmon2/llt_miss0/event_list",
+	put_file(root, LINKED_DEV "/llt_miss0/event_list",
 		 "0x0: GDC_MISS_MACHINE_RD_REQ\n0x18: GDC_MISS_MACHINE_G_FIFO_FF_EXEC0_1 \n0x19: GDC_MISS_MA");
-	put_file(root, "sys/class/hwmon/hwmon2/llt_miss0/event0", "0x0: GDC_MISS_MACHINE_RD_REQ\n");
-	put_file(root, "sys/class/hwmon/hwmon2/llt_miss0/counter0", "0x0\n");
-	put_file(root, "sys/class/hwmon/hwmon2/llt_miss0/enable", "0\n");
-	put_file(root, "sys/class/hwmon/hwmon2/llt_miss0/count_clock", "0\n");
+	put_file(root, LINKED_DEV "/llt_miss0/event0", "0x0: GDC_MISS_MACHINE_RD_REQ\n");
+	put_file(root, LINKED_DEV "/llt_miss0/counter0", "0x0\n");
+	put_file(root, LINKED_DEV "/llt_miss0/enable", "0\n");
+	put_file(root, LINKED_DEV "/llt_miss0/count_clock", "0\n");
+	put_file(root, "sys/class/hwmon/.keep", "");
+	char *cmd = xasprintf("ln -s ../../devices/platform/MLNXBFD2:00/hwmon/hwmon2 '%s/sys/class/hwmon/hwmon2'", root);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
 	struct machine *m = machine_discover(root);
 	const struct pmu *p = machine_find_pmu(m, "bfperf_llt_miss0");
 	ck_assert_ptr_nonnull(p);
+	ck_assert_msg(str_has_suffix(p->hw->device, dev), "the link resolved: %s", p->hw->device); /* writes go there */
 	ck_assert_int_eq(p->naliases, 2);
 	ck_assert_ptr_nonnull(pmu_find_alias(p, "GDC_MISS_MACHINE_G_FIFO_FF_EXEC0_1"));
 	ck_assert_str_eq(pmu_event_name(p, 0x18), "GDC_MISS_MACHINE_G_FIFO_FF_EXEC0_1");

@@ -6,7 +6,7 @@
 . "$TOP_SRCDIR/tests/lib.sh"
 cd "$scratch"
 BF2="$TOP_SRCDIR/profiles/machines/bluefield2"
-dev=sys/devices/platform/MLNXBFD1:00/hwmon/hwmon0
+dev=sys/class/hwmon/hwmon0
 
 # "0x45: HNF_REQUESTS" and "0x45" program the same: compare event numbers and enable
 programming() { # TREE -> one line per event/enable file: path number
