@@ -313,6 +313,18 @@ START_TEST(expr_values)
 	ck_assert(isnan(eval("a / c > 1 ? 1 : 2")));
 	ck_assert(isnan(eval("max(a, a / c)")));
 	ck_assert(eval("c > 0 ? a / c : 5") == 5); /* the branch not taken costs nothing */
+	/* a variable or constant on the right of an operator is one fused instruction */
+	ck_assert(eval("a + b") == 9 && eval("a - b") == 3 && eval("a * b") == 18 && eval("a / b") == 2);
+	ck_assert(eval("a + 2") == 8 && eval("a - 2") == 4 && eval("a * 2") == 12 && eval("a / 2") == 3);
+	ck_assert(eval("2 - a") == -4 && eval("12 / a") == 2 && eval("b - (a - b)") == 0);
+	ck_assert(isnan(eval("a / 0")) && isnan(eval("b / c")) && isnan(eval("(a / c) + b")));
+	ck_assert(eval("(a + b) * (a - b) / b") == 9);
+	char *err;
+	int col;
+	struct expr *e = expr_compile("a * b + a / b - 2 * b", &names, &err, &col);
+	ck_assert_int_eq(expr_ninsns(e), 8); /* VAR MULV VAR DIVV ADD CONST MULV SUB, not 11 */
+	ck_assert(expr_eval(e, vars) == 14);
+	expr_free(e);
 }
 END_TEST
 

@@ -21,7 +21,15 @@ enum op {
 	OP_MIN, OP_MAX, OP_ABS, OP_SQRT, OP_FLOOR, OP_SIN, OP_COS,
 	OP_JFALSE, /* pop; if false jump to arg (NaN: push NaN and jump to the end, arg2) */
 	OP_JUMP,
+	/* fused by compile (formulae without jumps): a variable or a constant as the right
+	 * operand, one dispatch instead of two */
+	OP_ADDV, OP_SUBV, OP_MULV, OP_DIVV, OP_ADDK, OP_SUBK, OP_MULK, OP_DIVK,
 };
+
+static bool reads_var(uint8_t op)
+{
+	return op == OP_VAR || op == OP_ADDV || op == OP_SUBV || op == OP_MULV || op == OP_DIVV;
+}
 
 struct insn {
 	uint8_t op;
@@ -300,6 +308,37 @@ static void parse_cond(struct parser *ps)
 	ps->e->code[jf].arg2 = ps->e->n;
 }
 
+/* VAR x; ADD -> ADDV x (and SUB, MUL, DIV; CONST likewise). Only where no jump targets
+ * would move: most formulae have no conditional at all. */
+static void fuse(struct expr *e)
+{
+	for (int i = 0; i < e->n; i++)
+		if (e->code[i].op == OP_JFALSE || e->code[i].op == OP_JUMP)
+			return;
+	int out = 0;
+	for (int i = 0; i < e->n; i++) {
+		struct insn in = e->code[i];
+		if (i + 1 < e->n && (in.op == OP_VAR || in.op == OP_CONST)) {
+			uint8_t next = e->code[i + 1].op, fused = 0;
+			bool v = in.op == OP_VAR;
+			if (next == OP_ADD)
+				fused = v ? OP_ADDV : OP_ADDK;
+			else if (next == OP_SUB)
+				fused = v ? OP_SUBV : OP_SUBK;
+			else if (next == OP_MUL)
+				fused = v ? OP_MULV : OP_MULK;
+			else if (next == OP_DIV)
+				fused = v ? OP_DIVV : OP_DIVK;
+			if (fused) {
+				in.op = fused;
+				i++;
+			}
+		}
+		e->code[out++] = in;
+	}
+	e->n = out;
+}
+
 struct expr *expr_compile(const char *text, const struct expr_names *names, char **err, int *col)
 {
 	struct parser ps = { .text = text, .p = text, .names = names };
@@ -317,6 +356,7 @@ struct expr *expr_compile(const char *text, const struct expr_names *names, char
 		return NULL;
 	}
 	ps.e->depth = ps.maxsp;
+	fuse(ps.e);
 	return ps.e;
 }
 
@@ -377,6 +417,14 @@ double expr_eval(const struct expr *e, const double *vars)
 			st[sp - 1] = r;
 			break;
 		}
+		case OP_ADDV: st[sp - 1] += vars[in->arg]; break;
+		case OP_SUBV: st[sp - 1] -= vars[in->arg]; break;
+		case OP_MULV: st[sp - 1] *= vars[in->arg]; break;
+		case OP_DIVV: b = vars[in->arg]; st[sp - 1] = b == 0.0 ? NAN : st[sp - 1] / b; break;
+		case OP_ADDK: st[sp - 1] += in->k; break;
+		case OP_SUBK: st[sp - 1] -= in->k; break;
+		case OP_MULK: st[sp - 1] *= in->k; break;
+		case OP_DIVK: st[sp - 1] = in->k == 0.0 ? NAN : st[sp - 1] / in->k; break;
 		case OP_ABS: st[sp - 1] = fabs(st[sp - 1]); break;
 		case OP_SQRT: st[sp - 1] = st[sp - 1] < 0 ? NAN : sqrt(st[sp - 1]); break;
 		case OP_FLOOR: st[sp - 1] = floor(st[sp - 1]); break;
@@ -400,11 +448,11 @@ double expr_eval(const struct expr *e, const double *vars)
 void expr_foreach_var(const struct expr *e, void (*fn)(void *ctx, int slot), void *ctx)
 {
 	for (int i = 0; i < e->n; i++) {
-		if (e->code[i].op != OP_VAR)
+		if (!reads_var(e->code[i].op))
 			continue;
 		bool seen = false;
 		for (int j = 0; j < i && !seen; j++)
-			seen = e->code[j].op == OP_VAR && e->code[j].arg == e->code[i].arg;
+			seen = reads_var(e->code[j].op) && e->code[j].arg == e->code[i].arg;
 		if (!seen)
 			fn(ctx, e->code[i].arg);
 	}
