@@ -70,4 +70,19 @@ if command -v tmux > /dev/null && [ "${BENCH_TTY_SECONDS:-30}" -gt 0 ]; then
     echo "bench: tty_bytes_per_second $(( $(wc -c < "$out") / s )) B/s"
     echo "bench: demo_tty_bytes_per_second $(( $(wc -c < "$out") / s )) B/s"
     rm -rf "$out" "$home"
+    # the same at 80x24, and on the NIC and BlueField demos (a third of the time each)
+    s=$(( (s + 2) / 3 ))
+    for v in "tegra410 80 24" "hip09 120 40" "bluefield2 120 40"; do
+        set -- $v
+        out=$(mktemp)
+        home=$(mktemp -d)
+        tmux -L "$sock" new-session -d -x "$2" -y "$3" "HOME=$home LANG=C.UTF-8 TERM=xterm-256color $b/pmutop --demo $1 -d 1; sleep 600"
+        sleep 3
+        tmux -L "$sock" pipe-pane -t 0 -o "cat >> $out"
+        sleep "$s"
+        tmux -L "$sock" pipe-pane -t 0
+        tmux -L "$sock" kill-server
+        echo "bench: demo_${1}_${2}x${3}_tty_bytes_per_second $(( $(wc -c < "$out") / s )) B/s"
+        rm -rf "$out" "$home"
+    done
 fi
