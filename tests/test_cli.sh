@@ -238,7 +238,7 @@ pid=$!
 # ready once it catches SIGINT (bit 2 of SigCgt); poll that, with a deadline
 i=0
 caught() { mask=$(awk '/^SigCgt:/ { print $2 }' /proc/$pid/status 2> /dev/null); [ -n "$mask" ] && [ $((0x$mask & 2)) -ne 0 ]; }
-while [ $i -lt 100 ] && ! caught; do
+while [ $i -lt 400 ] && ! caught; do
     sleep 0.05; i=$((i + 1))
 done
 [ $i -lt 100 ] && ok || fail "interrupt: pmutop never caught SIGINT"
