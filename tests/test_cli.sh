@@ -241,7 +241,7 @@ caught() { mask=$(awk '/^SigCgt:/ { print $2 }' /proc/$pid/status 2> /dev/null);
 while [ $i -lt 400 ] && ! caught; do
     sleep 0.05; i=$((i + 1))
 done
-[ $i -lt 100 ] && ok || fail "interrupt: pmutop never caught SIGINT"
+[ $i -lt 400 ] && ok || fail "interrupt: pmutop never caught SIGINT"
 kill -INT $pid
 wait $pid
 expect_eq "interrupt exit" $? 0
