@@ -27,8 +27,9 @@ ASAN_OPTIONS="${ASAN_OPTIONS:-}:quarantine_size_mb=4" \
     "$PMUTOP" serve --sim --sysfs-root "$tree" --listen 127.0.0.1:0 -d 0.5 2> serve.err &
 spid=$!
 pids="$spid"
-port_known() { grep -q "(port [0-9]*)" serve.err; }
+port_known() { grep -q "(port [0-9]*)\|cannot listen" serve.err; }
 wait_until "pmutop serve says its port" 10 port_known || { cat serve.err >&2; finish; exit 1; }
+grep -q "cannot listen" serve.err && skip "no port can be bound on 127.0.0.1 here: $(cat serve.err)"
 port=$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' serve.err)
 url=http://127.0.0.1:$port/metrics
 has_values() { curl -sf "$url" | grep -q '^pmutop_ucf_mem_read_bw_bytes_per_second{'; }
