@@ -24,7 +24,7 @@ wait_until() {
 
 # (under ASan, freed memory waits in a quarantine: keep it small so RSS means memory held)
 ASAN_OPTIONS="${ASAN_OPTIONS:-}:quarantine_size_mb=4" \
-    "$PMUTOP" serve --sim --sysfs-root "$tree" --listen 127.0.0.1:0 -d 0.5 2> serve.err &
+    "$PMUTOP" serve --sim --sysfs-root "$tree" --listen 127.0.0.1:0 -d 0.1 2> serve.err &
 spid=$!
 pids="$spid"
 port_known() { grep -q "(port [0-9]*)\|cannot listen" serve.err; }
@@ -56,8 +56,9 @@ expect_eq "unknown path" "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0
 curl -sf "http://127.0.0.1:$port/" | grep -q 'href="/metrics"' && ok || fail "/ links /metrics"
 
 # the recording rules pass promtool
-# (a short window: the test cannot wait the default minute for a full one)
-"$PMUTOP" rules --window 5s --sim --sysfs-root "$tree" > rules.yml
+# (a short window: the test cannot wait the default minute for a full one; long enough
+# that pmutop's 0.1 s refresh steps, seen by 1 s scrapes, stay under 1 %)
+"$PMUTOP" rules --window 20s --sim --sysfs-root "$tree" > rules.yml
 promtool check rules rules.yml > rules.out 2>&1 && ok || fail "promtool check rules: $(cat rules.out)"
 
 # a real Prometheus scraping every second
@@ -78,14 +79,14 @@ q() { curl -sfG "http://127.0.0.1:$pport/api/v1/query" --data-urlencode "query=$
       python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else "")'; }
 up_is_1() { [ "$(q 'up{job="pmutop"}')" = 1 ]; }
 wait_until "Prometheus: up == 1" 60 up_is_1 && ok
-# rate() is exact once its window is full of scrapes: 8 s of them for a 5 s window
-enough() { cnt=$(q 'count_over_time(pmutop_ucf_mem_bytes_rd_total{name="socket0"}[8s])'); [ "${cnt:-0}" -ge 7 ]; }
-wait_until "eight seconds of scrapes" 60 enough
-rule_has_value() { [ -n "$(q 'pmutop:ucf_mem_read_bw_bytes_per_second:rate5s{name="socket0"}')" ]; }
+# rate() is right once its window is full of scrapes: 23 s of them for a 20 s window
+enough() { cnt=$(q 'count_over_time(pmutop_ucf_mem_bytes_rd_total{name="socket0"}[23s])'); [ "${cnt:-0}" -ge 22 ]; }
+wait_until "twenty-three seconds of scrapes" 90 enough
+rule_has_value() { [ -n "$(q 'pmutop:ucf_mem_read_bw_bytes_per_second:rate20s{name="socket0"}')" ]; }
 wait_until "the recording rule evaluates" 30 rule_has_value
-rate=$(q 'rate(pmutop_ucf_mem_bytes_rd_total{name="socket0"}[5s])')
+rate=$(q 'rate(pmutop_ucf_mem_bytes_rd_total{name="socket0"}[20s])')
 gauge=$(q 'pmutop_ucf_mem_read_bw_bytes_per_second{name="socket0"}')
-rule=$(q 'pmutop:ucf_mem_read_bw_bytes_per_second:rate5s{name="socket0"}')
+rule=$(q 'pmutop:ucf_mem_read_bw_bytes_per_second:rate20s{name="socket0"}')
 within() { python3 -c "import sys; a,b=float('$1'),float('$2'); sys.exit(0 if b and abs(a-b)<=0.01*abs(b) else 1)" 2> /dev/null; }
 within "$rate" "$gauge" && ok || fail "rate() of the byte counter ($rate) vs pmutop's gauge ($gauge)"
 within "$rule" "$gauge" && ok || fail "the recording rule ($rule) vs pmutop's gauge ($gauge)"
