@@ -16,6 +16,10 @@ start() {
     shift 2
     T kill-server 2> /dev/null
     while T has-session 2> /dev/null; do sleep 0.1; done
+    # a server of its own each time: a new session must not reach the old server while
+    # it is still going away (under ASan that race lost a whole section once)
+    starts=$((${starts:-0} + 1))
+    sock="pmutop-test-$$-$starts"
     rm -f "$scratch/pid"
     T new-session -d -x "$w" -y "$h" "env $* sh -c 'sh \"$scratch/launch.sh\" $PMUTOP_ARGS; echo EXITED=\$?; stty -a | tr \" ;\" \"\\n\\n\" | grep -x -e icanon -e -icanon -e echo -e -echo; exec sleep 60'"
 }
