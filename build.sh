@@ -10,8 +10,10 @@ set -eu
 cd "$(dirname "$0")"
 
 PKGS="gcc make autoconf automake pkg-config xz-utils libinih-dev check libncurses-dev
-      libsensors-dev libsqlite3-dev libzstd-dev sqlite3 libmicrohttpd-dev prometheus curl linux-source-6.12 tmux linux-perf util-linux
-      procps python3"
+      libsensors-dev libsqlite3-dev libzstd-dev libmicrohttpd-dev linux-source-6.12 tmux linux-perf
+      util-linux procps python3"
+# the tests' real parts: the sqlite3 tool, a Prometheus server and promtool, curl
+case ${1:-} in check|asan) PKGS="$PKGS sqlite3 prometheus curl" ;; esac
 [ "${1:-}" = bench ] && PKGS="$PKGS valgrind"
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-14-dev"
 
