@@ -4,9 +4,7 @@
  * cpumask for uncore PMUs, every online CPU for core and software events), as one perf
  * group when the profile says so, so that ratios are taken over the same time window.
  *
- * A group is read with one read() of its leader (PERF_FORMAT_GROUP), on the leader's own
- * CPU (the thread moves there while it reads that CPU's groups, as perf stat does: a read
- * from another CPU costs an IPI). libperf opens and owns every descriptor but offers no
+ * A group is read with one read() of its leader (PERF_FORMAT_GROUP). libperf opens and owns every descriptor but offers no
  * group read (its perf_evsel__read() returns the leader's value only) and no descriptor:
  * so at open pmutop learns each counter's kernel id through libperf (PERF_FORMAT_ID),
  * finds the leader's descriptor among its own by PERF_EVENT_IOC_ID, and reads it itself;
@@ -51,6 +49,7 @@ struct perf_source {
 	bool told_permission;
 	cpu_set_t home;  /* the thread's CPUs before reading moved it */
 	bool moved;
+	bool affinity;   /* move to each counter's CPU to read it (see go_to) */
 	int at_cpu;      /* the CPU it was moved to, -1 */
 	uint64_t reads;  /* read() calls, for make bench */
 };
@@ -177,7 +176,10 @@ static void find_leaders(struct instance *inst, struct perf_instance *pi, int le
 	}
 }
 
-/* Read where the counters live: move the thread to cpu (kept until read_done). */
+/* Read where the counters live: move the thread to cpu (kept until read_done), as perf
+ * stat does to spare the IPI of a remote read. Off for now: on a loaded machine the
+ * move waits for a busy CPU, the read comes milliseconds after the sample's time stamp,
+ * and rates come out skewed (a TSC 1.2 % fast against perf stat under ASan and load). */
 static void go_to(struct perf_source *ps, int cpu)
 {
 	if (ps->at_cpu == cpu)
@@ -298,8 +300,9 @@ static int perf_read(struct source *src, struct instance *inst, uint64_t now_ns)
 	struct perf_source *ps = src->priv;
 	struct perf_instance *pi = inst->priv;
 	int ncpu = inst->cpus.n;
-	for (int c = 0; c < ncpu; c++) { /* CPU by CPU: each read on the counters' own CPU */
-		go_to(ps, inst->cpus.cpu[c]);
+	for (int c = 0; c < ncpu; c++) {
+		if (ps->affinity) /* off: see go_to() */
+			go_to(ps, inst->cpus.cpu[c]);
 		if (pi->leader_fd && pi->leader_fd[c] >= 0 && read_group(ps, inst, pi, c))
 			continue;
 		for (int k = c; k < inst->ncounters; k += ncpu) { /* counters are event-major */
