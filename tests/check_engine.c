@@ -78,18 +78,6 @@ static struct machine *two_kinds_machine(void)
 	return machine_discover(root);
 }
 
-static struct profile *load_text(const char *text)
-{
-	char *dir = tmp_dir();
-	put_file(dir, "p.ini", text);
-	char *path = xasprintf("%s/p.ini", dir);
-	int nerr;
-	struct profile *p = profile_load(path, &nerr);
-	ck_assert_msg(p != NULL, "profile: %s", diag_count() ? diag_message(diag_count() - 1, NULL) : "");
-	free(path);
-	return p;
-}
-
 static const char *two_kinds_profile =
 	"[group g]\npmu = fake_pmu_{n}\ninstance = f{n}\nevents = a b\n"
 	"filter.mode = enum default=one accepts=filtermode/{event} title=Mode\n"
@@ -110,7 +98,7 @@ struct two {
 static void two_begin(struct two *w)
 {
 	w->m = two_kinds_machine();
-	w->p = load_text(two_kinds_profile);
+	w->p = profile_from_text(two_kinds_profile);
 	w->ps[0] = w->p;
 	w->s = session_new(w->m, w->ps, 1);
 	struct source *gauge = xcalloc(1, sizeof(*gauge));
@@ -196,7 +184,7 @@ START_TEST(host_meters_in_frames)
 {
 	struct two w;
 	w.m = two_kinds_machine();
-	w.p = load_text(two_kinds_profile);
+	w.p = profile_from_text(two_kinds_profile);
 	w.ps[0] = w.p;
 	w.s = session_new(w.m, w.ps, 1);
 	struct sim_options so = { .model_path = NULL, .seed = 1 };
@@ -227,7 +215,7 @@ START_TEST(batch_precision_and_states_agree)
 {
 	struct two w;
 	w.m = two_kinds_machine();
-	w.p = load_text("[group t]\npmu = fake_gauge_{n}\ninstance = g{n}\nevents = temp\n"
+	w.p = profile_from_text("[group t]\npmu = fake_gauge_{n}\ninstance = g{n}\nevents = temp\n"
 			"[metric t.small]\nformula = temp * 0.0013027 / 40\n"
 			"[metric t.tiny]\nformula = temp * 1e-300 / 40\n"
 			"[metric t.huge]\nformula = temp * 1e308 * 10\n"

@@ -89,18 +89,6 @@ static char *copy_demo(const char *name)
 	return root;
 }
 
-static struct profile *load_text(const char *text)
-{
-	char *dir = tmp_dir();
-	put_file(dir, "p.ini", text);
-	char *path = xasprintf("%s/p.ini", dir);
-	int nerr;
-	struct profile *p = profile_load(path, &nerr);
-	ck_assert_msg(p != NULL, "profile: %s", diag_count() ? diag_message(diag_count() - 1, NULL) : "");
-	free(path);
-	return p;
-}
-
 /* between(dev): what changes after discovery and before counting starts, or NULL */
 static void bf_begin_with(struct bf *w, const char *root, const char *dev, const char *profile,
 			  void (*between)(const char *dev))
@@ -109,7 +97,7 @@ static void bf_begin_with(struct bf *w, const char *root, const char *dev, const
 	w->root = (char *)root;
 	w->dev = xasprintf("%s/%s", root, dev);
 	w->m = machine_discover(root);
-	w->p = load_text(profile);
+	w->p = profile_from_text(profile);
 	w->ps[0] = w->p;
 	w->s = session_new(w->m, w->ps, 1);
 	if (between)

@@ -308,7 +308,7 @@ start 120 40 LANG=C.UTF-8
 see "live monitor" "NIC packet rates"
 keys w
 see "w starts a recording" "recording to pmutop-[0-9]\{8\}-[0-9]\{6\}\.pmrec"
-see "the header says it records" "REC pmutop-.*pmrec ([1-9][0-9]* samples)"
+see "the header says it records" "REC pmutop-.*pmrec ([1-9][0-9]* samples*)"
 wait_for "REC pmutop-.*pmrec ([1-9][0-9] samples)" 10
 keys w
 see "w stops it" "recording stopped"

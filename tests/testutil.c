@@ -1,6 +1,7 @@
 /* testutil.c - helpers for the Check suites. */
 #include "testutil.h"
 
+#include "engine/profile.h"
 #include "engine/session.h"
 
 #include <ftw.h>
@@ -120,4 +121,16 @@ int instance_index(const struct session *s, const char *group, const char *name)
 			return i;
 	ck_abort_msg("no instance %s %s", group, name);
 	return -1;
+}
+
+struct profile *profile_from_text(const char *text)
+{
+	char *dir = tmp_dir();
+	put_file(dir, "p.ini", text);
+	char *path = xasprintf("%s/p.ini", dir);
+	int nerr;
+	struct profile *p = profile_load(path, &nerr);
+	ck_assert_msg(p != NULL, "profile: %s", diag_count() ? diag_message(diag_count() - 1, NULL) : "");
+	free(path);
+	return p;
 }

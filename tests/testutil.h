@@ -15,6 +15,10 @@ const char *demo_tegra410(void);
 /* Path under the source tree's tests/ directory. */
 char *test_path(const char *rel);
 char *src_path(const char *rel);
+struct profile;
+/* A profile from text (written to a scratch file and loaded); the test fails with the
+ * loader's last message if it does not load. */
+struct profile *profile_from_text(const char *text);
 struct session;
 struct frame_value;
 /* The value of metric for the instance named inst in the session's newest frame; the

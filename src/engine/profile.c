@@ -269,7 +269,7 @@ static void parse_filter(struct loader *L, const char *term, const char *value)
 	char **w = split_words(copy, &n);
 	bool ok = n >= 1 && parse_filter_type(w[0], &f.type);
 	if (!ok)
-		lerror(L, L->line, value_column(L), "filter '%s': type must be one of flag, mask, int, hex, bdf, enum", term);
+		lerror(L, L->line, value_column(L), "filter '%s': type must be one of flag, mask, int, hex, bdf, enum, event", term);
 	for (int i = 1; ok && i < n; i++) {
 		if (str_has_prefix(w[i], "default=")) { /* a repeated option: the last one counts */
 			free(L->pending_default);

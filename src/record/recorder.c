@@ -461,7 +461,8 @@ void recorder_status(struct recorder *r, char *buf, size_t len)
 	if (r->error)
 		snprintf(buf, len, "recording stopped: %s", r->error);
 	else if (r->active)
-		snprintf(buf, len, "REC %s (%llu samples)", r->file ? r->file : "", (unsigned long long)r->samples);
+		snprintf(buf, len, "REC %s (%llu sample%s)", r->file ? r->file : "", (unsigned long long)r->samples,
+			 r->samples == 1 ? "" : "s");
 	else
 		buf[0] = '\0';
 	pthread_mutex_unlock(&r->lock);

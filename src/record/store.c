@@ -102,6 +102,17 @@ static int step_done(struct store *st, sqlite3_stmt *q, char **err, const char *
 	return r == SQLITE_DONE ? 0 : fail(st, err, what);
 }
 
+/* COMMIT what went well, ROLLBACK what did not (keeping the first error). */
+static int end_transaction(struct store *st, int r, char **err)
+{
+	if (r == 0)
+		return store_exec(st, "COMMIT", err);
+	char *e2 = NULL;
+	store_exec(st, "ROLLBACK", &e2);
+	free(e2);
+	return -1;
+}
+
 int store_put_meta(struct store *st, const char *key, const char *value, char **err)
 {
 	const char *v[2] = { key, value };
@@ -149,12 +160,7 @@ int store_append(struct store *st, const struct rec_sample *s, int ncounters, co
 		r = step_done(st, q, err, "append event");
 	}
 	free(blob);
-	if (r == 0)
-		return store_exec(st, "COMMIT", err);
-	char *e2 = NULL;
-	store_exec(st, "ROLLBACK", &e2);
-	free(e2);
-	return -1;
+	return end_transaction(st, r, err);
 }
 
 int store_fold(struct store *st, const struct rec_sample *s, int n, int ncounters, char **err)
@@ -185,12 +191,7 @@ int store_fold(struct store *st, const struct rec_sample *s, int n, int ncounter
 		r = step_done(st, q, err, "trim tail");
 	}
 	free(blob);
-	if (r == 0)
-		return store_exec(st, "COMMIT", err);
-	char *e2 = NULL;
-	store_exec(st, "ROLLBACK", &e2);
-	free(e2);
-	return -1;
+	return end_transaction(st, r, err);
 }
 
 int store_finish(struct store *st, char **err)
