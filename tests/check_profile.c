@@ -112,7 +112,7 @@ START_TEST(errors_name_file_line_column)
 	expect_profile_error("[widget w]\n", "1: unknown section [widget]");
 	expect_profile_error("[group g]\npmu = x\nevents = a\nthis line has no equals\n", "4: syntax error");
 	expect_profile_error("[group g]\npmu = x\nevents = a\nexclusive = a q\n", "1: [group g]: exclusive names 'a'");
-	expect_profile_error("[pane p]\nmetrics = nope\n", "1: [pane p]: no metric 'nope'");
+	expect_profile_error("[pane p]\nmetrics = nope\n", "2: [pane p]: no metric 'nope'");
 	expect_profile_error("[group g]\npmu = x\nevents = a\nleader = b\n", "1: [group g]: leader 'b'");
 	expect_profile_error("[group g]\npmu = x\nevents = a\nper = socket\n", "4:7: per must be");
 	/* the keys of enum and per-event filters name what exists */

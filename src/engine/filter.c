@@ -96,6 +96,13 @@ static int find_filter(const struct prof_group *g, const char *term)
 	return -1;
 }
 
+/* Does a filter set to v select something? 0 is "no filter" for a mask or flag, but a
+ * real choice where a companion enables it (src_bdf=00:00.0 with src_bdf_en). */
+static bool filter_selects(const struct prof_filter *pf, bool set, uint64_t v)
+{
+	return set && (v || pf->enable);
+}
+
 /* May filter f be set to v on inst (format width, exclusive sets)? */
 static int check_filter(const struct instance *inst, int f, bool set, uint64_t v, char **err)
 {
@@ -147,7 +154,7 @@ static int check_filter(const struct instance *inst, int f, bool set, uint64_t v
 		free(e2);
 		free(copy);
 	}
-	for (int x = 0; set && v && x < g->nexclusive; x++) {
+	for (int x = 0; filter_selects(pf, set, v) && x < g->nexclusive; x++) {
 		bool mine = false;
 		for (char **t = g->exclusive[x]; *t; t++)
 			mine |= !strcmp(*t, pf->term);
@@ -155,7 +162,7 @@ static int check_filter(const struct instance *inst, int f, bool set, uint64_t v
 			continue;
 		for (char **t = g->exclusive[x]; *t; t++) {
 			int o = find_filter(g, *t);
-			if (o >= 0 && o != f && inst->filter_set[o] && inst->filter_value[o]) {
+			if (o >= 0 && o != f && filter_selects(&g->filters[o], inst->filter_set[o], inst->filter_value[o])) {
 				const char *why = g->exclusive_why[x];
 				*err = xasprintf("%s: %s and %s are mutually exclusive%s%s%s; clear %s first", inst->name, pf->term,
 						 *t, why ? " (" : "", why ? why : "", why ? ")" : "", *t);

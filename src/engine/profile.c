@@ -404,9 +404,41 @@ static char *attr_ident(const char *attr)
 	return s;
 }
 
+/* A pattern or template's {name} places: closed, not nested, a name binding can hold
+ * (letters, digits, '_' or a leading '@', under 64 characters), at most 8 of them. */
+static void check_braces(struct loader *L, const char *key, const char *value)
+{
+	int n = 0;
+	for (const char *p = value; *p; p++) {
+		if (*p == '}') {
+			lerror(L, L->line, value_column(L) + (int)(p - value), "%s: '}' without '{'", key);
+			return;
+		}
+		if (*p != '{')
+			continue;
+		const char *q = p + 1;
+		if (*q == '@')
+			q++;
+		while (isalnum((unsigned char)*q) || *q == '_')
+			q++;
+		if (*q != '}' || q == p + 1 || q - p > 64) {
+			lerror(L, L->line, value_column(L) + (int)(q - value),
+			       *q == '}' ? "%s: an empty or over-long {name}" : "%s: '{' not closed by '}' after a name", key);
+			return;
+		}
+		if (++n > 8) {
+			lerror(L, L->line, value_column(L) + (int)(p - value), "%s: more than 8 {names}", key);
+			return;
+		}
+		p = q;
+	}
+}
+
 static void group_key(struct loader *L, const char *name, const char *value)
 {
 	struct prof_group *g = cur_group(L);
+	if (!strcmp(name, "pmu") || !strcmp(name, "instance") || !strcmp(name, "label"))
+		check_braces(L, name, value);
 	if (!strcmp(name, "pmu")) {
 		set_string(&g->pmu_pattern, value);
 	} else if (!strcmp(name, "instance")) {
@@ -578,8 +610,10 @@ static void pane_key(struct loader *L, const char *name, const char *value)
 		set_string(&pn->style, value);
 	} else if (!strcmp(name, "metrics")) {
 		append_words(&pn->metrics, &pn->nmetrics, value);
+		pn->metrics_line = L->line;
 	} else if (!strcmp(name, "detail")) {
 		append_words(&pn->detail, &pn->ndetail, value);
+		pn->detail_line = L->line;
 	} else if (!strcmp(name, "missing")) {
 		set_string(&pn->missing, value);
 	} else if (!strcmp(name, "letters")) {
@@ -1017,7 +1051,8 @@ static void check_pane(struct loader *L, struct prof_pane *pn)
 		for (int j = 0; j < L->p->nmetrics && !found; j++)
 			found = !strcmp(L->p->metrics[j].name, want);
 		if (!found)
-			lerror(L, pn->line, 0, "[pane %s]: no metric '%s'", pn->name, want);
+			lerror(L, i < pn->nmetrics ? pn->metrics_line : pn->detail_line, 0, "[pane %s]: no metric '%s'",
+			       pn->name, want);
 	}
 	if (!pn->style)
 		pn->style = xstrdup("values");

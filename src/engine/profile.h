@@ -122,6 +122,7 @@ struct prof_pane {
 	char *missing;  /* what to say when nothing binds ("TopDown unavailable: no core PMU") */
 	char *letters;  /* one per metric then per detail metric, for monochrome stacked bars */
 	int line;
+	int metrics_line, detail_line; /* where 'metrics =' and 'detail =' were (last seen) */
 };
 
 struct profile {

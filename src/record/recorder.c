@@ -415,7 +415,17 @@ static void enqueue(struct recorder *r, struct job *j)
 int recorder_start(struct recorder *r, const char *path, bool force, char **err)
 {
 	*err = NULL;
-	if (!r->opt.rotate_ns) { /* say at once when the file cannot be made, not later */
+	/* say at once when the file cannot be made, not when the writer thread first tries */
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir] = '\0'; /* "/x" keeps "/" */
+	int dir_ok = access(slash ? dir : ".", W_OK | X_OK) == 0 ? 0 : errno;
+	free(dir);
+	if (dir_ok) {
+		*err = xasprintf("cannot record to %s: %s", path, strerror(dir_ok));
+		return -1;
+	}
+	if (!r->opt.rotate_ns) {
 		if (!force && access(path, F_OK) == 0) {
 			*err = xasprintf("%s: exists; not overwritten (use --force)", path);
 			return -1;

@@ -386,7 +386,7 @@ int store_query(struct store *st, const char *sql, void (*row)(void *ctx, int n,
 {
 	sqlite3_stmt *q;
 	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
-		return fail(st, err, "query");
+		return fail(st, err, "damaged recording");
 	int n = sqlite3_column_count(q), r;
 	const char **v = xcalloc((size_t)(n ? n : 1), sizeof(char *));
 	while ((r = sqlite3_step(q)) == SQLITE_ROW) {
@@ -396,7 +396,7 @@ int store_query(struct store *st, const char *sql, void (*row)(void *ctx, int n,
 	}
 	free(v);
 	sqlite3_finalize(q);
-	return r == SQLITE_DONE ? 0 : fail(st, err, "query");
+	return r == SQLITE_DONE ? 0 : fail(st, err, "damaged recording");
 }
 
 void store_sizes(struct store *st, uint64_t *chunk_bytes, uint64_t *file_bytes, uint64_t *chunk_samples)

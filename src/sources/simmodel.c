@@ -329,7 +329,7 @@ struct sim_model *sim_model_load(const char *path)
 	fclose(m->f);
 	m->f = NULL;
 	if (r > 0)
-		merr(m, r, 0, "syntax error");
+		merr(m, r, 0, "syntax error (want [section], KEY = VALUE, or a ; comment)");
 	if (m->nerrors) {
 		sim_model_free(m);
 		return NULL;

@@ -1,0 +1,2 @@
+-- expect: pmutop: -r counters.pmrec: damaged recording: no such table: counters
+DROP TABLE counters;
