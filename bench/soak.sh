@@ -1,0 +1,85 @@
+#!/bin/sh
+# make soak: the simulated Tegra410 in the monitor for SOAK_SECONDS (default 3600) at 20
+# refreshes a second, recording, its exporter scraped every second and a filter toggled
+# every second. Prints "soak: NAME VALUE UNIT" lines and fails when resident memory grows
+# after warm-up, descriptors grow, a scrape fails, the recording does not replay whole or a
+# refresh came later than its interval. Usage: soak.sh BUILDDIR SRCDIR. Needs tmux, curl.
+set -eu
+b=$1
+secs=${SOAK_SECONDS:-3600}
+# warm-up: the sparklines' history (240 values) full, the recorder's first chunks written
+warm=$(( secs >= 600 ? 120 : secs / 2 ))
+interval_ms=50
+for tool in tmux curl; do
+    command -v $tool > /dev/null || { echo "soak: needs $tool" >&2; exit 2; }
+done
+dir=$(mktemp -d)
+sock="pmutop-soak-$$"
+port=$(( 20000 + $$ % 20000 ))
+T() { tmux -L "$sock" "$@"; }
+trap 'T kill-server 2> /dev/null; [ -n "${SOAK_KEEP:-}" ] && echo "soak: kept $dir" || rm -rf "$dir"' EXIT
+
+# pmutop records its own PID (exec keeps it), so the soak watches and ends exactly it
+T new-session -d -x 120 -y 40 "echo \$\$ > $dir/pid; exec env HOME=$dir LANG=C.UTF-8 \
+TERM=xterm-256color $b/pmutop --demo -d 0.05 -w $dir/soak.pmrec --listen 127.0.0.1:$port"
+i=0
+while [ ! -s "$dir/pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+pid=$(cat "$dir/pid")
+# the exporter's first answer: it listens once the first frame is out
+i=0
+until curl -sf -m 2 -o /dev/null "http://127.0.0.1:$port/metrics" || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+rss() { awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status"; }
+fds() { ls "/proc/$pid/fd" | wc -l; }
+
+failed_scrapes=0 toggles=0 rss_max=0 rss_warm=0 fds_warm=0
+start=$(date +%s)
+t=0
+while [ $t -lt "$secs" ]; do
+    kill -0 "$pid" 2> /dev/null || { echo "soak: pmutop exited after $t s" >&2; exit 1; }
+    curl -sf -m 2 -o /dev/null "http://127.0.0.1:$port/metrics" || failed_scrapes=$((failed_scrapes + 1))
+    # the filter editor on the selected row: toggle its first filter, apply
+    T send-keys -t 0 f; T send-keys -t 0 -l ' '; T send-keys -t 0 a
+    toggles=$((toggles + 1))
+    r=$(rss)
+    [ "$r" -gt "$rss_max" ] && rss_max=$r
+    if [ $t -eq "$warm" ]; then rss_warm=$r; fds_warm=$(fds); fi
+    sleep 1
+    t=$(( $(date +%s) - start ))
+done
+rss_end=$(rss) fds_end=$(fds)
+T send-keys -t 0 q
+i=0
+while kill -0 "$pid" 2> /dev/null && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+kill -0 "$pid" 2> /dev/null && { echo "soak: pmutop did not quit" >&2; kill "$pid"; exit 1; }
+
+recorded=$("$b/pmutop" record --info "$dir/soak.pmrec" | awk '/^samples/ { print $2 }')
+events=$(sqlite3 "$dir/soak.pmrec" "select count(*) from events where kind like 'filter%'" 2> /dev/null || echo "?")
+"$b/pmutop" -r "$dir/soak.pmrec" -b --format json |
+    awk -v limit=$((interval_ms * 2 * 1000000)) -v step=$((interval_ms * 1000000)) '
+        { n++; if (match($0, /"interval_ns":[0-9]+/)) {
+              v = substr($0, RSTART + 14, RLENGTH - 14) + 0
+              if (n > 1 && v > max) max = v
+              if (n > 1 && v > limit) late++ } }
+        END { printf "%d %.1f %d\n", n, max / 1e6, late + 0 }' > "$dir/replay"
+read -r replayed max_ms late < "$dir/replay"
+
+echo "soak: seconds $t s"
+echo "soak: rss_after_warmup $rss_warm KiB"
+echo "soak: rss_end $rss_end KiB"
+echo "soak: rss_max $rss_max KiB"
+echo "soak: fds_after_warmup $fds_warm count"
+echo "soak: fds_end $fds_end count"
+echo "soak: scrapes_failed $failed_scrapes count"
+echo "soak: filter_toggles $toggles count"
+echo "soak: filter_events_recorded $events count"
+echo "soak: samples_recorded $recorded count"
+echo "soak: samples_replayed $replayed count"
+echo "soak: longest_interval $max_ms ms"
+echo "soak: intervals_over_twice_the_interval $late count"
+status=0
+[ $((rss_end - rss_warm)) -le 512 ] || { echo "soak: FAIL resident memory grew after warm-up"; status=1; }
+[ "$fds_end" -le "$fds_warm" ] || { echo "soak: FAIL descriptors grew"; status=1; }
+[ "$failed_scrapes" -eq 0 ] || { echo "soak: FAIL scrapes failed"; status=1; }
+[ "$replayed" = "$recorded" ] || { echo "soak: FAIL the recording did not replay whole"; status=1; }
+[ "$late" -eq 0 ] || { echo "soak: FAIL refreshes later than their interval"; status=1; }
+exit $status
