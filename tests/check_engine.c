@@ -2,6 +2,7 @@
  * once (the simulator and a gauge source written here), the run loop handing frames to
  * outputs on a fake clock, enum and per-event filters, and aggregates changing filters
  * all or nothing. No test sleeps. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 
 static double gauge_reading = 40.0;
 static int gauge_opens;
+static bool gauge_away; /* the device went away: opens and reads fail as a removed PMU's do */
 
 static bool gauge_claims(struct source *src, const struct instance *inst)
 {
@@ -36,6 +38,8 @@ static bool gauge_claims(struct source *src, const struct instance *inst)
 static int gauge_open(struct source *src, struct instance *inst)
 {
 	(void)src;
+	if (gauge_away)
+		return -ENODEV;
 	for (int c = 0; c < inst->ncounters; c++)
 		inst->counters[c].kind = COUNTER_GAUGE;
 	gauge_opens++;
@@ -45,6 +49,8 @@ static int gauge_open(struct source *src, struct instance *inst)
 static int gauge_read(struct source *src, struct instance *inst, uint64_t now)
 {
 	(void)src; (void)now;
+	if (gauge_away)
+		return -ENODEV;
 	for (int c = 0; c < inst->ncounters; c++) {
 		inst->counters[c].reading = gauge_reading;
 		inst->counters[c].read_ok = true;
@@ -141,6 +147,44 @@ START_TEST(one_session_two_sources)
 	int si = instance_index(w.s, "g", "f7");
 	ck_assert_int_eq(f->cinfo[f->iinfo[si].first_counter].kind, COUNTER_CUMULATIVE);
 	ck_assert_str_eq(frame_label(f, si, "n"), "7");
+	two_end(&w);
+}
+END_TEST
+
+/* A device that goes away mid-run: its values are unavailable and it says "gone", the
+ * other source's instance goes on counting, and it counts again once it is back. */
+START_TEST(device_gone_and_back)
+{
+	struct two w;
+	gauge_reading = 40.0;
+	gauge_opens = 0;
+	gauge_away = false;
+	two_begin(&w);
+	session_sample(w.s, 2 * SEC);
+	int gi = instance_index(w.s, "t", "g0");
+	gauge_away = true;
+	const struct frame *f = session_sample(w.s, 3 * SEC);
+	ck_assert_int_eq(value_of(w.s, "t.temp", "g0")->state, VS_UNAVAILABLE);
+	ck_assert_ptr_nonnull(f->inst[gi].error);
+	ck_assert_msg(str_has_prefix(f->inst[gi].error, "gone: fake_gauge_0 stopped answering"), "%s",
+		      f->inst[gi].error);
+	ck_assert(!f->inst[gi].counting);
+	ck_assert_int_eq(value_of(w.s, "g.a_rate", "f7")->state, VS_OK); /* the rest goes on */
+	/* still away at the next try: still gone, nothing opened */
+	f = session_sample(w.s, 6 * SEC);
+	ck_assert_int_eq(value_of(w.s, "t.temp", "g0")->state, VS_UNAVAILABLE);
+	ck_assert_int_eq(gauge_opens, 1);
+	/* back: opened again at the next try, the interval it comes back in is partial */
+	gauge_away = false;
+	gauge_reading = 45.0;
+	f = session_sample(w.s, 7 * SEC);
+	ck_assert_int_eq(gauge_opens, 1); /* tried every 2 s, not on every refresh */
+	f = session_sample(w.s, 9 * SEC);
+	ck_assert_int_eq(gauge_opens, 2);
+	ck_assert_ptr_null(f->inst[gi].error);
+	f = session_sample(w.s, 10 * SEC);
+	ck_assert_int_eq(value_of(w.s, "t.temp", "g0")->state, VS_OK);
+	ck_assert_double_eq_tol(value_of(w.s, "t.temp", "g0")->value, 45.0, 1e-12);
 	two_end(&w);
 }
 END_TEST
@@ -323,6 +367,7 @@ int main(void)
 	TCase *t = tcase_create("engine");
 	tcase_set_timeout(t, 30);
 	tcase_add_test(t, one_session_two_sources);
+	tcase_add_test(t, device_gone_and_back);
 	tcase_add_test(t, enum_filter_and_per_event_acceptance);
 	tcase_add_test(t, run_loop_feeds_outputs_frames);
 	tcase_add_test(t, host_meters_in_frames);

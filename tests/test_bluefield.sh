@@ -58,6 +58,55 @@ rm "copy/$dev/trio0/event1" && ln -s "$scratch/victim" "copy/$dev/trio0/event1"
 expect_eq "victim untouched" "$(cat victim)" untouched
 expect_grep "the refusal names the file" "trio0/event1: writing '0xa1' failed: Too many levels of symbolic links" link.json
 
+# an event file that rejects a write (the driver refusing an event): that block says
+# which file and why, the others count
+# (the file made read-only by a bind mount in a mount namespace of the test's own)
+fresh
+f="copy/$dev/tile1/event2"
+if unshare -m sh -c "mount --bind $f $f && mount -o remount,ro,bind $f $f" 2> /dev/null; then
+    unshare -m sh -c "mount --bind $f $f && mount -o remount,ro,bind $f $f &&
+        exec \"$PMUTOP\" -b --sysfs-root copy -n 2 -d 0.05 --format json > reject.json 2> err.out"
+    expect_eq "a rejected write is not fatal" $? 0
+    expect_grep "the block names the file and the reason" \
+        '"instance":"tile1","filters":{},"error":"tile1/event2: writing .* failed: Read-only file system"' reject.json
+    expect_grep "the other tiles count" '"metric":"bf.tile.hnf_requests","instance":"tile0","value":[0-9]' reject.json
+    if grep -q "restoring" err.out; then fail "a refused write is not restored: $(cat err.out)"; else ok; fi
+    restored "after a rejected write"
+else
+    skip_check "no private mount namespace here (unshare -m): a rejected event write is not exercised"
+fi
+
+# a block that goes away mid-run (its files fail): it says "gone", the rest goes on, and
+# it counts again once it is back (tried every 2 s). Each step waits for what it expects.
+fresh
+"$PMUTOP" -b --sysfs-root copy -d 0.1 --format json > gone.json 2> err.out &
+pid=$!
+until_line() { # PATTERN: a JSON line matching it within 20 s
+    i=0
+    while [ $i -lt 200 ]; do
+        grep -q -- "$1" gone.json && return 0
+        sleep 0.1; i=$((i + 1))
+    done
+    return 1
+}
+until_line '"metric":"bf.tile.hnf_requests","instance":"tile0","value"' || fail "gone: tile0 never counted"
+mv "copy/$dev/tile0" away
+if until_line '"instance":"tile0","filters":{},"error":"gone: bfperf_tile0 stopped answering'; then ok; else fail "tile0 not said gone"; fi
+grep '"error":"gone: bfperf_tile0' gone.json | head -n 1 > gone-line.json
+expect_grep "while tile0 is gone, tile1 counts" '"metric":"bf.tile.hnf_requests","instance":"tile1","value":[0-9]' gone-line.json
+expect_grep "tile0's values are unavailable" '"metric":"bf.tile.hnf_requests","instance":"tile0","value":null,"unit":"[^"]*","state":"unavailable"' gone-line.json
+lines=$(wc -l < gone.json)
+mv away "copy/$dev/tile0"
+back=no i=0
+while [ $i -lt 200 ]; do # tile0 counting again in a line after it came back
+    tail -n +"$((lines + 1))" gone.json | grep -q '"metric":"bf.tile.hnf_requests","instance":"tile0","value":[0-9]' && { back=yes; break; }
+    sleep 0.1; i=$((i + 1))
+done
+expect_eq "tile0 counts again once back" "$back" yes
+kill -TERM $pid
+wait $pid
+restored "after a block went away and came back"
+
 # the demos: the simulated driver behind the same source
 sums() { (cd "$TOP_SRCDIR/profiles/machines" && find bluefield2 bluefield3 -type f | sort | xargs cat | cksum); }
 before=$(sums)

@@ -40,6 +40,60 @@ void session_open_instance(struct session *s, struct instance *inst)
 	}
 }
 
+/* How often a gone device is tried again: often enough to see it back within a few
+ * refreshes, rarely enough that a PMU gone for good costs nothing noticeable. */
+#define GONE_RETRY_NS 2000000000ull
+
+void session_instance_gone(struct session *s, struct instance *inst, int err, uint64_t now_ns)
+{
+	(void)s;
+	inst->gone = true; /* first: a source need not restore what is no longer there */
+	inst->source->ops->close(inst->source, inst);
+	inst->opened = false;
+	inst->retry_ns = now_ns + GONE_RETRY_NS;
+	free(inst->open_error);
+	inst->open_error = xasprintf("gone: %s stopped answering (%s); trying again every %llu s",
+				     inst->pmu ? inst->pmu->name : inst->name, strerror(err),
+				     (unsigned long long)(GONE_RETRY_NS / 1000000000ull));
+	inst->open_errno = err;
+}
+
+int session_retry_gone(struct session *s, uint64_t now_ns)
+{
+	int still = 0;
+	for (int i = 0; i < s->ninstances; i++) {
+		struct instance *inst = &s->inst[i];
+		if (!inst->gone)
+			continue;
+		still++;
+		if (now_ns < inst->retry_ns)
+			continue;
+		char *said = inst->open_error; /* kept while it stays gone */
+		inst->open_error = NULL;
+		session_open_instance(s, inst);
+		if (!inst->opened) {
+			free(inst->open_error);
+			inst->open_error = said;
+			inst->retry_ns = now_ns + GONE_RETRY_NS;
+			continue;
+		}
+		free(said);
+		inst->gone = false;
+		still--;
+		/* back: this read primes the counters, the next interval is the first whole one */
+		inst->source->ops->read(inst->source, inst, now_ns);
+		for (int c = 0; c < inst->ncounters; c++) {
+			struct counter *ct = &inst->counters[c];
+			ct->prev_value = ct->value;
+			ct->prev_enabled = ct->enabled;
+			ct->prev_running = ct->running;
+			ct->primed = ct->read_ok;
+		}
+		inst->skip_next = true;
+	}
+	return still;
+}
+
 /* Which source counts each instance: the first that claims it. */
 void session_assign_sources(struct session *s)
 {

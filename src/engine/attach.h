@@ -2,6 +2,8 @@
 #ifndef PMUTOP_ATTACH_H
 #define PMUTOP_ATTACH_H
 
+#include <stdint.h>
+
 struct instance;
 struct session;
 
@@ -10,5 +12,11 @@ struct session;
 void session_assign_sources(struct session *s);
 /* Open the instance on its source; sets opened or open_error. */
 void session_open_instance(struct session *s, struct instance *inst);
+/* Its source says the device went away (every read failed, err an errno): close it, say
+ * "gone" and try it again from time to time; the rest of the session goes on. */
+void session_instance_gone(struct session *s, struct instance *inst, int err, uint64_t now_ns);
+/* Open again the gone instances whose time has come; one that opens counts from the next
+ * interval (this one is partial). Returns how many are still gone. */
+int session_retry_gone(struct session *s, uint64_t now_ns);
 
 #endif

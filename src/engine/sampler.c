@@ -3,12 +3,14 @@
  * metric, and publish it all as one frame.
  *
  * Time comes from the caller (the injected clock), never from the system here. */
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
 #include "base/clock.h"
 #include "base/expr.h"
 #include "base/util.h"
+#include "engine/attach.h"
 #include "engine/hostmeters.h"
 #include "engine/session.h"
 #include "sources/source.h"
@@ -178,7 +180,11 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 	}
 	inst->vars[g->nevents + VAR_ELAPSED_NS] = elapsed_ns;
 	inst->vars[g->nevents + VAR_ELAPSED_S] = elapsed_ns / 1e9;
-	fi->error = inst->unavailable ? inst->unavailable : inst->open_error;
+	/* interned: an error string changes (a device gone, back) while older frames are read */
+	const char *err = inst->unavailable ? inst->unavailable : inst->open_error;
+	if (err && (!inst->error_interned || strcmp(inst->error_interned, err)))
+		inst->error_interned = session_intern(s, err);
+	fi->error = err ? inst->error_interned : NULL;
 	fi->filters = inst->filters;
 	fi->filters_seq = inst->filters_seq;
 	double cov = 1.0;
@@ -195,12 +201,20 @@ const struct frame *session_sample(struct session *s, uint64_t now_ns)
 	struct frame_instance *fis = (struct frame_instance *)f->inst;
 	struct frame_value *fvs = (struct frame_value *)f->values;
 	double elapsed = now_ns > s->last_ns ? (double)(now_ns - s->last_ns) : 0.0;
+	if (s->ngone)
+		s->ngone = session_retry_gone(s, now_ns);
 	for (int i = 0; i < s->ninstances; i++) {
 		struct instance *inst = &s->inst[i];
 		if (inst->opened && !inst->nmembers) {
-			if (inst->source->ops->read(inst->source, inst, now_ns) < 0)
+			int r = inst->source->ops->read(inst->source, inst, now_ns);
+			if (r < 0) {
 				for (int c = 0; c < inst->ncounters; c++)
 					inst->counters[c].read_ok = false;
+				if (r == -ENODEV) {
+					session_instance_gone(s, inst, -r, now_ns);
+					s->ngone++;
+				}
+			}
 		}
 	}
 	for (int k = 0; k < s->nsources; k++) {

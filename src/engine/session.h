@@ -85,6 +85,9 @@ struct instance {
 	char *open_error;
 	char *unavailable; /* why the instance cannot count at all (missing required event) */
 	bool skip_next;    /* the first interval after a (re)open is partial: shown as no value */
+	const char *error_interned; /* the last error frames showed, kept for the session */
+	bool gone;         /* its device stopped answering: closed, tried again at retry_ns */
+	uint64_t retry_ns;
 	uint64_t filters_seq; /* frame seq from which the current filters count */
 	/* this interval: formula variables (group_nvars slots) and per-event state */
 	double *vars;
@@ -119,6 +122,7 @@ struct session {
 	int cur;
 	uint64_t last_ns;     /* clock at the previous sample */
 	uint64_t nsamples;
+	int ngone; /* instances whose device went away (attach.c tries them again) */
 	int nstrings, capstrings;
 	char **strings;       /* interned filter and error strings frames point to */
 	/* events since the last frame, and each frame buffer's own */

@@ -22,10 +22,22 @@
 #include "sources/hwmon_io.h"
 #include "sources/source.h"
 
+/* What a block's event<N> and enable held before pmutop first programmed it: kept for the
+ * source's life, so a block that went away and came back (still holding our programming)
+ * is put back as the user had it, not as we left it. */
+struct block_originals {
+	const struct pmu *pmu;
+	int nslots;
+	char (*event)[32];
+	char enable[8];
+};
+
 struct hwmon_source {
 	struct hwmon_io *io;
 	int nclaimed;
 	const struct instance **claimed; /* one instance per block: counters are not shared */
+	int noriginals;
+	struct block_originals *originals;
 };
 
 struct hw_event {
@@ -91,8 +103,9 @@ static int program_set(struct source *src, struct instance *inst, int s)
 		char file[32], num[32];
 		snprintf(file, sizeof(file), "event%d", slot);
 		snprintf(num, sizeof(num), "0x%llx", (unsigned long long)h->ev[k].number);
-		h->touched[slot] = true;
-		if (hw_write(src, inst, file, num) < 0)
+		int r = hw_write(src, inst, file, num);
+		h->touched[slot] |= r == 0; /* a store the driver refused changed nothing */
+		if (r < 0)
 			return -1;
 		if (!b->has_enable) { /* the driver clears it on programming; a copy needs the reset */
 			snprintf(file, sizeof(file), "counter%d", slot);
@@ -183,6 +196,38 @@ static int collect_events(struct instance *inst, struct hw_inst *h)
 	return 0;
 }
 
+/* h->saved and saved_enable: the block's originals, read at its first open. */
+static void save_originals(struct source *src, struct hw_inst *h)
+{
+	struct hwmon_source *hs = priv_of(src);
+	for (int i = 0; i < hs->noriginals; i++) {
+		struct block_originals *o = &hs->originals[i];
+		if (o->pmu == h->pmu && o->nslots == h->nslots) {
+			memcpy(h->saved, o->event, sizeof(*h->saved) * (size_t)h->nslots);
+			memcpy(h->saved_enable, o->enable, sizeof(h->saved_enable));
+			return;
+		}
+	}
+	for (int slot = 0; slot < h->nslots; slot++) {
+		char file[32], buf[160];
+		snprintf(file, sizeof(file), "event%d", slot);
+		if (hw_read(src, h, file, buf, sizeof(buf)) >= 0)
+			parse_programmed(buf, h->saved[slot]);
+	}
+	if (h->pmu->hw->has_enable) {
+		char buf[16];
+		if (hw_read(src, h, "enable", buf, sizeof(buf)) >= 0)
+			snprintf(h->saved_enable, sizeof(h->saved_enable), "%s", trim(buf));
+	}
+	hs->originals = xrealloc(hs->originals, sizeof(*hs->originals) * (size_t)(hs->noriginals + 1));
+	struct block_originals *o = &hs->originals[hs->noriginals++];
+	o->pmu = h->pmu;
+	o->nslots = h->nslots;
+	o->event = xmalloc(sizeof(*o->event) * (size_t)h->nslots);
+	memcpy(o->event, h->saved, sizeof(*h->saved) * (size_t)h->nslots);
+	memcpy(o->enable, h->saved_enable, sizeof(o->enable));
+}
+
 static int hw_open(struct source *src, struct instance *inst)
 {
 	struct hwmon_source *hs = priv_of(src);
@@ -208,17 +253,7 @@ static int hw_open(struct source *src, struct instance *inst)
 	}
 	h->saved = xcalloc((size_t)h->nslots, sizeof(*h->saved));
 	h->touched = xcalloc((size_t)h->nslots, sizeof(bool));
-	for (int slot = 0; slot < h->nslots; slot++) {
-		char file[32], buf[160];
-		snprintf(file, sizeof(file), "event%d", slot);
-		if (hw_read(src, h, file, buf, sizeof(buf)) >= 0)
-			parse_programmed(buf, h->saved[slot]);
-	}
-	if (b->has_enable) {
-		char buf[16];
-		if (hw_read(src, h, "enable", buf, sizeof(buf)) >= 0)
-			snprintf(h->saved_enable, sizeof(h->saved_enable), "%s", trim(buf));
-	}
+	save_originals(src, h);
 	h->nsets = (h->nev + h->nslots - 1) / h->nslots;
 	for (int k = 0; k < h->nev; k++) {
 		struct counter *ct = &inst->counters[h->ev[k].counter];
@@ -254,16 +289,18 @@ static int hw_read_instance(struct source *src, struct instance *inst, uint64_t 
 		io->ops->advance(io, now_ns);
 	uint64_t since_open = now_ns - h->open_ns;
 	if (h->nsets <= 1) { /* registers, or every event on its own counter */
+		int ok = 0;
 		for (int k = 0; k < h->nev; k++) {
 			struct counter *ct = &inst->counters[h->ev[k].counter];
 			char file[32];
 			if (!h->ev[k].register_name)
 				snprintf(file, sizeof(file), "counter%d", k);
 			ct->read_ok = read_value(src, h, h->ev[k].register_name ? h->ev[k].register_name : file, &ct->value);
+			ok += ct->read_ok;
 			ct->reading = (double)ct->value;
 			ct->enabled = ct->running = since_open;
 		}
-		return 0;
+		return h->nev && !ok ? -ENODEV : 0; /* no file answered: the block is gone */
 	}
 	/* rotation: the set that ran since set_ns is read whole, then the next takes over
 	 * (not after a turn of no time: the priming read at start) */
@@ -273,15 +310,19 @@ static int hw_read_instance(struct source *src, struct instance *inst, uint64_t 
 			inst->counters[h->ev[k].counter].read_ok = true;
 		return 0;
 	}
-	for (int k = h->cur * h->nslots, slot = 0; k < h->nev && slot < h->nslots; k++, slot++) {
+	int ok = 0, slot = 0;
+	for (int k = h->cur * h->nslots; k < h->nev && slot < h->nslots; k++, slot++) {
 		char file[32];
 		uint64_t v;
 		snprintf(file, sizeof(file), "counter%d", slot);
 		if (read_value(src, h, file, &v)) {
 			h->ev[k].acc += v;
 			h->ev[k].ran += ran;
+			ok++;
 		}
 	}
+	if (slot && !ok)
+		return -ENODEV; /* no counter file answered: the block is gone */
 	for (int k = 0; k < h->nev; k++) {
 		struct counter *ct = &inst->counters[h->ev[k].counter];
 		ct->value = h->ev[k].acc;
@@ -301,7 +342,7 @@ static void hw_close(struct source *src, struct instance *inst)
 	struct hw_inst *h = inst->priv;
 	if (!h)
 		return;
-	if (h->nslots)
+	if (h->nslots && !inst->gone) /* a block gone away has nothing to restore */
 		restore(src, inst);
 	forget(priv_of(src), inst);
 	free_hw(h);
@@ -312,6 +353,9 @@ static void hw_destroy(struct source *src)
 {
 	struct hwmon_source *hs = priv_of(src);
 	hwmon_io_destroy(hs->io);
+	for (int i = 0; i < hs->noriginals; i++)
+		free(hs->originals[i].event);
+	free(hs->originals);
 	free(hs->claimed);
 	free(hs);
 	free(src);

@@ -299,12 +299,15 @@ static int perf_read(struct source *src, struct instance *inst, uint64_t now_ns)
 	(void)now_ns;
 	struct perf_source *ps = src->priv;
 	struct perf_instance *pi = inst->priv;
-	int ncpu = inst->cpus.n;
+	int ncpu = inst->cpus.n, tried = 0, ok = 0;
 	for (int c = 0; c < ncpu; c++) {
 		if (ps->affinity) /* off: see go_to() */
 			go_to(ps, inst->cpus.cpu[c]);
-		if (pi->leader_fd && pi->leader_fd[c] >= 0 && read_group(ps, inst, pi, c))
+		tried++;
+		if (pi->leader_fd && pi->leader_fd[c] >= 0 && read_group(ps, inst, pi, c)) {
+			ok++;
 			continue;
+		}
 		for (int k = c; k < inst->ncounters; k += ncpu) { /* counters are event-major */
 			struct counter *ct = &inst->counters[k];
 			if (!pi->evsel[ct->event])
@@ -312,12 +315,14 @@ static int perf_read(struct source *src, struct instance *inst, uint64_t now_ns)
 			struct perf_counts_values cv = { 0 };
 			ps->reads++;
 			ct->read_ok = perf_evsel__read(pi->evsel[ct->event], c, 0, &cv) == 0;
+			ok += ct->read_ok;
 			ct->value = cv.val;
 			ct->enabled = cv.ena;
 			ct->running = cv.run;
 		}
 	}
-	return 0;
+	/* nothing answered (a PMU whose driver went away reads 0 bytes or ENODEV): gone */
+	return tried && !ok ? -ENODEV : 0;
 }
 
 uint64_t source_perf_reads(const struct source *src)
