@@ -1,5 +1,6 @@
-/* check_ui.c - the monitor's pure logic: number formatting, the display dead-band, and
- * the settings file. (The screen itself is tested in tmux by test_tui.sh.) */
+/* check_ui.c - the monitor's pure logic: number formatting, the display dead-band, the
+ * settings file, and the renderer's bytes. (The screen itself is tested in tmux by
+ * test_tui.sh.) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 
 #include "ui/tui.h"
 #include "testutil.h"
+#include "ui/render.h"
 #include "base/util.h"
 
 static void fmt(double v, const char *unit, const char *want_num, const char *want_unit)
@@ -16,6 +18,54 @@ static void fmt(double v, const char *unit, const char *want_num, const char *wa
 	ck_assert_msg(!strcmp(num, want_num) && !strcmp(u, want_unit), "%g %s -> '%s %s', want '%s %s'", v, unit, num, u,
 		      want_num, want_unit);
 }
+
+/* The renderer sends only what changed, with the terminal's own strings, in one write:
+ * an identical frame sends nothing; one changed cell sends a move, its attribute and the
+ * character, encoded as UTF-8. */
+static size_t file_grew(FILE *f, long *at, char *buf, size_t len)
+{
+	fflush(f);
+	long now = ftell(f);
+	size_t n = (size_t)(now - *at);
+	fseek(f, *at, SEEK_SET);
+	n = fread(buf, 1, n < len - 1 ? n : len - 1, f);
+	buf[n] = '\0';
+	fseek(f, now, SEEK_SET);
+	*at = now;
+	return n;
+}
+
+START_TEST(render_sends_changes_only)
+{
+	FILE *out = tmpfile();
+	ck_assert_ptr_nonnull(out);
+	SCREEN *scr = newterm("xterm-256color", out, stdin);
+	ck_assert_ptr_nonnull(scr);
+	resizeterm(4, 20);
+	refresh();
+	render_start(out, true);
+	struct cell now[80], shown[80];
+	for (int i = 0; i < 80; i++)
+		now[i] = (struct cell){ ' ', 0 };
+	long at = ftell(out);
+	char buf[512];
+	ck_assert_int_eq(render_frame(now, shown, 4, 20, true, false), 0);
+	ck_assert_uint_gt(file_grew(out, &at, buf, sizeof(buf)), 80); /* the whole screen */
+	ck_assert_int_eq(render_frame(now, shown, 4, 20, false, false), 0);
+	ck_assert_uint_eq(file_grew(out, &at, buf, sizeof(buf)), 0); /* nothing changed */
+	now[2 * 20 + 9] = (struct cell){ 0x2588, A_BOLD }; /* row 3, column 10 */
+	ck_assert_int_eq(render_frame(now, shown, 4, 20, false, false), 0);
+	file_grew(out, &at, buf, sizeof(buf));
+	ck_assert_msg(strstr(buf, "\033[3;10H"), "no move to row 3, column 10: %s", buf);
+	ck_assert_msg(strstr(buf, "\033[1m\xe2\x96\x88"), "no bold full block: %s", buf);
+	ck_assert_msg(!strstr(buf, "\033[1;1H ") && strlen(buf) < 40, "more than the change: %s", buf);
+	render_leave();
+	render_stop();
+	endwin();
+	delscreen(scr);
+	fclose(out);
+}
+END_TEST
 
 START_TEST(human_numbers)
 {
@@ -99,6 +149,7 @@ int main(void)
 	Suite *s = suite_create("ui");
 	TCase *t = tcase_create("ui");
 	tcase_add_test(t, human_numbers);
+	tcase_add_test(t, render_sends_changes_only);
 	tcase_add_test(t, dead_band);
 	tcase_add_test(t, settings_round_trip);
 	suite_add_tcase(s, t);

@@ -16,6 +16,7 @@
 #include "engine/session.h"
 #include "outputs/output.h"
 #include "tui.h"
+#include "render.h"
 #include "base/util.h"
 
 static const double intervals[] = { 0.1, 0.2, 0.5, 1, 2, 3, 5, 10, 30, 60 };
@@ -43,7 +44,7 @@ static void cmd_setup(struct tui *t) { ui_mode_enter(t, &setup_mode); t->setup_r
 static void cmd_errors(struct tui *t) { ui_mode_enter(t, &errors_mode); t->errors_scroll = 0; }
 static void cmd_find(struct tui *t) { ui_mode_enter(t, &find_mode); t->find[0] = '\0'; }
 static void cmd_find_next(struct tui *t) { find_next(t); }
-static void cmd_redraw(struct tui *t) { (void)t; clearok(curscr, TRUE); }
+static void cmd_redraw(struct tui *t) { (void)t; crt_forget_screen(); }
 static void cmd_next_pane(struct tui *t) { focus_pane(t, 1, false); }
 static void cmd_prev_pane(struct tui *t) { focus_pane(t, -1, false); }
 
@@ -350,6 +351,8 @@ static void ui_wake(struct output *o, const struct pollfd *pfds, int n)
 	bool dirty = false;
 	int key;
 	while ((key = getch()) != ERR) { /* also delivers KEY_RESIZE after SIGWINCH */
+		if (key == KEY_RESIZE)
+			crt_resized();
 		handle_key(t, key);
 		dirty = true;
 		t->relayout = true;
@@ -443,6 +446,7 @@ long ui_bench_frames(struct session *s, int frames, FILE *out, uint64_t (*clock)
 		cols = 120, lines = 40;
 	resizeterm(lines, cols);
 	crt_apply_settings(&t); /* UTF-8 as the locale says: the bench sets it (BENCH_LOCALE) */
+	crt_attach(out, t.utf8);
 	layout_build(&t);
 	long before = ftell(out);
 	for (int f = 0; f < frames; f++) {
@@ -452,6 +456,8 @@ long ui_bench_frames(struct session *s, int frames, FILE *out, uint64_t (*clock)
 	}
 	fflush(out);
 	long bytes = ftell(out) - before;
+	render_leave();
+	crt_free();
 	endwin();
 	delscreen(scr);
 	tui_state_free(&t);

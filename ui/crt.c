@@ -2,6 +2,7 @@
  * UTF-8 or ASCII, and crash signals (restore the terminal before dying; INT/TERM/HUP
  * belong to the run loop, which ends the monitor cleanly). */
 #include <langinfo.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <locale.h>
 #include <signal.h>
@@ -10,16 +11,33 @@
 #include <unistd.h>
 
 #include "tui.h"
+#include "render.h"
+#include "base/util.h"
 
 static attr_t role_attr[R_COUNT];
 static int clip_top, clip_bottom = 1 << 30; /* rows outside are not drawn (scrolled away) */
 static bool started;
+
+/* A frame is drawn into our own grid of cells; render.c sends the terminal the cells that
+ * differ from what it was last sent (curses' own refresh cost most of a refresh). */
+static struct cell *grid, *given; /* this frame; what the terminal shows */
+static int grid_lines, grid_cols;
+static bool given_valid, clear_first;
+static FILE *term_out;
+static volatile sig_atomic_t resumed; /* SIGCONT: back from a suspend, the screen is curses' */
+
+static struct cell *row_of(struct cell *g, int y)
+{
+	return g + (size_t)y * (size_t)grid_cols;
+}
 static void on_crash(int sig)
 {
 	/* endwin() is not async-signal-safe, but a crashed monitor that leaves the terminal
 	 * in raw mode is worse; htop makes the same choice. */
-	if (started)
+	if (started) {
+		render_leave();
 		endwin();
+	}
 	static const char msg[] = "pmutop: crashed; the terminal was restored. Please report this.\n";
 	ssize_t w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
 	(void)w;
@@ -87,6 +105,8 @@ void crt_apply_settings(struct tui *t)
 	bool utf8_locale = cs && !strcmp(cs, "UTF-8");
 	t->utf8 = t->set.chars == CHARS_UTF8 || (t->set.chars == CHARS_AUTO && utf8_locale);
 	boxes_utf8 = t->utf8; /* dialog boxes follow the setting, not only the locale */
+	if (term_out)
+		render_start(term_out, t->utf8);
 	bool can = has_colors();
 	const char *nc = getenv("NO_COLOR");
 	bool no_colour_env = nc && *nc;
@@ -115,6 +135,7 @@ bool crt_init(struct tui *t)
 	curs_set(0);
 	set_escdelay(25);
 	crt_apply_settings(t);
+	crt_attach(stdout, t->utf8);
 	return true;
 }
 
@@ -122,9 +143,11 @@ void crt_done(void)
 {
 	if (!started)
 		return;
+	render_leave();
 	curs_set(1);
 	endwin();
 	started = false;
+	crt_free();
 }
 
 attr_t crt_attr(enum role r)
@@ -140,7 +163,7 @@ void crt_clip(int top, int bottom)
 
 bool crt_visible(int y)
 {
-	return y >= clip_top && y < clip_bottom && y >= 0 && y < LINES;
+	return y >= clip_top && y < clip_bottom && y >= 0 && y < grid_lines;
 }
 
 /* Write text at (y, x), at most maxw columns (UTF-8 text is counted by characters). */
@@ -151,18 +174,16 @@ void crt_put(int y, int x, int maxw, enum role r, const char *text)
 
 void crt_put_attr(int y, int x, int maxw, attr_t a, const char *text, int nbytes)
 {
-	if (maxw <= 0 || !crt_visible(y) || x >= COLS || x < 0)
+	if (!grid || maxw <= 0 || !crt_visible(y) || x >= grid_cols || x < 0)
 		return;
-	if (x + maxw > COLS)
-		maxw = COLS - x;
+	if (x + maxw > grid_cols)
+		maxw = grid_cols - x;
 	/* cells, not a string: curses would decode every byte through mbrtowc() in a UTF-8
 	 * locale (most of a redraw's cost); the text is UTF-8 we wrote, decoded here once */
-	cchar_t cells[512];
+	struct cell *cells = row_of(grid, y) + x;
 	int n = 0;
 	const unsigned char *p = (const unsigned char *)text;
 	const unsigned char *stop = nbytes < 0 ? NULL : p + nbytes;
-	if (maxw > (int)(sizeof(cells) / sizeof(cells[0])))
-		maxw = (int)(sizeof(cells) / sizeof(cells[0]));
 	while (*p && n < maxw && (!stop || p < stop)) {
 		wchar_t wc = *p++;
 		int more = wc >= 0xf0 ? 3 : wc >= 0xe0 ? 2 : wc >= 0xc0 ? 1 : 0;
@@ -172,13 +193,93 @@ void crt_put_attr(int y, int x, int maxw, attr_t a, const char *text, int nbytes
 			wc = (wc << 6) | (*p++ & 0x3f);
 		if (more || wc < 0x20 || wc == 0x7f)
 			wc = '?'; /* cut short, or a control character: never sent to the terminal */
-		memset(&cells[n], 0, sizeof(cells[n]));
 		cells[n].attr = a; /* the role's colour pair travels in the attribute bits */
-		cells[n].chars[0] = wc;
+		cells[n].wc = (uint32_t)wc;
 		n++;
 	}
-	if (n)
-		mvadd_wchnstr(y, x, cells, n);
+}
+
+/* w cells of one character from (y, x), clipped to the screen. */
+static void grid_fill(int y, int x, int w, uint32_t wc, attr_t a)
+{
+	if (!grid || !crt_visible(y) || w <= 0 || x < 0 || x >= grid_cols)
+		return;
+	if (x + w > grid_cols)
+		w = grid_cols - x;
+	struct cell *c = row_of(grid, y) + x;
+	for (int i = 0; i < w; i++)
+		c[i] = (struct cell){ wc, a };
+}
+
+void crt_hline(int y, int x, int w, attr_t a, uint32_t wc)
+{
+	grid_fill(y, x, w, wc, a);
+}
+
+void crt_begin_frame(void)
+{
+	if (!grid || grid_lines != LINES || grid_cols != COLS) { /* first frame, or resized */
+		free(grid);
+		free(given);
+		grid_lines = LINES > 0 ? LINES : 1;
+		grid_cols = COLS > 0 ? COLS : 1;
+		grid = xcalloc((size_t)grid_lines * (size_t)grid_cols, sizeof(*grid));
+		given = xcalloc((size_t)grid_lines * (size_t)grid_cols, sizeof(*given));
+		given_valid = false;
+	}
+	size_t n = (size_t)grid_lines * (size_t)grid_cols;
+	for (size_t i = 0; i < n; i++)
+		grid[i] = (struct cell){ ' ', 0 };
+}
+
+void crt_end_frame(void)
+{
+	if (resumed) {
+		resumed = 0;
+		given_valid = false;
+	}
+	render_frame(grid, given, grid_lines, grid_cols, !given_valid, clear_first);
+	given_valid = true;
+	clear_first = false;
+}
+
+void crt_forget_screen(void)
+{
+	given_valid = false;
+	clear_first = true;
+}
+
+static void on_continue(int sig)
+{
+	(void)sig;
+	resumed = 1;
+}
+
+/* Curses starts the terminal on out and draws its blank screen once; from then on frames
+ * go out through render.c. Also after a resize: curses cleared the screen. */
+void crt_attach(FILE *out, bool utf8)
+{
+	term_out = out;
+	refresh();
+	render_start(out, utf8);
+	given_valid = false;
+	signal(SIGCONT, on_continue);
+}
+
+void crt_resized(void)
+{
+	render_leave();
+	refresh(); /* curses' resize touched its screen: let it clear it now, not later */
+	given_valid = false;
+}
+
+void crt_free(void)
+{
+	free(grid);
+	free(given);
+	grid = given = NULL;
+	grid_lines = grid_cols = 0;
+	render_stop();
 }
 
 /* A horizontal rule: the Unicode line in UTF-8 (ACS lines depend on the terminal's
@@ -189,10 +290,7 @@ void crt_rule(struct tui *t, int y, int x, int w, enum role r)
 		return;
 	if (x + w > COLS)
 		w = COLS - x;
-	/* one cell repeated by curses itself: no multibyte decoding per cell */
-	cchar_t cc;
-	setcchar(&cc, t->utf8 ? L"\u2500" : L"-", role_attr[r], 0, NULL);
-	mvhline_set(y, x, &cc, w);
+	grid_fill(y, x, w, t->utf8 ? 0x2500 : '-', role_attr[r]);
 }
 
 void crt_fill(int y, int x, int w, enum role r, chtype ch)
@@ -201,9 +299,7 @@ void crt_fill(int y, int x, int w, enum role r, chtype ch)
 		return;
 	if (x + w > COLS)
 		w = COLS - x;
-	attron(role_attr[r]);
-	mvhline(y, x, ch, w);
-	attroff(role_attr[r]);
+	grid_fill(y, x, w, (uint32_t)(ch & A_CHARTEXT), role_attr[r]);
 }
 
 /* A dialog box centred on the screen, at most w x h; returns its inner geometry. Drawn
@@ -216,26 +312,21 @@ void crt_box(int w, int h, const char *title, int *iy, int *ix, int *iw, int *ih
 		h = LINES - 2;
 	int y = (LINES - h) / 2, x = (COLS - w) / 2;
 	bool utf8 = boxes_utf8;
-	const char *hz = utf8 ? "─" : "-", *vt = utf8 ? "│" : "|";
-	const char *c[4] = { utf8 ? "┌" : "+", utf8 ? "┐" : "+", utf8 ? "└" : "+", utf8 ? "┘" : "+" };
-	char line[1024];
-	int n = 0, hl = (int)strlen(hz);
-	for (int i = 0; i < w - 2 && n + hl < (int)sizeof(line); i++, n += hl)
-		memcpy(line + n, hz, (size_t)hl);
+	uint32_t hz = utf8 ? 0x2500 : '-', vt = utf8 ? 0x2502 : '|';
+	uint32_t c[4] = { utf8 ? 0x250c : '+', utf8 ? 0x2510 : '+', utf8 ? 0x2514 : '+', utf8 ? 0x2518 : '+' };
+	attr_t a = crt_attr(R_DIALOG);
 	for (int r = 0; r < h; r++)
 		crt_fill(y + r, x, w, R_DIALOG, ' ');
-	attron(crt_attr(R_DIALOG));
-	mvaddstr(y, x, c[0]);
-	addnstr(line, n);
-	addstr(c[1]);
+	grid_fill(y, x, 1, c[0], a);
+	grid_fill(y, x + 1, w - 2, hz, a);
+	grid_fill(y, x + w - 1, 1, c[1], a);
 	for (int r = 1; r < h - 1; r++) {
-		mvaddstr(y + r, x, vt);
-		mvaddstr(y + r, x + w - 1, vt);
+		grid_fill(y + r, x, 1, vt, a);
+		grid_fill(y + r, x + w - 1, 1, vt, a);
 	}
-	mvaddstr(y + h - 1, x, c[2]);
-	addnstr(line, n);
-	addstr(c[3]);
-	attroff(crt_attr(R_DIALOG));
+	grid_fill(y + h - 1, x, 1, c[2], a);
+	grid_fill(y + h - 1, x + 1, w - 2, hz, a);
+	grid_fill(y + h - 1, x + w - 1, 1, c[3], a);
 	char t[128];
 	snprintf(t, sizeof(t), " %s ", title);
 	crt_put(y, x + 2, w - 4, R_DIALOG, t);

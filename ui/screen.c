@@ -242,7 +242,7 @@ static void draw_body(struct tui *t)
 
 void screen_draw(struct tui *t)
 {
-	erase();
+	crt_begin_frame();
 	if (COLS < MIN_COLS || LINES < MIN_LINES) {
 		char msg[96];
 		snprintf(msg, sizeof(msg), "terminal too small (%dx%d): need %dx%d", COLS, LINES, MIN_COLS, MIN_LINES);
@@ -250,7 +250,7 @@ void screen_draw(struct tui *t)
 		crt_put(0, 0, COLS, R_ERROR, msg);
 		if (LINES > 1)
 			crt_put(1, 0, COLS, R_DIM, "q quits");
-		refresh();
+		crt_end_frame();
 		return;
 	}
 	crt_clip(0, LINES);
@@ -260,5 +260,5 @@ void screen_draw(struct tui *t)
 	draw_footer(t);
 	if (t->mode && t->mode->draw)
 		t->mode->draw(t);
-	refresh();
+	crt_end_frame();
 }

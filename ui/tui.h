@@ -149,6 +149,17 @@ void crt_clip(int top, int bottom);
 void crt_box(int w, int h, const char *title, int *iy, int *ix, int *iw, int *ih);
 bool crt_visible(int y);
 void crt_install_signal_handlers(void);
+/* attach: frames go to out from now on (crt_init does it; the bench too). resized: after
+ * KEY_RESIZE. A frame: begin clears our grid of cells, the crt_ calls draw into it, end
+ * sends the terminal what changed. forget: the terminal is cleared and drawn whole at the
+ * next end (Ctrl-L). */
+void crt_attach(FILE *out, bool utf8);
+void crt_resized(void);
+void crt_begin_frame(void);
+void crt_end_frame(void);
+void crt_forget_screen(void);
+void crt_free(void);
+void crt_hline(int y, int x, int w, attr_t a, uint32_t wc);
 
 /* format.c: numbers for people */
 void format_human(double v, const char *unit, char *num, size_t nlen, char *u, size_t ulen);

@@ -28,10 +28,8 @@ void draw_bar(struct tui *t, int y, int x, int w, double frac, enum role r)
 	int full = (int)lround(frac * w);
 	if (full <= 0)
 		return; /* the rest is blank already: every frame starts erased */
-	const wchar_t *cell = t->utf8 && t->set.bars == BAR_BLOCKS ? L"\u2588" : t->set.bars == BAR_HASHES ? L"#" : L"|";
-	cchar_t cc;
-	setcchar(&cc, cell, a, 0, NULL);
-	mvhline_set(y, x, &cc, full); /* one cell repeated by curses: no decoding per cell */
+	uint32_t cell = t->utf8 && t->set.bars == BAR_BLOCKS ? 0x2588 : t->set.bars == BAR_HASHES ? '#' : '|';
+	crt_hline(y, x, full, a, cell);
 }
 
 /* Refreshes per sparkline cell: about four seconds, so a 12-cell line spans a minute. */

@@ -56,6 +56,8 @@ struct sim_section {
 	double running;
 	double *slots; /* fixed slots then one per rate, for the last key evaluated */
 	bool cached;
+	bool uses[SLOT_NFIXED]; /* which of t, socket, index, cpu its rates read: the rest
+				  * is left out of the cache key (TopDown's 144 CPUs share one) */
 };
 
 struct sim_model {
@@ -302,10 +304,21 @@ static char *reader(char *str, int num, void *stream)
 	return str;
 }
 
+static void mark_use(void *ctx, int slot)
+{
+	if (slot < SLOT_NFIXED)
+		((struct sim_section *)ctx)->uses[slot] = true;
+}
+
 static void finish(struct sim_model *m)
 {
-	for (int i = 0; i < m->nsections; i++)
-		m->sections[i].slots = xcalloc((size_t)(SLOT_NFIXED + m->sections[i].nrates), sizeof(double));
+	for (int i = 0; i < m->nsections; i++) {
+		struct sim_section *sec = &m->sections[i];
+		sec->slots = xcalloc((size_t)(SLOT_NFIXED + sec->nrates), sizeof(double));
+		for (int r = 0; r < sec->nrates; r++)
+			if (sec->rates[r].expr)
+				expr_foreach_var(sec->rates[r].expr, mark_use, sec);
+	}
 	if (!m->title)
 		m->title = xstrdup("simulated machine");
 }
@@ -447,8 +460,9 @@ double sim_rate(const struct sim_section *sec, int rate, const char *event, doub
 	/* every counter of an instance asks with the same key: evaluate the section once */
 	double *slots = sec->slots;
 	struct sim_section *mut = (struct sim_section *)sec;
-	if (!sec->cached || slots[SLOT_T] != t || slots[SLOT_SOCKET] != socket || slots[SLOT_INDEX] != index ||
-	    slots[SLOT_CPU] != cpu) {
+	if (!sec->cached || (sec->uses[SLOT_T] && slots[SLOT_T] != t) ||
+	    (sec->uses[SLOT_SOCKET] && slots[SLOT_SOCKET] != socket) ||
+	    (sec->uses[SLOT_INDEX] && slots[SLOT_INDEX] != index) || (sec->uses[SLOT_CPU] && slots[SLOT_CPU] != cpu)) {
 		slots[SLOT_T] = t;
 		slots[SLOT_SOCKET] = socket;
 		slots[SLOT_INDEX] = index;

@@ -1,0 +1,26 @@
+/* render.h - a frame's grid of cells to the terminal (see render.c). */
+#ifndef PMUTOP_RENDER_H
+#define PMUTOP_RENDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <curses.h>
+
+/* One screen cell: a character (width one) and its curses attribute (colour pair too). */
+struct cell {
+	uint32_t wc;
+	attr_t attr;
+};
+
+/* After curses has started on out and drawn its first (blank) screen. */
+void render_start(FILE *out, bool utf8);
+void render_stop(void);
+/* Send what differs between now and shown (every cell if all; after clearing the screen
+ * if clear), update shown, in one write. 0, or -1 if the write failed. */
+int render_frame(struct cell *now, struct cell *shown, int nlines, int ncols, bool all, bool clear);
+/* Attributes off and the cursor home, as curses expects them: before curses draws or ends. */
+void render_leave(void);
+
+#endif
