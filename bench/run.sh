@@ -10,7 +10,10 @@ BENCH_LOCALE=C.UTF-8 TERM=xterm-256color "$bin" draw 300 |
     awk '/_refresh / { print "bench: demo_refresh_redraw_120x40_utf8_wall " $3 " us" }
          /_rss / { print "bench: demo_rss " $3 " KiB" }' 
 BENCH_UNCORE_ONLY=1 "$bin" sim 2000
-"$bin" host 200 | sed 's/^bench: host_group_leaders /bench: host_group_leaders /' || echo "bench: host_refresh unavailable (perf_event_open refused)"
+"$bin" host 200 || echo "bench: host_refresh unavailable (perf_event_open refused)"
+# steady-state CPU per refresh against perf stat -I on the same events, at 1 s and 0.1 s
+sh "$2/bench/cpu_vs_perf.sh" "$b/pmutop" 1000 1s "${BENCH_CPU_SECONDS:-10}"
+sh "$2/bench/cpu_vs_perf.sh" "$b/pmutop" 100 0.1s "${BENCH_CPU_SECONDS:-10}"
 if command -v valgrind > /dev/null; then
     ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
            awk '/Collected :/ { print $4 }'; }

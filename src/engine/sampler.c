@@ -134,7 +134,8 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 		inst->event_coverage[e] = 1.0;
 	}
 	if (inst->nmembers) {
-		int ncpus = 0;
+		int ncpus = 0, nel = 0;
+		double el = 0;
 		bool any = false;
 		for (int i = 0; i < inst->nmembers; i++) {
 			const struct instance *mb = &s->inst[inst->members[i]];
@@ -142,6 +143,8 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 				continue;
 			any = true;
 			ncpus += (int)mb->vars[g->nevents + VAR_NCPUS];
+			el += mb->vars[g->nevents + VAR_ELAPSED_NS];
+			nel++;
 			for (int e = 0; e < g->nevents; e++) {
 				inst->vars[e] += mb->vars[e];
 				inst->event_state[e] = worse(inst->event_state[e], mb->event_state[e]);
@@ -154,7 +157,11 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 				inst->event_state[e] = VS_UNAVAILABLE;
 		inst->vars[g->nevents + VAR_NCPUS] = ncpus;
 		fi->counting = any;
+		if (nel)
+			elapsed_ns = el / nel;
 	} else {
+		uint64_t en = 0;
+		int nen = 0;
 		for (int c = 0; c < inst->ncounters; c++) {
 			struct counter *ct = &inst->counters[c];
 			struct frame_counter *fc = &fcs[ct->slot];
@@ -165,6 +172,10 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 				fc->coverage = 1.0f;
 			} else {
 				counter_delta(ct, inst->scale[ct->event], fc);
+				if (ct->kind == COUNTER_CUMULATIVE && fc->enabled && fc->raw_state == VS_OK) {
+					en += fc->enabled;
+					nen++;
+				}
 			}
 			inst->vars[ct->event] += fc->delta;
 			inst->event_state[ct->event] = worse(inst->event_state[ct->event], (enum value_state)fc->state);
@@ -177,6 +188,11 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 				inst->event_state[e] = worse(inst->event_state[e], VS_NO_VALUE);
 		}
 		fi->counting = inst->opened;
+		/* the interval as the counters themselves saw it (their enabled time between two
+		 * reads), not the clock's: a read that came late (moved to a busy CPU to read it
+		 * there) then covers a longer time and says so, and its rate stays right */
+		if (nen && elapsed_ns > 0)
+			elapsed_ns = (double)en / nen;
 	}
 	inst->vars[g->nevents + VAR_ELAPSED_NS] = elapsed_ns;
 	inst->vars[g->nevents + VAR_ELAPSED_S] = elapsed_ns / 1e9;

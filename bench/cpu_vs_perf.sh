@@ -1,0 +1,31 @@
+#!/bin/sh
+# CPU per refresh of pmutop (host profile, batch) against `perf stat -I` counting the same
+# events system-wide over the same seconds: both started together, each one's CPU time
+# (schedstat, nanoseconds) taken after a warm-up and again SECONDS later; three runs, the
+# median ratio and its spread. usage: cpu_vs_perf.sh PMUTOP INTERVAL_MS TAG [SECONDS]
+set -eu
+pmutop=$1 ms=$2 tag=$3 secs=${4:-10}
+command -v perf > /dev/null || { echo "bench: host_cpu_vs_perf_stat_$tag unavailable (no perf)"; exit 0; }
+cpu_ns() { awk '{ print $1 }' "/proc/$1/schedstat" 2> /dev/null || echo 0; }
+d=$(awk -v ms="$ms" 'BEGIN { printf "%g", ms / 1000 }')
+ratios=""
+for run in 1 2 3; do
+    "$pmutop" -p host -b -d "$d" > /dev/null 2>&1 &
+    p=$!
+    perf stat -a -I "$ms" -x, -o /dev/null -e '{context-switches,cpu-migrations,page-faults}' -e msr/tsc/ \
+        sleep 3600 > /dev/null 2>&1 &
+    q=$!
+    sleep 2 # warm-up: both have opened their counters and printed a few intervals
+    p0=$(cpu_ns $p) q0=$(cpu_ns $q)
+    sleep "$secs"
+    p1=$(cpu_ns $p) q1=$(cpu_ns $q)
+    kill $p $q 2> /dev/null
+    wait $p $q 2> /dev/null || true
+    ratios="$ratios $(awk -v a=$((p1 - p0)) -v b=$((q1 - q0)) 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')"
+    if [ "$run" = 1 ]; then
+        echo "bench: host_cpu_per_refresh_$tag $(( (p1 - p0) / 1000 / (secs * 1000 / ms) )) us"
+        echo "bench: perf_stat_cpu_per_interval_$tag $(( (q1 - q0) / 1000 / (secs * 1000 / ms) )) us"
+    fi
+done
+set -- $(printf '%s\n' $ratios | sort -n)
+echo "bench: host_cpu_vs_perf_stat_$tag $2 ratio (runs: $1 $2 $3)"
