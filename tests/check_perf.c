@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <math.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -198,6 +200,58 @@ START_TEST(one_bad_group_does_not_stop_the_rest)
 }
 END_TEST
 
+/* perf_event_open's refusals, each with what to do about it: the advice for every errno,
+ * and the ones this machine gives for real (ENOENT, EMFILE). */
+START_TEST(open_errors_say_what_to_do)
+{
+	static const struct {
+		int err;
+		const char *want;
+	} advice[] = {
+		{ EACCES, "CAP_PERFMON" }, { EPERM, "sysctl kernel.perf_event_paranoid=0" },
+		{ ENOENT, "is the driver loaded?" }, { EINVAL, "see dmesg" },
+		{ EBUSY, "another tool holds them" }, { EMFILE, "ulimit -n" },
+	};
+	for (size_t i = 0; i < sizeof(advice) / sizeof(advice[0]); i++) {
+		char *m = source_perf_errno_advice("some_pmu", advice[i].err, 2);
+		ck_assert_msg(strstr(m, advice[i].want) && strstr(m, "some_pmu"), "errno %d: %s", advice[i].err, m);
+		free(m);
+	}
+	/* ENOENT: an event number the software PMU does not have */
+	struct live l;
+	live_begin(&l, "[group bad]\npmu = software\ninstance = all\nevent.x = config=0x7fffffff\n[metric bad.x]\nformula = x\n");
+	struct instance *bi = &l.s->inst[0];
+	ck_assert_int_eq(bi->open_errno, ENOENT);
+	ck_assert_msg(strstr(bi->open_error, "is the driver loaded?"), "%s", bi->open_error);
+	live_end(&l);
+	/* EMFILE: no descriptor left for the group's second counter */
+	struct machine *m = machine_discover("/");
+	char *dir = tmp_dir();
+	put_file(dir, "p.ini", "[group g]\npmu = software\ninstance = all\nevents = context-switches page-faults\n"
+			       "[metric g.cs]\nformula = context_switches\n");
+	char *path = xasprintf("%s/p.ini", dir);
+	int nerr;
+	struct profile *p = profile_load(path, &nerr);
+	struct profile *ps[1] = { p };
+	struct session *s = session_new(m, ps, 1);
+	session_add_source(s, source_perf_new(m));
+	int highest = open("/dev/null", O_RDONLY); /* the lowest free descriptor */
+	close(highest);
+	struct rlimit rl;
+	getrlimit(RLIMIT_NOFILE, &rl);
+	rl.rlim_cur = (rlim_t)highest + 1; /* Check forked this test: the limit dies with it */
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	session_start(s, clock_monotonic_ns());
+	ck_assert_msg(s->inst[0].open_errno == EMFILE, "errno %d: %s", s->inst[0].open_errno,
+		      s->inst[0].open_error ? s->inst[0].open_error : "");
+	ck_assert_msg(strstr(s->inst[0].open_error, "ulimit -n"), "%s", s->inst[0].open_error);
+	session_free(s);
+	profile_free(p);
+	machine_free(m);
+	free(path);
+}
+END_TEST
+
 /* As an unprivileged user with perf_event_paranoid >= 1, system-wide counting is refused:
  * the message names the level and the three fixes. Needs root to drop to 'nobody'. */
 START_TEST(permission_message)
@@ -236,6 +290,7 @@ int main(void)
 	tcase_set_timeout(t, 60);
 	bool perf = perf_usable();
 	add_test_if(t, host_profile_counts_for_real, perf, "perf_event_open is not permitted here");
+	add_test_if(t, open_errors_say_what_to_do, perf, "perf_event_open is not permitted here");
 	add_test_if(t, one_bad_group_does_not_stop_the_rest, perf, "perf_event_open is not permitted here");
 	add_test_if(t, group_read_once_per_leader, perf, "perf_event_open is not permitted here");
 	add_test_if(t, permission_message, geteuid() == 0 && paranoid_level() >= 1,

@@ -266,6 +266,26 @@ expect_grep "bad model message" "badmodel.ini:4:20: rate.cycles: formula ends wh
 "$PMUTOP" --demo -b -n 3 --fake-clock --format json > /dev/full 2> err.out
 expect_eq "full disk exit" $? 1
 expect_grep "full disk message" "writing batch output: No space left on device" err.out
+"$PMUTOP" --demo -b -n 3 --fake-clock >&- 2> err.out
+expect_eq "closed standard output exit" $? 1
+expect_grep "closed standard output message" "writing batch output: Bad file descriptor" err.out
+# a disk that fills up mid-run (a 256 KiB tmpfs in a mount namespace of the test's own):
+# the lines written are whole JSON, the one that did not fit is not there at all
+if unshare -m true 2> /dev/null; then
+    mkdir -p small
+    unshare -m sh -c "mount -t tmpfs -o size=256k tmpfs small &&
+        { \"$PMUTOP\" --demo -b -n 20 --fake-clock --format json -o small/out.json 2> err.out; echo \$? > full.rc;
+          python3 -c 'import json, sys
+lines = open(sys.argv[1], \"rb\").read().split(b\"\\n\")
+assert lines[-1] == b\"\", \"a partial last line\"
+for l in lines[:-1]: json.loads(l)
+print(len(lines) - 1)' small/out.json > full.lines 2>&1; }"
+    expect_eq "disk full mid-run exit" "$(cat full.rc)" 1
+    expect_grep "disk full mid-run message" "writing batch output: No space left on device" err.out
+    if grep -qx '[1-9]' full.lines; then ok; else fail "disk full mid-run: the lines left are not whole JSON: $(cat full.lines)"; fi
+else
+    skip_check "no private mount namespace here (unshare -m): a disk filling mid-run is not exercised"
+fi
 "$PMUTOP" --sysfs-root ./nonexistent -b -n 1 > /dev/null 2> err.out
 expect_eq "missing sysfs root exit" $? 1
 expect_grep "missing sysfs root message" "nonexistent: No such file or directory" err.out

@@ -93,6 +93,28 @@ while [ $i -lt 12 ]; do
     i=$((i + 1))
 done
 
+# SIGHUP (the ssh session that started it went away) during a recording: a clean end,
+# the file whole: every sample it says it holds replays
+rm -f h.pmrec
+"$PMUTOP" record -o h.pmrec --demo -d 0.1 > /dev/null 2> hup.err &
+pid=$!
+i=0
+committed() { # read-only: sqlite3 must not make the file before pmutop does
+    [ -s h.pmrec ] && sqlite3 -readonly h.pmrec 'SELECT (SELECT COUNT(*) FROM tail) + (SELECT IFNULL(SUM(nsamples),0) FROM chunks)' 2> /dev/null || echo 0
+}
+until [ "$(committed)" -gt 2 ] || [ $i -ge 200 ]; do
+    sleep 0.1; i=$((i + 1))
+done
+kill -HUP $pid
+wait $pid
+rc=$?
+expect_eq "SIGHUP ends the recording cleanly ($(cat hup.err))" $rc 0
+expect_eq "SIGHUP: integrity_check" "$(sqlite3 h.pmrec 'PRAGMA integrity_check' 2>&1)" ok
+said=$("$PMUTOP" record --info h.pmrec | awk '/^samples/ { print $2 }')
+got=$("$PMUTOP" -r h.pmrec -b --format csv | tail -n +2 | cut -d, -f1 | uniq | wc -l)
+expect_eq "SIGHUP: every sample the file holds replays" "$got" "$said"
+[ "$said" -gt 2 ] && ok || fail "SIGHUP: only '$said' samples recorded"
+
 # rotation: a new file every minute of (simulated) time, the newest three kept
 mkdir rot
 "$PMUTOP" record -o rot/r.pmrec --rotate 1m --keep 3 --demo hip09 --fake-clock -d 10 --duration 10m

@@ -225,6 +225,23 @@ keys q
 quit_ok "pause quit"
 PMUTOP_ARGS="--demo -d 0.2"
 
+# a storm of 1 000 SIGWINCH in about a second (a window being dragged): still running,
+# still drawing at the real size, and it quits cleanly
+start 100 30 LANG=C.UTF-8
+see "winch: start" "UCF bandwidth"
+p=$(pmutop_pid)
+i=0
+while [ $i -lt 1000 ]; do kill -WINCH "$p" 2> /dev/null || break; i=$((i + 1)); done
+expect_eq "winch: all 1000 delivered to a live process" "$i" 1000
+T resize-window -t 0 -x 90 -y 28 2> /dev/null
+kill -WINCH "$p"
+see "winch: redrawn at the new size" "F10Quit"
+screen
+w=$(LC_ALL=C.UTF-8 wc -L < "$scratch/screen.txt")
+[ "$w" -le 90 ] && ok || fail "winch: a line of $w columns on a 90-column screen"
+keys q
+quit_ok "winch storm"
+
 # SIGHUP (an ssh connection dropping) exits cleanly
 start 100 30 LANG=C.UTF-8
 see "second start" "UCF bandwidth"

@@ -4,9 +4,11 @@
 #include "outputs/batch.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "base/util.h"
@@ -296,10 +298,34 @@ bool batch_write_frame(FILE *out, enum batch_format format, bool raw, bool first
 	}
 	fclose(m);
 	errno = 0;
-	bool ok = fwrite(buf, 1, len, out) == len;
-	ok = fflush(out) == 0 && ok && !ferror(out);
+	/* the interval whole or not at all: written past stdio, and a file that took part of
+	 * it (a full disk) is cut back to where the interval began, so no reader ever sees
+	 * half a JSON line or CSV row */
+	if (fflush(out) != 0) {
+		free(buf);
+		return false;
+	}
+	int fd = fileno(out);
+	/* where this interval begins (-1 on a pipe or terminal: nothing to cut); appending
+	 * (>>), that is the end, wherever the offset says */
+	int fl = fcntl(fd, F_GETFL);
+	off_t start = lseek(fd, 0, fl >= 0 && (fl & O_APPEND) ? SEEK_END : SEEK_CUR);
+	size_t done = 0;
+	while (done < len) {
+		ssize_t n = write(fd, buf + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int err = n < 0 ? errno : EIO;
+			if (start >= 0 && done > 0 && ftruncate(fd, start) == 0)
+				lseek(fd, start, SEEK_SET);
+			errno = err;
+			break;
+		}
+		done += (size_t)n;
+	}
 	free(buf);
-	return ok;
+	return done == len;
 }
 
 struct batch {

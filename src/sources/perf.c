@@ -68,23 +68,16 @@ static int paranoid_level(void)
 	return level;
 }
 
-static char *explain_errno(struct source *src, const struct instance *inst, int err)
+char *source_perf_errno_advice(const char *pmu, int err, int paranoid)
 {
-	const char *pmu = inst->pmu ? inst->pmu->name : "?";
 	switch (err) {
 	case EACCES:
-	case EPERM: {
-		struct perf_source *ps = src->priv;
-		char *msg = xasprintf(
+	case EPERM:
+		return xasprintf(
 			"permission denied counting %s system-wide: kernel.perf_event_paranoid is %d. Run pmutop as root, "
 			"give it CAP_PERFMON (setcap cap_perfmon+ep %s), or lower the level "
 			"(sysctl kernel.perf_event_paranoid=0; Debian's levels 3 and 4 forbid unprivileged use entirely)",
-			pmu, paranoid_level(), "$(command -v pmutop)");
-		if (!ps->told_permission)
-			diag_error("%s", msg);
-		ps->told_permission = true;
-		return msg;
-	}
+			pmu, paranoid, "$(command -v pmutop)");
 	case ENOENT:
 		return xasprintf("%s: the kernel does not know this event (ENOENT); is the driver loaded?", pmu);
 	case EINVAL:
@@ -94,7 +87,9 @@ static char *explain_errno(struct source *src, const struct instance *inst, int 
 	case ENODEV:
 		return xasprintf("%s: no such device (ENODEV): the PMU went away or the CPU is offline", pmu);
 	case EBUSY:
-		return xasprintf("%s: counters busy (EBUSY): another tool holds them", pmu);
+		return xasprintf("%s: counters busy (EBUSY): another tool holds them; stop it (perf, a profiler) "
+				 "and start pmutop again",
+				 pmu);
 	case ENOSPC:
 		return xasprintf("%s: not enough hardware counters for the group (ENOSPC)", pmu);
 	case EMFILE:
@@ -103,6 +98,19 @@ static char *explain_errno(struct source *src, const struct instance *inst, int 
 	default:
 		return xasprintf("%s: cannot open counters: %s", pmu, strerror(err));
 	}
+}
+
+static char *explain_errno(struct source *src, const struct instance *inst, int err)
+{
+	const char *pmu = inst->pmu ? inst->pmu->name : "?";
+	char *msg = source_perf_errno_advice(pmu, err, err == EACCES || err == EPERM ? paranoid_level() : 0);
+	if (err == EACCES || err == EPERM) {
+		struct perf_source *ps = src->priv;
+		if (!ps->told_permission)
+			diag_error("%s", msg);
+		ps->told_permission = true;
+	}
+	return msg;
 }
 
 /* Maps belong to the perf_instance alone: evsels are opened with perf_evsel__open(),

@@ -37,6 +37,8 @@ struct source {
 };
 
 struct source *source_perf_new(const struct machine *m);
+/* What perf_event_open's errno means for the user and what to do about it. */
+char *source_perf_errno_advice(const char *pmu, int err, int paranoid);
 /* read() calls the perf source made so far (make bench). */
 uint64_t source_perf_reads(const struct source *src);
 struct sim_options {
