@@ -189,6 +189,84 @@ START_TEST(device_gone_and_back)
 }
 END_TEST
 
+/* ---- per-CPU counters whose CPU goes offline: perf stops their enabled time ---- */
+
+static bool cpu_online[2] = { true, true };
+static uint64_t core_value[2], core_enabled[2];
+
+static bool core_claims(struct source *src, const struct instance *inst)
+{
+	(void)src;
+	return inst->pmu && !strcmp(inst->pmu->name, "fake_core");
+}
+static int core_open(struct source *src, struct instance *inst) { (void)src; (void)inst; return 0; }
+static int core_read(struct source *src, struct instance *inst, uint64_t now)
+{
+	(void)src; (void)now;
+	for (int c = 0; c < inst->ncounters; c++) {
+		struct counter *ct = &inst->counters[c];
+		ct->value = core_value[ct->cpu];
+		ct->enabled = ct->running = core_enabled[ct->cpu];
+		ct->read_ok = true;
+	}
+	return 0;
+}
+static void core_close(struct source *src, struct instance *inst) { (void)src; (void)inst; }
+static void core_destroy(struct source *src) { free(src); }
+static const struct source_ops core_ops = { "core", core_claims, core_open, core_read, core_close, core_destroy, NULL };
+
+static void core_second(void) /* one second of 1000 instructions on each online CPU */
+{
+	for (int c = 0; c < 2; c++)
+		if (cpu_online[c]) {
+			core_value[c] += 1000;
+			core_enabled[c] += SEC;
+		}
+}
+
+START_TEST(cpu_offline_leaves_the_aggregate)
+{
+	char *root = tmp_dir();
+	put_file(root, "sys/bus/event_source/devices/fake_core/type", "44\n");
+	put_file(root, "sys/bus/event_source/devices/fake_core/cpus", "0-1\n");
+	put_file(root, "sys/bus/event_source/devices/fake_core/format/event", "config:0-7\n");
+	put_file(root, "sys/bus/event_source/devices/fake_core/events/ins", "event=0x8\n");
+	put_file(root, "sys/devices/system/cpu/online", "0-1\n");
+	struct machine *m = machine_discover(root);
+	struct profile *p = profile_from_text("[group c]\npmu = fake_core\nper = cpu\naggregate = all\nevents = ins\n"
+					      "[metric c.ips]\nformula = ins / elapsed_s\n");
+	struct profile *ps[1] = { p };
+	struct session *s = session_new(m, ps, 1);
+	struct source *src = xcalloc(1, sizeof(*src));
+	src->ops = &core_ops;
+	session_add_source(s, src);
+	memset(core_value, 0, sizeof(core_value));
+	memset(core_enabled, 0, sizeof(core_enabled));
+	cpu_online[0] = cpu_online[1] = true;
+	session_start(s, SEC);
+	core_second();
+	session_sample(s, 2 * SEC);
+	ck_assert_double_eq_tol(value_of(s, "c.ips", "all")->value, 2000.0, 1e-9);
+	/* CPU 1 goes offline: its row is not counted, "all" is CPU 0's alone, not halved */
+	cpu_online[1] = false;
+	core_second();
+	session_sample(s, 3 * SEC);
+	ck_assert_int_eq(value_of(s, "c.ips", "cpu1")->state, VS_NOT_COUNTED);
+	ck_assert_int_eq(value_of(s, "c.ips", "cpu0")->state, VS_OK);
+	ck_assert_int_eq(value_of(s, "c.ips", "all")->state, VS_OK);
+	ck_assert_double_eq_tol(value_of(s, "c.ips", "all")->value, 1000.0, 1e-9);
+	/* back online: both again */
+	cpu_online[1] = true;
+	core_second();
+	session_sample(s, 4 * SEC);
+	ck_assert_double_eq_tol(value_of(s, "c.ips", "all")->value, 2000.0, 1e-9);
+	session_free(s);
+	profile_free(p);
+	machine_free(m);
+	free(root);
+}
+END_TEST
+
 START_TEST(enum_filter_and_per_event_acceptance)
 {
 	struct two w;
@@ -368,6 +446,7 @@ int main(void)
 	tcase_set_timeout(t, 30);
 	tcase_add_test(t, one_session_two_sources);
 	tcase_add_test(t, device_gone_and_back);
+	tcase_add_test(t, cpu_offline_leaves_the_aggregate);
 	tcase_add_test(t, enum_filter_and_per_event_acceptance);
 	tcase_add_test(t, run_loop_feeds_outputs_frames);
 	tcase_add_test(t, host_meters_in_frames);

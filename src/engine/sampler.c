@@ -139,7 +139,7 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 		bool any = false;
 		for (int i = 0; i < inst->nmembers; i++) {
 			const struct instance *mb = &s->inst[inst->members[i]];
-			if (!mb->opened) /* a member that cannot count (offline CPU) is not a zero */
+			if (!mb->opened || mb->off) /* a member that cannot count (offline CPU) is not a zero */
 				continue;
 			any = true;
 			ncpus += (int)mb->vars[g->nevents + VAR_NCPUS];
@@ -161,7 +161,7 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 			elapsed_ns = el / nel;
 	} else {
 		uint64_t en = 0;
-		int nen = 0;
+		int nen = 0, ncum = 0, nenabled = 0;
 		for (int c = 0; c < inst->ncounters; c++) {
 			struct counter *ct = &inst->counters[c];
 			struct frame_counter *fc = &fcs[ct->slot];
@@ -172,6 +172,10 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 				fc->coverage = 1.0f;
 			} else {
 				counter_delta(ct, inst->scale[ct->event], fc);
+				if (ct->kind == COUNTER_CUMULATIVE && ct->primed) {
+					ncum++;
+					nenabled += fc->enabled > 0;
+				}
 				if (ct->kind == COUNTER_CUMULATIVE && fc->enabled && fc->raw_state == VS_OK) {
 					en += fc->enabled;
 					nen++;
@@ -188,6 +192,8 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 				inst->event_state[e] = worse(inst->event_state[e], VS_NO_VALUE);
 		}
 		fi->counting = inst->opened;
+		/* perf stops a CPU's counters' enabled time while the CPU is offline */
+		inst->off = inst->opened && ncum > 0 && nenabled == 0 && elapsed_ns > 0;
 		/* the interval as the counters themselves saw it (their enabled time between two
 		 * reads), not the clock's: a read that came late (moved to a busy CPU to read it
 		 * there) then covers a longer time and says so, and its rate stays right */

@@ -86,6 +86,8 @@ struct instance {
 	char *unavailable; /* why the instance cannot count at all (missing required event) */
 	bool skip_next;    /* the first interval after a (re)open is partial: shown as no value */
 	const char *error_interned; /* the last error frames showed, kept for the session */
+	bool off;          /* this interval its counters were not even enabled (their CPU went
+			    * offline): left out of its aggregates, not summed as zeros */
 	bool gone;         /* its device stopped answering: closed, tried again at retry_ns */
 	uint64_t retry_ns;
 	uint64_t filters_seq; /* frame seq from which the current filters count */

@@ -306,6 +306,11 @@ bool batch_write_frame(FILE *out, enum batch_format format, bool raw, bool first
 		return false;
 	}
 	int fd = fileno(out);
+	if (fd < 0) { /* a stream in memory (tests, the bench): stdio it is */
+		bool ok = fwrite(buf, 1, len, out) == len && fflush(out) == 0;
+		free(buf);
+		return ok;
+	}
 	/* where this interval begins (-1 on a pipe or terminal: nothing to cut); appending
 	 * (>>), that is the end, wherever the offset says */
 	int fl = fcntl(fd, F_GETFL);
