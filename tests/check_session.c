@@ -285,6 +285,7 @@ START_TEST(aggregate_filter_change_is_all_or_nothing)
 	ck_assert(!session_filter(s, all, 0, &v));
 	/* cpu1 could not reopen: the aggregate sums the member that counts, never a made-up
 	 * zero for the other */
+	script.enabled[0] = script.running[0] = SEC; /* cpu0 counted the second (online) */
 	session_sample(s, 2 * SEC);
 	ck_assert(!s->inst[cpu1].opened);
 	ck_assert_int_ne(value_of(s, "g.a", "all")->state, VS_UNAVAILABLE);
