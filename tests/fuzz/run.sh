@@ -11,9 +11,18 @@ core="base/util base/diag base/sysfs base/cpulist base/expr machine/format machi
 srcs=""
 for f in $core; do srcs="$srcs $top/src/$f.c"; done
 inih="$(pkg-config --cflags --libs inih) $(pkg-config --cflags --libs libzstd) -lsensors"
+# the targets that bind profiles or serve HTTP need the whole core (engine, sources,
+# outputs; everything but the command line), libperf included
+all=$(find "$top/src" -name '*.c' ! -path '*/cli/*' | sort | tr '\n' ' ')
+perf="-I$top/libperf-local/include $top/libperf-local/lib/libperf.a $top/libperf-local/lib/libapi.a"
+full="$perf $(pkg-config --cflags --libs sqlite3 libmicrohttpd) -lpthread"
 status=0
-for t in profile expr encode model record; do
-    clang $flags -o "$out/fuzz_$t" "$top/tests/fuzz/fuzz_$t.c" $srcs $inih -lm
+for t in ${FUZZ_TARGETS:-profile expr encode model record sysfs http}; do
+    case $t in
+    sysfs|http) src="$all" extra="$full" ;;
+    *) src="$srcs" extra="" ;;
+    esac
+    clang $flags -DPMUTOP_SRCDIR="\"$top\"" -o "$out/fuzz_$t" "$top/tests/fuzz/fuzz_$t.c" $src $inih $extra -lm
     mkdir -p "$out/corpus-$t"
     cd "$top"
     if "$out/fuzz_$t" -max_total_time="$secs" -max_len=4096 -print_final_stats=0 \
