@@ -5,6 +5,8 @@
 #   ./build.sh asan       ... the test suite again, built with ASan+UBSan in build-asan/
 #   ./build.sh bench      ... and make bench
 #   ./build.sh fuzz [S]   ... and the libFuzzer targets, S seconds each (default 15)
+#   ./build.sh valgrind   ... the test suite under valgrind memcheck (no error, no leak)
+#   ./build.sh soak       ... an hour of the demo recording, scraped and filtered (make soak)
 # Idempotent: a second run installs nothing and rebuilds only what changed.
 set -eu
 cd "$(dirname "$0")"
@@ -13,8 +15,8 @@ PKGS="gcc make autoconf automake pkg-config xz-utils libinih-dev check libncurse
       libsensors-dev libsqlite3-dev libzstd-dev libmicrohttpd-dev linux-source-6.12 tmux linux-perf
       util-linux procps python3"
 # the tests' real parts: the sqlite3 tool, a Prometheus server and promtool, curl
-case ${1:-} in check|asan) PKGS="$PKGS sqlite3 prometheus curl" ;; esac
-[ "${1:-}" = bench ] && PKGS="$PKGS valgrind"
+case ${1:-} in check|asan|valgrind|soak) PKGS="$PKGS sqlite3 prometheus curl" ;; esac
+case ${1:-} in bench|valgrind) PKGS="$PKGS valgrind" ;; esac
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-14-dev"
 
 missing=""
@@ -82,5 +84,9 @@ asan)
     run_check . ;;
 bench) make -s bench ;;
 fuzz) sh tests/fuzz/run.sh "${2:-15}" ;;
-*) echo "usage: ./build.sh [check|asan|bench|fuzz [SECONDS]]" >&2; exit 2 ;;
+valgrind)
+    make -s -j"$jobs" check TESTS= > /dev/null # the Check programs, built, not run
+    sh tests/valgrind.sh . . ;;
+soak) make -s soak ;;
+*) echo "usage: ./build.sh [check|asan|bench|fuzz [SECONDS]|valgrind|soak]" >&2; exit 2 ;;
 esac

@@ -262,8 +262,7 @@ START_TEST(cpu_offline_leaves_the_aggregate)
 	ck_assert_double_eq_tol(value_of(s, "c.ips", "all")->value, 2000.0, 1e-9);
 	session_free(s);
 	profile_free(p);
-	machine_free(m);
-	free(root);
+	machine_free(m); /* (root belongs to tmp_dir(), which removes it at the end) */
 }
 END_TEST
 

@@ -15,7 +15,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
-#include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -26,6 +25,7 @@
 #include "base/util.h"
 #include "config.h"
 #include "engine/session.h"
+#include "outputs/mhd.h"
 #include "outputs/output.h"
 #include "outputs/prom.h"
 
@@ -53,6 +53,7 @@ struct exporter {
 	struct session *s;
 	struct exporter_options opt;
 	struct MHD_Daemon *d;
+	const struct mhd_api *mhd;
 	int port;
 	bool built;
 	int nfam, capfam;
@@ -316,18 +317,21 @@ static const char index_page[] =
 	"<h1>pmutop</h1>\n<p>PMU counters and metrics of this machine for Prometheus: <a href=\"/metrics\">/metrics</a>.</p>\n"
 	"<p>Recording rules for the metrics: <code>pmutop rules</code>. See pmutop(1).</p>\n</body></html>\n";
 
-static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, char *body, size_t len, bool must_free,
-			     const char *type)
+static enum MHD_Result reply(const struct mhd_api *m, struct MHD_Connection *c, unsigned status, char *body,
+			     size_t len, bool must_free, const char *type)
 {
 	struct MHD_Response *r =
-		MHD_create_response_from_buffer(len, body, must_free ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
-	if (!r)
+		m->create_response_from_buffer(len, body, must_free ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
+	if (!r) {
+		if (must_free)
+			free(body);
 		return MHD_NO;
-	MHD_add_response_header(r, "Content-Type", type);
+	}
+	m->add_response_header(r, "Content-Type", type);
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(r, "Allow", "GET, HEAD");
-	enum MHD_Result ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
+		m->add_response_header(r, "Allow", "GET, HEAD");
+	enum MHD_Result ret = m->queue_response(c, status, r);
+	m->destroy_response(r);
 	return ret;
 }
 
@@ -335,6 +339,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 			      const char *version, const char *upload_data, size_t *upload_size, void **con_cls)
 {
 	struct output *o = cls;
+	const struct mhd_api *m = ((struct exporter *)o->priv)->mhd;
 	(void)version;
 	(void)upload_data;
 	if (!*con_cls) { /* the headers are in: answer on the next call, after any body */
@@ -347,16 +352,16 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	}
 	static char not_allowed[] = "only GET\n", not_found[] = "not found: try /metrics\n";
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
-		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, not_allowed, strlen(not_allowed), false, "text/plain");
+		return reply(m, c, MHD_HTTP_METHOD_NOT_ALLOWED, not_allowed, strlen(not_allowed), false, "text/plain");
 	if (!strcmp(url, "/"))
-		return reply(c, MHD_HTTP_OK, (char *)index_page, strlen(index_page), false, "text/html; charset=utf-8");
+		return reply(m, c, MHD_HTTP_OK, (char *)index_page, strlen(index_page), false, "text/html; charset=utf-8");
 	if (strcmp(url, "/metrics"))
-		return reply(c, MHD_HTTP_NOT_FOUND, not_found, strlen(not_found), false, "text/plain");
-	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+		return reply(m, c, MHD_HTTP_NOT_FOUND, not_found, strlen(not_found), false, "text/plain");
+	const char *accept = m->lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
 	bool om = accept && strstr(accept, "application/openmetrics-text");
 	size_t len;
 	char *body = exporter_render(o, om, &len);
-	return reply(c, MHD_HTTP_OK, body, len, true,
+	return reply(m, c, MHD_HTTP_OK, body, len, true,
 		     om ? "application/openmetrics-text; version=1.0.0; charset=utf-8" : "text/plain; version=0.0.4; charset=utf-8");
 }
 
@@ -364,7 +369,7 @@ static void ex_destroy(struct output *o)
 {
 	struct exporter *x = o->priv;
 	if (x->d)
-		MHD_stop_daemon(x->d);
+		x->mhd->stop_daemon(x->d);
 	for (int i = 0; i < x->nser; i++) {
 		free(x->ser[i].labels);
 		free(x->ser[i].slots);
@@ -438,7 +443,11 @@ struct output *exporter_output_new(struct session *s, const struct exporter_opti
 	const char *listen = opt->listen ? opt->listen : EXPORTER_DEFAULT_LISTEN;
 	if (!parse_listen(listen, &ss, &slen, err))
 		return NULL;
+	const struct mhd_api *mhd = mhd_load(err);
+	if (!mhd)
+		return NULL;
 	struct exporter *x = xcalloc(1, sizeof(*x));
+	x->mhd = mhd;
 	x->s = s;
 	x->opt = *opt;
 	pthread_mutex_init(&x->lock, NULL);
@@ -449,7 +458,7 @@ struct output *exporter_output_new(struct session *s, const struct exporter_opti
 	if (ss.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
 	errno = 0;
-	x->d = MHD_start_daemon(flags, 0, NULL, NULL, handle, o, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+	x->d = mhd->start_daemon(flags, 0, NULL, NULL, handle, o, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 				MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)16,
 				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
 				MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)64, MHD_OPTION_END);
@@ -458,7 +467,7 @@ struct output *exporter_output_new(struct session *s, const struct exporter_opti
 		ex_destroy(o);
 		return NULL;
 	}
-	const union MHD_DaemonInfo *info = MHD_get_daemon_info(x->d, MHD_DAEMON_INFO_BIND_PORT);
+	const union MHD_DaemonInfo *info = mhd->get_daemon_info(x->d, MHD_DAEMON_INFO_BIND_PORT);
 	x->port = info ? info->port : 0;
 	(void)slen;
 	return o;
