@@ -15,6 +15,7 @@
 
 struct sim_source {
 	struct sim_model *model;
+	struct sim_decoder *decoder;
 	uint64_t seed;
 	uint64_t start_ns;
 	bool started;
@@ -82,7 +83,7 @@ static int sim_open(struct source *src, struct instance *inst)
 		if (!instance_counts_event(inst, ct->event))
 			continue; /* not opened under the current filters */
 		bool legacy = inst->pmu->type < 0 || ct->attr.type != (uint32_t)inst->pmu->type;
-		sc[k].event = legacy ? legacy_name(&ct->attr) : sim_decode_event(src->machine, inst->pmu, &ct->attr);
+		sc[k].event = legacy ? legacy_name(&ct->attr) : sim_decode_event(ss->decoder, inst->pmu, &ct->attr);
 		if (!sc[k].event && ct->attr.type <= 1) /* the 'software' PMU: fixed event numbers */
 			sc[k].event = legacy_name(&ct->attr);
 		sc[k].sec = sim_model_section(ss->model, inst->pmu->name);
@@ -165,6 +166,7 @@ static void sim_destroy(struct source *src)
 {
 	struct sim_source *ss = src->priv;
 	sim_model_free(ss->model);
+	sim_decoder_free(ss->decoder);
 	free(ss);
 	free(src);
 }
@@ -186,6 +188,7 @@ struct source *source_sim_new(const struct machine *m, const struct sim_options 
 	struct source *s = xcalloc(1, sizeof(*s));
 	struct sim_source *ss = xcalloc(1, sizeof(*ss));
 	ss->model = model;
+	ss->decoder = sim_decoder_new(m);
 	ss->seed = mix(opt->seed);
 	s->ops = &sim_ops;
 	s->machine = m;

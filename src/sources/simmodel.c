@@ -568,31 +568,88 @@ static uint64_t alias_mask(const struct pmu *p, const char *terms, int word)
 	return mask;
 }
 
-const char *sim_decode_event(const struct machine *m, const struct pmu *p, const struct event_attr *attr)
+/* Each PMU's aliases, encoded once: the value and the bits each sets in each word. */
+struct decoded_alias {
+	const char *name;
+	uint64_t value[CONFIG_WORDS], mask[CONFIG_WORDS];
+	int bits;
+};
+
+struct decoded_pmu {
+	const struct pmu *p;
+	int n;
+	struct decoded_alias *a;
+};
+
+struct sim_decoder {
+	const struct machine *m;
+	int npmus;
+	struct decoded_pmu *pmus;
+};
+
+struct sim_decoder *sim_decoder_new(const struct machine *m)
 {
-	const char *best = NULL;
-	int bestbits = -1;
+	struct sim_decoder *d = xcalloc(1, sizeof(*d));
+	d->m = m;
+	return d;
+}
+
+void sim_decoder_free(struct sim_decoder *d)
+{
+	if (!d)
+		return;
+	for (int i = 0; i < d->npmus; i++)
+		free(d->pmus[i].a);
+	free(d->pmus);
+	free(d);
+}
+
+static const struct decoded_pmu *decoded(struct sim_decoder *d, const struct pmu *p)
+{
+	for (int i = 0; i < d->npmus; i++)
+		if (d->pmus[i].p == p)
+			return &d->pmus[i];
+	d->pmus = xrealloc(d->pmus, sizeof(*d->pmus) * (size_t)(d->npmus + 1));
+	struct decoded_pmu *dp = &d->pmus[d->npmus++];
+	dp->p = p;
+	dp->n = 0;
+	dp->a = xcalloc((size_t)(p->naliases ? p->naliases : 1), sizeof(*dp->a));
 	for (int i = 0; i < p->naliases; i++) {
 		const struct pmu_alias *a = &p->aliases[i];
 		char *s = xasprintf("%s/%s/", p->name, a->terms);
 		struct encoded_event enc;
 		char *err;
-		int r = encode_event(m, s, &enc, &err);
+		int r = encode_event(d->m, s, &enc, &err);
 		free(s);
 		if (r < 0) {
 			free(err);
 			continue;
 		}
-		bool match = true;
-		int bits = 0;
-		for (int w = 0; w < CONFIG_WORDS && match; w++) {
-			uint64_t mask = alias_mask(p, a->terms, w);
-			match = (attr->config[w] & mask) == (enc.attr.config[w] & mask);
-			bits += __builtin_popcountll(mask);
+		struct decoded_alias *da = &dp->a[dp->n++];
+		da->name = a->name;
+		da->bits = 0;
+		for (int w = 0; w < CONFIG_WORDS; w++) {
+			da->mask[w] = alias_mask(p, a->terms, w);
+			da->value[w] = enc.attr.config[w] & da->mask[w];
+			da->bits += __builtin_popcountll(da->mask[w]);
 		}
-		if (match && bits > bestbits) {
+	}
+	return dp;
+}
+
+const char *sim_decode_event(struct sim_decoder *d, const struct pmu *p, const struct event_attr *attr)
+{
+	const struct decoded_pmu *dp = decoded(d, p);
+	const char *best = NULL;
+	int bestbits = -1;
+	for (int i = 0; i < dp->n; i++) {
+		const struct decoded_alias *a = &dp->a[i];
+		bool match = true;
+		for (int w = 0; w < CONFIG_WORDS && match; w++)
+			match = (attr->config[w] & a->mask[w]) == a->value[w];
+		if (match && a->bits > bestbits) {
 			best = a->name;
-			bestbits = bits;
+			bestbits = a->bits;
 		}
 	}
 	return best;

@@ -52,7 +52,11 @@ double sim_running_fraction(const struct sim_section *sec);
 /* Is the event's rate given in its alias's scaled units (the source divides by .scale)? */
 bool sim_rate_is_scaled(const struct sim_section *sec, const char *event);
 
-/* Which alias of p the attr encodes (most specific match), or NULL. */
-const char *sim_decode_event(const struct machine *m, const struct pmu *p, const struct event_attr *attr);
+/* Which alias of p an attr encodes (the most specific match), or NULL: each PMU's
+ * aliases are encoded once and kept by the decoder (for the machine's life). */
+struct sim_decoder;
+struct sim_decoder *sim_decoder_new(const struct machine *m);
+const char *sim_decode_event(struct sim_decoder *d, const struct pmu *p, const struct event_attr *attr);
+void sim_decoder_free(struct sim_decoder *d);
 
 #endif
