@@ -227,22 +227,28 @@ const struct frame *session_sample(struct session *s, uint64_t now_ns)
 		s->ngone = session_retry_gone(s, now_ns);
 	for (int i = 0; i < s->ninstances; i++) {
 		struct instance *inst = &s->inst[i];
+		inst->read_errno = 0;
 		if (inst->opened && !inst->nmembers) {
 			int r = inst->source->ops->read(inst->source, inst, now_ns);
-			if (r < 0) {
-				for (int c = 0; c < inst->ncounters; c++)
-					inst->counters[c].read_ok = false;
-				if (r == -ENODEV) {
-					session_instance_gone(s, inst, -r, now_ns);
-					s->ngone++;
-				}
-			}
+			if (r < 0)
+				inst->read_errno = -r;
 		}
 	}
 	for (int k = 0; k < s->nsources; k++) {
 		if (s->sources[k]->ops->read_done)
 			s->sources[k]->ops->read_done(s->sources[k]);
 		s->sources[k]->now_ns = now_ns;
+	}
+	for (int i = 0; i < s->ninstances; i++) {
+		struct instance *inst = &s->inst[i];
+		if (!inst->read_errno || !inst->opened)
+			continue;
+		for (int c = 0; c < inst->ncounters; c++)
+			inst->counters[c].read_ok = false;
+		if (inst->read_errno == ENODEV) {
+			session_instance_gone(s, inst, ENODEV, now_ns);
+			s->ngone++;
+		}
 	}
 	/* members come before their aggregates, so one pass in order suffices */
 	for (int i = 0; i < s->ninstances; i++)

@@ -89,6 +89,8 @@ struct instance {
 	bool off;          /* this interval its counters were not even enabled (their CPU went
 			    * offline): left out of its aggregates, not summed as zeros */
 	bool gone;         /* its device stopped answering: closed, tried again at retry_ns */
+	int read_errno;    /* this refresh's read failed whole (a source may say so as late
+			    * as its read_done); ENODEV: the device is gone */
 	uint64_t retry_ns;
 	uint64_t filters_seq; /* frame seq from which the current filters count */
 	/* this interval: formula variables (group_nvars slots) and per-event state */

@@ -52,6 +52,15 @@ struct perf_source {
 	bool affinity;   /* move to each counter's CPU to read it (see go_to) */
 	int at_cpu;      /* the CPU it was moved to, -1 */
 	uint64_t reads;  /* read() calls, for make bench */
+	/* with affinity, the refresh's reads wait for read_done, which makes them CPU by
+	 * CPU: one move per CPU, not one per instance (Tegra410's uncore PMUs alternate
+	 * between two CPUs in discovery order) */
+	struct pending_read {
+		struct instance *inst;
+		int c; /* CPU index in the instance */
+		int cpu;
+	} *pending;
+	int npending, cappending;
 };
 
 static int libperf_print(enum libperf_print_level level, const char *fmt, va_list ap)
@@ -134,6 +143,15 @@ static void free_pi(struct perf_instance *pi)
 	free(pi);
 }
 
+static void forget_pending(struct perf_source *ps, const struct instance *inst)
+{
+	int n = 0;
+	for (int i = 0; i < ps->npending; i++)
+		if (ps->pending[i].inst != inst)
+			ps->pending[n++] = ps->pending[i];
+	ps->npending = n;
+}
+
 static bool perf_claims(struct source *src, const struct instance *inst)
 {
 	(void)src;
@@ -205,14 +223,6 @@ static void go_to(struct perf_source *ps, int cpu)
 		ps->at_cpu = cpu;
 }
 
-static void perf_read_done(struct source *src)
-{
-	struct perf_source *ps = src->priv;
-	if (ps->moved)
-		sched_setaffinity(0, sizeof(ps->home), &ps->home);
-	ps->moved = false;
-	ps->at_cpu = -1;
-}
 
 static int perf_open(struct source *src, struct instance *inst)
 {
@@ -303,35 +313,75 @@ static bool read_group(struct perf_source *ps, struct instance *inst, struct per
 	return true;
 }
 
+/* The counters of one instance on its c-th CPU; whether any answered. */
+static bool read_cpu(struct perf_source *ps, struct instance *inst, int c)
+{
+	struct perf_instance *pi = inst->priv;
+	int ncpu = inst->cpus.n;
+	if (pi->leader_fd && pi->leader_fd[c] >= 0 && read_group(ps, inst, pi, c))
+		return true;
+	bool ok = false;
+	for (int k = c; k < inst->ncounters; k += ncpu) { /* counters are event-major */
+		struct counter *ct = &inst->counters[k];
+		if (!pi->evsel[ct->event])
+			continue; /* not counted under the current filters */
+		struct perf_counts_values cv = { 0 };
+		ps->reads++;
+		ct->read_ok = perf_evsel__read(pi->evsel[ct->event], c, 0, &cv) == 0;
+		ok |= ct->read_ok;
+		ct->value = cv.val;
+		ct->enabled = cv.ena;
+		ct->running = cv.run;
+	}
+	return ok;
+}
+
 static int perf_read(struct source *src, struct instance *inst, uint64_t now_ns)
 {
 	(void)now_ns;
 	struct perf_source *ps = src->priv;
-	struct perf_instance *pi = inst->priv;
-	int ncpu = inst->cpus.n, tried = 0, ok = 0;
-	for (int c = 0; c < ncpu; c++) {
-		if (ps->affinity)
-			go_to(ps, inst->cpus.cpu[c]);
-		tried++;
-		if (pi->leader_fd && pi->leader_fd[c] >= 0 && read_group(ps, inst, pi, c)) {
-			ok++;
-			continue;
+	int ncpu = inst->cpus.n;
+	if (ps->affinity) { /* read in read_done, CPU by CPU */
+		for (int c = 0; c < ncpu; c++) {
+			grow_array(&ps->pending, &ps->cappending, ps->npending + 1, sizeof(*ps->pending));
+			ps->pending[ps->npending++] = (struct pending_read){ inst, c, inst->cpus.cpu[c] };
 		}
-		for (int k = c; k < inst->ncounters; k += ncpu) { /* counters are event-major */
-			struct counter *ct = &inst->counters[k];
-			if (!pi->evsel[ct->event])
-				continue; /* not counted under the current filters */
-			struct perf_counts_values cv = { 0 };
-			ps->reads++;
-			ct->read_ok = perf_evsel__read(pi->evsel[ct->event], c, 0, &cv) == 0;
-			ok += ct->read_ok;
-			ct->value = cv.val;
-			ct->enabled = cv.ena;
-			ct->running = cv.run;
-		}
+		inst->read_errno = 0;
+		return 0;
 	}
+	bool ok = false;
+	for (int c = 0; c < ncpu; c++)
+		ok |= read_cpu(ps, inst, c);
 	/* nothing answered (a PMU whose driver went away reads 0 bytes or ENODEV): gone */
-	return tried && !ok ? -ENODEV : 0;
+	return ncpu && !ok ? -ENODEV : 0;
+}
+
+static int by_cpu(const void *a, const void *b)
+{
+	const struct pending_read *x = a, *y = b;
+	return x->cpu != y->cpu ? (x->cpu > y->cpu) - (x->cpu < y->cpu) : (x->inst > y->inst) - (x->inst < y->inst);
+}
+
+static void perf_read_done(struct source *src)
+{
+	struct perf_source *ps = src->priv;
+	if (ps->npending) {
+		/* stable order within a CPU: an instance's CPUs in order, instances in order */
+		qsort(ps->pending, (size_t)ps->npending, sizeof(*ps->pending), by_cpu);
+		for (int i = 0; i < ps->npending; i++)
+			ps->pending[i].inst->read_errno = ENODEV; /* until one of its reads answers */
+		for (int i = 0; i < ps->npending; i++) {
+			struct pending_read *r = &ps->pending[i];
+			go_to(ps, r->cpu);
+			if (read_cpu(ps, r->inst, r->c))
+				r->inst->read_errno = 0;
+		}
+		ps->npending = 0;
+	}
+	if (ps->moved)
+		sched_setaffinity(0, sizeof(ps->home), &ps->home);
+	ps->moved = false;
+	ps->at_cpu = -1;
 }
 
 uint64_t source_perf_reads(const struct source *src)
@@ -341,13 +391,15 @@ uint64_t source_perf_reads(const struct source *src)
 
 static void perf_close(struct source *src, struct instance *inst)
 {
-	(void)src;
+	forget_pending(src->priv, inst);
 	free_pi(inst->priv);
 	inst->priv = NULL;
 }
 
 static void perf_destroy(struct source *src)
 {
+	struct perf_source *ps = src->priv;
+	free(ps->pending);
 	free(src->priv);
 	free(src);
 }
