@@ -582,6 +582,9 @@ int pmutop_run(struct options *o)
 		session_use_host_meters(s, procstat_new(o->proc_root ? o->proc_root : o->demo ? demo_dir : "/"), !o->sim);
 	}
 	session_use_clock(s, clock);
+	/* before anything is programmed: a TERM from now on ends the loop's first poll and
+	 * the cleanup restores what counting changed (BlueField's event files) */
+	runloop_install_signals();
 	session_start(s, rp ? replay_start_ns(rp) : clock_now(clock));
 	if (rp) {
 		char *label = replay_meta(rp, "source");
@@ -590,7 +593,6 @@ int pmutop_run(struct options *o)
 	}
 	if (!counts_anything(s))
 		goto out;
-	runloop_install_signals();
 	runloop_init(&loop, s, clock, o->delay, o->iterations);
 	if (rp)
 		runloop_set_pacer(&loop, replay_pacer, rp, o->batch);
