@@ -318,6 +318,20 @@ see "the row says what it watches" "tile0 watch=MEMORY_WRITES"
 see "the chosen event counts" "Chosen event  \[[^]]*\] *[1-9][0-9.]*M /s"
 keys q
 quit_ok "bluefield quit"
+
+# a BlueField block that goes away (its files, on a plain copy counted for real): its
+# pane says "gone", the others count on, and it is back once its files are
+rm -rf "$scratch/bfcopy" && cp -R "$TOP_SRCDIR/profiles/machines/bluefield2" "$scratch/bfcopy"
+PMUTOP_ARGS="--sysfs-root $scratch/bfcopy -d 0.2"
+start 120 40 LANG=C.UTF-8
+see "copy counted" "Tiles: home node and memory"
+mv "$scratch/bfcopy/sys/class/hwmon/hwmon0/tile1" "$scratch/tile1.away"
+see "the pane says gone" "gone: bfperf_tile1 stopped answering"
+see "the other tiles still have values" "tile0 .*[0-9] /s\|HNF requests"
+mv "$scratch/tile1.away" "$scratch/bfcopy/sys/class/hwmon/hwmon0/tile1"
+unseen "back once its files are" "gone: bfperf_tile1" 10
+keys q
+quit_ok "gone quit"
 # recording from the monitor with w, then replaying it: pause, step, speed, jump, ends
 cd "$scratch"
 PMUTOP_ARGS="--demo hip09 -d 0.2"
