@@ -42,7 +42,8 @@ while [ $t -lt "$secs" ]; do
     toggles=$((toggles + 1))
     r=$(rss)
     [ "$r" -gt "$rss_max" ] && rss_max=$r
-    if [ $t -eq "$warm" ]; then rss_warm=$r; fds_warm=$(fds); fi
+    # the first sample at or after warm-up (a turn of this loop takes a little over 1 s)
+    if [ $t -ge "$warm" ] && [ "$rss_warm" -eq 0 ]; then rss_warm=$r; fds_warm=$(fds); fi
     sleep 1
     t=$(( $(date +%s) - start ))
 done
