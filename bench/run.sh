@@ -2,7 +2,7 @@
 # make bench: wall-clock and instruction figures ("bench: NAME VALUE UNIT").
 # usage: run.sh BUILDDIR SRCDIR
 set -eu
-b=$1
+b=$1 src=$2 # (the loops below reuse the positional parameters)
 bin="$b/bench/bench_refresh"
 "$bin" sim 2000
 TERM=xterm-256color "$bin" draw 300
@@ -12,8 +12,8 @@ BENCH_LOCALE=C.UTF-8 TERM=xterm-256color "$bin" draw 300 |
 BENCH_UNCORE_ONLY=1 "$bin" sim 2000
 "$bin" host 200 || echo "bench: host_refresh unavailable (perf_event_open refused)"
 # steady-state CPU per refresh against perf stat -I on the same events, at 1 s and 0.1 s
-sh "$2/bench/cpu_vs_perf.sh" "$b/pmutop" 1000 1s "${BENCH_CPU_SECONDS:-10}"
-sh "$2/bench/cpu_vs_perf.sh" "$b/pmutop" 100 0.1s "${BENCH_CPU_SECONDS:-10}"
+sh "$src/bench/cpu_vs_perf.sh" "$b/pmutop" 1000 1s "${BENCH_CPU_SECONDS:-10}"
+sh "$src/bench/cpu_vs_perf.sh" "$b/pmutop" 100 0.1s "${BENCH_CPU_SECONDS:-10}"
 if command -v valgrind > /dev/null; then
     ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
            awk '/Collected :/ { print $4 }'; }
@@ -50,7 +50,7 @@ rec=$(mktemp -d)
 "$b/pmutop" --demo -b -n 600 --fake-clock --format csv -w "$rec/demo.pmrec" > /dev/null
 "$b/pmutop" record --info "$rec/demo.pmrec" |
     awk '/chunks:/ { print "bench: record_bytes_per_counter_sample " $5 " B" }'
-"$b/pmutop" --sim --sysfs-root "$2/profiles/machines/tegra410" -b -n 600 --fake-clock --format csv \
+"$b/pmutop" --sim --sysfs-root "$src/profiles/machines/tegra410" -b -n 600 --fake-clock --format csv \
     -w "$rec/steady.pmrec" > /dev/null
 "$b/pmutop" record --info "$rec/steady.pmrec" |
     awk '/chunks:/ { print "bench: record_bytes_per_steady_counter_sample " $5 " B" }'

@@ -11,6 +11,7 @@
 #include "base/clock.h"
 #include "base/diag.h"
 #include "base/util.h"
+#include "engine/history.h"
 #include "engine/profile.h"
 #include "engine/runloop.h"
 #include "engine/session.h"
@@ -266,6 +267,40 @@ START_TEST(cpu_offline_leaves_the_aggregate)
 }
 END_TEST
 
+/* The window maximum kept as values arrive is the one a scan of the window finds, through
+ * new peaks, peaks that age out, no-values and negative values. */
+START_TEST(history_window_max_matches_a_scan)
+{
+	struct history *h = history_new(2);
+	struct frame_value vals[2];
+	struct frame f = { 0 };
+	f.nvalues = 2;
+	f.values = vals;
+	uint64_t x = 12345;
+	for (int i = 0; i < 1000; i++) {
+		for (int k = 0; k < 2; k++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			int r = (int)(x >> 33) % 1000;
+			vals[k].state = r < 50 ? VS_NO_VALUE : VS_OK;
+			/* slot 0 wanders, with spikes; slot 1 mostly falls, sometimes below zero */
+			vals[k].value = k == 0 ? (r > 990 ? 5000.0 : r) : 500.0 - (i % 300) * 2 + (r % 7);
+		}
+		history_push(h, &f);
+		for (int k = 0; k < 2; k++) {
+			float m = 0;
+			for (int j = 0; j < HISTORY_MAX_WINDOW; j++) {
+				float v = history_get(h, k, j);
+				if (!isnan(v) && v > m)
+					m = v;
+			}
+			ck_assert_msg(history_max(h, k, HISTORY_MAX_WINDOW) == m, "push %d slot %d: kept %g, scan %g", i, k,
+				      history_max(h, k, HISTORY_MAX_WINDOW), m);
+		}
+	}
+	history_free(h);
+}
+END_TEST
+
 START_TEST(enum_filter_and_per_event_acceptance)
 {
 	struct two w;
@@ -446,6 +481,7 @@ int main(void)
 	tcase_add_test(t, one_session_two_sources);
 	tcase_add_test(t, device_gone_and_back);
 	tcase_add_test(t, cpu_offline_leaves_the_aggregate);
+	tcase_add_test(t, history_window_max_matches_a_scan);
 	tcase_add_test(t, enum_filter_and_per_event_acceptance);
 	tcase_add_test(t, run_loop_feeds_outputs_frames);
 	tcase_add_test(t, host_meters_in_frames);

@@ -161,7 +161,7 @@ float pane_scale(struct tui *t, struct upane *p, int m)
 	for (int i = 0; i < p->ninst; i++) {
 		int slot = p->slot[i * p->nmetrics + m];
 		if (slot >= 0 && pane_shows(p, i)) {
-			float v = history_max(t->hist, slot, 60);
+			float v = history_max(t->hist, slot, HISTORY_MAX_WINDOW);
 			if (v > peak)
 				peak = v;
 		}

@@ -12,6 +12,8 @@ struct history *history_new(int nslots)
 	struct history *h = xcalloc(1, sizeof(*h));
 	h->nslots = nslots;
 	h->v = xmalloc(sizeof(float) * (size_t)(nslots ? nslots : 1) * HISTORY_LEN);
+	h->max = xcalloc((size_t)(nslots ? nslots : 1), sizeof(float));
+	h->max_age = xcalloc((size_t)(nslots ? nslots : 1), sizeof(int));
 	h->head = HISTORY_LEN - 1;
 	return h;
 }
@@ -21,6 +23,8 @@ void history_free(struct history *h)
 	if (!h)
 		return;
 	free(h->v);
+	free(h->max);
+	free(h->max_age);
 	free(h);
 }
 
@@ -32,7 +36,23 @@ void history_push(struct history *h, const struct frame *f)
 	h->count++;
 	for (int k = 0; k < h->nslots && k < f->nvalues; k++) {
 		const struct frame_value *v = &f->values[k];
-		h->v[(size_t)k * HISTORY_LEN + (size_t)h->head] = v->state == VS_OK ? (float)v->value : NAN;
+		float x = v->state == VS_OK ? (float)v->value : NAN;
+		h->v[(size_t)k * HISTORY_LEN + (size_t)h->head] = x;
+		/* the window's maximum: a new one, or one that ages out (then look again) */
+		if (!isnan(x) && x >= h->max[k]) {
+			h->max[k] = x;
+			h->max_age[k] = 0;
+		} else if (++h->max_age[k] >= HISTORY_MAX_WINDOW) {
+			h->max[k] = 0;
+			h->max_age[k] = 0;
+			for (int i = 0; i < HISTORY_MAX_WINDOW && i < h->len; i++) {
+				float y = history_get(h, k, i);
+				if (!isnan(y) && y > h->max[k]) {
+					h->max[k] = y;
+					h->max_age[k] = i;
+				}
+			}
+		}
 	}
 }
 
@@ -62,6 +82,8 @@ float history_mean(const struct history *h, int slot, uint64_t from, uint64_t to
 
 float history_max(const struct history *h, int slot, int n)
 {
+	if (n == HISTORY_MAX_WINDOW && slot >= 0 && slot < h->nslots)
+		return h->max[slot];
 	float m = 0;
 	for (int i = 0; i < n && i < h->len; i++) {
 		float v = history_get(h, slot, i);

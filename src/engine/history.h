@@ -8,6 +8,7 @@
 struct frame;
 
 #define HISTORY_LEN 240
+#define HISTORY_MAX_WINDOW 60 /* history_max() over this many is kept as values arrive */
 
 struct history {
 	int nslots;
@@ -15,6 +16,8 @@ struct history {
 	int head;  /* index of the newest */
 	uint64_t count; /* values pushed since the start */
 	float *v;  /* nslots x HISTORY_LEN, NAN for no value */
+	float *max; /* per slot, the largest of the newest HISTORY_MAX_WINDOW (0 at least) */
+	int *max_age; /* and how many pushes ago it came */
 };
 
 struct history *history_new(int nslots);
@@ -26,7 +29,8 @@ float history_get(const struct history *h, int slot, int i);
 /* Mean of the values of slot pushed as numbers [from, to) since the start (count
  * numbering), NAN if none of them is held or all are no value. */
 float history_mean(const struct history *h, int slot, uint64_t from, uint64_t to);
-/* Largest value among the newest n of slot, 0 if none. */
+/* Largest value among the newest n of slot, 0 if none (n = HISTORY_MAX_WINDOW: kept up
+ * to date by history_push, no scan). */
 float history_max(const struct history *h, int slot, int n);
 
 #endif

@@ -116,12 +116,7 @@ static int sim_read(struct source *src, struct instance *inst, uint64_t now_ns)
 {
 	struct sim_source *ss = src->priv;
 	struct sim_counter *sc = inst->priv;
-	/* CPU by CPU (counters are event-major): the model's rates are then evaluated once
-	 * per CPU of the instance, not once per counter */
-	int ncpu = inst->cpus.n > 0 && inst->ncounters % inst->cpus.n == 0 ? inst->cpus.n : 1;
-	int nev = inst->ncounters / ncpu;
-	for (int i = 0; i < inst->ncounters; i++) {
-		int k = (i % nev) * ncpu + i / nev;
+	for (int k = 0; k < inst->ncounters; k++) {
 		struct counter *ct = &inst->counters[k];
 		struct sim_counter *c = &sc[k];
 		if (!c->event)
