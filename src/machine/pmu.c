@@ -80,6 +80,14 @@ static bool is_alias_meta(const char *name)
 	return false;
 }
 
+static bool listed(char **names, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
 static void read_aliases(struct pmu *p)
 {
 	char *dir = path_join(p->dir, "events");
@@ -99,8 +107,9 @@ static void read_aliases(struct pmu *p)
 		chomp(terms);
 		struct pmu_alias a = { .name = xstrdup(names[i]), .terms = xstrdup(trim(terms)), .scale = 1.0 };
 		free(terms);
+		/* the directory's listing says which .scale and .unit exist: no open to find out */
 		char *meta = xasprintf("%s.scale", names[i]);
-		char *scale = sysfs_read_attr(dir, meta);
+		char *scale = listed(names, n, meta) ? sysfs_read_attr(dir, meta) : NULL;
 		if (scale) {
 			char *end;
 			double v = strtod_c(scale, &end);
@@ -112,7 +121,7 @@ static void read_aliases(struct pmu *p)
 		}
 		free(meta);
 		meta = xasprintf("%s.unit", names[i]);
-		a.unit = sysfs_read_attr(dir, meta);
+		a.unit = listed(names, n, meta) ? sysfs_read_attr(dir, meta) : NULL;
 		free(meta);
 		grow_array(&p->aliases, &cap, p->naliases + 1, sizeof(a));
 		p->aliases[p->naliases++] = a;
