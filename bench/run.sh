@@ -20,11 +20,11 @@ if command -v valgrind > /dev/null; then
     base=$(ir "$bin" sim 0)
     with=$(ir "$bin" sim 100)
     echo "bench: sim_tegra410_refresh_instructions $(( (with - base) / 100 )) instructions"
-    for variant in "0 120x40" "0 80x24" "1 120x40" "1 80x24"; do
+    for variant in "0 120x40" "0 80x24" "1 120x40" "1 80x24"; do # in UTF-8, as the headline
         set -- $variant
         name=$([ "$1" = 1 ] && echo sim_tegra410_uncore || echo sim_tegra410)
-        base=$(BENCH_UNCORE_ONLY=$1 BENCH_SIZE=$2 ir "$bin" draw 1)
-        with=$(BENCH_UNCORE_ONLY=$1 BENCH_SIZE=$2 ir "$bin" draw 51)
+        base=$(BENCH_LOCALE=C.UTF-8 BENCH_UNCORE_ONLY=$1 BENCH_SIZE=$2 ir "$bin" draw 1)
+        with=$(BENCH_LOCALE=C.UTF-8 BENCH_UNCORE_ONLY=$1 BENCH_SIZE=$2 ir "$bin" draw 51)
         echo "bench: ${name}_refresh_with_redraw_$2_instructions $(( (with - base) / 50 )) instructions"
     done
     # the budget's headline: the whole demo redrawn at 120x40 as a UTF-8 terminal draws it
