@@ -235,12 +235,13 @@ expect_eq "said once for both" "$(grep -c acme_nic_pmu err.out)" 1
 expect_eq "-o FILE: header and two intervals" "$(wc -l < out.csv)" "$(( 1 + 2 * $(($(wc -l < demo.csv) - 1)) / 2 ))"
 "$PMUTOP" --demo -b -d 3600 --format json > partial.json 2> partial.err &
 pid=$!
-# ready once it catches SIGINT (bit 2 of SigCgt) and has its signal pipe (under valgrind,
-# the tool catches every signal from the start); poll that, with a deadline
+# ready once it catches SIGINT (bit 2 of SigCgt) and waits in its loop's poll() (under
+# valgrind the tool catches every signal from the start; pmutop polls only in its loop,
+# after it took the signals); poll that, with a deadline
 i=0
 caught() {
     mask=$(awk '/^SigCgt:/ { print $2 }' /proc/$pid/status 2> /dev/null)
-    [ -n "$mask" ] && [ $((0x$mask & 2)) -ne 0 ] && ls -l /proc/$pid/fd 2> /dev/null | grep -q 'pipe:'
+    [ -n "$mask" ] && [ $((0x$mask & 2)) -ne 0 ] && grep -q poll "/proc/$pid/wchan" 2> /dev/null
 }
 while [ $i -lt 400 ] && ! caught; do
     sleep 0.05; i=$((i + 1))
