@@ -10,11 +10,15 @@ vg="valgrind -q --vgdb=no --error-exitcode=99 --leak-check=full --show-leak-kind
 vg="$vg --errors-for-leak-kinds=definite,indirect --suppressions=$src/tests/valgrind.supp"
 out="$b/valgrind"
 rm -rf "$out" && mkdir -p "$out"
+# the report goes to a descriptor of its own: a log file valgrind opened itself could take
+# the place of a standard output a test closed; the directory is everyone's because a
+# test runs pmutop as 'nobody'
 cat > "$out/pmutop" <<EOF
 #!/bin/sh
-exec $vg --log-file=$out/pmutop-%p.vg "$b/pmutop" "\$@"
+exec $vg --log-fd=9 "$b/pmutop" "\$@" 9> "$out/pmutop-\$\$.vg"
 EOF
 chmod +x "$out/pmutop"
+chmod 1777 "$out"
 tests=${*:-$(cd "$b" && ls tests/check_* | grep -v '\.' ; cd "$src" && ls tests/test_*.sh)}
 pass=0 failed=""
 for t in $tests; do
