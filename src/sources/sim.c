@@ -78,6 +78,7 @@ static int sim_open(struct source *src, struct instance *inst)
 		ss->started = true;
 	}
 	struct sim_counter *sc = xcalloc((size_t)(inst->ncounters ? inst->ncounters : 1), sizeof(*sc));
+	const struct sim_section *sec = sim_model_section(ss->model, inst->pmu->name); /* one PMU */
 	for (int k = 0; k < inst->ncounters; k++) {
 		const struct counter *ct = &inst->counters[k];
 		if (!instance_counts_event(inst, ct->event))
@@ -86,7 +87,7 @@ static int sim_open(struct source *src, struct instance *inst)
 		sc[k].event = legacy ? legacy_name(&ct->attr) : sim_decode_event(ss->decoder, inst->pmu, &ct->attr);
 		if (!sc[k].event && ct->attr.type <= 1) /* the 'software' PMU: fixed event numbers */
 			sc[k].event = legacy_name(&ct->attr);
-		sc[k].sec = sim_model_section(ss->model, inst->pmu->name);
+		sc[k].sec = sec;
 		sc[k].selection = legacy ? 1.0 : sim_selection(sc[k].sec, inst->pmu, sc[k].event, &ct->attr);
 		if (sim_rate_is_scaled(sc[k].sec, sc[k].event) && inst->scale[ct->event] > 0)
 			sc[k].selection /= inst->scale[ct->event]; /* the model speaks in scaled units */
