@@ -38,6 +38,7 @@ int main(int argc, char **argv)
 	store_put_meta(st, "version", "1", &err);
 	store_put_meta(st, "ncounters", num, &err);
 	double *rate = xmalloc(sizeof(double) * (size_t)nc);
+	uint64_t *total = xcalloc((size_t)nc, sizeof(uint64_t)); /* counters are cumulative */
 	for (int k = 0; k < nc; k++) /* counts per second like the demo's: 1e6 to 1e11 */
 		rate[k] = 1e6 * (double)(1 + rnd(&seed) % 100000);
 	struct rec_sample chunk[STORE_CHUNK];
@@ -55,7 +56,7 @@ int main(int argc, char **argv)
 		for (int k = 0; k < nc; k++) {
 			double noise = 1 + 0.002 * (((double)(rnd(&seed) >> 11) / 9007199254740992.0) * 2 - 1);
 			s->state[k] = 0;
-			s->raw[k] = (uint64_t)(rate[k] * noise);
+			s->raw[k] = total[k] += (uint64_t)(rate[k] * noise);
 			s->enabled[k] = s->running[k] = 1000000000ull;
 		}
 		if (j % STORE_CHUNK == STORE_CHUNK - 1 && store_fold(st, chunk, STORE_CHUNK, nc, &err) < 0) {
