@@ -370,8 +370,17 @@ static void perf_read_done(struct source *src)
 		qsort(ps->pending, (size_t)ps->npending, sizeof(*ps->pending), by_cpu);
 		for (int i = 0; i < ps->npending; i++)
 			ps->pending[i].inst->read_errno = ENODEV; /* until one of its reads answers */
-		for (int i = 0; i < ps->npending; i++) {
-			struct pending_read *r = &ps->pending[i];
+		/* begin with the CPU the thread is on and go round from there: no move for
+		 * that CPU, and the next refresh starts where this one ended (on two CPUs one
+		 * move a refresh instead of two) */
+		int here = sched_getcpu(), first = 0;
+		while (first < ps->npending && ps->pending[first].cpu < here)
+			first++;
+		if (first == ps->npending)
+			first = 0;
+		ps->at_cpu = here;
+		for (int step = 0; step < ps->npending; step++) {
+			struct pending_read *r = &ps->pending[(first + step) % ps->npending];
 			go_to(ps, r->cpu);
 			if (read_cpu(ps, r->inst, r->c))
 				r->inst->read_errno = 0;
