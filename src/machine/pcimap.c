@@ -2,10 +2,13 @@
 #include "machine/pcimap.h"
 
 #include <ctype.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/sysfs.h"
 #include "base/util.h"
@@ -20,15 +23,26 @@ static uint32_t le32(const unsigned char *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-int pci_find_nvidia_dvsec(const unsigned char *cfg, size_t len)
+/* Reads n bytes of config space at off into out; false past its end. */
+typedef bool (*cfg_reader)(void *ctx, size_t off, unsigned char *out, size_t n);
+
+/* Walk the extended capability list for the RC map DVSEC; copies its first DVSEC_LEN
+ * bytes to dvsec and returns its offset, or -1. Reads only the headers it visits: a
+ * config space read from sysfs costs a trap per dword in a VM (the whole 4 KiB of one
+ * device took 14 ms here). */
+#define DVSEC_LEN 0x11
+static int walk_for_dvsec(cfg_reader rd, void *ctx, unsigned char dvsec[DVSEC_LEN])
 {
 	size_t off = PCI_EXT_CAP_START;
-	for (int hops = 0; hops < 64 && off >= PCI_EXT_CAP_START && off + 0x11 <= len; hops++) {
-		uint32_t hdr = le32(cfg + off);
+	for (int hops = 0; hops < 64 && off >= PCI_EXT_CAP_START; hops++) {
+		unsigned char h[12];
+		if (!rd(ctx, off, h, 4))
+			return -1;
+		uint32_t hdr = le32(h);
 		if (hdr == 0 || hdr == 0xffffffff)
 			return -1;
-		if ((hdr & 0xffff) == PCI_EXT_CAP_DVSEC && off + 0x11 <= len) {
-			uint32_t h1 = le32(cfg + off + 4), h2 = le32(cfg + off + 8);
+		if ((hdr & 0xffff) == PCI_EXT_CAP_DVSEC && rd(ctx, off, dvsec, DVSEC_LEN)) {
+			uint32_t h1 = le32(dvsec + 4), h2 = le32(dvsec + 8);
 			if ((h1 & 0xffff) == NVIDIA_VENDOR && (h2 & 0xffff) == NVIDIA_DVSEC_RC_MAP)
 				return (int)off;
 		}
@@ -38,6 +52,32 @@ int pci_find_nvidia_dvsec(const unsigned char *cfg, size_t len)
 		off = next;
 	}
 	return -1;
+}
+
+struct image {
+	const unsigned char *cfg;
+	size_t len;
+};
+
+static bool read_image(void *ctx, size_t off, unsigned char *out, size_t n)
+{
+	const struct image *im = ctx;
+	if (off > im->len || n > im->len - off)
+		return false;
+	memcpy(out, im->cfg + off, n);
+	return true;
+}
+
+static bool read_file(void *ctx, size_t off, unsigned char *out, size_t n)
+{
+	/* 64 or 256 bytes unless root: then nothing past 0x100, no DVSEC */
+	return pread(*(int *)ctx, out, n, (off_t)off) == (ssize_t)n;
+}
+
+int pci_find_nvidia_dvsec(const unsigned char *cfg, size_t len)
+{
+	unsigned char dvsec[DVSEC_LEN];
+	return walk_for_dvsec(read_image, &(struct image){ cfg, len }, dvsec);
 }
 
 static const char *class_name(unsigned cls)
@@ -95,6 +135,16 @@ static int cmp_ports(const void *a, const void *b)
 	return x->rp - y->rp;
 }
 
+/* The DVSEC lives in root ports, which are PCI-to-PCI bridges: other functions (GPUs,
+ * NICs, NVMe) are not read at all. A tree without 'class' files is read throughout. */
+static bool is_root_port(const char *dev)
+{
+	char *cls = sysfs_read_attr(dev, "class");
+	bool maybe = !cls || (strtoul(cls, NULL, 16) >> 8) == 0x0604;
+	free(cls);
+	return maybe;
+}
+
 struct pci_map *pci_map_read(const char *root)
 {
 	struct pci_map *m = xcalloc(1, sizeof(*m));
@@ -104,22 +154,21 @@ struct pci_map *pci_map_read(const char *root)
 	for (int i = 0; i < n; i++) {
 		char *dev = path_join(dir, names[i]);
 		char *cfgpath = path_join(dev, "config");
-		unsigned char buf[4096];
-		FILE *f = fopen(cfgpath, "rb"); /* 64 or 256 bytes unless root: then no DVSEC */
-		size_t len = f ? fread(buf, 1, sizeof(buf), f) : 0;
-		if (f)
-			fclose(f);
-		int off = pci_find_nvidia_dvsec(buf, len);
+		unsigned char d[DVSEC_LEN];
+		int fd = is_root_port(dev) ? open(cfgpath, O_RDONLY | O_CLOEXEC) : -1;
+		int off = fd >= 0 ? walk_for_dvsec(read_file, &fd, d) : -1;
+		if (fd >= 0)
+			close(fd);
 		if (off >= 0) {
 			m->ports = xrealloc(m->ports, sizeof(struct pci_port) * (size_t)(m->n + 1));
 			struct pci_port *p = &m->ports[m->n++];
 			memset(p, 0, sizeof(*p));
 			snprintf(p->bdf, sizeof(p->bdf), "%s", names[i]);
-			p->bus = buf[off + 0xc];
-			p->segment = buf[off + 0xd];
-			p->rp = buf[off + 0xe];
-			p->rc = buf[off + 0xf];
-			p->socket = buf[off + 0x10];
+			p->bus = d[0xc];
+			p->segment = d[0xd];
+			p->rp = d[0xe];
+			p->rc = d[0xf];
+			p->socket = d[0x10];
 			add_devices(p, dev, 0);
 		}
 		free(cfgpath);
