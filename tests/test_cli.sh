@@ -289,6 +289,18 @@ print(len(lines) - 1)' small/out.json > full.lines 2>&1; }"
     expect_eq "disk full mid-run exit" "$(cat full.rc)" 1
     expect_grep "disk full mid-run message" "writing batch output: No space left on device" err.out
     if grep -qx '[1-9]' full.lines; then ok; else fail "disk full mid-run: the lines left are not whole JSON: $(cat full.lines)"; fi
+    # appending (>>) to what a file already held: that stays, and only whole lines follow
+    mkdir -p small2
+    unshare -m sh -c "mount -t tmpfs -o size=256k tmpfs small2 && echo '{\"before\": 1}' > small2/out.json &&
+        { \"$PMUTOP\" --demo -b -n 20 --fake-clock --format json >> small2/out.json 2> err2.out; echo \$? > full2.rc;
+          python3 -c 'import json, sys
+lines = open(sys.argv[1], \"rb\").read().split(b\"\\n\")
+assert lines[-1] == b\"\", \"a partial last line\"
+assert json.loads(lines[0]) == {\"before\": 1}, \"what the file held is gone\"
+for l in lines[1:-1]: json.loads(l)
+print(len(lines) - 2)' small2/out.json > full2.lines 2>&1; }"
+    expect_eq "disk full mid-run, appending: exit" "$(cat full2.rc)" 1
+    if grep -qx '[1-9]' full2.lines; then ok; else fail "disk full mid-run, appending: $(cat full2.lines)"; fi
 else
     skip_check "no private mount namespace here (unshare -m): a disk filling mid-run is not exercised"
 fi

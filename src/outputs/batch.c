@@ -4,7 +4,6 @@
 #include "outputs/batch.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -311,10 +310,6 @@ bool batch_write_frame(FILE *out, enum batch_format format, bool raw, bool first
 		free(buf);
 		return ok;
 	}
-	/* where this interval begins (-1 on a pipe or terminal: nothing to cut); appending
-	 * (>>), that is the end, wherever the offset says */
-	int fl = fcntl(fd, F_GETFL);
-	off_t start = lseek(fd, 0, fl >= 0 && (fl & O_APPEND) ? SEEK_END : SEEK_CUR);
 	size_t done = 0;
 	while (done < len) {
 		ssize_t n = write(fd, buf + done, len - done);
@@ -322,7 +317,13 @@ bool batch_write_frame(FILE *out, enum batch_format format, bool raw, bool first
 			continue;
 		if (n <= 0) {
 			int err = n < 0 ? errno : EIO;
-			if (start >= 0 && done > 0 && ftruncate(fd, start) == 0)
+			/* cut the part written: it began done bytes before the offset (appending
+			 * too, where a write leaves the offset at the end); a pipe or terminal
+			 * has no offset and nothing to cut. Asked only now: two syscalls less
+			 * an interval. */
+			off_t at = done > 0 ? lseek(fd, 0, SEEK_CUR) : -1;
+			off_t start = at - (off_t)done;
+			if (at >= 0 && start >= 0 && ftruncate(fd, start) == 0)
 				lseek(fd, start, SEEK_SET);
 			errno = err;
 			break;
