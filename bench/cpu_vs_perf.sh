@@ -29,3 +29,18 @@ for run in 1 2 3; do
 done
 set -- $(printf '%s\n' $ratios | sort -n)
 echo "bench: host_cpu_vs_perf_stat_$tag $2 ratio (runs: $1 $2 $3)"
+
+# whole process, start and exit included: each run alone for SECONDS intervals, its CPU
+# time from the kernel (perf stat's task-clock of the command); pmutop's share of one CPU
+# and its ratio to perf stat's
+task_ms() { perf stat -x, -e task-clock -o "$tmp" -- "$@" > /dev/null 2>&1; awk -F, '/task-clock/ { print $1 }' "$tmp"; }
+tmp=$(mktemp)
+n=$(( secs * 1000 / ms ))
+ours=$(task_ms "$pmutop" -p host -b -d "$d" -n "$n")
+theirs=$(task_ms perf stat -a -I "$ms" -x, -o /dev/null -e '{context-switches,cpu-migrations,page-faults}' -e msr/tsc/ \
+    sleep "$(awk -v n="$n" -v d="$d" 'BEGIN { print n * d }')")
+rm -f "$tmp"
+if [ -n "$ours" ] && [ -n "$theirs" ]; then
+    echo "bench: host_whole_process_cpu_$tag $(awk -v c="$ours" -v n="$n" -v d="$d" 'BEGIN { printf "%.3f", c / (n * d * 1000) * 100 }') % of a CPU ($ours ms over $n intervals)"
+    echo "bench: host_whole_process_vs_perf_stat_$tag $(awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "%.2f", a / b }') ratio ($ours ms against $theirs ms)"
+fi
