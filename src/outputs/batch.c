@@ -281,35 +281,26 @@ static void write_text(FILE *f, const struct frame *fr, bool first_frame, const 
 	fputc('\n', f);
 }
 
-bool batch_write_frame(FILE *out, enum batch_format format, bool raw, bool first, const struct frame *fr)
+/* Where an interval is built: one memory stream kept for the output's life and
+ * rewound each interval (opening one an interval cost a zeroed 8 KiB buffer, a sixth of
+ * the host profile's refresh). */
+struct scratch {
+	FILE *m;
+	char *buf;
+	size_t len;
+};
+
+static void scratch_free(struct scratch *sc)
 {
-	char when[40];
-	iso8601(fr->wall_ns, when, sizeof(when));
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	if (!m)
-		return false;
-	switch (format) {
-	case BATCH_JSON: write_json(m, fr, raw, when); break;
-	case BATCH_CSV: write_csv(m, fr, first, when); break;
-	case BATCH_TEXT: write_text(m, fr, first, when); break;
-	}
-	fclose(m);
-	errno = 0;
-	/* the interval whole or not at all: written past stdio, and a file that took part of
-	 * it (a full disk) is cut back to where the interval began, so no reader ever sees
-	 * half a JSON line or CSV row */
-	if (fflush(out) != 0) {
-		free(buf);
-		return false;
-	}
-	int fd = fileno(out);
-	if (fd < 0) { /* a stream in memory (tests, the bench): stdio it is */
-		bool ok = fwrite(buf, 1, len, out) == len && fflush(out) == 0;
-		free(buf);
-		return ok;
-	}
+	if (sc->m)
+		fclose(sc->m);
+	free(sc->buf);
+	memset(sc, 0, sizeof(*sc));
+}
+
+/* Write all of buf or, on a failure part way, cut the file back to where it began. */
+static bool write_whole(int fd, const char *buf, size_t len)
+{
 	size_t done = 0;
 	while (done < len) {
 		ssize_t n = write(fd, buf + done, len - done);
@@ -326,16 +317,53 @@ bool batch_write_frame(FILE *out, enum batch_format format, bool raw, bool first
 			if (at >= 0 && start >= 0 && ftruncate(fd, start) == 0)
 				lseek(fd, start, SEEK_SET);
 			errno = err;
-			break;
+			return false;
 		}
 		done += (size_t)n;
 	}
-	free(buf);
-	return done == len;
+	return true;
+}
+
+static bool write_frame_via(struct scratch *sc, FILE *out, enum batch_format format, bool raw, bool first,
+			    const struct frame *fr)
+{
+	char when[40];
+	iso8601(fr->wall_ns, when, sizeof(when));
+	if (!sc->m && !(sc->m = open_memstream(&sc->buf, &sc->len)))
+		return false;
+	rewind(sc->m); /* a memory stream's size is its position at the flush */
+	switch (format) {
+	case BATCH_JSON: write_json(sc->m, fr, raw, when); break;
+	case BATCH_CSV: write_csv(sc->m, fr, first, when); break;
+	case BATCH_TEXT: write_text(sc->m, fr, first, when); break;
+	}
+	errno = 0;
+	if (fflush(sc->m) != 0)
+		return false;
+	/* the interval whole or not at all: written past stdio, and a file that took part of
+	 * it (a full disk) is cut back to where the interval began, so no reader ever sees
+	 * half a JSON line or CSV row */
+	if (fflush(out) != 0)
+		return false;
+	int fd = fileno(out);
+	if (fd < 0) /* a stream in memory (tests, the bench): stdio it is */
+		return fwrite(sc->buf, 1, sc->len, out) == sc->len && fflush(out) == 0;
+	return write_whole(fd, sc->buf, sc->len);
+}
+
+bool batch_write_frame(FILE *out, enum batch_format format, bool raw, bool first, const struct frame *fr)
+{
+	struct scratch sc = { 0 };
+	bool ok = write_frame_via(&sc, out, format, raw, first, fr);
+	int err = errno;
+	scratch_free(&sc);
+	errno = err;
+	return ok;
 }
 
 struct batch {
 	FILE *out;
+	struct scratch scratch;
 	enum batch_format format;
 	bool raw;
 	bool first;
@@ -347,7 +375,7 @@ static int batch_frame(struct output *o, const struct frame *f)
 	struct batch *b = o->priv;
 	if (b->failed)
 		return -1;
-	if (!batch_write_frame(b->out, b->format, b->raw, b->first, f)) {
+	if (!write_frame_via(&b->scratch, b->out, b->format, b->raw, b->first, f)) {
 		if (errno != EPIPE) /* a reader that went away (| head) is not news */
 			fprintf(stderr, "pmutop: writing batch output: %s\n", strerror(errno ? errno : EIO));
 		b->failed = true;
@@ -365,7 +393,9 @@ static int batch_finish(struct output *o)
 
 static void batch_destroy(struct output *o)
 {
-	free(o->priv);
+	struct batch *b = o->priv;
+	scratch_free(&b->scratch);
+	free(b);
 	free(o);
 }
 
