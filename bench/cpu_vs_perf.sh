@@ -12,14 +12,16 @@ ratios=""
 for run in 1 2 3; do
     "$pmutop" -p host -b -d "$d" > /dev/null 2>&1 &
     p=$!
+    # no command: it counts until SIGINT, and leaves no child behind when it ends
     perf stat -a -I "$ms" -x, -o /dev/null -e '{context-switches,cpu-migrations,page-faults}' -e msr/tsc/ \
-        sleep 3600 > /dev/null 2>&1 &
+        > /dev/null 2>&1 &
     q=$!
     sleep 2 # warm-up: both have opened their counters and printed a few intervals
     p0=$(cpu_ns $p) q0=$(cpu_ns $q)
     sleep "$secs"
     p1=$(cpu_ns $p) q1=$(cpu_ns $q)
-    kill $p $q 2> /dev/null
+    kill $p 2> /dev/null
+    kill -INT $q 2> /dev/null
     wait $p $q 2> /dev/null || true
     ratios="$ratios $(awk -v a=$((p1 - p0)) -v b=$((q1 - q0)) 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')"
     if [ "$run" = 1 ]; then
