@@ -41,6 +41,21 @@ START_TEST(cpulist_forms)
 	ck_assert(!cpulist_parse("-1\n", &l));
 	ck_assert(!cpulist_parse("0,,1", &l));
 	ck_assert(!cpulist_parse("0-99999999", &l));
+	ck_assert(cpulist_parse("0-65535", &l)); /* the largest list there is, in linear time */
+	ck_assert_int_eq(l.n, 65536);
+	struct cpulist keep = { 0 };
+	cpulist_add(&keep, 9); /* out of order, twice */
+	cpulist_add(&keep, 2);
+	cpulist_add(&keep, 9);
+	cpulist_add(&keep, 70000);
+	ck_assert_int_eq(keep.n, 3);
+	ck_assert_int_eq(keep.cpu[0], 2);
+	ck_assert_int_eq(keep.cpu[2], 70000);
+	ck_assert_int_eq(cpulist_intersect(&l, &keep), 65534);
+	ck_assert_int_eq(l.n, 2);
+	ck_assert_int_eq(l.cpu[1], 9);
+	cpulist_free(&l);
+	cpulist_free(&keep);
 }
 END_TEST
 

@@ -311,11 +311,36 @@ START_TEST(aggregate_filter_change_is_all_or_nothing)
 }
 END_TEST
 
-/* A cpumask that is malformed or empty leaves the PMU unavailable, with a warning naming
- * the file; it never counts on every CPU (an uncore figure times the CPU count). */
+/* CPUs of a cpumask that are not online are left out, with a warning: perf could not open
+ * on them, and a bogus "2-40000" must not become 40000 counters. */
+START_TEST(cpumask_keeps_online_cpus)
+{
+	char *root = tmp_dir();
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/type", "42\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/cpumask", "2-40000\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/format/event", "config:0-7\n");
+	put_file(root, "sys/devices/system/cpu/online", "0-3\n");
+	diag_clear();
+	struct machine *m = machine_discover(root);
+	const struct pmu *p = machine_find_pmu(m, "fake_pmu_7");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(p->cpus.n, 2);
+	ck_assert_int_eq(p->cpus.cpu[0], 2);
+	ck_assert_int_eq(p->cpus.cpu[1], 3);
+	bool warned = false;
+	for (int k = 0; k < diag_count(); k++)
+		warned |= strstr(diag_message(k, NULL), "fake_pmu_7/cpumask: 39997 CPUs not online") != NULL;
+	ck_assert(warned);
+	machine_free(m);
+}
+END_TEST
+
+/* A cpumask that is malformed, empty or names no online CPU leaves the PMU unavailable,
+ * with a warning naming the file; it never counts on every CPU (an uncore figure times the
+ * CPU count), nor on thousands of CPUs that do not exist. */
 START_TEST(bad_cpumask_is_unavailable)
 {
-	const char *masks[] = { "abc\n", "\n", "0-\n" };
+	const char *masks[] = { "abc\n", "\n", "0-\n", "7\n", "9-60000\n" };
 	for (size_t i = 0; i < sizeof(masks) / sizeof(masks[0]); i++) {
 		char *root = tmp_dir();
 		put_file(root, "sys/bus/event_source/devices/fake_pmu_7/type", "42\n");
@@ -630,6 +655,7 @@ int main(void)
 	tcase_add_test(t, filters_encode_and_refuse);
 	tcase_add_test(t, open_failure_is_per_instance);
 	tcase_add_test(t, bad_cpumask_is_unavailable);
+	tcase_add_test(t, cpumask_keeps_online_cpus);
 	tcase_add_test(t, aggregate_filter_change_is_all_or_nothing);
 	tcase_add_test(t, sim_exact_values);
 	tcase_add_test(t, sim_filters_select_cells);

@@ -27,9 +27,15 @@ bool cpulist_contains(const struct cpulist *l, int cpu)
 
 void cpulist_add(struct cpulist *l, int cpu)
 {
-	if (cpulist_contains(l, cpu))
+	/* lists are parsed in ascending order: appending is the common case, and the capacity
+	 * doubles, so "0-65535" costs linear time, not a realloc and a search per CPU */
+	bool append = !l->n || l->cpu[l->n - 1] < cpu;
+	if (!append && cpulist_contains(l, cpu))
 		return;
-	l->cpu = xrealloc(l->cpu, sizeof(int) * (size_t)(l->n + 1));
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 8;
+		l->cpu = xrealloc(l->cpu, sizeof(int) * (size_t)l->cap);
+	}
 	int i = l->n;
 	while (i > 0 && l->cpu[i - 1] > cpu) {
 		l->cpu[i] = l->cpu[i - 1];
@@ -51,7 +57,7 @@ static bool parse_cpu(const char **p, long *v)
 
 bool cpulist_parse(const char *text, struct cpulist *out)
 {
-	out->n = 0;
+	out->n = out->cap = 0;
 	out->cpu = NULL;
 	const char *p = text;
 	while (*p == ' ')
@@ -89,12 +95,23 @@ void cpulist_free(struct cpulist *l)
 {
 	free(l->cpu);
 	l->cpu = NULL;
-	l->n = 0;
+	l->n = l->cap = 0;
+}
+
+int cpulist_intersect(struct cpulist *l, const struct cpulist *keep)
+{
+	int kept = 0;
+	for (int i = 0; i < l->n; i++)
+		if (cpulist_contains(keep, l->cpu[i]))
+			l->cpu[kept++] = l->cpu[i];
+	int dropped = l->n - kept;
+	l->n = kept;
+	return dropped;
 }
 
 void cpulist_copy(struct cpulist *dst, const struct cpulist *src)
 {
-	dst->n = src->n;
+	dst->n = dst->cap = src->n;
 	dst->cpu = src->n ? xmalloc(sizeof(int) * (size_t)src->n) : NULL;
 	if (src->n)
 		memcpy(dst->cpu, src->cpu, sizeof(int) * (size_t)src->n);

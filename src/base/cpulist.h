@@ -7,6 +7,7 @@
 
 struct cpulist {
 	int n;
+	int cap;  /* slots allocated in cpu (a zeroed list is empty and valid) */
 	int *cpu; /* ascending, no duplicates */
 };
 
@@ -16,6 +17,8 @@ void cpulist_free(struct cpulist *l);
 void cpulist_copy(struct cpulist *dst, const struct cpulist *src);
 bool cpulist_contains(const struct cpulist *l, int cpu);
 void cpulist_add(struct cpulist *l, int cpu);
+/* Keep only the CPUs that are also in keep; returns how many were dropped. */
+int cpulist_intersect(struct cpulist *l, const struct cpulist *keep);
 /* Print in list form into buf ("0-3,8"). */
 void cpulist_format(const struct cpulist *l, char *buf, size_t len);
 

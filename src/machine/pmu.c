@@ -188,6 +188,14 @@ static void read_cpus(struct pmu *p, const struct cpulist *online)
 		p->has_cpumask = true;
 	else if (!p->has_cpumask)
 		cpulist_copy(&p->cpus, online);
+	/* perf opens only on online CPUs: a driver moves its cpumask off a CPU going offline,
+	 * and a hybrid PMU's 'cpus' may name CPUs that are off; a list naming thousands of
+	 * CPUs that do not exist must not become thousands of counters */
+	int dropped = cpulist_intersect(&p->cpus, online);
+	if (dropped && !cpus)
+		diag_warn("%s/cpumask: %d CPU%s not online left out", p->dir, dropped, dropped == 1 ? "" : "s");
+	if (mask && p->cpus.n == 0 && dropped)
+		diag_warn("%s/cpumask: no CPU of it is online: the PMU is unavailable", p->dir);
 	const char *assoc = pmu_attr(p, "associated_cpus");
 	if (!assoc || !cpulist_parse(assoc, &p->associated)) {
 		if (assoc)
