@@ -202,6 +202,16 @@ keys x
 keys q
 quit_ok "quit"
 
+# at 80 columns the filter editor is narrower than its hint: the hint wraps, nothing is cut
+PMUTOP_ARGS="--demo"
+start 80 24 LANG=C.UTF-8
+see "80x24: first pane" "SLC read"
+keys F4
+see "80x24 filter editor" "Filters: ucf"
+see "80x24 filter hint wraps whole" "│ (all)\. *│"
+keys Escape q
+quit_ok "80x24 quit"
+
 # pause freezes the display: on a model whose SLC read traffic grows every refresh (well
 # past the display dead-band), values stay put while paused and move again once resumed
 printf '[pmu nvidia_ucf_pmu_*]\nrate.slc_bytes_rd = 1e9 * (1 + 10 * t)\n' > "$scratch/grow.ini"

@@ -172,6 +172,30 @@ void crt_put(int y, int x, int maxw, enum role r, const char *text)
 	crt_put_attr(y, x, maxw, role_attr[r], text, -1);
 }
 
+int crt_wrap_len(const char *p, int room)
+{
+	int len = (int)strlen(p);
+	if (len <= room)
+		return len;
+	len = room;
+	while (len > room / 2 && p[len] != ' ')
+		len--;
+	return p[len] == ' ' ? len : room;
+}
+
+int crt_put_wrapped(int y, int x, int w, int maxlines, enum role r, const char *text)
+{
+	int n = 0;
+	while (*text && n < maxlines && w > 0) {
+		int len = crt_wrap_len(text, w);
+		crt_put_attr(y + n++, x, w, role_attr[r], text, len);
+		text += len;
+		while (*text == ' ')
+			text++;
+	}
+	return n;
+}
+
 void crt_put_attr(int y, int x, int maxw, attr_t a, const char *text, int nbytes)
 {
 	if (!grid || maxw <= 0 || !crt_visible(y) || x >= grid_cols || x < 0)

@@ -48,15 +48,7 @@ static int wrap(char **lines, int n, int w, char ***out)
 		const char *p = lines[i];
 		bool first = true;
 		while (*p) {
-			int room = first ? w : w - 2;
-			int len = (int)strlen(p);
-			if (len > room) {
-				len = room;
-				while (len > room / 2 && p[len] != ' ')
-					len--;
-				if (p[len] != ' ')
-					len = room;
-			}
+			int len = crt_wrap_len(p, first ? w : w - 2);
 			grow_array(out, &cap, m + 1, sizeof(char *));
 			(*out)[m++] = xasprintf("%s%.*s", first ? "" : "  ", len, p);
 			p += len;

@@ -208,20 +208,20 @@ static void filter_editor_draw(struct tui *t)
 			 fe->items[fe->row].f->term, fe->text);
 		crt_put(y + 1, ix, iw, R_INPUT, line);
 	}
-	if (fe->note[0] && !fe->error[0]) {
-		crt_put(y + 2, ix, iw, R_DIALOG, fe->note);
-	} else if (fe->error[0]) { /* two lines: reasons can be long */
-		crt_put(y + 2, ix, iw, R_ERROR, fe->error);
-		if ((int)strlen(fe->error) > iw)
-			crt_put(y + 3, ix, iw, R_ERROR, fe->error + iw);
-	}
+	/* below the edit line to the box's bottom, broken at blanks: reasons can be long and
+	 * the box is narrower than its text at 80 columns */
+	int room = iy + ih - (y + 2);
+	if (fe->error[0])
+		crt_put_wrapped(y + 2, ix, iw, room, R_ERROR, fe->error);
+	else if (fe->note[0])
+		crt_put_wrapped(y + 2, ix, iw, room, R_DIALOG, fe->note);
 	else
-		crt_put(y + 2, ix, iw, R_DIALOG,
-			fe->row < fe->n && fe->items[fe->row].f->type == FILTER_EVENT
-				? "Left/Right step through the block's event_list; Enter types a name or number."
-			: fe->ndev && fe->row < fe->n && fe->items[fe->row].f->type == FILTER_BDF
-				? "p picks a device behind the root ports (again: the next one)."
-				: "A mask with no bit set, or an unset value, means the driver's default (all).");
+		crt_put_wrapped(y + 2, ix, iw, room, R_DIALOG,
+				fe->row < fe->n && fe->items[fe->row].f->type == FILTER_EVENT
+					? "Left/Right step through the block's event_list; Enter types a name or number."
+				: fe->ndev && fe->row < fe->n && fe->items[fe->row].f->type == FILTER_BDF
+					? "p picks a device behind the root ports (again: the next one)."
+					: "A mask with no bit set, or an unset value, means the driver's default (all).");
 }
 
 /* A value as session_set_filter() reads it: an enum's choice by name, else a number. */

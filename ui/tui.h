@@ -143,6 +143,11 @@ attr_t crt_attr(enum role r);
 void crt_put(int y, int x, int maxw, enum role r, const char *text);
 /* The same with an attribute and at most nbytes of text (-1: to its end). */
 void crt_put_attr(int y, int x, int maxw, attr_t a, const char *text, int nbytes);
+/* Bytes of p that fit a line of room columns, broken at a blank when one is in its
+ * second half (messages are ASCII). */
+int crt_wrap_len(const char *p, int room);
+/* text over at most maxlines lines of w columns, broken at blanks; the lines used. */
+int crt_put_wrapped(int y, int x, int w, int maxlines, enum role r, const char *text);
 void crt_fill(int y, int x, int w, enum role r, chtype ch);
 void crt_rule(struct tui *t, int y, int x, int w, enum role r);
 void crt_clip(int top, int bottom);
