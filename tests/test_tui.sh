@@ -209,7 +209,22 @@ see "80x24: first pane" "SLC read"
 keys F4
 see "80x24 filter editor" "Filters: ucf"
 see "80x24 filter hint wraps whole" "│ (all)\. *│"
-keys Escape q
+keys Escape
+# help is taller than 24 lines: it says there is more and scrolls to its last line
+keys F1
+see "80x24 help says it scrolls" "pmutop help (Up/Down/PgUp/PgDn scroll"
+see "80x24 help: more below" "more ↓"
+unseen "80x24 help: the legend's end is below" "a applies, Esc cancels"
+keys NPage NPage
+see "80x24 help scrolls to the legend's end" "a applies, Esc cancels"
+see "80x24 help: the record key fits" "pmrec, or stop (replay: -r) *│"
+see "80x24 help: the legend fits" "n/a  unavailable *│"
+unseen "80x24 help: nothing more below" "more ↓"
+keys Up
+see "80x24 help: arrows scroll, not close" "pmutop help"
+keys x
+unseen "80x24 help closes on another key" "pmutop help"
+keys q
 quit_ok "80x24 quit"
 
 # pause freezes the display: on a model whose SLC read traffic grows every refresh (well

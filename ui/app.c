@@ -39,7 +39,7 @@ static void focus_pane(struct tui *t, int dir, bool to_last_row)
 }
 
 static void cmd_quit(struct tui *t) { t->quit = true; }
-static void cmd_help(struct tui *t) { ui_mode_enter(t, &help_mode); }
+static void cmd_help(struct tui *t) { ui_mode_enter(t, &help_mode); t->help_scroll = 0; }
 static void cmd_setup(struct tui *t) { ui_mode_enter(t, &setup_mode); t->setup_row = 0; }
 static void cmd_errors(struct tui *t) { ui_mode_enter(t, &errors_mode); t->errors_scroll = 0; }
 static void cmd_find(struct tui *t) { ui_mode_enter(t, &find_mode); t->find[0] = '\0'; }
@@ -218,7 +218,7 @@ static const struct command commands[] = {
 	{ { 'e' }, "e", "errors: groups that failed and why, warnings", cmd_errors },
 	{ { '/', KEY_F(3) }, "F3 /", "find a metric by name", cmd_find },
 	{ { 'n' }, "n", "find the next match", cmd_find_next },
-	{ { 'w' }, "w", "start/stop recording to pmutop-DATE-TIME.pmrec (replay: pmutop -r)", cmd_record },
+	{ { 'w' }, "w", "record to pmutop-DATE-TIME.pmrec, or stop (replay: -r)", cmd_record },
 	{ { CTRL('l') }, "Ctrl-L", "redraw the screen", cmd_redraw },
 };
 

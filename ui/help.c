@@ -1,37 +1,78 @@
 /* help.c - F1: every key, from the same table the keys are dispatched from (the monitor
- * hands it over as t->keys), and what the marks on values mean. */
+ * hands it over as t->keys), and what the marks on values mean. Taller than the screen
+ * (80x24 shows about twenty lines), it scrolls. */
 #include <stdio.h>
 
 #include "tui.h"
 
+static const char *const legend[] = {
+	"Marks on values:",
+	"  -            no value: nothing counted, or the first interval after a",
+	"               filter change",
+	"  ~            multiplexed: scaled from part of the interval",
+	"  !            a share outside 0-100 %",
+	"  not counted  the counter never ran    ?  unreadable    n/a  unavailable",
+	"Filter editor: Up/Down choose, Space toggles, Left/Right pick a mask bit,",
+	"  Enter edits a value, p picks a device as the BDF, d resets to default,",
+	"  a applies, Esc cancels",
+};
+enum { NLEGEND = sizeof(legend) / sizeof(legend[0]) };
+
+static int help_lines(const struct tui *t)
+{
+	return t->nkeys + 1 + NLEGEND;
+}
+
+/* The first line shown, kept so that the last page is full. */
+static int clamp_scroll(struct tui *t, int shown)
+{
+	int most = help_lines(t) - shown;
+	if (t->help_scroll > most)
+		t->help_scroll = most;
+	if (t->help_scroll < 0)
+		t->help_scroll = 0;
+	return t->help_scroll;
+}
+
 static void help_draw(struct tui *t)
 {
 	const struct key_binding *kb = t->keys;
-	int n = t->nkeys;
-	static const char *const legend[] = {
-		"Values:  -  no value (nothing happened, or first interval after a filter change)",
-		"         ~  multiplexed: scaled from part of the interval   !  a share outside 0-100 %",
-		"         not counted: the counter never ran   ?  unreadable   n/a  unavailable",
-		"Filter editor: Up/Down choose, Space toggles, Left/Right pick a mask bit,",
-		"         Enter edits a value, p picks a device as the BDF, d resets to default,",
-		"         a applies, Esc cancels",
-	};
+	int n = help_lines(t);
 	int iy, ix, iw, ih;
-	crt_box(86, n + (int)(sizeof(legend) / sizeof(legend[0])) + 3, "pmutop help (any key closes)", &iy, &ix, &iw, &ih);
-	int y = iy;
-	for (int i = 0; i < n && y < iy + ih; i++, y++) {
-		crt_put(y, ix, 16, R_DIALOG, kb[i].keys);
-		crt_put(y, ix + 17, iw - 17, R_DIALOG, kb[i].what);
+	bool fits = n + 2 <= LINES - 2;
+	crt_box(86, n + 2, fits ? "pmutop help (any key closes)" : "pmutop help (Up/Down/PgUp/PgDn scroll, other keys close)",
+		&iy, &ix, &iw, &ih);
+	t->help_page = ih;
+	int first = clamp_scroll(t, ih);
+	for (int line = first, y = iy; line < n && y < iy + ih; line++, y++) {
+		if (line < t->nkeys) {
+			crt_put(y, ix, 16, R_DIALOG, kb[line].keys);
+			crt_put(y, ix + 17, iw - 17, R_DIALOG, kb[line].what);
+		} else if (line > t->nkeys) {
+			crt_put(y, ix, iw, R_DIALOG, legend[line - t->nkeys - 1]);
+		}
 	}
-	y++;
-	for (size_t i = 0; i < sizeof(legend) / sizeof(legend[0]) && y < iy + ih; i++, y++)
-		crt_put(y, ix, iw, R_DIALOG, legend[i]);
+	if (!fits && first + ih < n) /* more below: say so on the frame */
+		crt_put(iy + ih, ix + iw - 8, 8, R_DIALOG, t->utf8 ? " more ↓ " : " more v ");
 }
 
 static void help_key(struct tui *t, int key)
 {
-	(void)key;
-	ui_mode_leave(t);
+	int page = t->help_page > 1 ? t->help_page - 1 : 1;
+	if (t->help_page >= help_lines(t)) { /* it all shows: any key closes */
+		ui_mode_leave(t);
+		return;
+	}
+	switch (key) {
+	case KEY_UP: t->help_scroll--; break;
+	case KEY_DOWN: t->help_scroll++; break;
+	case KEY_PPAGE: t->help_scroll -= page; break;
+	case KEY_NPAGE: t->help_scroll += page; break;
+	case KEY_HOME: t->help_scroll = 0; break;
+	case KEY_END: t->help_scroll = help_lines(t); break;
+	default: ui_mode_leave(t); return;
+	}
+	clamp_scroll(t, t->help_page);
 }
 
 const struct ui_mode help_mode = { "help", help_draw, help_key, NULL };

@@ -107,6 +107,7 @@ struct tui {
 	const struct key_binding *keys; /* the key table, for help */
 	struct filter_editor *fe;
 	int setup_row, errors_scroll;
+	int help_scroll, help_page; /* help's first line shown, and lines it shows */
 	char find[64];
 	char jump[32]; /* a replay's 'g' prompt */
 	int found_pane, found_metric; /* the last match, where n goes on from (-1: none) */
