@@ -384,5 +384,8 @@ expect_eq "bad interval" $? 2
 "$PMUTOP" --demo nosuchmachine -b -n 1 > /dev/null 2> err.out
 expect_eq "unknown demo" $? 1
 "$PMUTOP" --help | grep -q -- "--sysfs-root" && ok || fail "help mentions --sysfs-root"
+# a terminal of 80 columns shows every line of the help whole
+wide=$("$PMUTOP" --help | awk 'length > 80')
+[ -z "$wide" ] && ok || fail "help lines over 80 columns: $wide"
 
 finish
