@@ -385,7 +385,9 @@ expect_eq "bad interval" $? 2
 expect_eq "unknown demo" $? 1
 "$PMUTOP" --help | grep -q -- "--sysfs-root" && ok || fail "help mentions --sysfs-root"
 # a terminal of 80 columns shows every line of the help whole
-wide=$("$PMUTOP" --help | awk 'length > 80')
-[ -z "$wide" ] && ok || fail "help lines over 80 columns: $wide"
+for cmd in "" encode list record serve rules; do
+    wide=$("$PMUTOP" $cmd --help 2>&1 | awk 'length > 80')
+    [ -z "$wide" ] && ok || fail "pmutop $cmd --help: lines over 80 columns: $wide"
+done
 
 finish

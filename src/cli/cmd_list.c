@@ -97,7 +97,8 @@ int cmd_list(int argc, char **argv)
 	char *root;
 	int status;
 	int first = cmd_options(argc, argv, "list",
-				"usage: pmutop list [--sysfs-root DIR | --demo[=NAME]] [pmus|events|profiles|metrics|machines|pci]\n",
+				"usage: pmutop list [--sysfs-root DIR | --demo[=NAME]]\n"
+				"                   [pmus|events|profiles|metrics|machines|pci]\n",
 				&root, &status);
 	if (first < 0)
 		return status;

@@ -12,14 +12,15 @@
 #include "record/store.h"
 
 static const char record_usage[] =
-	"usage: pmutop record -o FILE [-d SECS] [--duration D] [--rotate D [--keep N]] [--force] [OPTIONS]\n"
+	"usage: pmutop record -o FILE [-d SECS] [--duration D] [--rotate D [--keep N]]\n"
+	"                     [--force] [OPTIONS]\n"
 	"       pmutop record --info FILE\n"
-	"Record frames to FILE (SQLite + zstd) with no screen; replay with pmutop -r FILE.\n"
+	"Record frames to FILE (SQLite + zstd), no screen; replay with pmutop -r FILE.\n"
 	"  -o FILE          the recording (with --rotate: FILE-YYYYmmdd-HHMMSS.pmrec)\n"
 	"  --duration D     stop after D (90s, 5m, 1h, 2d); default: until SIGINT/SIGTERM\n"
 	"  --rotate D       start a new file every D; --keep N keeps the newest N\n"
 	"  --force          replace an existing FILE\n"
-	"  --info FILE      print host, kernel, version, profiles, time range, samples, size\n"
+	"  --info FILE      print host, kernel, version, profiles, span, samples, size\n"
 	"Other OPTIONS as for pmutop (-p, -f, -d, --demo, --sim, --sysfs-root, ...).\n";
 
 static void print_row(void *ctx, int n, const char *const *v)
