@@ -380,6 +380,11 @@ if [ -n "$rec" ]; then
     see "replay header" "REPLAY"
     see "replay position" "\[.*\]  [0-9-]* [0-9:]*  [0-9]*/$nrec  "
     see "replay keys hint" "Space pause, Left/Right step"
+    keys F1
+    see "replay help: its own keys first" "In a replay these keys come first"
+    see "replay help: the jump key" "g  *jump to HH:MM\\[:SS\\], +5m or -90s"
+    keys x
+    unseen "replay help closes" "In a replay these keys come first"
     keys Space
     see "paused" "PAUSED"
     keys Home

@@ -18,9 +18,44 @@ static const char *const legend[] = {
 };
 enum { NLEGEND = sizeof(legend) / sizeof(legend[0]) };
 
+/* A replay's own keys come first (before the panes' keys), under a heading. */
+static int replay_lines(const struct tui *t)
+{
+	if (!t->opt || !t->opt->replay)
+		return 0;
+	int n = 0;
+	while (replay_key_binding(n))
+		n++;
+	return n + 2; /* heading, keys, a blank line */
+}
+
 static int help_lines(const struct tui *t)
 {
-	return t->nkeys + 1 + NLEGEND;
+	return replay_lines(t) + t->nkeys + 1 + NLEGEND;
+}
+
+/* Line i of the help: a key and what it does, or a line of text (keys NULL). */
+static void help_line(const struct tui *t, int i, const char **keys, const char **text)
+{
+	int r = replay_lines(t);
+	*keys = NULL;
+	*text = "";
+	if (i < r) {
+		if (i == 0) {
+			*text = "In a replay these keys come first:";
+		} else if (i < r - 1) {
+			*keys = replay_key_binding(i - 1)->keys;
+			*text = replay_key_binding(i - 1)->what;
+		}
+		return;
+	}
+	i -= r;
+	if (i < t->nkeys) {
+		*keys = t->keys[i].keys;
+		*text = t->keys[i].what;
+	} else if (i > t->nkeys) {
+		*text = legend[i - t->nkeys - 1];
+	}
 }
 
 /* The first line shown, kept so that the last page is full. */
@@ -36,7 +71,6 @@ static int clamp_scroll(struct tui *t, int shown)
 
 static void help_draw(struct tui *t)
 {
-	const struct key_binding *kb = t->keys;
 	int n = help_lines(t);
 	int iy, ix, iw, ih;
 	bool fits = n + 2 <= LINES - 2;
@@ -45,11 +79,13 @@ static void help_draw(struct tui *t)
 	t->help_page = ih;
 	int first = clamp_scroll(t, ih);
 	for (int line = first, y = iy; line < n && y < iy + ih; line++, y++) {
-		if (line < t->nkeys) {
-			crt_put(y, ix, 16, R_DIALOG, kb[line].keys);
-			crt_put(y, ix + 17, iw - 17, R_DIALOG, kb[line].what);
-		} else if (line > t->nkeys) {
-			crt_put(y, ix, iw, R_DIALOG, legend[line - t->nkeys - 1]);
+		const char *keys, *text;
+		help_line(t, line, &keys, &text);
+		if (keys) {
+			crt_put(y, ix, 16, R_DIALOG, keys);
+			crt_put(y, ix + 17, iw - 17, R_DIALOG, text);
+		} else {
+			crt_put(y, ix, iw, R_DIALOG, text);
 		}
 	}
 	if (!fits && first + ih < n) /* more below: say so on the frame */

@@ -110,41 +110,77 @@ static void jump_draw(struct tui *t)
 
 const struct ui_mode jump_mode = { "jump", jump_draw, jump_key, NULL };
 
+static void first_sample(struct tui *t)
+{
+	struct replay_position p;
+	replay_position(rp(t), &p);
+	show(t, p.first);
+}
+
+static void last_sample(struct tui *t)
+{
+	struct replay_position p;
+	replay_position(rp(t), &p);
+	show(t, p.last);
+}
+
+static void toggle_pause(struct tui *t)
+{
+	pause_replay(t, !t->paused);
+	tui_message(t, false, t->paused ? "replay paused (space resumes; Left/Right step)" : "replay resumed");
+}
+
+static void next_sample(struct tui *t) { step(t, 1); }
+static void previous_sample(struct tui *t) { step(t, -1); }
+static void faster(struct tui *t) { speed(t, 2); }
+static void slower(struct tui *t) { speed(t, 0.5); }
+
+static void jump_prompt(struct tui *t)
+{
+	t->jump[0] = '\0';
+	ui_mode_enter(t, &jump_mode);
+}
+
+static void no_recording(struct tui *t)
+{
+	tui_message(t, true, "this is a replay: it is a recording already");
+}
+
+/* A replay's keys, before the panes' (as the monitor's own table, help lists them). */
+static const struct {
+	int codes[2];
+	struct key_binding help;
+	void (*fn)(struct tui *t);
+} replay_commands[] = {
+	{ { ' ' }, { "Space", "pause / resume the replay" }, toggle_pause },
+	{ { KEY_RIGHT, 't' }, { "Right t", "next sample (pauses)" }, next_sample },
+	{ { KEY_LEFT, 'T' }, { "Left T", "previous sample (pauses)" }, previous_sample },
+	{ { ']' }, { "]", "twice as fast (up to 64x)" }, faster },
+	{ { '[' }, { "[", "half as fast (down to 0.25x)" }, slower },
+	{ { KEY_HOME }, { "Home", "first sample" }, first_sample },
+	{ { KEY_END }, { "End", "last sample" }, last_sample },
+	{ { 'g' }, { "g", "jump to HH:MM[:SS], +5m or -90s" }, jump_prompt },
+	{ { 'w' }, { "w", "(a replay is a recording already)" }, no_recording },
+};
+enum { NREPLAY_COMMANDS = sizeof(replay_commands) / sizeof(replay_commands[0]) };
+
 bool replay_key(struct tui *t, int key)
 {
 	if (!rp(t))
 		return false;
-	struct replay_position p;
-	static const char keys[] = " tT][gw";
-	if ((key < 256 && key && strchr(keys, key)) || key == KEY_RIGHT || key == KEY_LEFT || key == KEY_HOME || key == KEY_END)
-		t->message[0] = '\0';
-	switch (key) {
-	case ' ':
-		pause_replay(t, !t->paused);
-		tui_message(t, false, t->paused ? "replay paused (space resumes; Left/Right step)" : "replay resumed");
-		return true;
-	case KEY_RIGHT: case 't': step(t, 1); return true;
-	case KEY_LEFT: case 'T': step(t, -1); return true;
-	case ']': speed(t, 2); return true;
-	case '[': speed(t, 0.5); return true;
-	case KEY_HOME:
-		replay_position(rp(t), &p);
-		show(t, p.first);
-		return true;
-	case KEY_END:
-		replay_position(rp(t), &p);
-		show(t, p.last);
-		return true;
-	case 'g':
-		t->jump[0] = '\0';
-		ui_mode_enter(t, &jump_mode);
-		return true;
-	case 'w':
-		tui_message(t, true, "this is a replay: it is a recording already");
-		return true;
-	default:
-		return false;
-	}
+	for (int i = 0; i < NREPLAY_COMMANDS; i++)
+		for (int k = 0; k < 2; k++)
+			if (replay_commands[i].codes[k] == key && key) {
+				t->message[0] = '\0';
+				replay_commands[i].fn(t);
+				return true;
+			}
+	return false;
+}
+
+const struct key_binding *replay_key_binding(int i)
+{
+	return i >= 0 && i < NREPLAY_COMMANDS ? &replay_commands[i].help : NULL;
 }
 
 /* Line 1 of the header in a replay: where in the recording the frame is. */

@@ -201,6 +201,8 @@ int focused_instances(struct tui *t, int *out, int max);
 void find_next(struct tui *t);
 /* replay.c: a replay's keys (true if the key was one), its position line; 'w' */
 bool replay_key(struct tui *t, int key);
+/* The i-th of a replay's keys, for help; NULL past the last. */
+const struct key_binding *replay_key_binding(int i);
 void replay_draw_position(struct tui *t, int y);
 void record_toggle(struct tui *t);
 
