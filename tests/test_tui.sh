@@ -206,6 +206,8 @@ quit_ok "quit"
 PMUTOP_ARGS="--demo"
 start 80 24 LANG=C.UTF-8
 see "80x24: first pane" "SLC read"
+# the header drops whole fields, least telling first, never cuts one in the middle
+see "80x24 header: whole fields" "^ pmutop  tegra410  source: sim+sensors  interval 1s  *[0-9:]*$"
 keys F4
 see "80x24 filter editor" "Filters: ucf"
 see "80x24 filter hint wraps whole" "│ (all)\. *│"

@@ -66,20 +66,46 @@ static void draw_header(struct tui *t)
 	struct tm tm;
 	localtime_r(&now, &tm);
 	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
-	char line[512], rec[320] = "";
+	char rec[320] = "", source[128], interval[32], replay[128];
 	if (t->opt->recorder)
 		recorder_status(t->opt->recorder, rec, sizeof(rec));
+	snprintf(source, sizeof(source), "source: %s", t->f->source);
+	snprintf(interval, sizeof(interval), "interval %gs", t->interval);
+	snprintf(replay, sizeof(replay), "REPLAY %s", t->hostname);
 	if (t->opt->replay) { /* the recorded host and time, not this one's */
-		snprintf(line, sizeof(line), " pmutop  REPLAY %s  %s  source: %s", t->hostname, t->opt->title ? t->opt->title : "",
-			 t->f->source);
 		time_t fw = (time_t)(t->f->wall_ns / 1000000000ull);
 		localtime_r(&fw, &tm);
 		strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
-	} else {
-		/* a recording's state first: it must not fall off a narrow header */
-		snprintf(line, sizeof(line), " pmutop  %s%s%s  %s  source: %s  interval %gs%s", rec, rec[0] ? "  " : "",
-			 t->hostname, t->opt->title ? t->opt->title : "", t->f->source, t->interval, t->paused ? "  PAUSED" : "");
 	}
+	/* fields in the order shown, each whole or not at all: on a narrow terminal the
+	 * least telling go first (rank: higher goes sooner); a recording's state stays */
+	struct {
+		const char *text;
+		int rank;
+	} field[] = {
+		{ "pmutop", 0 },
+		{ rec, 1 },
+		{ t->opt->replay ? replay : t->hostname, 2 },
+		{ t->opt->title ? t->opt->title : "", 6 },
+		{ source, 5 },
+		{ t->opt->replay ? "" : interval, 4 },
+		{ !t->opt->replay && t->paused ? "PAUSED" : "", 1 },
+	};
+	enum { NFIELDS = sizeof(field) / sizeof(field[0]) };
+	int width = 0;
+	for (int i = 0; i < NFIELDS; i++)
+		width += field[i].text[0] ? 2 + (int)strlen(field[i].text) : 0;
+	for (int rank = 6; rank > 1 && width + 1 > COLS - 10; rank--)
+		for (int i = 0; i < NFIELDS; i++)
+			if (field[i].rank == rank && field[i].text[0]) {
+				width -= 2 + (int)strlen(field[i].text);
+				field[i].text = "";
+			}
+	char line[1024];
+	size_t n = 0;
+	for (int i = 0; i < NFIELDS && n < sizeof(line); i++)
+		if (field[i].text[0])
+			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s", n ? "  " : " ", field[i].text);
 	crt_put(0, 0, COLS - 10, R_HEADER, line);
 	crt_put(0, COLS - 9, 9, R_HEADER, clock);
 	if (t->opt->replay) {
