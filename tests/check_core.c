@@ -10,6 +10,7 @@
 #include "base/diag.h"
 #include "machine/encode.h"
 #include "base/expr.h"
+#include "base/numtext.h"
 #include "machine/format.h"
 #include "machine/pcimap.h"
 #include "machine/pmu.h"
@@ -56,6 +57,45 @@ START_TEST(cpulist_forms)
 	ck_assert_int_eq(l.cpu[1], 9);
 	cpulist_free(&l);
 	cpulist_free(&keep);
+}
+END_TEST
+
+/* ---- numbers as text ---- */
+
+static void same_as_printf(double v)
+{
+	char want[64], got[64];
+	int nw = snprintf(want, sizeof(want), "%.10g", v);
+	int ng = format_g10(got, sizeof(got), v);
+	ck_assert_msg(!strcmp(want, got) && nw == ng, "%.17g: printf '%s', format_g10 '%s'", v, want, got);
+}
+
+/* format_g10 writes what printf's "%.10g" writes, for every kind of value: counts and
+ * rates, fractions, the far exponents, halves where rounding is decided, a decade's edge,
+ * and a million random bit patterns */
+START_TEST(format_g10_is_printf)
+{
+	static const double fixed[] = { 0.0, -0.0, 1, -1, 0.5, 1e9, 1e10, 9999999999.0, 9999999999.5,
+					9999999999.4, 99999999995.0, 0.0001, 0.00012345, 0.00001, 1.5e-5,
+					123.456, 1234567890123.0, 1e21, 1e22, 1e23, 1e-12, 1e-13, 1e300, 1e-300,
+					4.9e-324, 1.7976931348623157e308, 2.5, 0.125, 1.0000000005, 1.0000000015,
+					1.0000000025, 12345.678905, 0.1 + 0.2, 1.0 / 3, 2.0 / 3, 100, 1e15 + 0.5,
+					INFINITY, -INFINITY, NAN };
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		same_as_printf(fixed[i]);
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	for (int i = 0; i < 1000000; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		double v;
+		memcpy(&v, &x, sizeof(v)); /* any double at all */
+		same_as_printf(v);
+		/* and the values batch output prints: a count over an interval, a ratio */
+		same_as_printf((double)(x >> 20) / (double)(1 + (x & 0xfffff)));
+		same_as_printf((double)(x % 100000) / 1000.0 + 0.0005);
+	}
+	char small[4];
+	ck_assert_int_eq(format_g10(small, sizeof(small), 123456.0), 6); /* cut, as snprintf */
+	ck_assert_str_eq(small, "123");
 }
 END_TEST
 
@@ -542,6 +582,7 @@ int main(void)
 	Suite *s = suite_create("core");
 	TCase *t = tcase_create("core");
 	tcase_add_test(t, cpulist_forms);
+	tcase_add_test(t, format_g10_is_printf);
 	tcase_add_test(t, format_ranges);
 	tcase_add_test(t, discover_tree);
 	tcase_add_test(t, discover_missing_root);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <time.h>
 
+#include "base/numtext.h"
 #include "base/util.h"
 #include "engine/profile.h"
 #include "outputs/output.h"
@@ -40,7 +41,7 @@ void format_metric_value(const struct frame_value *v, char *buf, size_t len)
 {
 	switch ((enum value_state)v->state) {
 	case VS_OK: /* batch output keeps full precision, as CSV and JSON: 0.0013027, 1e-300 */
-		snprintf_c(buf, len, "%.10g", v->value);
+		format_g10(buf, len, v->value);
 		break;
 	case VS_NO_VALUE: snprintf(buf, len, "-"); break;
 	case VS_NOT_COUNTED: snprintf(buf, len, "not counted"); break;
@@ -49,11 +50,15 @@ void format_metric_value(const struct frame_value *v, char *buf, size_t len)
 	}
 }
 
-/* A number in C notation whatever the locale. */
+/* A number in C notation whatever the locale; values in full precision ("%.10g", one
+ * for every value an interval) the fast way. */
 static void put_num(FILE *f, const char *fmt, double v)
 {
 	char buf[64];
-	snprintf_c(buf, sizeof(buf), fmt, v);
+	if (!strcmp(fmt, "%.10g"))
+		format_g10(buf, sizeof(buf), v);
+	else
+		snprintf_c(buf, sizeof(buf), fmt, v);
 	fputs(buf, f);
 }
 
@@ -240,6 +245,48 @@ static void write_csv(FILE *f, const struct frame *fr, bool first_frame, const c
 	}
 }
 
+/* Append s to line at *n, padded with blanks to width (on the left when right-aligned),
+ * as printf's "%-28s" and "%12s" do: byte widths, never cut. */
+static void pad_into(char *line, size_t *n, const char *s, int width, bool right)
+{
+	size_t len = strlen(s), pad = len < (size_t)width ? (size_t)width - len : 0;
+	if (right) {
+		memset(line + *n, ' ', pad);
+		*n += pad;
+	}
+	memcpy(line + *n, s, len);
+	*n += len;
+	if (!right) {
+		memset(line + *n, ' ', pad);
+		*n += pad;
+	}
+}
+
+/* "  %-28s %-16s %12s %-6s%s\n" built by hand and written at once: printf's padding and
+ * a stream's small writes were a fifth of a live refresh. */
+static void put_text_row(FILE *f, const char *metric, const char *instance, const char *value, const char *unit,
+			 const char *mark)
+{
+	char line[512];
+	size_t need = 2 + strlen(metric) + 28 + strlen(instance) + 16 + strlen(value) + 12 + strlen(unit) + 6 + strlen(mark) + 4;
+	if (need > sizeof(line)) { /* names this long are rare: the slow way */
+		fprintf(f, "  %-28s %-16s %12s %-6s%s\n", metric, instance, value, unit, mark);
+		return;
+	}
+	size_t n = 0;
+	pad_into(line, &n, "  ", 0, false);
+	pad_into(line, &n, metric, 28, false);
+	pad_into(line, &n, " ", 0, false);
+	pad_into(line, &n, instance, 16, false);
+	pad_into(line, &n, " ", 0, false);
+	pad_into(line, &n, value, 12, true);
+	pad_into(line, &n, " ", 0, false);
+	pad_into(line, &n, unit, 6, false);
+	pad_into(line, &n, mark, 0, false);
+	line[n++] = '\n';
+	fwrite(line, 1, n, f);
+}
+
 static void write_text(FILE *f, const struct frame *fr, bool first_frame, const char *when)
 {
 	fprintf(f, "%s  interval ", when);
@@ -262,8 +309,8 @@ static void write_text(FILE *f, const struct frame *fr, bool first_frame, const 
 		const struct prof_metric *m = fr->vinfo[k].m;
 		char val[32];
 		format_metric_value(v, val, sizeof(val));
-		fprintf(f, "  %-28s %-16s %12s %-6s%s\n", m == last ? "" : m->name, fr->iinfo[fr->vinfo[k].instance].name, val,
-			v->state == VS_OK ? m->unit : "", v->multiplexed ? "  (multiplexed)" : "");
+		put_text_row(f, m == last ? "" : m->name, fr->iinfo[fr->vinfo[k].instance].name, val,
+			     v->state == VS_OK ? m->unit : "", v->multiplexed ? "  (multiplexed)" : "");
 		last = m;
 	}
 	/* filters: at the start and whenever they change */
