@@ -36,6 +36,12 @@ if command -v valgrind > /dev/null; then
     base=$(BENCH_UNCORE_ONLY=1 ir "$bin" sim 0)
     with=$(BENCH_UNCORE_ONLY=1 ir "$bin" sim 100)
     echo "bench: sim_tegra410_uncore_refresh_instructions $(( (with - base) / 100 )) instructions"
+    # a live refresh of the host profile in batch text, user space (perf stat -I: ~40 k)
+    base=$(ir "$b/pmutop" -p host -b -d 0.01 -n 10)
+    with=$(ir "$b/pmutop" -p host -b -d 0.01 -n 210)
+    if [ -n "$base" ] && [ -n "$with" ]; then
+        echo "bench: host_refresh_instructions $(( (with - base) / 200 )) instructions"
+    fi
 else
     echo "bench: instructions unavailable (install valgrind)"
 fi
