@@ -313,13 +313,22 @@ END_TEST
 
 /* CPUs of a cpumask that are not online are left out, with a warning: perf could not open
  * on them, and a bogus "2-40000" must not become 40000 counters. */
-START_TEST(cpumask_keeps_online_cpus)
+/* A tree with one uncore PMU of events a and b behind cpumask, on online CPUs 0-3. */
+static char *cpumask_tree(const char *cpumask)
 {
 	char *root = tmp_dir();
 	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/type", "42\n");
-	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/cpumask", "2-40000\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/cpumask", cpumask);
 	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/format/event", "config:0-7\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/events/a", "event=0x1\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_7/events/b", "event=0x2\n");
 	put_file(root, "sys/devices/system/cpu/online", "0-3\n");
+	return root;
+}
+
+START_TEST(cpumask_keeps_online_cpus)
+{
+	char *root = cpumask_tree("2-40000\n");
 	diag_clear();
 	struct machine *m = machine_discover(root);
 	const struct pmu *p = machine_find_pmu(m, "fake_pmu_7");
@@ -342,13 +351,7 @@ START_TEST(bad_cpumask_is_unavailable)
 {
 	const char *masks[] = { "abc\n", "\n", "0-\n", "7\n", "9-60000\n" };
 	for (size_t i = 0; i < sizeof(masks) / sizeof(masks[0]); i++) {
-		char *root = tmp_dir();
-		put_file(root, "sys/bus/event_source/devices/fake_pmu_7/type", "42\n");
-		put_file(root, "sys/bus/event_source/devices/fake_pmu_7/cpumask", masks[i]);
-		put_file(root, "sys/bus/event_source/devices/fake_pmu_7/format/event", "config:0-7\n");
-		put_file(root, "sys/bus/event_source/devices/fake_pmu_7/events/a", "event=0x1\n");
-		put_file(root, "sys/bus/event_source/devices/fake_pmu_7/events/b", "event=0x2\n");
-		put_file(root, "sys/devices/system/cpu/online", "0-3\n");
+		char *root = cpumask_tree(masks[i]);
 		diag_clear();
 		struct machine *m = machine_discover(root);
 		bool warned = false;
