@@ -396,6 +396,10 @@ START_TEST(batch_precision_and_states_agree)
 		ck_assert_msg(!strstr(out[i], "null"), "%d: a value lost its number: %s", i, out[i]);
 	}
 	ck_assert_msg(strstr(out[0], " inf "), "%s", out[0]);
+	/* a text row is laid out in columns: metric 28, instance 16, value 12 right-aligned */
+	char row[128];
+	snprintf(row, sizeof(row), "\n  %-28s %-16s %12s %-6s\n", "t.small", "g0", "0.0013027", "");
+	ck_assert_msg(strstr(out[0], row), "no row '%s' in:\n%s", row, out[0]);
 	ck_assert_msg(strstr(out[1], ",inf,,ok"), "%s", out[1]);
 	ck_assert_msg(strstr(out[2], "\"metric\":\"t.huge\",\"instance\":\"g0\",\"value\":1e999,\"unit\":\"\"}"), "%s", out[2]);
 	ck_assert_msg(strstr(out[2], "\"delta\":40,"), "%s", out[2]); /* the gauge's reading */
