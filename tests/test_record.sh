@@ -16,6 +16,15 @@ for args in "--demo" "--demo hip09 -f nic@sicl0:mode=func,bdf=35:00.1" "--demo b
         cmp -s live.out replay.out && ok || fail "round trip $args $fmt: $(cmp live.out replay.out)"
     done
 done
+# a filter changed before the first frame (the monitor's editor can be that quick) is an
+# event of the first sample's seq, not seq 0: the recorded encodings already include it
+rm -f early.pmrec
+"$PMUTOP" --demo -b -n 4 --fake-clock --format json -f ucf@socket0:src_loc_cpu=1 -w early.pmrec > live.out
+sqlite3 early.pmrec "UPDATE events SET seq = (SELECT MIN(s) FROM (SELECT seq AS s FROM tail UNION ALL SELECT first_seq FROM chunks))"
+expect_eq "the filter event moved to the first sample" "$(sqlite3 early.pmrec 'SELECT seq FROM events')" 1
+"$PMUTOP" -r early.pmrec -b --format json > replay.out 2> err.out
+cmp -s live.out replay.out && ok || fail "a filter changed before the first frame: $(cmp live.out replay.out)"
+expect_eq "no counter lost" "$(cat err.out)" ""
 "$PMUTOP" --demo hip09 -b -n 4 --fake-clock --format json --raw -w raw.pmrec > live.out
 "$PMUTOP" -r raw.pmrec -b --format json --raw > replay.out
 cmp -s live.out replay.out && ok || fail "round trip --raw"

@@ -416,8 +416,13 @@ int replay_attach(struct replay *r, struct session *s, char **err)
 	r->s = s;
 	free(r->slot_of);
 	r->slot_of = xmalloc(sizeof(int) * (size_t)(s->ncounters ? s->ncounters : 1));
-	/* the filters given before counting started (-f) make the encodings recorded */
-	apply_range(r, 0, 0, true);
+	/* The encodings recorded are those of the first sample, after the events that
+	 * precede it: the filters given before counting started (-f, seq 0) and a change made
+	 * before the first frame (seq == first; the monitor's filter editor can be that
+	 * quick). Matching before those were applied lost the changed counters for the whole
+	 * replay. */
+	apply_range(r, 0, r->first, true);
+	r->applied = r->first;
 	int missing = 0;
 	for (int i = 0; i < s->ninstances; i++) {
 		const struct instance *inst = &s->inst[i];
