@@ -14,8 +14,8 @@ cd "$(dirname "$0")"
 PKGS="gcc make autoconf automake pkg-config xz-utils libinih-dev check libncurses-dev
       libsensors-dev libsqlite3-dev libzstd-dev libmicrohttpd-dev linux-source-6.12 tmux linux-perf
       util-linux procps python3"
-# the tests' real parts: the sqlite3 tool, a Prometheus server and promtool, curl
-case ${1:-} in check|asan|valgrind|soak) PKGS="$PKGS sqlite3 prometheus curl" ;; esac
+# the tests' real parts: the sqlite3 tool, a Prometheus server and promtool, curl; strace
+case ${1:-} in check|asan|valgrind|soak) PKGS="$PKGS sqlite3 prometheus curl strace" ;; esac
 case ${1:-} in bench|valgrind) PKGS="$PKGS valgrind" ;; esac
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-14-dev"
 

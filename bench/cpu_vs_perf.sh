@@ -1,16 +1,18 @@
 #!/bin/sh
 # CPU per refresh of pmutop (host profile, batch) against `perf stat -I` counting the same
 # events system-wide over the same seconds: both started together, each one's CPU time
-# (schedstat, nanoseconds) taken after a warm-up and again SECONDS later; three runs, the
-# median ratio and its spread. usage: cpu_vs_perf.sh PMUTOP INTERVAL_MS TAG [SECONDS]
+# (schedstat of every thread, nanoseconds) taken after a warm-up and again SECONDS later;
+# three runs, the median ratio and its spread. pmutop writes FORMAT (default csv, as perf's
+# -x, does; text adds the CPU-utilisation meter, a /proc/stat read per refresh).
+# usage: cpu_vs_perf.sh PMUTOP INTERVAL_MS TAG [SECONDS [FORMAT]]
 set -eu
-pmutop=$1 ms=$2 tag=$3 secs=${4:-10}
+pmutop=$1 ms=$2 tag=$3 secs=${4:-10} format=${5:-csv}
 command -v perf > /dev/null || { echo "bench: host_cpu_vs_perf_stat_$tag unavailable (no perf)"; exit 0; }
-cpu_ns() { awk '{ print $1 }' "/proc/$1/schedstat" 2> /dev/null || echo 0; }
+cpu_ns() { cat /proc/$1/task/*/schedstat 2> /dev/null | awk '{ s += $1 } END { print s + 0 }'; }
 d=$(awk -v ms="$ms" 'BEGIN { printf "%g", ms / 1000 }')
 ratios=""
 for run in 1 2 3; do
-    "$pmutop" -p host -b -d "$d" > /dev/null 2>&1 &
+    "$pmutop" -p host -b -d "$d" --format "$format" > /dev/null 2>&1 &
     p=$!
     # no command: it counts until SIGINT, and leaves no child behind when it ends
     perf stat -a -I "$ms" -x, -o /dev/null -e '{context-switches,cpu-migrations,page-faults}' -e msr/tsc/ \
@@ -38,7 +40,7 @@ echo "bench: host_cpu_vs_perf_stat_$tag $2 ratio (runs: $1 $2 $3)"
 task_ms() { perf stat -x, -e task-clock -o "$tmp" -- "$@" > /dev/null 2>&1; awk -F, '/task-clock/ { print $1 }' "$tmp"; }
 tmp=$(mktemp)
 n=$(( secs * 1000 / ms ))
-ours=$(task_ms "$pmutop" -p host -b -d "$d" -n "$n")
+ours=$(task_ms "$pmutop" -p host -b -d "$d" --format "$format" -n "$n")
 theirs=$(task_ms perf stat -a -I "$ms" -x, -o /dev/null -e '{context-switches,cpu-migrations,page-faults}' -e msr/tsc/ \
     sleep "$(awk -v n="$n" -v d="$d" 'BEGIN { print n * d }')")
 rm -f "$tmp"

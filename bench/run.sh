@@ -14,6 +14,9 @@ BENCH_UNCORE_ONLY=1 "$bin" sim 2000
 # steady-state CPU per refresh against perf stat -I on the same events, at 1 s and 0.1 s
 sh "$src/bench/cpu_vs_perf.sh" "$b/pmutop" 1000 1s "${BENCH_CPU_SECONDS:-10}"
 sh "$src/bench/cpu_vs_perf.sh" "$b/pmutop" 100 0.1s "${BENCH_CPU_SECONDS:-10}"
+# the same in text, whose heading shows the CPU-utilisation meter (a /proc/stat read)
+sh "$src/bench/cpu_vs_perf.sh" "$b/pmutop" 1000 1s_text "${BENCH_CPU_SECONDS:-10}" text |
+    grep -v whole_process
 if command -v valgrind > /dev/null; then
     ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
            awk '/Collected :/ { print $4 }'; }

@@ -263,6 +263,20 @@ printf 'cpu  100 0 100 800 0 0 0 0 0 0\ncpu0 50 0 50 400 0 0 0 0 0 0\n' > fakepr
 "$PMUTOP" --demo --proc-root fakeproc -b -n 1 -d 0.01 > util0.out
 grep -q " cpu " util0.out && fail "utilisation shown before two readings" || ok
 # (a /proc/stat that changes between two readings: check_engine's host_meters_in_frames)
+# ... and it is read only when an output shows it: batch text, a recording (its replay
+# shows it), the monitor; CSV and JSON alone leave /proc/stat alone on every refresh
+if command -v strace > /dev/null && strace -o /dev/null true 2> /dev/null; then
+    for run in "text" "csv" "json" "csv -w meters.pmrec"; do
+        rm -f meters.pmrec
+        strace -f -o "meters.trace" -e trace=openat "$PMUTOP" --demo hip09 --proc-root fakeproc -b -n 2 \
+            --fake-clock --format $run > /dev/null
+        grep -q 'fakeproc/proc/stat' meters.trace && echo "$run: read" || echo "$run: not read"
+    done > meters.out
+    expect_eq "host meters read only where shown" "$(tr '\n' ';' < meters.out)" \
+        "text: read;csv: not read;json: not read;csv -w meters.pmrec: read;"
+else
+    skip_check "strace cannot trace here: which outputs read /proc/stat is not checked"
+fi
 
 # a bad traffic model names file, line and column, and nothing runs
 printf '[model]\njitter = 0\n[pmu nvidia_ucf_pmu_*]\nrate.cycles = 2e9 *\n' > badmodel.ini

@@ -366,6 +366,16 @@ static bool counts_anything(const struct session *s)
 	return false;
 }
 
+/* Whether an output of the run shows the host's meters: the monitor's header, batch text,
+ * a recording (its replay shows them). Batch CSV/JSON and the exporter alone do not, and
+ * then no refresh reads /proc/stat (on a many-CPU machine its interrupt sums cost more
+ * than the counters of a small profile) or the temperature sensors. */
+static bool host_meters_shown(const struct options *o)
+{
+	bool monitor = !o->batch && !o->serve_only && !o->record_only;
+	return monitor || o->record || o->record_only || (o->batch && batch_shows_host_meters(o->format));
+}
+
 /* The outputs of a run: batch or the monitor (unless pmutop record), and a recorder
  * (recording now with -w, or idle for the monitor's 'w' key). */
 static int add_outputs(struct options *o, struct session *s, struct runloop *loop, struct replay *rp, char *title,
@@ -582,7 +592,9 @@ int pmutop_run(struct options *o)
 			clock_init_monotonic(&clk);
 		/* the demo machine's /proc is its own (absent), not this host's; libsensors reads the
 		 * real /sys, so only a live machine's sensors are its own */
-		session_use_host_meters(s, procstat_new(o->proc_root ? o->proc_root : o->demo ? demo_dir : "/"), !o->sim);
+		if (host_meters_shown(o))
+			session_use_host_meters(s, procstat_new(o->proc_root ? o->proc_root : o->demo ? demo_dir : "/"),
+						!o->sim);
 	}
 	session_use_clock(s, clock);
 	/* before anything is programmed: a TERM from now on ends the loop's first poll and

@@ -28,6 +28,11 @@ bool batch_parse_format(const char *s, enum batch_format *f)
 	return true;
 }
 
+bool batch_shows_host_meters(enum batch_format f)
+{
+	return f == BATCH_TEXT;
+}
+
 static void iso8601(uint64_t ns, char *buf, size_t len)
 {
 	time_t sec = (time_t)(ns / 1000000000ull);

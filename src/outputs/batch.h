@@ -13,6 +13,9 @@ enum batch_format { BATCH_TEXT, BATCH_CSV, BATCH_JSON };
 struct output;
 
 bool batch_parse_format(const char *s, enum batch_format *f);
+/* Whether the format prints the host's meters (CPU utilisation, temperature): text does
+ * in each interval's heading; CSV and JSON carry counters and metrics only. */
+bool batch_shows_host_meters(enum batch_format f);
 /* An output writing each frame to out (not closed). Every interval is built in memory
  * and written whole: a write error (full disk, closed pipe) is reported on stderr and
  * ends the run with a non-zero status, never a partial line. */
