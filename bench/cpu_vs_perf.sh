@@ -2,7 +2,7 @@
 # CPU per refresh of pmutop (host profile, batch) against `perf stat -I` counting the same
 # events system-wide over the same seconds: both started together, each one's CPU time
 # (schedstat of every thread, nanoseconds) taken after a warm-up and again SECONDS later;
-# three runs, the median ratio and its spread. pmutop writes FORMAT (default csv, as perf's
+# five runs, the median ratio and its spread. pmutop writes FORMAT (default csv, as perf's
 # -x, does; text adds the CPU-utilisation meter, a /proc/stat read per refresh).
 # usage: cpu_vs_perf.sh PMUTOP INTERVAL_MS TAG [SECONDS [FORMAT]]
 set -eu
@@ -11,7 +11,7 @@ command -v perf > /dev/null || { echo "bench: host_cpu_vs_perf_stat_$tag unavail
 cpu_ns() { cat /proc/$1/task/*/schedstat 2> /dev/null | awk '{ s += $1 } END { print s + 0 }'; }
 d=$(awk -v ms="$ms" 'BEGIN { printf "%g", ms / 1000 }')
 ratios=""
-for run in 1 2 3; do
+for run in 1 2 3 4 5; do
     "$pmutop" -p host -b -d "$d" --format "$format" > /dev/null 2>&1 &
     p=$!
     # no command: it counts until SIGINT, and leaves no child behind when it ends
@@ -32,7 +32,7 @@ for run in 1 2 3; do
     fi
 done
 set -- $(printf '%s\n' $ratios | sort -n)
-echo "bench: host_cpu_vs_perf_stat_$tag $2 ratio (runs: $1 $2 $3)"
+echo "bench: host_cpu_vs_perf_stat_$tag $3 ratio (runs: $*)"
 
 # whole process, start and exit included: each run alone for SECONDS intervals, its CPU
 # time from the kernel (perf stat's task-clock of the command); pmutop's share of one CPU
