@@ -65,7 +65,7 @@ events=$(sqlite3 "$dir/soak.pmrec" "select count(*) from events where kind like 
 kill "$probe" 2> /dev/null
 wait "$probe" 2> /dev/null || true
 probe=""
-"$b/pmutop" -r "$dir/soak.pmrec" -b --format json > "$dir/replay.json"
+"$b/pmutop" -r "$dir/soak.pmrec" -b --format json > "$dir/replay.json" 2> "$dir/replay.err"
 awk -v step=$((interval_ms * 1000000)) '
     { n++; if (match($0, /"interval_ns":[0-9]+/)) {
           v = substr($0, RSTART + 14, RLENGTH - 14) + 0
@@ -96,5 +96,6 @@ status=0
 [ "$fds_end" -le "$fds_warm" ] || { echo "soak: FAIL descriptors grew"; status=1; }
 [ "$failed_scrapes" -eq 0 ] || { echo "soak: FAIL scrapes failed"; status=1; }
 [ "$replayed" = "$recorded" ] || { echo "soak: FAIL the recording did not replay whole"; status=1; }
+[ ! -s "$dir/replay.err" ] || { echo "soak: FAIL the replay said: $(head -c 300 "$dir/replay.err")"; status=1; }
 [ "$late" -eq "$machine" ] || { echo "soak: FAIL refreshes later than twice their interval while the machine was not"; status=1; }
 exit $status
