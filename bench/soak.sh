@@ -66,7 +66,7 @@ kill "$probe" 2> /dev/null
 wait "$probe" 2> /dev/null || true
 probe=""
 "$b/pmutop" -r "$dir/soak.pmrec" -b --format json > "$dir/replay.json" 2> "$dir/replay.err"
-awk -v step=$((interval_ms * 1000000)) '
+awk '
     { n++; if (match($0, /"interval_ns":[0-9]+/)) {
           v = substr($0, RSTART + 14, RLENGTH - 14) + 0
           if (n > 1 && v > max) max = v } }
