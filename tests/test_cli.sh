@@ -209,6 +209,14 @@ assert 0 < last[("pcie_tgt.read_bw", "socket3/rc1")] < v[("pcie_tgt.read_bw", "s
 assert last[("pcie_tgt.read_bw", "socket7/rc1")] == 0, "an address no BAR has selects nothing"
 PY
 
+# half an address filter selects nothing the user meant: a mask alone is never enabled, a
+# base alone (mask 0) matches every address (tegra410-pmu.rst). Both halves, or n/a saying so.
+for half in dst_addr_base=0x80000000 dst_addr_mask=0xf0000000; do
+    "$PMUTOP" --sim --sysfs-root tree -b -n 1 --fake-clock --format json -p tegra410 \
+        -f "pcie_tgt@socket3/rc1:$half" > half.json
+    expect_grep "half an address filter ($half)" '"metric":"pcie_tgt.read_bw","instance":"socket3/rc1","value":null,"unit":"GB/s","state":"unavailable","reason":"dst_addr_[a-z]* needs dst_addr_[a-z]* set too"' half.json
+done
+
 # hardware no profile counts yet is named, not just "0 counter groups"
 for s in 0 2; do
     d=nic/sys/bus/event_source/devices/acme_nic_pmu_$s

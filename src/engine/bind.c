@@ -226,6 +226,17 @@ static bool word_in(const char *list, const char *word)
 	return false;
 }
 
+/* The first of the filters named in needs that the instance has not set, or NULL. */
+static const char *unset_need(const struct instance *inst, char **needs)
+{
+	const struct prof_group *g = inst->group;
+	for (char **nd = needs; nd && *nd; nd++)
+		for (int k = 0; k < g->nfilters; k++)
+			if (!strcmp(g->filters[k].term, *nd) && !inst->filter_set[k])
+				return *nd;
+	return NULL;
+}
+
 /* The filter terms of event e under the instance's current filters, appended to out;
  * NULL when the event does not accept them (with *why set). */
 static char *event_filter_terms(const struct instance *inst, int e, char **why)
@@ -244,16 +255,11 @@ static char *event_filter_terms(const struct instance *inst, int e, char **why)
 		if (pf->type == FILTER_ENUM) {
 			const struct prof_choice *c = &pf->choices[inst->filter_value[f]];
 			const char *acc = accepted_choices(inst, pf, e);
-			for (char **nd = c->needs; nd && *nd; nd++) { /* without it the driver picks another mode */
-				int o = -1;
-				for (int k = 0; k < g->nfilters; k++)
-					if (!strcmp(g->filters[k].term, *nd))
-						o = k;
-				if (o >= 0 && !inst->filter_set[o]) {
-					*why = xasprintf("%s %s needs %s set", pf->term, c->name, *nd);
-					free(out);
-					return NULL;
-				}
+			const char *nd = unset_need(inst, c->needs); /* without it the driver picks another mode */
+			if (nd) {
+				*why = xasprintf("%s %s needs %s set", pf->term, c->name, nd);
+				free(out);
+				return NULL;
 			}
 			if (acc && !word_in(acc, c->name)) {
 				*why = xasprintf("%s %s not supported by this event (%s)", pf->term, c->name,
@@ -265,6 +271,12 @@ static char *event_filter_terms(const struct instance *inst, int e, char **why)
 				continue;
 			n = snprintf(piece, sizeof(piece), "%s%s", len ? "," : "", c->terms);
 		} else {
+			const char *nd = unset_need(inst, pf->needs); /* half a filter: say so, count nothing wrong */
+			if (nd) {
+				*why = xasprintf("%s needs %s set too", pf->term, nd);
+				free(out);
+				return NULL;
+			}
 			n = snprintf(piece, sizeof(piece), "%s%s=0x%llx", len ? "," : "", pf->term,
 				     (unsigned long long)inst->filter_value[f]);
 			if (pf->enable)
@@ -799,8 +811,11 @@ void session_refresh_counter_info(struct session *s)
 bool session_choice_offered(const struct session *s, int instance, int f, int c)
 {
 	const struct instance *inst = &s->inst[instance];
-	if (inst->nmembers)
-		inst = &s->inst[inst->members[0]];
+	return instance_choice_offered(inst->nmembers ? &s->inst[inst->members[0]] : inst, f, c);
+}
+
+bool instance_choice_offered(const struct instance *inst, int f, int c)
+{
 	const struct prof_filter *pf = &inst->group->filters[f];
 	if (pf->type != FILTER_ENUM || c < 0 || c >= pf->nchoices)
 		return false;

@@ -103,7 +103,38 @@ static bool filter_selects(const struct prof_filter *pf, bool set, uint64_t v)
 	return set && (v || pf->enable);
 }
 
-/* May filter f be set to v on inst (format width, exclusive sets)? */
+/* One end of a range=MIN..MAX: a number, or a PMU attribute holding one (bdf_min);
+ * NULL when the PMU does not say. */
+static const char *range_end(const struct instance *inst, const struct prof_filter *pf, const char *text,
+			     uint64_t *v)
+{
+	if (parse_u64(text, v))
+		return text;
+	const char *attr = inst->pmu ? pmu_attr(inst->pmu, text) : NULL;
+	char *err = NULL;
+	bool ok = attr && filter_parse_value(pf, attr, v, &err);
+	free(err);
+	return ok ? attr : NULL;
+}
+
+/* Is v outside the filter's range (the PMU's bounds, or the document's for a mode)? */
+static bool out_of_range(const struct instance *inst, const struct prof_filter *pf, uint64_t v, char **err)
+{
+	char *copy = xstrdup(pf->range), *dots = strstr(copy, "..");
+	uint64_t lo, hi;
+	const char *lo_t = dots ? (*dots = '\0', range_end(inst, pf, copy, &lo)) : NULL;
+	const char *hi_t = dots ? range_end(inst, pf, dots + 2, &hi) : NULL;
+	bool out = lo_t && hi_t && (v < lo || v > hi);
+	if (out && lo_t == copy) /* plain numbers */
+		*err = xasprintf("%s: %s=0x%llx is outside %s..%s", inst->name, pf->term, (unsigned long long)v, lo_t, hi_t);
+	else if (out)
+		*err = xasprintf("%s: %s=0x%llx is outside %s's range %s..%s (%s..%s)", inst->name, pf->term,
+				 (unsigned long long)v, inst->pmu->name, lo_t, hi_t, copy, dots + 2);
+	free(copy);
+	return out;
+}
+
+/* May filter f be set to v on inst (format width, range, exclusive sets, offered)? */
 static int check_filter(const struct instance *inst, int f, bool set, uint64_t v, char **err)
 {
 	const struct prof_group *g = inst->group;
@@ -126,6 +157,11 @@ static int check_filter(const struct instance *inst, int f, bool set, uint64_t v
 				 inst->pmu->hw->block);
 		return -1;
 	}
+	if (set && pf->type == FILTER_ENUM && v < (uint64_t)pf->nchoices && !instance_choice_offered(inst, f, (int)v)) {
+		*err = xasprintf("%s: %s %s is accepted by none of its events (%s)", inst->name, pf->term,
+				 pf->choices[v].name, pf->accepts ? pf->accepts : "");
+		return -1;
+	}
 	if (pf->type != FILTER_ENUM) {
 		const struct format_field *ff = pmu_find_format(inst->pmu, pf->type == FILTER_EVENT ? "event" : pf->term);
 		if (set && v > format_max(ff)) {
@@ -134,26 +170,8 @@ static int check_filter(const struct instance *inst, int f, bool set, uint64_t v
 			return -1;
 		}
 	}
-	if (set && pf->range && inst->pmu) { /* bounds the PMU publishes (HNS3's bdf_min/bdf_max) */
-		char *copy = xstrdup(pf->range), *dots = strstr(copy, "..");
-		const char *lo_t = dots ? (*dots = '\0', pmu_attr(inst->pmu, copy)) : NULL;
-		const char *hi_t = dots ? pmu_attr(inst->pmu, dots + 2) : NULL;
-		char *comma = dots ? dots + 2 : NULL;
-		uint64_t lo, hi;
-		char *e1 = NULL, *e2 = NULL;
-		if (lo_t && hi_t && filter_parse_value(pf, lo_t, &lo, &e1) && filter_parse_value(pf, hi_t, &hi, &e2) &&
-		    (v < lo || v > hi)) {
-			*err = xasprintf("%s: %s=0x%llx is outside %s's range %s..%s (%s..%s)", inst->name, pf->term,
-					 (unsigned long long)v, inst->pmu->name, lo_t, hi_t, copy, comma);
-			free(e1);
-			free(e2);
-			free(copy);
-			return -1;
-		}
-		free(e1);
-		free(e2);
-		free(copy);
-	}
+	if (set && pf->range && out_of_range(inst, pf, v, err))
+		return -1;
 	for (int x = 0; filter_selects(pf, set, v) && x < g->nexclusive; x++) {
 		bool mine = false;
 		for (char **t = g->exclusive[x]; *t; t++)

@@ -54,19 +54,24 @@ static void lerror(struct loader *L, int line, int col, const char *fmt, ...)
 	L->nerrors++;
 }
 
-/* Split on white space into a NULL-terminated, malloc'd vector. */
-static char **split_words(const char *s, int *count)
+static bool is_separator(char c, bool commas)
+{
+	return isspace((unsigned char)c) || (commas && c == ',');
+}
+
+/* Split on white space (and commas, if asked) into a NULL-terminated, malloc'd vector. */
+static char **split_fields(const char *s, int *count, bool commas)
 {
 	int n = 0, cap = 0;
 	char **v = NULL;
 	const char *p = s;
 	for (;;) {
-		while (isspace((unsigned char)*p) || *p == ',')
+		while (is_separator(*p, commas))
 			p++;
 		if (!*p)
 			break;
 		const char *q = p;
-		while (*q && !isspace((unsigned char)*q) && *q != ',')
+		while (*q && !is_separator(*q, commas))
 			q++;
 		grow_array(&v, &cap, n + 2, sizeof(char *));
 		v[n++] = xstrndup(p, (size_t)(q - p));
@@ -77,6 +82,12 @@ static char **split_words(const char *s, int *count)
 	if (count)
 		*count = n;
 	return v;
+}
+
+/* Words of a list written with blanks or commas ("a b", "a,b"). */
+static char **split_words(const char *s, int *count)
+{
+	return split_fields(s, count, true);
 }
 
 static void free_words(char **v)
@@ -248,7 +259,8 @@ static struct prof_group *cur_group(struct loader *L)
 	return &L->p->groups[L->index];
 }
 
-/* filter.TERM = TYPE [default=V] [enable=TERM] [events=E,E] [accepts=ATTR] [title=words...] */
+/* filter.TERM = TYPE [default=V] [enable=TERM] [events=E,E] [range=MIN..MAX] [accepts=ATTR]
+ * [needs=F,F] [title=words...] */
 static void parse_filter(struct loader *L, const char *term, const char *value)
 {
 	struct prof_group *g = cur_group(L);
@@ -292,8 +304,11 @@ static void parse_filter(struct loader *L, const char *term, const char *value)
 		} else if (str_has_prefix(w[i], "accepts=") && w[i][8]) {
 			free(f.accepts);
 			f.accepts = xstrdup(w[i] + 8);
+		} else if (str_has_prefix(w[i], "needs=") && w[i][6]) {
+			free_words(f.needs);
+			f.needs = split_words(w[i] + 6, NULL);
 		} else {
-			lerror(L, L->line, 0, "filter '%s': unknown option '%s' (known: default=, enable=, events=, range=, accepts=, title=)",
+			lerror(L, L->line, 0, "filter '%s': unknown option '%s' (known: default=, enable=, events=, range=, accepts=, needs=, title=)",
 			       term, w[i]);
 			ok = false;
 		}
@@ -348,7 +363,8 @@ static void parse_choice(struct loader *L, const char *key, const char *value)
 	char **uses = NULL, **needs = NULL;
 	size_t cap = strlen(value) + 1, len = 0;
 	char *terms = xcalloc(1, cap);
-	char **w = split_words(value, NULL);
+	/* blanks only: a word of terms may hold commas (tc=0xf,queue=0xffff) */
+	char **w = split_fields(value, NULL, false);
 	for (char **p = w; *p; p++) {
 		if (str_has_prefix(*p, "uses=")) {
 			char **u = split_words(*p + 5, NULL);
@@ -888,7 +904,12 @@ static void check_group_names(struct loader *L, struct prof_group *g)
 				lerror(L, f->line, 0, "filter '%s': events= names '%s', which is not an event of [group %s]", f->term,
 				       *e, g->name);
 		if (f->range && !strstr(f->range, ".."))
-			lerror(L, f->line, 0, "filter '%s': range= wants MIN_ATTR..MAX_ATTR, not '%s'", f->term, f->range);
+			lerror(L, f->line, 0, "filter '%s': range= wants MIN..MAX (numbers or PMU attributes), not '%s'", f->term,
+			       f->range);
+		for (char **u = f->needs; u && *u; u++)
+			if (filter_index(g, *u) < 0 || !strcmp(*u, f->term))
+				lerror(L, f->line, 0, "filter '%s': needs= names '%s', which is not another filter of [group %s]",
+				       f->term, *u, g->name);
 		for (int c = 0; c < f->nchoices; c++) {
 			for (char **u = f->choices[c].uses; u && *u; u++)
 				if (filter_index(g, *u) < 0)
@@ -1170,6 +1191,7 @@ void profile_free(struct profile *p)
 			free(g->filters[j].def_name);
 			free(g->filters[j].accepts);
 			free_words(g->filters[j].events);
+			free_words(g->filters[j].needs);
 			for (int c = 0; c < g->filters[j].nchoices; c++) {
 				free(g->filters[j].choices[c].name);
 				free(g->filters[j].choices[c].terms);

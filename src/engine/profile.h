@@ -35,7 +35,9 @@ struct prof_filter {
 	int nchoices;
 	struct prof_choice *choices; /* enum: its values, in the profile's order */
 	char **events;  /* NULL-terminated: the events it applies to; NULL: every event */
-	char *range;    /* "ATTR_MIN..ATTR_MAX": PMU attributes bounding the value (bdf_min) */
+	char *range;    /* "MIN..MAX", each a number or a PMU attribute (bdf_min..bdf_max, 0..7) */
+	char **needs;   /* NULL-terminated: filters without which this one selects nothing the
+			 * user meant (an address base without its mask matches everything) */
 	char *accepts;  /* a PMU attribute listing the choices an event accepts, with {event}
 			 * for the event's alias ("filtermode/{event}"); NULL: every choice */
 	int line;

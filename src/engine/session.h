@@ -196,6 +196,8 @@ char *instance_filter_string(const struct instance *inst);
 int instance_open_order(const struct instance *inst, int *order);
 /* The event's counters are opened (present, and the current filters apply to it). */
 bool instance_counts_event(const struct instance *inst, int e);
+/* May enum filter f take choice c: does some event the instance has accept it? */
+bool instance_choice_offered(const struct instance *inst, int f, int c);
 
 /* Does the profile's 'requires' match a PMU of the machine? */
 bool profile_matches(const struct profile *p, const struct machine *m);
