@@ -7,7 +7,7 @@ set -eu
 dest=${1:?usage: build-libperf.sh DEST}
 case $dest in /*) ;; *) dest=$(pwd)/$dest ;; esac
 
-if [ -f "$dest/lib/pkgconfig/libperf.pc" ] && [ -f "$dest/lib/libperf.a" ]; then
+if [ -f "$dest/lib/pkgconfig/libperf.pc" ] && [ -f "$dest/lib/libperf.a" ] && [ -d "$dest/pmu-events/arch/x86" ]; then
     exit 0        # already built: a second configure costs nothing
 fi
 
@@ -43,5 +43,8 @@ Version: 0.0.1
 Libs: \${libdir}/libperf.a \${libdir}/libapi.a
 Cflags: -I\${includedir}
 PC
+# perf's event and metric definitions (JSON) for the tests' oracles: x86 and arm64 only
+mkdir -p "$dest/pmu-events/arch"
+cp -r "$work/$top/tools/perf/pmu-events/arch/x86" "$work/$top/tools/perf/pmu-events/arch/arm64" "$dest/pmu-events/arch/"
 rm -rf "$work"
 echo "build-libperf: installed in $dest" >&2

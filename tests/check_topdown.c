@@ -125,7 +125,7 @@ START_TEST(sapphire_rapids)
 	ck_assert(cpu0->group->perf_group);
 	int order[16];
 	int n = instance_open_order(cpu0, order);
-	ck_assert_int_eq(n, 9);
+	ck_assert_int_eq(n, 10); /* slots, 8 topdown events and INT_MISC.UOP_DROPPING */
 	ck_assert_str_eq(cpu0->group->events[order[0]].name, "slots");
 	for (int c = 0; c < cpu0->ncounters; c++) {
 		const struct counter *ct = &cpu0->counters[c];
@@ -134,6 +134,8 @@ START_TEST(sapphire_rapids)
 		ck_assert_uint_eq(ct->attr.config[2], 0);
 		if (ct->event == order[0])
 			ck_assert_uint_eq(ct->attr.config[0], 0x400);
+		else if (!strcmp(cpu0->group->events[ct->event].name, "uop_dropping"))
+			ck_assert_uint_eq(ct->attr.config[0], 0x10ad); /* perf's encoding: 0xad, umask 0x10 */
 		else
 			ck_assert_uint_eq(ct->attr.config[0] & ~0x700ull, 0x8000);
 	}
@@ -147,6 +149,8 @@ START_TEST(ice_lake_has_level_1_only)
 	begin(&r, "icl", 1, 4);
 	l1_sums_to_100(&r, "socket0");
 	ck_assert(!has(&r, "topdown.heavy_ops", "socket0")); /* 4 topdown events: no level 2 */
+	for (int i = 0; i < r.s->ninstances; i++) /* Ice Lake's own definition, not Sapphire Rapids' */
+		ck_assert_str_eq(r.s->inst[i].group->name, "perfmetrics_icl");
 	end(&r);
 }
 END_TEST

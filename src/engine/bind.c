@@ -663,6 +663,14 @@ static bool group_matches(const struct prof_group *g, const struct pmu *p, char 
 	free(copy);
 	for (int i = 0; ok && i < g->nneeds; i++)
 		ok = pmu_find_alias(p, g->needs[i]) != NULL;
+	for (int i = 0; ok && i < g->nlacks; i++)
+		ok = pmu_find_alias(p, g->lacks[i]) == NULL;
+	if (ok && g->when) {
+		const char *v = pmu_attr(p, g->when[0]);
+		ok = false;
+		for (char **w = g->when + 1; v && *w && !ok; w++)
+			ok = !strcmp(v, *w);
+	}
 	return ok;
 }
 

@@ -58,6 +58,10 @@ struct prof_group {
 	char *pmu_pattern; /* "nvidia_pcie_pmu_{socket}_rc_{rc}", "software", "cpu cpu_core" (any) */
 	int nneeds;
 	char **needs;      /* events a PMU must offer for the group to bind to it */
+	int nlacks;
+	char **lacks;      /* events a PMU must not offer (Ice Lake's perf metrics: no level 2) */
+	char **when;       /* "ATTR" "VALUE"...: a PMU attribute that must hold one of the values
+			    * (caps/pmu_name alderlake_hybrid: a core whose slot width is known) */
 	bool alternative;  /* one of several variants (TopDown per CPU family): not "missing" */
 	char *instance;    /* "socket{socket}/rc{rc}"; default: the PMU name */
 	char *label;       /* how a row names an instance, "S{socket} RC{rc}"; default: instance */

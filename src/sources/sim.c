@@ -5,6 +5,7 @@
  * integrate the model's rate over the clock the sampler passes in. Deterministic: the
  * only randomness is the model's jitter, drawn from --seed. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +23,8 @@ struct sim_source {
 };
 
 struct sim_counter {
-	const char *event; /* decoded alias (points into the machine), or a legacy name */
+	const char *event; /* decoded alias (points into the machine), a legacy name, or raw */
+	char raw[24];      /* "r10ad": an encoding no alias names, as perf writes raw events */
 	const struct sim_section *sec;
 	double selection;
 	double acc;        /* exact count so far */
@@ -88,6 +90,11 @@ static int sim_open(struct source *src, struct instance *inst)
 		if (!sc[k].event && ct->attr.type <= 1) /* the 'software' PMU: fixed event numbers */
 			sc[k].event = legacy_name(&ct->attr);
 		sc[k].sec = sec;
+		if (!sc[k].event && !legacy) { /* a model may name what no sysfs alias does (perf's JSON events) */
+			snprintf(sc[k].raw, sizeof(sc[k].raw), "r%llx", (unsigned long long)ct->attr.config[0]);
+			if (sim_rate_index(sec, sc[k].raw) >= 0)
+				sc[k].event = sc[k].raw;
+		}
 		sc[k].selection = legacy ? 1.0 : sim_selection(sc[k].sec, inst->pmu, sc[k].event, &ct->attr);
 		if (sim_rate_is_scaled(sc[k].sec, sc[k].event) && inst->scale[ct->event] > 0)
 			sc[k].selection /= inst->scale[ct->event]; /* the model speaks in scaled units */

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""perf's own metric definitions as an oracle for pmutop's numbers.
+
+Usage: perf_metrics.py PERF_ARCH_DIR CPU_DIR SYSFS_ROOT RAW.jsonl MAP
+  PERF_ARCH_DIR  tools/perf/pmu-events/arch/x86 of linux-source (perf 6.12)
+  CPU_DIR        the CPU's directory in it (sapphirerapids, icelakex, alderlake)
+  SYSFS_ROOT     the tree pmutop ran on (sysfs aliases are encoded from it, not by pmutop)
+  RAW.jsonl      `pmutop --format json --raw` output
+  MAP            lines "pmutop_metric perf_MetricName"
+
+Each perf MetricExpr is evaluated on the raw deltas pmutop read, per CPU and summed per
+aggregate instance; an event is found among the counters by its encoding, worked out here
+from perf's JSON (EventCode, UMask, CounterMask, EdgeDetect, ...) or from the tree's
+sysfs alias and format files. Prints one line per comparison that disagrees by more than
+0.01 percentage points and exits 1 if any did; prints how many agreed.
+"""
+import glob
+import json
+import math
+import os
+import re
+import sys
+
+TOL_PP = 0.01
+
+
+def load_json_events(cpu_dir):
+    events, metrics = {}, []
+    for path in glob.glob(os.path.join(cpu_dir, "*.json")):
+        for e in json.load(open(path)):
+            if "MetricExpr" in e:
+                metrics.append(e)
+            elif "EventName" in e:
+                events[(e.get("Unit", ""), e["EventName"])] = e
+                events.setdefault(("", e["EventName"]), e)
+    return events, metrics
+
+
+def json_config(e):
+    num = lambda k: int(str(e.get(k, "0")), 0)
+    return (num("EventCode") | num("UMask") << 8 | num("EdgeDetect") << 18 | num("AnyThread") << 21
+            | num("Invert") << 23 | num("CounterMask") << 24)
+
+
+def sysfs_config(root, pmu, alias):
+    """Encode a sysfs alias with the PMU's format files (config word 0 only)."""
+    d = os.path.join(root, "sys/bus/event_source/devices", pmu)
+    path = os.path.join(d, "events", alias)
+    if not os.path.exists(path):
+        return None
+    config = 0
+    for term in open(path).read().strip().split(","):
+        k, _, v = term.partition("=")
+        spec = open(os.path.join(d, "format", k.strip())).read().strip()
+        word, _, bits = spec.partition(":")
+        assert word == "config", spec
+        lo, _, hi = bits.partition("-")
+        config |= int(v or "1", 0) << int(lo)
+    return config
+
+
+def tokenize(expr):
+    tok = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d+)?(?:e[-+]?\d+)?)|(?P<name>(?:[A-Za-z_#]|\\.)(?:[A-Za-z0-9_.@#]|\\.)*)"
+                     r"|(?P<op>[-+*/(),<>]))")
+    pos, out = 0, []
+    while pos < len(expr.rstrip()):
+        m = tok.match(expr, pos)
+        if not m:
+            raise ValueError("cannot read %r at %d" % (expr, pos))
+        pos = m.end()
+        if m.group("name"):
+            out.append(("name", re.sub(r"\\(.)", r"\1", m.group("name"))))
+        elif m.group("num"):
+            out.append(("num", m.group("num")))
+        else:
+            out.append(("op", m.group("op")))
+    return out
+
+
+class Evaluator:
+    def __init__(self, events, metrics, root):
+        self.events, self.metrics, self.root = events, metrics, root
+
+    def metric(self, name, pmu):
+        for m in self.metrics:
+            if m["MetricName"] == name and m.get("Unit", pmu) in (pmu, ""):
+                return m
+        raise KeyError("no perf metric %s for %s" % (name, pmu))
+
+    def config_of(self, pmu, name):
+        if "@" in name:  # cpu_core@EVENT@ or cpu@EVENT\,cmask\=1@
+            pmu, name = name.split("@")[0], name.split("@")[1]
+        c = sysfs_config(self.root, pmu, name)
+        if c is not None:
+            return pmu, c
+        e = self.events.get((pmu, name)) or self.events.get(("", name))
+        if e is None:
+            raise KeyError("perf knows no event %s" % name)
+        return pmu, json_config(e)
+
+    def value(self, name, pmu, counts):
+        if name.startswith("tma_"):
+            return self.eval(self.metric(name, pmu)["MetricExpr"], pmu, counts)
+        if name in ("#SMT_on",):
+            return 0.0
+        if name in ("#core_wide",):
+            return 1.0
+        key = self.config_of(pmu, name)
+        if key not in counts:
+            raise KeyError("pmutop did not count %s (%s config=%#x)" % (name, key[0], key[1]))
+        return float(counts[key])
+
+    def eval(self, expr, pmu, counts):
+        names = {}
+        py = []
+        for kind, text in tokenize(expr):
+            if kind == "name" and text in ("if", "else", "max", "min"):
+                py.append(" %s " % text)
+            elif kind == "name":
+                v = "v%d" % len(names)
+                names[v] = self.value(text, pmu, counts)
+                py.append(v)
+            else:
+                py.append(text)
+        src = "".join(py)
+        try:
+            return eval(src, {"__builtins__": {}, "max": max, "min": min}, names)
+        except ZeroDivisionError:
+            return math.nan
+
+
+def main():
+    arch, cpu, root, raw, mapping = sys.argv[1:6]
+    events, metrics = load_json_events(os.path.join(arch, cpu))
+    ev = Evaluator(events, metrics, root)
+    sockets = cpu_sockets(root)
+    pairs = [l.split() for l in open(mapping) if l.strip() and not l.startswith("#")]
+    bad = agreed = 0
+    for line in open(raw):
+        frame = json.loads(line)
+        per_inst = {}
+        for c in frame["counters"]:
+            key = (c["pmu"], int(c["config"], 16))
+            inst = per_inst.setdefault(c["instance"], {"pmu": c["pmu"], "counts": {}})
+            inst["counts"][key] = inst["counts"].get(key, 0) + c["delta"]
+        # aggregates: a socket's or all CPUs' sums, as perf --per-socket / -a sums them
+        sums = {}
+        for name, inst in per_inst.items():
+            sock = sockets.get(name)
+            for agg in ("all", "socket%d" % sock if sock is not None else None):
+                if agg is None:
+                    continue
+                suffix = "-ecores" if inst["pmu"] == "cpu_atom" else ""
+                a = sums.setdefault(agg + suffix, {"pmu": inst["pmu"], "counts": {}})
+                for k, v in inst["counts"].items():
+                    a["counts"][k] = a["counts"].get(k, 0) + v
+        per_inst.update(sums)
+        shown = {(m["metric"], m["instance"]): m.get("value") for m in frame["metrics"]}
+        for ours, theirs in pairs:
+            for name, inst in per_inst.items():
+                if (ours, name) not in shown:
+                    continue
+                try:
+                    want = 100 * ev.eval(ev.metric(theirs, inst["pmu"])["MetricExpr"], inst["pmu"], inst["counts"])
+                except KeyError as e:
+                    print("%s %s: %s" % (ours, name, e))
+                    bad += 1
+                    continue
+                got = shown[(ours, name)]
+                if got is None or math.isnan(want) or abs(got - want) > TOL_PP:
+                    print("%s %s: pmutop %s, perf's %s %.4f" % (ours, name, got, theirs, want))
+                    bad += 1
+                else:
+                    agreed += 1
+    print("%d values agreed with perf's MetricExpr within %.2f pp, %d did not" % (agreed, TOL_PP, bad))
+    sys.exit(1 if bad or not agreed else 0)
+
+
+def cpu_sockets(root):
+    out = {}
+    for path in glob.glob(os.path.join(root, "sys/devices/system/cpu/cpu[0-9]*/topology/physical_package_id")):
+        cpu = path.split("/")[-3]
+        out[cpu] = int(open(path).read())
+    return out
+
+
+if __name__ == "__main__":
+    main()

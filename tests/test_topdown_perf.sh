@@ -1,0 +1,36 @@
+#!/bin/sh
+# TopDown against perf's own definitions: perf 6.12's MetricExpr (linux-source's
+# tools/perf/pmu-events, kept by build-libperf.sh) evaluated by tests/perf_metrics.py on
+# pmutop's --raw deltas, events found by the encodings perf's JSON and the tree's sysfs
+# give, never by pmutop's names. On the default model and on a stress model that
+# separates formulas agreeing by construction (PERF_METRICS bytes summing to 253/255,
+# children above their parents, UOP_DROPPING, E-cores whose counts do not fill 5 slots).
+. "$TOP_SRCDIR/tests/lib.sh"
+command -v python3 > /dev/null || skip "python3 is not installed"
+arch="${PERF_EVENTS_DIR:-}/arch/x86"
+[ -f "$arch/sapphirerapids/spr-metrics.json" ] || skip "perf's metric JSON not found in '$arch' (build-libperf.sh keeps it)"
+cd "$scratch"
+stress="$TOP_SRCDIR/tests/fixtures/topdown-stress.ini"
+map="$TOP_SRCDIR/tests/fixtures/topdown-perf-map.txt"
+for pair in spr:sapphirerapids icl:icelakex adl:alderlake; do
+    kind=${pair%%:*} cpu=${pair#*:}
+    sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" "$kind" "$kind" 2 8 > /dev/null
+    for model in default stress; do
+        set -- --sim --sysfs-root "$kind" -p topdown -b -n 3 --fake-clock --format json --raw
+        [ "$model" = stress ] && set -- "$@" --model "$stress"
+        "$PMUTOP" "$@" > "$kind-$model.jsonl" 2> "$kind-$model.err" || fail "$kind $model: $(cat "$kind-$model.err")"
+        if python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$arch" "$cpu" "$kind" "$kind-$model.jsonl" "$map" > "$kind-$model.out"; then
+            ok
+        else
+            fail "$kind $model model differs from perf's $cpu metrics:"
+            head -n 12 "$kind-$model.out" >&2
+        fi
+        tail -n 1 "$kind-$model.out"
+    done
+done
+# the stress model did separate something: a clamp and the 253/255 normalisation showed
+grep -q '"metric":"topdown.light_ops","instance":"cpu1","value":0,' spr-stress.jsonl && ok ||
+    fail "stress model: light operations of cpu1 should clamp at 0"
+grep -q '"metric":"topdown.bad_speculation","instance":"cpu2","value":0,' icl-stress.jsonl && ok ||
+    fail "stress model: bad speculation of cpu2 should clamp at 0"
+finish
