@@ -59,7 +59,12 @@ curl -sf "http://127.0.0.1:$port/" | grep -q 'href="/metrics"' && ok || fail "/ 
 # (a short window: the test cannot wait the default minute for a full one; long enough
 # that pmutop's 0.1 s refresh steps, seen by 1 s scrapes, stay under 1 %)
 "$PMUTOP" rules --window 20s --sim --sysfs-root "$tree" > rules.yml
-promtool check rules rules.yml > rules.out 2>&1 && ok || fail "promtool check rules: $(cat rules.out)"
+promtool check rules --lint-fatal rules.yml > rules.out 2>&1 && ok || fail "promtool check rules: $(cat rules.out)"
+# ... on every demo (sensors' power from power or energy files is one rule, not two)
+for demo in $("$PMUTOP" list machines | awk '{ print $1 }'); do
+    "$PMUTOP" rules --demo="$demo" > "rules-$demo.yml" 2> "rules-$demo.err" || fail "rules --demo=$demo: $(cat "rules-$demo.err")"
+    promtool check rules --lint-fatal "rules-$demo.yml" > rules.out 2>&1 && ok || fail "promtool check rules --demo=$demo: $(cat rules.out)"
+done
 
 # a real Prometheus scraping every second
 pport=$(free_port)
@@ -84,6 +89,26 @@ enough() { cnt=$(q 'count_over_time(pmutop_ucf_mem_bytes_rd_total{name="socket0"
 wait_until "twenty-three seconds of scrapes" 90 enough
 rule_has_value() { [ -n "$(q 'pmutop:ucf_mem_read_bw_bytes_per_second:rate20s{name="socket0"}')" ]; }
 wait_until "the recording rule evaluates" 30 rule_has_value
+# every recording rule returns data in the real Prometheus (a rate() of a gauge, or two
+# rules with one name, return nothing or clash)
+grep -o 'record: [^ ]*' rules.yml | cut -d' ' -f2 > records.txt
+[ -s records.txt ] && ok || fail "no recording rules"
+python3 - "$pport" records.txt <<'PY' && ok || fail "recording rules without data in Prometheus (see above)"
+import json, sys, time, urllib.parse, urllib.request
+port, records = sys.argv[1], [l.strip() for l in open(sys.argv[2]) if l.strip()]
+def has_data(rec):
+    url = "http://127.0.0.1:%s/api/v1/query?%s" % (port, urllib.parse.urlencode({"query": rec}))
+    return bool(json.load(urllib.request.urlopen(url, timeout=5))["data"]["result"])
+deadline = time.time() + 30   # a deadline, not a sleep: rules evaluate every second
+missing = records
+while missing and time.time() < deadline:
+    missing = [r for r in missing if not has_data(r)]
+    if missing:
+        time.sleep(0.5)
+for r in missing:
+    print("no data: " + r, file=sys.stderr)
+sys.exit(1 if missing else 0)
+PY
 rate=$(q 'rate(pmutop_ucf_mem_bytes_rd_total{name="socket0"}[20s])')
 gauge=$(q 'pmutop_ucf_mem_read_bw_bytes_per_second{name="socket0"}')
 rule=$(q 'pmutop:ucf_mem_read_bw_bytes_per_second:rate20s{name="socket0"}')

@@ -13,8 +13,17 @@
 #include "cli/options.h"
 #include "engine/bind.h"
 #include "engine/session.h"
+#include "machine/bfperf.h"
+#include "machine/hwsensors.h"
 #include "outputs/exporter.h"
 #include "outputs/prom.h"
+
+/* Does the PMU read levels (a temperature, a clock's frequency) rather than counts? Its
+ * events are served as gauges, whose PromQL is the reading over the window, not rate(). */
+static bool reads_levels(const struct pmu *p)
+{
+	return (p->hw && p->hw->gauge) || (p->sensor && p->sensor->kind != SENSOR_ENERGY);
+}
 
 /* A formula's text in PromQL over the instance's exported series, or NULL (with *why)
  * when it uses what the exporter does not give (ncpus, min, max). */
@@ -48,6 +57,9 @@ static char *translate(const struct instance *inst, const char *formula, const c
 				snprintf(piece, sizeof(piece), "%s", id);
 			} else if (*q == '(') {
 				*why = "min/max of two values has no PromQL counterpart";
+			} else if (e >= 0 && reads_levels(inst->pmu)) {
+				prom_metric_name(name, sizeof(name), g->name, instance_event_name(inst, e), "", false);
+				snprintf(piece, sizeof(piece), "avg_over_time(%s[%s])", name, window);
 			} else if (e >= 0) {
 				prom_metric_name(name, sizeof(name), g->name, instance_event_name(inst, e), "", true);
 				snprintf(piece, sizeof(piece), "rate(%s[%s])", name, window);
@@ -102,30 +114,43 @@ int print_rules(struct session *s, const char *window, bool per_cpu)
 			prom_unit_of(m->unit, &u);
 			char gauge[192];
 			prom_metric_name(gauge, sizeof(gauge), m->name, NULL, u.suffix, false);
-			for (int fi = 0; fi < m->nforms; fi++) {
+			/* one rule per metric: its formulae (one per group: sensors' power from power
+			 * or energy files) are joined with 'or', as a record name must mean one thing */
+			size_t cap = 256, len = 0;
+			char *joined = xcalloc(1, cap);
+			const char *why = NULL;
+			int nforms = 0;
+			for (int fi = 0; fi < m->nforms && !why; fi++) {
 				const struct instance *inst = NULL; /* the group's first bound instance */
 				for (int i = 0; i < s->ninstances && !inst; i++)
 					if (s->inst[i].profile == p && s->inst[i].group == &p->groups[m->forms[fi].group] && s->inst[i].pmu)
 						inst = &s->inst[i];
 				if (!inst)
 					continue;
-				const char *why;
 				char *expr = translate(inst, m->forms[fi].text, window, &why);
+				if (!expr)
+					break;
+				size_t n = strlen(expr) + 8;
+				if (len + n + 1 > cap)
+					joined = xrealloc(joined, cap = (len + n + 1) * 2);
+				len += (size_t)snprintf(joined + len, cap - len, "%s(%s)", nforms++ ? " or " : "", expr);
+				free(expr);
+			}
+			if (nforms || why) {
 				if (!header) {
 					printf("  - name: pmutop-%s\n    rules:\n", p->name);
 					header = true;
 				}
-				if (!expr) {
+				if (why)
 					printf("      # %s: not translated: %s\n", m->name, why);
-					continue;
-				}
-				printf("      - record: pmutop:%s:rate%s\n", gauge + strlen("pmutop_"), window);
-				if (u.factor != 1)
-					printf("        expr: (%s) * %.17g\n", expr, u.factor);
+				else if (u.factor != 1)
+					printf("      - record: pmutop:%s:rate%s\n        expr: (%s) * %.17g\n", gauge + strlen("pmutop_"),
+					       window, joined, u.factor);
 				else
-					printf("        expr: %s\n", expr);
-				free(expr);
+					printf("      - record: pmutop:%s:rate%s\n        expr: %s\n", gauge + strlen("pmutop_"), window,
+					       joined);
 			}
+			free(joined);
 		}
 	}
 	return 0;
