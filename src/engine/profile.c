@@ -450,6 +450,32 @@ static void check_braces(struct loader *L, const char *key, const char *value)
 	}
 }
 
+/* exclusive = TERM TERM... [: the driver's message] */
+static void parse_exclusive(struct loader *L, const char *value)
+{
+	struct prof_group *g = cur_group(L);
+	char *copy = xstrdup(value);
+	char *colon = strchr(copy, ':');
+	char *why = NULL;
+	if (colon) {
+		*colon = '\0';
+		why = xstrdup(trim(colon + 1));
+	}
+	int n;
+	char **w = split_words(copy, &n);
+	free(copy);
+	if (n < 2) {
+		lerror(L, L->line, value_column(L), "exclusive needs two or more filter terms");
+		free_words(w);
+		free(why);
+		return;
+	}
+	g->exclusive = xrealloc(g->exclusive, sizeof(char **) * (size_t)(g->nexclusive + 1));
+	g->exclusive_why = xrealloc(g->exclusive_why, sizeof(char *) * (size_t)(g->nexclusive + 1));
+	g->exclusive_why[g->nexclusive] = why;
+	g->exclusive[g->nexclusive++] = w;
+}
+
 static void group_key(struct loader *L, const char *name, const char *value)
 {
 	struct prof_group *g = cur_group(L);
@@ -504,27 +530,7 @@ static void group_key(struct loader *L, const char *name, const char *value)
 	} else if (!strcmp(name, "notes")) {
 		append_words(&g->notes, &g->nnotes, value);
 	} else if (!strcmp(name, "exclusive")) {
-		/* exclusive = TERM TERM... [: the driver's message] */
-		char *copy = xstrdup(value);
-		char *colon = strchr(copy, ':');
-		char *why = NULL;
-		if (colon) {
-			*colon = '\0';
-			why = xstrdup(trim(colon + 1));
-		}
-		int n;
-		char **w = split_words(copy, &n);
-		free(copy);
-		if (n < 2) {
-			lerror(L, L->line, value_column(L), "exclusive needs two or more filter terms");
-			free_words(w);
-			free(why);
-			return;
-		}
-		g->exclusive = xrealloc(g->exclusive, sizeof(char **) * (size_t)(g->nexclusive + 1));
-		g->exclusive_why = xrealloc(g->exclusive_why, sizeof(char *) * (size_t)(g->nexclusive + 1));
-		g->exclusive_why[g->nexclusive] = why;
-		g->exclusive[g->nexclusive++] = w;
+		parse_exclusive(L, value);
 	} else if (!strcmp(name, "per")) {
 		if (!strcmp(value, "pmu"))
 			g->split = SPLIT_PMU;
