@@ -18,6 +18,8 @@
 #include "engine/session.h"
 #include "machine/bfperf.h"
 #include "machine/pmu.h"
+#include "outputs/exporter.h"
+#include "outputs/output.h"
 #include "sources/hwmon_io.h"
 #include "sources/source.h"
 #include "testutil.h"
@@ -395,6 +397,61 @@ START_TEST(editor_choice_programs_the_counter)
 }
 END_TEST
 
+/* The value of the exposition line starting with prefix, or -1 (and the test fails). */
+static double exposed(const char *text, const char *prefix)
+{
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, prefix, strlen(prefix)))
+			return strtod(strchr(p + strlen(prefix), ' '), NULL);
+	ck_abort_msg("no series %s in:\n%s", prefix, text);
+	return -1;
+}
+
+/* A counter whose event a filter chooses is exported under its role with the event as a
+ * label: choosing another event starts another series from 0 (a rate never spans two
+ * events), the metric's gauge follows, and pmutop_filter_info says the filters. */
+START_TEST(exported_series_follow_the_chosen_event)
+{
+	char *root = copy_demo("bluefield2");
+	struct bf w;
+	bf_begin(&w, root, BF2_DEV,
+		 "[group tile]\npmu = bfperf_tile{n}\nneeds = HNF_REQUESTS\ninstance = tile{n}\nevents = HNF_REQUESTS\n"
+		 "event.watch = DISABLE\nfilter.watch = event events=watch title=Chosen\n"
+		 "[metric tile.watch]\nformula = watch / elapsed_s\nunit = /s\n");
+	struct exporter_options opt = { .listen = "127.0.0.1:0" };
+	char *err = NULL;
+	struct output *o = exporter_output_new(w.s, &opt, &err);
+	ck_assert_msg(o, "%s", err ? err : "");
+	ck_assert(!exporter_has_frame(o));
+	int t0 = instance_index(w.s, "tile", "tile0");
+	put_counter(&w, "tile0", 1, 0);
+	o->ops->frame(o, session_sample(w.s, 2 * SEC));
+	put_counter(&w, "tile0", 1, 500);
+	o->ops->frame(o, session_sample(w.s, 3 * SEC));
+	size_t len;
+	char *text = exporter_render(o, false, &len);
+	const char *before = "pmutop_tile_watch_total{pmu=\"bfperf_tile0\",n=\"0\",socket=\"0\",name=\"tile0\",event=\"DISABLE\"}";
+	ck_assert_double_eq(exposed(text, before), 500);
+	ck_assert_msg(!strstr(text, "pmutop_filter_info{pmu=\"bfperf_tile0\""), "no filter set, no info:\n%s", text);
+	ck_assert_msg(!strstr(text, "\npmutop_tile_DISABLE") && !strstr(text, "\npmutop_tile_HNF_REQUESTS"), "names are lower case roles:\n%s", text);
+	free(text);
+	ck_assert_msg(session_set_filter(w.s, t0, "watch", "memory_writes", &err) == 0, "%s", err);
+	put_counter(&w, "tile0", 1, 30);
+	o->ops->frame(o, session_sample(w.s, 4 * SEC));
+	put_counter(&w, "tile0", 1, 70);
+	o->ops->frame(o, session_sample(w.s, 5 * SEC));
+	text = exporter_render(o, false, &len);
+	const char *after = "pmutop_tile_watch_total{pmu=\"bfperf_tile0\",n=\"0\",socket=\"0\",name=\"tile0\",event=\"MEMORY_WRITES\"}";
+	ck_assert_double_eq(exposed(text, after), 70);
+	ck_assert_msg(!strstr(text, before), "the old event's series is gone:\n%s", text);
+	ck_assert_double_eq(exposed(text, "pmutop_tile_watch_per_second{pmu=\"bfperf_tile0\",n=\"0\",socket=\"0\",name=\"tile0\",event=\"MEMORY_WRITES\"}"), 40);
+	ck_assert_double_eq(exposed(text, "pmutop_filter_info{pmu=\"bfperf_tile0\",n=\"0\",socket=\"0\",name=\"tile0\",group=\"tile\",filters=\"watch=MEMORY_WRITES\"}"), 1);
+	free(text);
+	o->ops->destroy(o);
+	bf_end(&w);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("hwmon");
@@ -406,6 +463,7 @@ int main(void)
 	tcase_add_test(t, links_names_and_rejected_writes);
 	tcase_add_test(t, event_list_cut_and_trailing_blanks);
 	tcase_add_test(t, editor_choice_programs_the_counter);
+	tcase_add_test(t, exported_series_follow_the_chosen_event);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }

@@ -66,16 +66,67 @@ for demo in $("$PMUTOP" list machines | awk '{ print $1 }'); do
     promtool check rules --lint-fatal "rules-$demo.yml" > rules.out 2>&1 && ok || fail "promtool check rules --demo=$demo: $(cat rules.out)"
 done
 
-# a real Prometheus scraping every second
+# serve_demo NAME ARGS...: pmutop serve on a demo, its port in $dport, its PID in $dpid
+serve_demo() {
+    sd_name=$1; shift
+    "$PMUTOP" serve --demo="$sd_name" --listen 127.0.0.1:0 -d 0.1 "$@" 2> "serve-$sd_name.err" &
+    dpid=$!
+    pids="$pids $dpid"
+    sd_known() { grep -q "(port [0-9]*)" "serve-$sd_name.err"; }
+    wait_until "pmutop serve --demo=$sd_name says its port" 10 sd_known || return 1
+    dport=$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' "serve-$sd_name.err")
+}
+stop_demo() { kill "$dpid"; wait "$dpid" 2> /dev/null; }
+
+# every demo's exposition: promtool-clean and named as Prometheus' naming guide says
+# (lower case, one unit suffix in base units, no unit-less duplicates of a metric)
+for demo in $("$PMUTOP" list machines | awk '{ print $1 }'); do
+    serve_demo "$demo" || continue
+    scraped() { curl -sf "http://127.0.0.1:$dport/metrics" > "expo-$demo.txt" && grep -q '_per_second{' "expo-$demo.txt"; }
+    wait_until "--demo=$demo: values" 10 scraped
+    stop_demo
+    promtool check metrics < "expo-$demo.txt" > lint.out 2>&1
+    expect_eq "--demo=$demo: promtool check metrics" "$(cat lint.out)" ""
+    grep -v '^#' "expo-$demo.txt" | sed 's/[{ ].*//' | sort -u > "names-$demo.txt"
+    bad=$(grep -E '[A-Z]|_value(_|$)|_bytes_bytes|_pps_per|_w_watts|_ghz_hertz|_ns_seconds' "names-$demo.txt" | head -n 5 | tr '\n' ' ')
+    expect_eq "--demo=$demo: series names" "$bad" ""
+done
+expect_grep "energy counters in joules" '^pmutop_power_energy_pkg_joules_total' names-spr.txt
+expect_grep "a PMU's clock frequency in hertz" '^pmutop_nic_hw_clk_freq_hertz' names-hip09.txt
+expect_grep "ECC errors are a rate" '^pmutop_bf_ecc_single_errors_per_second' names-bluefield2.txt
+
+# a counter whose event the user chose: exported by its role, the event as a label, and
+# the filters said by pmutop_filter_info
+serve_demo bluefield2 -f tile@tile0:watch=A72_ACCESS
+chosen() { curl -sf "http://127.0.0.1:$dport/metrics" > chosen.txt && grep -q '^pmutop_tile_watch_total{' chosen.txt; }
+wait_until "the chosen event's series" 10 chosen
+stop_demo
+expect_grep "the chosen event is a label" '^pmutop_tile_watch_total{pmu="bfperf_tile0",.*event="A72_ACCESS"} ' chosen.txt
+expect_grep "its metric too" '^pmutop_bf_tile_watch_per_second{pmu="bfperf_tile0",.*event="A72_ACCESS"} ' chosen.txt
+expect_grep "the filters as an info series" '^pmutop_filter_info{pmu="bfperf_tile0",.*filters="watch=A72_ACCESS"} 1$' chosen.txt
+grep -q '^pmutop_tile_watch_total{pmu="bfperf_tile1",.*event="DISABLE"} ' chosen.txt && ok || fail "the default event named"
+
+# a scrape before the first frame is 503, not an empty 200 that makes every series stale
+serve_demo tegra410 -d 60
+expect_eq "no frame yet: 503" "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$dport/metrics")" 503
+stop_demo
+
+# a real Prometheus scraping every second, pmutop serve on the tree and on a BlueField
+# demo (whose gauges, sensors and hwmon counters have rules of their own)
+serve_demo bluefield2
+bfport=$dport
+"$PMUTOP" rules --window 20s --demo=bluefield2 > rules-bf.yml
 pport=$(free_port)
 cat > prom.yml <<EOF
 global:
   scrape_interval: 1s
   evaluation_interval: 1s
-rule_files: ["$scratch/rules.yml"]
+rule_files: ["$scratch/rules.yml", "$scratch/rules-bf.yml"]
 scrape_configs:
   - job_name: pmutop
     static_configs: [{ targets: ["127.0.0.1:$port"] }]
+  - job_name: pmutop-bluefield
+    static_configs: [{ targets: ["127.0.0.1:$bfport"] }]
 EOF
 prometheus --config.file=prom.yml --storage.tsdb.path=tsdb --web.listen-address=127.0.0.1:$pport > prom.log 2>&1 &
 ppid=$!
@@ -91,7 +142,7 @@ rule_has_value() { [ -n "$(q 'pmutop:ucf_mem_read_bw_bytes_per_second:rate20s{na
 wait_until "the recording rule evaluates" 30 rule_has_value
 # every recording rule returns data in the real Prometheus (a rate() of a gauge, or two
 # rules with one name, return nothing or clash)
-grep -o 'record: [^ ]*' rules.yml | cut -d' ' -f2 > records.txt
+grep -ho 'record: [^ ]*' rules.yml rules-bf.yml | cut -d' ' -f2 | sort -u > records.txt
 [ -s records.txt ] && ok || fail "no recording rules"
 python3 - "$pport" records.txt <<'PY' && ok || fail "recording rules without data in Prometheus (see above)"
 import json, sys, time, urllib.parse, urllib.request
@@ -170,7 +221,8 @@ PY
 rss1=$(rss)
 [ $((rss1 - rss0)) -lt 20000 ] && ok || fail "memory grew from $rss0 to $rss1 KiB under hostile clients"
 kill -0 $spid 2> /dev/null && ok || fail "pmutop serve died"
-kill $ppid $spid
+kill $ppid $spid $dpid
+wait $dpid 2> /dev/null
 wait $spid
 expect_eq "pmutop serve ends cleanly on SIGTERM" $? 0
 wait $ppid 2> /dev/null

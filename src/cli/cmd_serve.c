@@ -26,8 +26,11 @@ static bool reads_levels(const struct pmu *p)
 }
 
 /* A formula's text in PromQL over the instance's exported series, or NULL (with *why)
- * when it uses what the exporter does not give (ncpus, min, max). */
-static char *translate(const struct instance *inst, const char *formula, const char *window, const char **why)
+ * when it uses what the exporter does not give (ncpus, min, max). A formula that reads
+ * levels (a temperature) is *level: the exporter serves those only as the metric's own
+ * gauge, whose PromQL is its average over the window. */
+static char *translate(const struct instance *inst, const char *formula, const char *window, const char **why,
+		       bool *level)
 {
 	const struct prof_group *g = inst->group;
 	size_t cap = 256, len = 0;
@@ -57,14 +60,15 @@ static char *translate(const struct instance *inst, const char *formula, const c
 				snprintf(piece, sizeof(piece), "%s", id);
 			} else if (*q == '(') {
 				*why = "min/max of two values has no PromQL counterpart";
+			} else if (e >= 0 && !inst->present[e]) {
+				*why = "its PMU lacks an event it reads";
 			} else if (e >= 0 && reads_levels(inst->pmu)) {
-				prom_metric_name(name, sizeof(name), g->name, instance_event_name(inst, e), "", false);
-				snprintf(piece, sizeof(piece), "avg_over_time(%s[%s])", name, window);
+				*level = true;
 			} else if (e >= 0) {
-				prom_metric_name(name, sizeof(name), g->name, instance_event_name(inst, e), "", true);
+				prom_counter_name(name, sizeof(name), g->name, g->events[e].name, instance_event_unit(inst, e), true);
 				snprintf(piece, sizeof(piece), "rate(%s[%s])", name, window);
 			} else if (a >= 0) {
-				prom_metric_name(name, sizeof(name), g->name, g->attr_ids[a], "", false);
+				prom_attr_name(name, sizeof(name), g->name, g->attr_ids[a]);
 				snprintf(piece, sizeof(piece), "%s", name);
 			} else if (!strcmp(id, "elapsed_ns")) {
 				snprintf(piece, sizeof(piece), "1e9"); /* rates are per second */
@@ -127,9 +131,18 @@ int print_rules(struct session *s, const char *window, bool per_cpu)
 						inst = &s->inst[i];
 				if (!inst)
 					continue;
-				char *expr = translate(inst, m->forms[fi].text, window, &why);
+				bool level = false;
+				char *expr = translate(inst, m->forms[fi].text, window, &why, &level);
 				if (!expr)
 					break;
+				if (level) { /* the gauge is in base units already */
+					free(expr);
+					expr = xasprintf("avg_over_time(%s[%s])", gauge, window);
+				} else if (u.factor != 1) {
+					char *scaled = xasprintf("(%s) * %.17g", expr, u.factor);
+					free(expr);
+					expr = scaled;
+				}
 				size_t n = strlen(expr) + 8;
 				if (len + n + 1 > cap)
 					joined = xrealloc(joined, cap = (len + n + 1) * 2);
@@ -143,9 +156,6 @@ int print_rules(struct session *s, const char *window, bool per_cpu)
 				}
 				if (why)
 					printf("      # %s: not translated: %s\n", m->name, why);
-				else if (u.factor != 1)
-					printf("      - record: pmutop:%s:rate%s\n        expr: (%s) * %.17g\n", gauge + strlen("pmutop_"),
-					       window, joined, u.factor);
 				else
 					printf("      - record: pmutop:%s:rate%s\n        expr: %s\n", gauge + strlen("pmutop_"), window,
 					       joined);

@@ -759,6 +759,12 @@ static const char *counter_event_name(const struct instance *inst, const struct 
 	return instance_event_name(inst, ct->event);
 }
 
+const char *instance_event_unit(const struct instance *inst, int event)
+{
+	const struct pmu_alias *a = inst->pmu ? pmu_find_alias(inst->pmu, inst->group->events[event].terms) : NULL;
+	return a ? a->unit : NULL;
+}
+
 /* The static halves of frames: what each instance, value and counter slot is. */
 static void build_infos(struct session *s)
 {
@@ -783,6 +789,7 @@ static void build_infos(struct session *s)
 			ct->slot = k;
 			s->cinfo[k] = (struct counter_info){ .instance = i, .event = ct->event, .cpu = ct->cpu,
 							     .event_name = counter_event_name(inst, ct),
+							     .unit = instance_event_unit(inst, ct->event),
 							     .kind = ct->kind, .width = ct->width };
 		}
 	}

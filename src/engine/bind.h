@@ -19,6 +19,8 @@ void session_refresh_counter_info(struct session *s);
 void instance_free(struct instance *inst);
 /* An event's name as frames give it: the sysfs alias the profile names, else its own. */
 const char *instance_event_name(const struct instance *inst, int event);
+/* Its alias's .unit ("Joules"), or NULL. */
+const char *instance_event_unit(const struct instance *inst, int event);
 
 
 

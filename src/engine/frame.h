@@ -86,6 +86,7 @@ struct counter_info {
 	int event; /* index in the group's events */
 	int cpu;
 	const char *event_name; /* the sysfs alias where there is one, else the profile's name */
+	const char *unit;       /* the alias's .unit ("Joules": the delta is in it), or NULL */
 	enum counter_kind kind;
 	int width;
 	bool rotating; /* takes turns on too few hardware counters (its value is held between) */

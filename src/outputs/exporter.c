@@ -24,12 +24,13 @@
 
 #include "base/util.h"
 #include "config.h"
+#include "engine/profile.h"
 #include "engine/session.h"
 #include "outputs/mhd.h"
 #include "outputs/output.h"
 #include "outputs/prom.h"
 
-enum series_kind { S_COUNTER, S_GAUGE_COUNTER, S_VALUE, S_COUNTING, S_COVERAGE, S_CONST };
+enum series_kind { S_COUNTER, S_VALUE, S_COUNTING, S_COVERAGE, S_CONST, S_FILTERS };
 
 struct family {
 	char name[192];   /* of the family (OpenMetrics: counters without _total) */
@@ -41,12 +42,19 @@ struct family {
 
 struct series {
 	int family;
-	char *labels; /* "pmu=\"...\",socket=\"0\"" */
+	char *labels; /* "pmu=\"...\",socket=\"0\"": changed only under the lock */
 	enum series_kind kind;
 	int idx;      /* value slot, instance */
 	int nslots;
 	int *slots;   /* counter slots summed */
 	double factor;
+	/* labels that follow the instance's filters: the event a filter chose (BlueField's
+	 * watch counter) or the filters themselves (S_FILTERS); NULL for static labels */
+	char *base_labels;
+	int instance;
+	const char *event_term;  /* the FILTER_EVENT filter naming the event, or NULL */
+	const char *default_event;
+	const char *seen_filters; /* the interned filter string the labels were made from */
 };
 
 struct exporter {
@@ -55,14 +63,16 @@ struct exporter {
 	struct MHD_Daemon *d;
 	const struct mhd_api *mhd;
 	int port;
+	/* Everything below is shared with the HTTP thread and changed under lock, but acc,
+	 * which only the refresh side touches. */
+	pthread_mutex_t lock;
 	bool built;
 	int nfam, capfam;
 	struct family *fam;
 	int nser, capser;
 	struct series *ser;
 	double *acc;   /* the refresh side's numbers */
-	double *pub;   /* what scrapes see, under lock */
-	pthread_mutex_t lock;
+	double *pub;   /* what scrapes see */
 	double last_scrape_s;
 };
 
@@ -86,13 +96,16 @@ static int family(struct exporter *x, const char *name, const char *type, const 
 	return x->nfam++;
 }
 
-static void add_series(struct exporter *x, int fam, const char *labels, enum series_kind kind, int idx, double factor)
+static struct series *add_series(struct exporter *x, int fam, const char *labels, enum series_kind kind, int idx,
+				 double factor)
 {
 	for (int i = 0; i < x->nser; i++) /* one sample per name and label set */
-		if (x->ser[i].family == fam && !strcmp(x->ser[i].labels, labels))
-			return;
+		if (x->ser[i].family == fam && !strcmp(x->ser[i].base_labels ? x->ser[i].base_labels : x->ser[i].labels, labels))
+			return NULL;
 	grow_array(&x->ser, &x->capser, x->nser + 1, sizeof(*x->ser));
-	x->ser[x->nser++] = (struct series){ .family = fam, .labels = xstrdup(labels), .kind = kind, .idx = idx, .factor = factor };
+	x->ser[x->nser++] = (struct series){ .family = fam, .labels = xstrdup(labels), .kind = kind, .idx = idx,
+					     .factor = factor, .instance = -1 };
+	return &x->ser[x->nser - 1];
 }
 
 static void add_slot(struct series *se, int slot)
@@ -122,35 +135,62 @@ static void instance_labels(const struct instance_info *ii, char *buf, size_t le
 	prom_label(buf, len, "name", ii->name);
 }
 
-/* The counter series of instance i: one per event, its counters summed. */
+/* The FILTER_EVENT filter that chooses what event e of g counts, or NULL. */
+static const struct prof_filter *event_chooser(const struct prof_group *g, int e)
+{
+	for (int k = 0; k < g->nfilters; k++)
+		if (g->filters[k].type == FILTER_EVENT && filter_applies(g, &g->filters[k], e))
+			return &g->filters[k];
+	return NULL;
+}
+
+/* The first counter slot of instance i (or of its members) counting event e, or -1. */
+static int first_slot(const struct frame *f, int i, int e)
+{
+	const struct instance_info *ii = &f->iinfo[i];
+	for (int m = 0; m < (ii->nmembers ? ii->nmembers : 1); m++) {
+		const struct instance_info *src = ii->nmembers ? &f->iinfo[ii->members[m]] : ii;
+		for (int c = 0; c < src->ncounters; c++)
+			if (f->cinfo[src->first_counter + c].event == e)
+				return src->first_counter + c;
+	}
+	return -1;
+}
+
+/* A series whose labels follow instance i's filters: its event (a chosen event's name
+ * is a label, not part of the series' name, so a change starts a new series and a rate
+ * never spans two events) or, for S_FILTERS, the filters themselves. */
+static void follow_filters(struct series *se, int i, const char *term, const char *default_event)
+{
+	se->base_labels = se->labels;
+	se->labels = NULL;
+	se->instance = i;
+	se->event_term = term;
+	se->default_event = default_event;
+}
+
+/* The counter series of instance i: one per event, its counters summed. Gauges (sensor
+ * and clock readings) are served as their metrics' gauges, in units, not here. */
 static void counter_series(struct exporter *x, const struct frame *f, int i, const char *labels)
 {
 	const struct instance_info *ii = &f->iinfo[i];
 	const struct prof_group *g = ii->group;
 	for (int e = 0; e < g->nevents; e++) {
-		int first = -1;
-		for (int m = 0; m < (ii->nmembers ? ii->nmembers : 1) && first < 0; m++) {
-			const struct instance_info *src = ii->nmembers ? &f->iinfo[ii->members[m]] : ii;
-			for (int c = 0; c < src->ncounters; c++)
-				if (f->cinfo[src->first_counter + c].event == e) {
-					first = src->first_counter + c;
-					break;
-				}
-		}
-		if (first < 0)
+		int first = first_slot(f, i, e);
+		if (first < 0 || f->cinfo[first].kind == COUNTER_GAUGE)
 			continue;
 		const struct counter_info *ci = &f->cinfo[first];
-		bool gauge = ci->kind == COUNTER_GAUGE;
+		const struct prof_filter *chooser = event_chooser(g, e);
 		char name[192], help[256];
-		prom_metric_name(name, sizeof(name), g->name, ci->event_name, "", !gauge);
-		snprintf(help, sizeof(help), "%s: %s %s (%s)", g->title ? g->title : g->name, ci->event_name,
-			 gauge ? "reading" : "count, multiplex-scaled", g->events[e].terms);
-		int fam = family(x, name, gauge ? "gauge" : "counter", help, NULL);
-		int before = x->nser;
-		add_series(x, fam, labels, gauge ? S_GAUGE_COUNTER : S_COUNTER, i, 1);
-		if (x->nser == before)
+		prom_counter_name(name, sizeof(name), g->name, g->events[e].name, ci->unit, true);
+		snprintf(help, sizeof(help), "%s: %s count, multiplex-scaled (%s)%s", g->title ? g->title : g->name,
+			 g->events[e].name, chooser ? "the event label" : g->events[e].terms,
+			 chooser ? "; the event is chosen by a filter" : "");
+		struct series *se = add_series(x, family(x, name, "counter", help, NULL), labels, S_COUNTER, i, 1);
+		if (!se)
 			continue;
-		struct series *se = &x->ser[x->nser - 1];
+		if (chooser)
+			follow_filters(se, i, chooser->term, ci->event_name);
 		for (int m = 0; m < (ii->nmembers ? ii->nmembers : 1); m++) {
 			const struct instance_info *src = ii->nmembers ? &f->iinfo[ii->members[m]] : ii;
 			for (int c = 0; c < src->ncounters; c++)
@@ -160,60 +200,142 @@ static void counter_series(struct exporter *x, const struct frame *f, int i, con
 	}
 }
 
+static void instance_series(struct exporter *x, const struct frame *f, int i, int counting, int coverage, int filters)
+{
+	const struct instance_info *ii = &f->iinfo[i];
+	char labels[1024], name[192], help[256];
+	instance_labels(ii, labels, sizeof(labels));
+	char with_group[1100];
+	snprintf(with_group, sizeof(with_group), "%s", labels);
+	prom_label(with_group, sizeof(with_group), "group", ii->group->name);
+	add_series(x, counting, with_group, S_COUNTING, i, 1);
+	add_series(x, coverage, with_group, S_COVERAGE, i, 1);
+	if (ii->group->nfilters) {
+		struct series *se = add_series(x, filters, with_group, S_FILTERS, i, 1);
+		if (se)
+			follow_filters(se, i, NULL, NULL);
+	}
+	counter_series(x, f, i, labels);
+	const struct instance *inst = &x->s->inst[i];
+	for (int a = 0; a < ii->group->nattrs; a++) { /* constants formulae use (hw_clk_freq) */
+		prom_attr_name(name, sizeof(name), ii->group->name, ii->group->attr_ids[a]);
+		snprintf(help, sizeof(help), "the PMU's %s attribute", ii->group->attrs[a]);
+		add_series(x, family(x, name, "gauge", help, NULL), labels, S_CONST, i,
+			   inst->vars[group_attr_slot(ii->group, a)]);
+	}
+}
+
+/* The gauge of metric value k; labelled by the chosen event when its formula reads one. */
+static void value_series(struct exporter *x, const struct frame *f, int k)
+{
+	const struct value_info *vi = &f->vinfo[k];
+	const struct instance_info *ii = &f->iinfo[vi->instance];
+	char labels[1024], name[192], help[256];
+	struct prom_unit u;
+	prom_unit_of(vi->m->unit, &u);
+	prom_metric_name(name, sizeof(name), vi->m->name, NULL, u.suffix, false);
+	snprintf(help, sizeof(help), "%s, over pmutop's last interval%s%s", vi->m->title ? vi->m->title : vi->m->name,
+		 vi->m->unit && *u.suffix ? ", in base units from " : "", vi->m->unit && *u.suffix ? vi->m->unit : "");
+	instance_labels(ii, labels, sizeof(labels));
+	struct series *se = add_series(x, family(x, name, "gauge", help, u.om_unit), labels, S_VALUE, k, u.factor);
+	const struct prof_formula *form = &vi->m->forms[vi->form];
+	for (int n = 0; se && n < form->ninputs; n++) {
+		const struct prof_filter *chooser = event_chooser(ii->group, form->inputs[n]);
+		int slot = first_slot(f, vi->instance, form->inputs[n]);
+		if (chooser && slot >= 0) {
+			follow_filters(se, vi->instance, chooser->term, f->cinfo[slot].event_name);
+			break;
+		}
+	}
+}
+
 static void build(struct exporter *x, const struct frame *f)
 {
-	char labels[1024], name[192], help[256];
+	char labels[1024];
 	snprintf(labels, sizeof(labels), "version=\"%s\"", PACKAGE_VERSION);
 	add_series(x, family(x, "pmutop_build_info", "gauge", "pmutop's version (always 1)", NULL), labels, S_CONST, 0, 1);
 	int counting = family(x, "pmutop_instance_counting", "gauge", "1 when the instance counts, 0 when it cannot (see error)", NULL);
 	int coverage = family(x, "pmutop_instance_coverage_ratio", "gauge",
 			      "share of the last interval its counters ran (multiplexing, turns)", "ratio");
-	for (int i = 0; i < f->ninstances; i++) {
-		const struct instance_info *ii = &f->iinfo[i];
-		if (per_cpu_instance(ii) && !x->opt.per_cpu)
-			continue;
-		instance_labels(ii, labels, sizeof(labels));
-		char with_group[1100];
-		snprintf(with_group, sizeof(with_group), "%s", labels);
-		prom_label(with_group, sizeof(with_group), "group", ii->group->name);
-		add_series(x, counting, with_group, S_COUNTING, i, 1);
-		add_series(x, coverage, with_group, S_COVERAGE, i, 1);
-		counter_series(x, f, i, labels);
-		const struct instance *inst = &x->s->inst[i];
-		for (int a = 0; a < ii->group->nattrs; a++) { /* constants formulae use (hw_clk_freq) */
-			prom_metric_name(name, sizeof(name), ii->group->name, ii->group->attr_ids[a], "", false);
-			snprintf(help, sizeof(help), "the PMU's %s attribute", ii->group->attrs[a]);
-			int fam = family(x, name, "gauge", help, NULL);
-			add_series(x, fam, labels, S_CONST, i, inst->vars[group_attr_slot(ii->group, a)]);
-		}
-	}
-	for (int k = 0; k < f->nvalues; k++) {
-		const struct value_info *vi = &f->vinfo[k];
-		const struct instance_info *ii = &f->iinfo[vi->instance];
-		if (per_cpu_instance(ii) && !x->opt.per_cpu)
-			continue;
-		struct prom_unit u;
-		prom_unit_of(vi->m->unit, &u);
-		prom_metric_name(name, sizeof(name), vi->m->name, NULL, u.suffix, false);
-		snprintf(help, sizeof(help), "%s, over pmutop's last interval%s%s", vi->m->title ? vi->m->title : vi->m->name,
-			 vi->m->unit && *u.suffix ? ", in base units from " : "", vi->m->unit && *u.suffix ? vi->m->unit : "");
-		instance_labels(ii, labels, sizeof(labels));
-		add_series(x, family(x, name, "gauge", help, u.om_unit), labels, S_VALUE, k, u.factor);
-	}
+	int filters = family(x, "pmutop_filter_info", "gauge",
+			     "the filters an instance counts under (always 1; absent when none is set): a rate across a "
+			     "change of filters mixes two selections", NULL);
+	for (int i = 0; i < f->ninstances; i++)
+		if (!per_cpu_instance(&f->iinfo[i]) || x->opt.per_cpu)
+			instance_series(x, f, i, counting, coverage, filters);
+	for (int k = 0; k < f->nvalues; k++)
+		if (!per_cpu_instance(&f->iinfo[f->vinfo[k].instance]) || x->opt.per_cpu)
+			value_series(x, f, k);
 	add_series(x, family(x, "pmutop_scrape_duration_seconds", "gauge", "time this exposition took to render", "seconds"), "",
 		   S_CONST, -1, 0);
 	x->acc = xcalloc((size_t)(x->nser ? x->nser : 1), sizeof(double));
 	x->pub = xcalloc((size_t)(x->nser ? x->nser : 1), sizeof(double));
 	for (int i = 0; i < x->nser; i++)
 		x->acc[i] = x->ser[i].kind == S_CONST ? x->ser[i].factor : x->ser[i].kind == S_VALUE ? NAN : 0;
-	x->built = true;
+}
+
+/* The value of term in "a=1,term=X,b=2" (copied to buf), or NULL. */
+static const char *filter_value(const char *filters, const char *term, char *buf, size_t len)
+{
+	size_t n = strlen(term);
+	for (const char *p = filters; p && *p;) {
+		const char *end = strchr(p, ',');
+		size_t l = end ? (size_t)(end - p) : strlen(p);
+		if (l > n && !strncmp(p, term, n) && p[n] == '=') {
+			snprintf(buf, len, "%.*s", (int)(l - n - 1), p + n + 1);
+			return buf;
+		}
+		p = end ? end + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* A series that follows its instance's filters, after they changed (or at the first
+ * frame): new labels; a counter whose event changed starts again from 0, as a new
+ * series in Prometheus. Called under the lock. */
+static void relabel(struct exporter *x, int i, const char *filters)
+{
+	struct series *se = &x->ser[i];
+	char labels[1400], event[128];
+	snprintf(labels, sizeof(labels), "%s", se->base_labels);
+	if (se->kind == S_FILTERS) {
+		prom_label(labels, sizeof(labels), "filters", filters ? filters : "");
+	} else {
+		const char *ev = filter_value(filters, se->event_term, event, sizeof(event));
+		prom_label(labels, sizeof(labels), "event", ev ? ev : se->default_event);
+	}
+	if (se->labels && strcmp(se->labels, labels) && se->kind == S_COUNTER)
+		x->acc[i] = 0;
+	free(se->labels);
+	se->labels = xstrdup(labels);
+	se->seen_filters = filters;
+}
+
+static void follow_all_filters(struct exporter *x, const struct frame *f)
+{
+	bool locked = false;
+	for (int i = 0; i < x->nser; i++) {
+		struct series *se = &x->ser[i];
+		if (!se->base_labels || (se->labels && se->seen_filters == f->inst[se->instance].filters))
+			continue;
+		if (!locked)
+			pthread_mutex_lock(&x->lock);
+		locked = true;
+		relabel(x, i, f->inst[se->instance].filters);
+	}
+	if (locked)
+		pthread_mutex_unlock(&x->lock);
 }
 
 static int ex_frame(struct output *o, const struct frame *f)
 {
 	struct exporter *x = o->priv;
-	if (!x->built)
+	if (!x->built) {
+		pthread_mutex_lock(&x->lock);
 		build(x, f);
+		pthread_mutex_unlock(&x->lock);
+	}
+	follow_all_filters(x, f);
 	for (int i = 0; i < x->nser; i++) {
 		struct series *se = &x->ser[i];
 		double sum = 0;
@@ -224,11 +346,6 @@ static int ex_frame(struct output *o, const struct frame *f)
 					sum += f->counters[se->slots[k]].delta;
 			x->acc[i] += sum;
 			break;
-		case S_GAUGE_COUNTER:
-			for (int k = 0; k < se->nslots; k++)
-				sum += f->counters[se->slots[k]].delta;
-			x->acc[i] = sum;
-			break;
 		case S_VALUE:
 			x->acc[i] = f->values[se->idx].state == VS_OK ? f->values[se->idx].value * se->factor : NAN;
 			break;
@@ -238,12 +355,16 @@ static int ex_frame(struct output *o, const struct frame *f)
 		case S_COVERAGE:
 			x->acc[i] = f->inst[se->idx].coverage;
 			break;
+		case S_FILTERS:
+			x->acc[i] = f->inst[se->idx].filters && *f->inst[se->idx].filters ? 1 : NAN;
+			break;
 		case S_CONST:
 			break;
 		}
 	}
 	pthread_mutex_lock(&x->lock);
 	memcpy(x->pub, x->acc, sizeof(double) * (size_t)x->nser);
+	x->built = true;
 	pthread_mutex_unlock(&x->lock);
 	return 0;
 }
@@ -262,20 +383,17 @@ static void put(struct text *t, const char *s)
 	t->len += n;
 }
 
+/* Rendered under the lock: labels change when filters do, and the refresh side then
+ * waits for one render (milliseconds) at most. */
 char *exporter_render(struct output *o, bool openmetrics, size_t *len)
 {
 	struct exporter *x = o->priv;
 	uint64_t t0 = clock_monotonic_ns();
-	pthread_mutex_lock(&x->lock);
-	int n = x->built ? x->nser : 0;
-	double *v = xmalloc(sizeof(double) * (size_t)(n ? n : 1));
-	if (n)
-		memcpy(v, x->pub, sizeof(double) * (size_t)n);
-	double last = x->last_scrape_s;
-	pthread_mutex_unlock(&x->lock);
 	struct text t = { 0 };
 	put(&t, "");
 	char line[1536], num[40];
+	pthread_mutex_lock(&x->lock);
+	int n = x->built ? x->nser : 0;
 	for (int fi = 0; fi < x->nfam && n; fi++) {
 		const struct family *f = &x->fam[fi];
 		const char *fname = openmetrics ? f->name : f->sample;
@@ -284,8 +402,8 @@ char *exporter_render(struct output *o, bool openmetrics, size_t *len)
 			const struct series *se = &x->ser[i];
 			if (se->family != fi)
 				continue;
-			double val = se->idx < 0 && se->kind == S_CONST ? last : v[i];
-			if (se->kind == S_VALUE && isnan(val))
+			double val = se->idx < 0 && se->kind == S_CONST ? x->last_scrape_s : x->pub[i];
+			if ((se->kind == S_VALUE || se->kind == S_FILTERS) && isnan(val))
 				continue; /* no value this interval: absent, not NaN */
 			if (!header) {
 				snprintf(line, sizeof(line), "# HELP %s %s\n# TYPE %s %s\n", fname, f->help, fname, f->type);
@@ -304,12 +422,19 @@ char *exporter_render(struct output *o, bool openmetrics, size_t *len)
 	}
 	if (openmetrics)
 		put(&t, "# EOF\n");
-	free(v);
-	pthread_mutex_lock(&x->lock);
 	x->last_scrape_s = (double)(clock_monotonic_ns() - t0) / 1e9; /* shown by the next scrape */
 	pthread_mutex_unlock(&x->lock);
 	*len = t.len;
 	return t.p;
+}
+
+bool exporter_has_frame(struct output *o)
+{
+	struct exporter *x = o->priv;
+	pthread_mutex_lock(&x->lock);
+	bool built = x->built;
+	pthread_mutex_unlock(&x->lock);
+	return built;
 }
 
 static const char index_page[] =
@@ -357,6 +482,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return reply(m, c, MHD_HTTP_OK, (char *)index_page, strlen(index_page), false, "text/html; charset=utf-8");
 	if (strcmp(url, "/metrics"))
 		return reply(m, c, MHD_HTTP_NOT_FOUND, not_found, strlen(not_found), false, "text/plain");
+	static char no_frame[] = "no frame counted yet: try again after the first interval\n";
+	if (!exporter_has_frame(o)) /* an empty 200 would make every series stale at each restart */
+		return reply(m, c, MHD_HTTP_SERVICE_UNAVAILABLE, no_frame, strlen(no_frame), false, "text/plain");
 	const char *accept = m->lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
 	bool om = accept && strstr(accept, "application/openmetrics-text");
 	size_t len;
@@ -372,6 +500,7 @@ static void ex_destroy(struct output *o)
 		x->mhd->stop_daemon(x->d);
 	for (int i = 0; i < x->nser; i++) {
 		free(x->ser[i].labels);
+		free(x->ser[i].base_labels);
 		free(x->ser[i].slots);
 	}
 	free(x->ser);

@@ -23,5 +23,7 @@ struct output *exporter_output_new(struct session *s, const struct exporter_opti
 int exporter_port(struct output *o);
 /* The exposition as a scrape gets it (Prometheus text 0.0.4, or OpenMetrics 1.0.0). */
 char *exporter_render(struct output *o, bool openmetrics, size_t *len);
+/* Has it had a frame (a scrape before the first is answered 503)? */
+bool exporter_has_frame(struct output *o);
 
 #endif

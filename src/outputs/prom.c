@@ -21,7 +21,8 @@ void prom_unit_of(const char *unit, struct prom_unit *out)
 		{ "W", "watts", "watts", 1 },                            { "J", "joules", "joules", 1 },
 		{ "Joules", "joules", "joules", 1 },                     { "°C", "celsius", "celsius", 1 },
 		{ "C", "celsius", "celsius", 1 },                        { "RPM", "rpm", NULL, 1 },
-		{ "/s", "per_second", NULL, 1 },
+		{ "/s", "per_second", NULL, 1 },                        { "errors/s", "errors_per_second", NULL, 1 },
+		{ "x", "ratio", "ratio", 1 },
 	};
 	*out = (struct prom_unit){ "", NULL, 1 };
 	for (size_t i = 0; unit && i < ARRAY_SIZE(units); i++)
@@ -31,12 +32,36 @@ void prom_unit_of(const char *unit, struct prom_unit *out)
 		}
 }
 
+/* Words a name may end with that its unit suffix already says ("power_w" + watts,
+ * "in_bytes" + bytes_per_second): dropped, or replaced by the word the unit lacks
+ * ("ssu_rpu_pps" + per_second is packets_per_second). The naming guide wants one unit
+ * suffix. */
+static void drop_unit_word(char *buf, const char *suffix)
+{
+	static const struct {
+		const char *suffix, *word, *instead;
+	} redundant[] = {
+		{ "bytes_per_second", "_bytes", "" }, { "watts", "_w", "" },	  { "hertz", "_ghz", "" },
+		{ "hertz", "_mhz", "" },	      { "hertz", "_hz", "" },	  { "seconds", "_ns", "" },
+		{ "per_second", "_pps", "_packets" }, { "joules", "_value", "" }, { "errors_per_second", "_errors", "" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(redundant); i++)
+		if (!strcmp(suffix, redundant[i].suffix) && str_has_suffix(buf, redundant[i].word)) {
+			size_t at = strlen(buf) - strlen(redundant[i].word);
+			if (strlen(redundant[i].instead) <= strlen(redundant[i].word) + 8) /* buf has room: see below */
+				strcpy(buf + at, redundant[i].instead);
+			return;
+		}
+}
+
+/* Names are lower case (the naming guide; HNF_REQUESTS is hnf_requests): a name must
+ * not depend on how a driver spelled its event. */
 static size_t put_clean(char *buf, size_t len, size_t at, const char *s)
 {
 	for (; s && *s && at + 1 < len; s++) {
 		char c = *s;
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-		c = ok ? c : '_';
+		c = ok ? (c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c) : '_';
 		if (c == '_' && at && buf[at - 1] == '_')
 			continue; /* one '_' where several characters were not allowed */
 		buf[at++] = c;
@@ -55,12 +80,29 @@ void prom_metric_name(char *buf, size_t len, const char *a, const char *b, const
 	}
 	while (at && buf[at - 1] == '_')
 		buf[--at] = '\0';
-	if (suffix && *suffix && !str_has_suffix(buf, suffix)) {
+	if (suffix && *suffix && !str_has_suffix(buf, suffix) && at + 16 < len) {
+		drop_unit_word(buf, suffix);
+		at = strlen(buf);
 		at = put_clean(buf, len, at, "_");
 		at = put_clean(buf, len, at, suffix);
 	}
 	if (total && !str_has_suffix(buf, "_total"))
 		put_clean(buf, len, at, "_total");
+}
+
+void prom_counter_name(char *buf, size_t len, const char *group, const char *event, const char *unit, bool total)
+{
+	struct prom_unit u;
+	prom_unit_of(unit, &u);
+	prom_metric_name(buf, len, group, event, u.suffix, total);
+}
+
+void prom_attr_name(char *buf, size_t len, const char *group, const char *attr)
+{
+	/* sysfs gives frequencies in hertz (hw_clk_freq): the one unit attributes carry */
+	size_t n = strlen(attr);
+	bool freq = n >= 4 && !strcmp(attr + n - 4, "freq");
+	prom_metric_name(buf, len, group, attr, freq ? "hertz" : "", false);
 }
 
 void prom_label(char *buf, size_t len, const char *key, const char *value)

@@ -19,6 +19,12 @@ void prom_unit_of(const char *unit, struct prom_unit *out);
 /* "pmutop_" + the parts joined with '_', every other character made '_', a unit suffix
  * (not repeated), "_total" for counters. */
 void prom_metric_name(char *buf, size_t len, const char *a, const char *b, const char *suffix, bool total);
+/* A raw event's series: "pmutop_GROUP_EVENT" with the alias's unit ("Joules": joules,
+ * the .scale applied), and _total for a count. EVENT is the profile's name for the
+ * event's role ("watch"), not whichever alias a filter chose. */
+void prom_counter_name(char *buf, size_t len, const char *group, const char *event, const char *unit, bool total);
+/* A PMU attribute's gauge ("pmutop_nic_hw_clk_freq_hertz"). */
+void prom_attr_name(char *buf, size_t len, const char *group, const char *attr);
 /* key="value" with \\, \" and \n escaped, appended to buf (comma-separated). */
 void prom_label(char *buf, size_t len, const char *key, const char *value);
 /* A sample value as Prometheus reads it (NaN, +Inf, %.17g in the C locale). */
