@@ -103,7 +103,8 @@ see "pane shows the active filter" "socket0 src_loc_cpu=0x1"
 see "bars of one unit share a scale, and say it" "UCF bandwidth ─*  *bar = [0-9]* GB/s"
 see "RC label" "S0 RC3 (0004:00)"
 keys Tab Tab Down Enter
-see "root ports of RC1, each with its own bandwidth" "RP4 0002:e0:00.0 *[0-9.]* MB/s *[0-9.]* MB/s"
+see "root ports of RC1, each with its own bandwidth" "RP1 0002:80:00.0 *[0-9.]* MB/s *[0-9.]* MB/s"
+see "a root port with no device behind it carries nothing" "RP4 0002:e0:00.0 *0.00 GB/s *0.00 GB/s"
 see "device behind a root port" "0002:81:00.0 3D controller (GPU)"
 keys Enter BTab BTab
 

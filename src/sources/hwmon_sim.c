@@ -186,9 +186,9 @@ static void sim_advance(struct hwmon_io *io, uint64_t now_ns)
 		return;
 	double dt = (double)(now_ns - s->last_ns) / 1e9;
 	double tmid = ((double)(s->last_ns + now_ns) / 2 - (double)s->start_ns) / 1e9;
-	double jitter = sim_model_jitter(s->model);
 	for (int i = 0; i < s->nblocks; i++) {
 		struct sim_block *b = &s->blocks[i];
+		double jitter = sim_model_jitter(s->model, b->sec);
 		if (b->pmu->hw->has_enable && !b->enabled)
 			continue;
 		for (int k = 0; k < b->nslots; k++) {

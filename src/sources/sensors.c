@@ -59,11 +59,13 @@ static bool raw_value(struct source *src, struct instance *inst, uint64_t now_ns
 		const struct sim_section *sec = sim_model_section(ss->model, inst->pmu->name);
 		int idx = sim_rate_index(sec, "value");
 		double t = (double)(now_ns - ss->start_ns) / 1e9;
-		double level = idx >= 0 ? sim_rate(sec, idx, "value", t, inst->socket, 0, 0) : 0;
 		if (sf->kind != SENSOR_ENERGY) {
-			*v = level / scale;
-		} else { /* the model gives watts: the counter adds them up */
-			st->energy_uj += level * (double)(now_ns - st->last_ns) / 1e9 / scale;
+			*v = (idx >= 0 ? sim_rate(sec, idx, "value", t, inst->socket, 0, 0) : 0) / scale;
+		} else { /* the model gives watts: the counter adds them up, at the interval's
+			  * middle as the counter source does (RAPL's packages agree with it) */
+			double dt = (double)(now_ns - st->last_ns) / 1e9;
+			double level = idx >= 0 ? sim_rate(sec, idx, "value", t - dt / 2, inst->socket, 0, 0) : 0;
+			st->energy_uj += level * dt / scale;
 			*v = st->energy_uj;
 		}
 		st->last_ns = now_ns;

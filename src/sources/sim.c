@@ -95,7 +95,8 @@ static int sim_open(struct source *src, struct instance *inst)
 			if (sim_rate_index(sec, sc[k].raw) >= 0)
 				sc[k].event = sc[k].raw;
 		}
-		sc[k].selection = legacy ? 1.0 : sim_selection(sc[k].sec, inst->pmu, sc[k].event, &ct->attr);
+		struct sim_place at = { src->machine->pci, inst->socket, last_number(inst->pmu->name) };
+		sc[k].selection = legacy ? 1.0 : sim_selection(sc[k].sec, inst->pmu, sc[k].event, &ct->attr, &at);
 		if (sim_rate_is_scaled(sc[k].sec, sc[k].event) && inst->scale[ct->event] > 0)
 			sc[k].selection /= inst->scale[ct->event]; /* the model speaks in scaled units */
 		sc[k].open_ns = sc[k].last_ns = src->now_ns;
@@ -133,7 +134,7 @@ static int sim_read(struct source *src, struct instance *inst, uint64_t now_ns)
 			double dt = (double)(now_ns - c->last_ns) / 1e9;
 			double tmid = ((double)(c->last_ns + now_ns) / 2 - (double)ss->start_ns) / 1e9;
 			double rate = sim_rate(c->sec, c->rate, c->event, tmid, inst->socket, c->index, ct->cpu);
-			double jitter = sim_model_jitter(ss->model);
+			double jitter = sim_model_jitter(ss->model, c->sec);
 			double noise = 1.0;
 			if (jitter > 0) {
 				uint64_t r = mix(ss->seed ^ mix(c->id ^ mix(c->reads)));

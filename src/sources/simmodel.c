@@ -13,6 +13,7 @@
 #include "base/expr.h"
 #include "base/sysfs.h"
 #include "base/util.h"
+#include "machine/pcimap.h"
 
 enum { SLOT_T, SLOT_SOCKET, SLOT_INDEX, SLOT_CPU, SLOT_NFIXED };
 
@@ -33,6 +34,10 @@ struct sim_cell {
 	bool by_value;
 	uint64_t value;
 	char *mask_field;
+	/* FIELD=devices, FIELD@devices: one cell per device the PCI map puts behind the PMU's
+	 * root complex (its root port's bit, or its BDF), the weight shared among them; a
+	 * root complex with no device carries nothing */
+	bool from_pci;
 };
 
 struct sim_dim {
@@ -54,6 +59,7 @@ struct sim_section {
 	char **scaled;  /* events whose rates are in the alias's scaled units */
 	int nscaled;
 	double running;
+	double jitter;  /* this section's noise, or NAN for the model's */
 	double *slots; /* fixed slots then one per rate, for the last key evaluated */
 	bool cached;
 	bool uses[SLOT_NFIXED]; /* which of t, socket, index, cpu its rates read: the rest
@@ -173,8 +179,18 @@ static void add_dim(struct sim_model *m, struct sim_section *sec, const char *na
 			continue;
 		}
 		char *at = strchr(w, '@');
+		if (at && !strcmp(at, "@devices")) {
+			*at = '\0';
+			add_cell(&d, (struct sim_cell){ .field = xstrdup(w), .bit = -1, .weight = 1, .by_value = true, .from_pci = true });
+			continue;
+		}
 		if (at) {
 			add_value_cell(m, &d, name, w, at);
+			continue;
+		}
+		if (str_has_suffix(w, "=devices")) {
+			w[strlen(w) - strlen("=devices")] = '\0';
+			add_cell(&d, (struct sim_cell){ .field = xstrdup(w), .bit = -1, .weight = 1, .from_pci = true });
 			continue;
 		}
 		char *eq = strchr(w, '=');
@@ -263,8 +279,13 @@ static int handler(void *user, const char *section, const char *name, const char
 		sec->running = strtod_c(value, &end);
 		if (*end || !(sec->running > 0 && sec->running <= 1))
 			merr(m, m->line, 0, "running must be a fraction in (0, 1]");
+	} else if (!strcmp(name, "jitter")) { /* a clock without noise: the TSC */
+		char *end;
+		sec->jitter = strtod_c(value, &end);
+		if (*end || !(sec->jitter >= 0 && sec->jitter < 1))
+			merr(m, m->line, 0, "jitter must be a fraction in [0, 1)");
 	} else {
-		merr(m, m->line, 0, "unknown key '%s' in [pmu %s] (known: rate.EVENT, dim.NAME, unfiltered, scaled, running)", name,
+		merr(m, m->line, 0, "unknown key '%s' in [pmu %s] (known: rate.EVENT, dim.NAME, unfiltered, scaled, running, jitter)", name,
 		     sec->glob);
 	}
 	return 1;
@@ -292,7 +313,7 @@ static char *reader(char *str, int num, void *stream)
 				m->cur = -1;
 			} else if (str_has_prefix(s, "pmu ") || str_has_prefix(s, "pmu\t")) {
 				m->sections = xrealloc(m->sections, sizeof(struct sim_section) * (size_t)(m->nsections + 1));
-				m->sections[m->nsections] = (struct sim_section){ .glob = xstrdup(trim(s + 4)), .running = 1.0 };
+				m->sections[m->nsections] = (struct sim_section){ .glob = xstrdup(trim(s + 4)), .running = 1.0, .jitter = NAN };
 				m->cur = m->nsections++;
 			} else {
 				merr(m, m->line, 0, "unknown section [%s] (want [model] or [pmu GLOB])", s);
@@ -397,9 +418,9 @@ void sim_model_free(struct sim_model *m)
 	free(m);
 }
 
-double sim_model_jitter(const struct sim_model *m)
+double sim_model_jitter(const struct sim_model *m, const struct sim_section *sec)
 {
-	return m->jitter;
+	return sec && !isnan(sec->jitter) ? sec->jitter : m->jitter;
 }
 
 const char *sim_model_title(const struct sim_model *m)
@@ -475,8 +496,106 @@ double sim_rate(const struct sim_section *sec, int rate, const char *event, doub
 	return isnan(r) || r < 0 ? 0 : r;
 }
 
+/* Is cell (or, from the PCI map, the device at bit/bdf) selected by attr's fields? */
+static bool cell_on(const struct sim_cell *cell, const struct pmu *p, const struct event_attr *attr, int bit,
+		    uint64_t value)
+{
+	const struct format_field *ff = pmu_find_format(p, cell->field);
+	if (!ff)
+		return false;
+	uint64_t v = format_extract(ff, attr->config);
+	if (cell->by_value) {
+		const struct format_field *mf = cell->mask_field ? pmu_find_format(p, cell->mask_field) : NULL;
+		uint64_t mask = mf ? format_extract(mf, attr->config) : ~0ull;
+		return (v & mask) == (value & mask);
+	}
+	return bit < 0 ? v != 0 : (v >> bit) & 1;
+}
+
+/* The devices behind the root complex at (socket, rc): their root port and BDF. */
+static int rc_devices(const struct sim_place *at, int *rps, uint64_t *bdfs, int cap)
+{
+	int n = 0;
+	for (int i = 0; at->pci && i < at->pci->n; i++) {
+		const struct pci_port *pp = &at->pci->ports[i];
+		if (pp->socket != at->socket || pp->rc != at->index)
+			continue;
+		for (int d = 0; d < pp->ndevices && n < cap; d++) {
+			unsigned seg, bus, dev, fn;
+			if (sscanf(pp->devices[d], "%x:%x:%x.%x", &seg, &bus, &dev, &fn) != 4)
+				continue;
+			rps[n] = pp->rp;
+			bdfs[n++] = ((uint64_t)bus << 8) | ((uint64_t)dev << 3) | fn;
+		}
+	}
+	return n;
+}
+
+/* Does the PCI map know this socket's root complexes? (Not root, no config space: the
+ * model cannot say where traffic comes from, and counts all of it.) */
+static bool pci_known(const struct sim_place *at)
+{
+	for (int i = 0; at && at->pci && i < at->pci->n; i++)
+		if (at->pci->ports[i].socket == at->socket)
+			return true;
+	return false;
+}
+
+/* Adds a cell's weight to *all and, if attr selects it, to *sel; *any once the filter
+ * is set at all (a mask naming only root ports without devices selects nothing, not
+ * everything). */
+static void weigh_cell(const struct sim_cell *cell, const struct pmu *p, const struct event_attr *attr,
+		       const struct sim_place *at, double *all, double *sel, bool *any)
+{
+	const struct format_field *ff = cell->by_value ? NULL : pmu_find_format(p, cell->field);
+	if (ff && format_extract(ff, attr->config))
+		*any = true;
+	if (!cell->from_pci) {
+		*all += cell->weight;
+		if (cell_on(cell, p, attr, cell->bit, cell->value)) {
+			*sel += cell->weight;
+			*any = true;
+		}
+		return;
+	}
+	if (!pci_known(at)) { /* unknown topology: every device, as the unfiltered count */
+		*all += cell->weight;
+		*sel += cell->weight;
+		return;
+	}
+	int rps[64];
+	uint64_t bdfs[64];
+	int n = rc_devices(at, rps, bdfs, 64);
+	for (int k = 0; k < n; k++) {
+		double w = cell->weight / n;
+		*all += w;
+		if (cell_on(cell, p, attr, rps[k], bdfs[k])) {
+			*sel += w;
+			*any = true;
+		}
+	}
+}
+
+/* Is the dimension off because another mode's field (unless=) is set? */
+static bool dim_off(const struct sim_dim *dim, const struct pmu *p, const struct event_attr *attr)
+{
+	bool off = false;
+	char fld[64];
+	for (const char *q = dim->unless; q && *q && !off;) {
+		size_t n = strcspn(q, ",");
+		if (n && n < sizeof(fld)) {
+			memcpy(fld, q, n);
+			fld[n] = '\0';
+			const struct format_field *uf = pmu_find_format(p, fld);
+			off = uf && format_extract(uf, attr->config) != 0;
+		}
+		q += n + (q[n] == ',');
+	}
+	return off;
+}
+
 double sim_selection(const struct sim_section *sec, const struct pmu *p, const char *event,
-		     const struct event_attr *attr)
+		     const struct event_attr *attr, const struct sim_place *at)
 {
 	if (!sec || !event)
 		return 1.0;
@@ -488,48 +607,16 @@ double sim_selection(const struct sim_section *sec, const struct pmu *p, const c
 		const struct sim_dim *dim = &sec->dims[d];
 		double all = 0, sel = 0;
 		bool any = false;
-		if (dim->unless) { /* another mode's field is set: this dimension does not apply */
-			bool off = false;
-			char fld[64];
-			for (const char *q = dim->unless; *q && !off;) {
-				size_t n = strcspn(q, ",");
-				if (n && n < sizeof(fld)) {
-					memcpy(fld, q, n);
-					fld[n] = '\0';
-					const struct format_field *uf = pmu_find_format(p, fld);
-					off = uf && format_extract(uf, attr->config) != 0;
-				}
-				q += n + (q[n] == ',');
-			}
-			if (off)
-				continue;
-		}
+		if (dim_off(dim, p, attr))
+			continue;
 		if (dim->when) { /* a value filter counts only while its enable field is set */
 			const struct format_field *en = pmu_find_format(p, dim->when);
 			if (!en || !format_extract(en, attr->config))
 				continue;
 			any = true; /* on: only the matching cells count, none is nothing */
 		}
-		for (int c = 0; c < dim->ncells; c++) {
-			const struct sim_cell *cell = &dim->cells[c];
-			all += cell->weight;
-			const struct format_field *ff = pmu_find_format(p, cell->field);
-			if (!ff)
-				continue;
-			uint64_t v = format_extract(ff, attr->config);
-			bool on;
-			if (cell->by_value) {
-				const struct format_field *mf = cell->mask_field ? pmu_find_format(p, cell->mask_field) : NULL;
-				uint64_t mask = mf ? format_extract(mf, attr->config) : ~0ull;
-				on = (v & mask) == (cell->value & mask);
-			} else {
-				on = cell->bit < 0 ? v != 0 : (v >> cell->bit) & 1;
-			}
-			if (on) {
-				sel += cell->weight;
-				any = true;
-			}
-		}
+		for (int c = 0; c < dim->ncells; c++)
+			weigh_cell(&dim->cells[c], p, attr, at, &all, &sel, &any);
 		f *= any ? sel : all;
 	}
 	return f;

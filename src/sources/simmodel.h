@@ -12,12 +12,16 @@
  *                                       field EN is set: matching cells count, none is 0
  *   dim.NAME = FIELD/MASK@V=W ... when=EN  an address V matched as the driver does:
  *                                       (V & MASK) == (FIELD & MASK)
+ *   dim.NAME = FIELD=devices            ... by the devices the PCI map puts behind the
+ *   dim.NAME = FIELD@devices when=EN    PMU's root complex (a root port's bit, a BDF),
+ *                                       sharing the traffic; no device: none
  *   dim.NAME = ... unless=F1,F2         ... off while any of these fields is set (another
  *                                       filter mode: HNS3's global, or a function's BDF)
  *   scaled = EVENT ...                  rates given in the alias's scaled units (slots,
  *                                       joules): counts are the rate / .scale
  *   unfiltered = EVENT ...              events the filters do not scale (cycles)
  *   running = FRACTION                  time running / time enabled (multiplexing)
+ *   jitter = F                          this section's noise (0: an invariant TSC)
  *   [model] title = ..., jitter = F     relative noise per read, seeded by --seed
  *
  * A counter counts rate x product over dimensions of (sum of the weights of the selected
@@ -35,7 +39,8 @@ struct sim_section;
 struct sim_model *sim_model_load(const char *path); /* NULL after printing errors */
 struct sim_model *sim_model_default(void);          /* no file: plausible rates for anything */
 void sim_model_free(struct sim_model *m);
-double sim_model_jitter(const struct sim_model *m);
+/* The relative noise of a read: the section's own (jitter = 0: a steady clock) or the model's. */
+double sim_model_jitter(const struct sim_model *m, const struct sim_section *sec);
 const char *sim_model_title(const struct sim_model *m);
 
 /* The section for a PMU name (NULL: defaults). */
@@ -45,9 +50,16 @@ int sim_rate_index(const struct sim_section *sec, const char *event);
 /* Events per second of an event at time t for a PMU on socket (index and cpu as the
  * model names them); rate is from sim_rate_index(). */
 double sim_rate(const struct sim_section *sec, int rate, const char *event, double t, int socket, int index, int cpu);
+/* Where a PMU is, for cells taken from the PCI map: its socket, and its root complex
+ * (the PMU name's last number). */
+struct pci_map;
+struct sim_place {
+	const struct pci_map *pci;
+	int socket, index;
+};
 /* Fraction of traffic the filters in attr select. */
 double sim_selection(const struct sim_section *sec, const struct pmu *p, const char *event,
-		     const struct event_attr *attr);
+		     const struct event_attr *attr, const struct sim_place *at);
 double sim_running_fraction(const struct sim_section *sec);
 /* Is the event's rate given in its alias's scaled units (the source divides by .scale)? */
 bool sim_rate_is_scaled(const struct sim_section *sec, const char *event);

@@ -1,0 +1,46 @@
+#!/bin/sh
+# Conservation laws (tests/laws.txt, evaluated by tests/laws.py) on every demo, on each
+# demo's tree under the default model, and on generated trees under the default model:
+# root ports sum to their root complex, an RC with no device carries nothing, TopDown's
+# levels sum to their parents, one TSC rate, a CPU below its module's power and RAPL
+# equal to the power meters, BlueField's misses and evictions below what they come from,
+# bytes per packet in a physical range. Models are inputs; these laws are the reference.
+. "$TOP_SRCDIR/tests/lib.sh"
+command -v python3 > /dev/null || skip "python3 is needed to evaluate the laws"
+cd "$scratch"
+runs=""
+# run NAME ARGS...: three intervals of batch JSON, the last one judged
+run() {
+    r_name=$1; shift
+    r_out=$(echo "$r_name" | tr '/' '_').json
+    if "$PMUTOP" "$@" -b --format json -n 3 -d 1 --fake-clock > "$r_out" 2> "$r_out.err"; then
+        ok
+        runs="$runs $r_name=$r_out"
+    else
+        fail "$r_name: pmutop $*: $(head -c 300 "$r_out.err")"
+    fi
+}
+for demo in $("$PMUTOP" list machines | awk '{ print $1 }'); do
+    run "$demo" --demo="$demo"
+    run "$demo/default-model" --sim --sysfs-root "$TOP_SRCDIR/profiles/machines/$demo"
+done
+sh "$TOP_SRCDIR/tests/fixtures/gen-tegra410.sh" t410 2 4 3
+sh "$TOP_SRCDIR/tests/fixtures/gen-sensors.sh" t410 2 > /dev/null
+run generated-tegra410 --sim --sysfs-root t410
+sh "$TOP_SRCDIR/tests/fixtures/gen-hns3.sh" hns3 0 2 5 > /dev/null
+run generated-hns3 --sim --sysfs-root hns3
+for kind in spr icl adl neoverse-v2 skl; do
+    sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" $kind "cpu-$kind" 2 4 > /dev/null
+    run "generated-$kind" --sim --sysfs-root "cpu-$kind" -p topdown -p host
+done
+# shellcheck disable=SC2086
+python3 "$TOP_SRCDIR/tests/laws.py" "$TOP_SRCDIR/tests/laws.txt" $runs > laws.out 2>&1
+status=$?
+grep '^FAIL' laws.out >&2
+laws_line=$(tail -n 1 laws.out)
+laws_passed=${laws_line%% passed*}
+laws_failed=$(echo "$laws_line" | sed -n 's/.* \([0-9]*\) failed$/\1/p')
+checks=$((checks + ${laws_passed:-0} + ${laws_failed:-1}))
+failures=$((failures + ${laws_failed:-1}))
+[ $status -eq 0 ] || [ "${laws_failed:-1}" -gt 0 ] || { failures=$((failures + 1)); checks=$((checks + 1)); cat laws.out >&2; }
+finish
