@@ -173,7 +173,7 @@ START_TEST(pre_ice_lake_generic_events)
 	for (int i = 0; i < r.s->ninstances; i++)
 		if (!strcmp(r.s->inst[i].name, "cpu2"))
 			in = &r.s->inst[i];
-	ck_assert_str_eq(in->group->name, "classic");
+	ck_assert_str_eq(in->group->name, "classic_skl"); /* caps/pmu_name skylake: perf's own events */
 	int slots_e = -1;
 	for (int e = 0; e < in->group->nevents; e++)
 		if (!strcmp(in->group->events[e].name, "topdown_total_slots"))
@@ -202,11 +202,13 @@ START_TEST(neoverse_v2)
 {
 	struct run r;
 	begin(&r, "neoverse-v2", 2, 4);
-	/* retiring = 0.8 x (1 - 0.5) = 40 %, bad = 0.2 x 0.5 = 10 %, fe 20 %, be 30 % */
+	/* retiring = 0.8 x (1 - 0.5) = 40 %, bad = 0.2 x 0.5 = 10 %, fe 20 %, be 30 %; on a
+	 * Neoverse V2 (its MIDR) perf moves mispredicted branches' slots, 1 % of cycles:
+	 * 1 from frontend, 3 from backend, 4 to bad speculation */
 	ck_assert_double_eq_tol(val(&r, "topdown.retiring", "socket1"), 40.0, 1e-6);
-	ck_assert_double_eq_tol(val(&r, "topdown.bad_speculation", "cpu3"), 10.0, 1e-6);
-	ck_assert_double_eq_tol(val(&r, "topdown.frontend_bound", "all"), 20.0, 1e-6);
-	ck_assert_double_eq_tol(val(&r, "topdown.backend_bound", "cpu6"), 30.0, 1e-6);
+	ck_assert_double_eq_tol(val(&r, "topdown.bad_speculation", "cpu3"), 10.0 + 4, 1e-6);
+	ck_assert_double_eq_tol(val(&r, "topdown.frontend_bound", "all"), 20.0 - 1, 1e-6);
+	ck_assert_double_eq_tol(val(&r, "topdown.backend_bound", "cpu6"), 30.0 - 3, 1e-6);
 	l1_sums_to_100(&r, "all");
 	end(&r);
 }
@@ -224,9 +226,9 @@ START_TEST(families_bind_only_where_their_events_exist)
 	struct profile *ps[1] = { p };
 	struct session *s = session_new(m, ps, 1);
 	int arm = 0, intel = 0;
-	for (int i = 0; i < s->ninstances; i++) {
-		arm += !strcmp(s->inst[i].group->name, "arm");
-		intel += strcmp(s->inst[i].group->name, "arm") != 0;
+	for (int i = 0; i < s->ninstances; i++) { /* its Neoverse V2 cores, by their MIDR */
+		arm += !strcmp(s->inst[i].group->name, "arm_v2");
+		intel += strncmp(s->inst[i].group->name, "arm", 3) != 0;
 	}
 	ck_assert_int_eq(intel, 0);
 	ck_assert_int_eq(arm, 144 + 2 + 1); /* CPUs, sockets, all */

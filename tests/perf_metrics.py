@@ -2,8 +2,9 @@
 """perf's own metric definitions as an oracle for pmutop's numbers.
 
 Usage: perf_metrics.py PERF_ARCH_DIR CPU_DIR SYSFS_ROOT RAW.jsonl MAP
-  PERF_ARCH_DIR  tools/perf/pmu-events/arch/x86 of linux-source (perf 6.12)
-  CPU_DIR        the CPU's directory in it (sapphirerapids, icelakex, alderlake)
+  PERF_ARCH_DIR  tools/perf/pmu-events/arch/x86 (or arm64) of linux-source (perf 6.12)
+  CPU_DIR        the CPU's directory in it (sapphirerapids, icelakex, alderlake, skylakex,
+                 arm/neoverse-n2-v2)
   SYSFS_ROOT     the tree pmutop ran on (sysfs aliases are encoded from it, not by pmutop)
   RAW.jsonl      `pmutop --format json --raw` output
   MAP            lines "pmutop_metric perf_MetricName"
@@ -13,6 +14,12 @@ aggregate instance; an event is found among the counters by its encoding, worked
 from perf's JSON (EventCode, UMask, CounterMask, EdgeDetect, ...) or from the tree's
 sysfs alias and format files. Prints one line per comparison that disagrees by more than
 0.01 percentage points and exits 1 if any did; prints how many agreed.
+
+As perf evaluates them with SMT off (#SMT_on 0, #core_wide 1): an any-thread event
+(INT_MISC.RECOVERY_CYCLES_ANY) then counts what the thread's own does, so a count of one
+stands for the other. Arm: metrics keyed by ArchStdEvent (neoverse-n2-v2's override
+sbsa.json's), events by their sysfs aliases, #slots from caps/slots, and
+strcmp_cpuid_str() as perf's arm64 header.c compares MIDRs (same part, revision at least).
 """
 import glob
 import json
@@ -26,9 +33,14 @@ TOL_PP = 0.01
 
 def load_json_events(cpu_dir):
     events, metrics = {}, []
-    for path in glob.glob(os.path.join(cpu_dir, "*.json")):
+    paths = glob.glob(os.path.join(cpu_dir, "*.json"))
+    sbsa = os.path.join(os.path.dirname(os.path.dirname(cpu_dir)), "sbsa.json")
+    if os.path.exists(sbsa):  # arm64: the standard metrics, after the core's own
+        paths.append(sbsa)
+    for path in paths:
         for e in json.load(open(path)):
             if "MetricExpr" in e:
+                e.setdefault("MetricName", e.get("ArchStdEvent"))
                 metrics.append(e)
             elif "EventName" in e:
                 events[(e.get("Unit", ""), e["EventName"])] = e
@@ -36,7 +48,15 @@ def load_json_events(cpu_dir):
     return events, metrics
 
 
+# perf's jevents.py turns the fixed counters' pseudo-encodings into these (real_event())
+FIXED = {"INST_RETIRED.ANY": 0xc0, "INST_RETIRED.ANY_P": 0xc0, "CPU_CLK_UNHALTED.REF": 0x300,
+         "CPU_CLK_UNHALTED.THREAD": 0x3c, "CPU_CLK_UNHALTED.CORE": 0x3c,
+         "CPU_CLK_UNHALTED.THREAD_ANY": 0x3c | 1 << 21}
+
+
 def json_config(e):
+    if e.get("EventName", "").upper() in FIXED:
+        return FIXED[e["EventName"].upper()]
     num = lambda k: int(str(e.get(k, "0")), 0)
     return (num("EventCode") | num("UMask") << 8 | num("EdgeDetect") << 18 | num("AnyThread") << 21
             | num("Invert") << 23 | num("CounterMask") << 24)
@@ -61,7 +81,7 @@ def sysfs_config(root, pmu, alias):
 
 def tokenize(expr):
     tok = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d+)?(?:e[-+]?\d+)?)|(?P<name>(?:[A-Za-z_#]|\\.)(?:[A-Za-z0-9_.@#]|\\.)*)"
-                     r"|(?P<op>[-+*/(),<>]))")
+                     r"|(?P<op>[-+*/(),<>|^]))")
     pos, out = 0, []
     while pos < len(expr.rstrip()):
         m = tok.match(expr, pos)
@@ -75,6 +95,17 @@ def tokenize(expr):
         else:
             out.append(("op", m.group("op")))
     return out
+
+
+class Missing:
+    """An event pmutop did not count, in a branch of a conditional perf may not take."""
+    def __init__(self, why):
+        self.why = why
+
+    def _fail(self, *_):
+        raise KeyError(self.why.args[0] if self.why.args else str(self.why))
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _fail
+    __truediv__ = __rtruediv__ = __lt__ = __gt__ = __neg__ = __float__ = _fail
 
 
 class Evaluator:
@@ -91,6 +122,8 @@ class Evaluator:
         if "@" in name:  # cpu_core@EVENT@ or cpu@EVENT\,cmask\=1@
             pmu, name = name.split("@")[0], name.split("@")[1]
         c = sysfs_config(self.root, pmu, name)
+        if c is None and pmu.startswith("armv8"):  # Arm: STALL_SLOT is the alias stall_slot
+            c = sysfs_config(self.root, pmu, name.lower())
         if c is not None:
             return pmu, c
         e = self.events.get((pmu, name)) or self.events.get(("", name))
@@ -105,12 +138,31 @@ class Evaluator:
             return 0.0
         if name in ("#core_wide",):
             return 1.0
+        if name == "#slots":
+            return float(int(open(os.path.join(self.root, "sys/bus/event_source/devices", pmu,
+                                               "caps/slots")).read().strip(), 0))
         key = self.config_of(pmu, name)
+        if key not in counts and ((pmu, name + "_ANY") in self.events or ("", name + "_ANY") in self.events):
+            any_key = self.config_of(pmu, name + "_ANY")  # SMT off: the same count
+            if any_key in counts:
+                key = any_key
         if key not in counts:
             raise KeyError("pmutop did not count %s (%s config=%#x)" % (name, key[0], key[1]))
         return float(counts[key])
 
+    def cpuid_matches(self, mapcpuid):
+        """perf's arm64 strcmp_cpuid_str: same implementer and part, revision at least."""
+        midr = glob.glob(os.path.join(self.root, "sys/devices/system/cpu/cpu0/regs/identification/midr_el1"))
+        if not midr:
+            return 0
+        have, want = int(open(midr[0]).read().strip(), 16), int(mapcpuid, 16)
+        fields = ~(0xf << 20 | 0xf) & 0xffffffff
+        if have & fields != want & fields:
+            return 0
+        return int(((have >> 20) & 0xf, have & 0xf) >= ((want >> 20) & 0xf, want & 0xf))
+
     def eval(self, expr, pmu, counts):
+        expr = re.sub(r"strcmp_cpuid_str\((0x[0-9a-fA-F]+)\)", lambda m: str(self.cpuid_matches(m.group(1))), expr)
         names = {}
         py = []
         for kind, text in tokenize(expr):
@@ -118,7 +170,10 @@ class Evaluator:
                 py.append(" %s " % text)
             elif kind == "name":
                 v = "v%d" % len(names)
-                names[v] = self.value(text, pmu, counts)
+                try:
+                    names[v] = self.value(text, pmu, counts)
+                except KeyError as e:  # fails only if the branch that reads it is taken
+                    names[v] = Missing(e)
                 py.append(v)
             else:
                 py.append(text)
@@ -142,7 +197,8 @@ def main():
         for c in frame["counters"]:
             key = (c["pmu"], int(c["config"], 16))
             inst = per_inst.setdefault(c["instance"], {"pmu": c["pmu"], "counts": {}})
-            inst["counts"][key] = inst["counts"].get(key, 0) + c["delta"]
+            # perf's count is the hardware's: pmutop's delta has the alias's .scale applied
+            inst["counts"][key] = inst["counts"].get(key, 0) + c["delta"] / alias_scale(root, c["pmu"], c["event"])
         # aggregates: a socket's or all CPUs' sums, as perf --per-socket / -a sums them
         sums = {}
         for name, inst in per_inst.items():
@@ -161,7 +217,12 @@ def main():
                 if (ours, name) not in shown:
                     continue
                 try:
-                    want = 100 * ev.eval(ev.metric(theirs, inst["pmu"])["MetricExpr"], inst["pmu"], inst["counts"])
+                    pm = ev.metric(theirs, inst["pmu"])
+                    # tma_* are fractions ("100%"); Arm's are percent already ("1percent of slots")
+                    # (an ArchStdEvent override keeps sbsa.json's unit, percent, as perf's jevents merges them)
+                    unit = pm.get("ScaleUnit", "1percent" if "ArchStdEvent" in pm else "100%")
+                    scale = 100 if unit.startswith("100") else 1
+                    want = scale * ev.eval(pm["MetricExpr"], inst["pmu"], inst["counts"])
                 except KeyError as e:
                     print("%s %s: %s" % (ours, name, e))
                     bad += 1
@@ -174,6 +235,11 @@ def main():
                     agreed += 1
     print("%d values agreed with perf's MetricExpr within %.2f pp, %d did not" % (agreed, TOL_PP, bad))
     sys.exit(1 if bad or not agreed else 0)
+
+
+def alias_scale(root, pmu, event):
+    path = os.path.join(root, "sys/bus/event_source/devices", pmu, "events", event + ".scale")
+    return float(open(path).read()) if os.path.exists(path) else 1.0
 
 
 def cpu_sockets(root):

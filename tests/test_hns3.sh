@@ -1,7 +1,7 @@
 #!/bin/sh
 # The HiSilicon HNS3 NIC PMU on a tree written as the driver prints it: pair arithmetic,
 # filter modes (the driver's companions, per-event acceptance from filtermode/), BDF
-# bounds, the document's forms tolerated.
+# bounds, the document's forms tolerated, every metric against the document's formula.
 . "$TOP_SRCDIR/tests/lib.sh"
 cd "$scratch"
 sh "$TOP_SRCDIR/tests/fixtures/gen-hns3.sh" tree 0 2
@@ -69,4 +69,37 @@ close "$got" 2.4 && ok || fail "doc forms: port 1's 0.3 of 8 GB/s, got '$got'"
 # the demo
 "$PMUTOP" --demo hip09 -b -n 1 --fake-clock --format csv > demo.csv
 expect_grep "demo hip09" ",sim+sensors,hip09-hns3,nic.ssu_rpu.bw,sicl2,[0-9.]*,GB/s,ok" demo.csv
+
+# every NIC metric is hns3-pmu.rst's formula on the raw deltas: counter 0 / counter 1 of
+# an event pair (config bits 0-15 equal, bit 16 picks the counter), times are ticks of
+# hw_clk_freq; pairs found by encoding, never by pmutop's names. In every mode.
+for f in "" "-f nic@sicl0:mode=port,port=1" "-f nic@sicl2:mode=func,bdf=37:00.1"; do
+    # shellcheck disable=SC2086
+    "$PMUTOP" --demo hip09 -b -n 3 --fake-clock --format json --raw $f > raw.json
+    python3 - raw.json "$TOP_SRCDIR/profiles/machines/hip09/sys/bus/event_source/devices" <<'PY' && ok || fail "NIC metrics against the document's formula ($f)"
+import json, os, sys
+o = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+pairs = {}
+for c in o["counters"]:
+    cfg = int(c["config"], 16)
+    pairs.setdefault((c["instance"], c["pmu"], cfg & 0xffff), {})[cfg >> 16 & 1] = c
+# which statistic each metric reads: the pair whose counter-0 event the statistic names
+stat = {"nic.ssu_rpu.bw": "bw_ssu_rpu", "nic.ssu_rpu.pps": "pps_ssu_rpu", "nic.tpu_ssu.bw": "bw_tpu_ssu",
+        "nic.tpu_ssu.pps": "pps_tpu_ssu", "nic.roce_ssu.bw": "bw_roce_ssu", "nic.wr_fbd.bw": "bw_wr_fbd",
+        "nic.rpu.latency": "dly_rpu", "nic.msix.intr_rate": "pps_intr_msix_nic"}
+checked = 0
+for m in o["metrics"]:
+    if m["metric"] not in stat or m.get("state", "ok") != "ok":
+        continue
+    pair = [p for k, p in pairs.items() if k[0] == m["instance"] and p[0]["event"].startswith(stat[m["metric"]] + "_")]
+    assert len(pair) == 1, (m, pair)
+    c0, c1 = pair[0][0], pair[0][1]
+    hz = float(open(os.path.join(sys.argv[2], c0["pmu"], "hw_clk_freq")).read())
+    ratio = c0["delta"] / c1["delta"]            # the document: counter 0 / counter 1
+    want = {"bw": ratio * hz / 1e9, "pps": ratio * hz, "dly": ratio / hz * 1e9}[stat[m["metric"]].split("_")[0]]
+    assert abs(m["value"] - want) <= 1e-9 * abs(want), (m, want)
+    checked += 1
+assert checked >= 8, checked
+PY
+done
 finish

@@ -4,7 +4,10 @@
 # pmutop's --raw deltas, events found by the encodings perf's JSON and the tree's sysfs
 # give, never by pmutop's names. On the default model and on a stress model that
 # separates formulas agreeing by construction (PERF_METRICS bytes summing to 253/255,
-# children above their parents, UOP_DROPPING, E-cores whose counts do not fill 5 slots).
+# children above their parents, UOP_DROPPING, E-cores whose counts do not fill 5 slots,
+# Skylake's recovery cycles against the kernel's alias (Broadwell's are the alias), Arm's mispredicted branches and
+# stall slots beyond frontend + backend); Arm per MIDR: Neoverse V2, N2 r0p0 (perf's
+# stall-slot correction), N2 r0p3 and N1 (sbsa.json's generic formulae).
 . "$TOP_SRCDIR/tests/lib.sh"
 command -v python3 > /dev/null || skip "python3 is not installed"
 arch="${PERF_EVENTS_DIR:-}/arch/x86"
@@ -12,14 +15,25 @@ arch="${PERF_EVENTS_DIR:-}/arch/x86"
 cd "$scratch"
 stress="$TOP_SRCDIR/tests/fixtures/topdown-stress.ini"
 map="$TOP_SRCDIR/tests/fixtures/topdown-perf-map.txt"
-for pair in spr:sapphirerapids icl:icelakex adl:alderlake; do
-    kind=${pair%%:*} cpu=${pair#*:}
-    sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" "$kind" "$kind" 2 8 > /dev/null
+# KIND:PERF_CPU_DIR[:MIDR] (Arm: the tree's MIDR picks perf's variant of the formulae)
+for triple in spr:sapphirerapids icl:icelakex adl:alderlake skl:skylakex bdw:broadwellx neoverse-v2:arm/neoverse-n2-v2 \
+              n2-r0p0:arm/neoverse-n2-v2:0x00000000410fd490 n2-r0p3:arm/neoverse-n2-v2:0x00000000410fd493 \
+              n1:arm/neoverse-n1:0x00000000413fd0c1; do
+    kind=${triple%%:*} rest=${triple#*:}
+    cpu=${rest%%:*} midr=${rest#"$cpu"}
+    gen=$kind dir=$arch m=$map
+    case $kind in
+    neoverse-v2|n2-*|n1) gen=neoverse-v2 dir="${PERF_EVENTS_DIR:-}/arch/arm64" m="$TOP_SRCDIR/tests/fixtures/topdown-perf-map-arm.txt" ;;
+    esac
+    [ "$kind" = bdw ] && gen=skl
+    MIDR=${midr#:} sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" "$gen" "$kind" 2 8 > /dev/null
+    # Broadwell-EP: the same kernel aliases, its own pmu_name (the generic 'classic' group)
+    [ "$kind" = bdw ] && echo broadwell > bdw/sys/bus/event_source/devices/cpu/caps/pmu_name
     for model in default stress; do
         set -- --sim --sysfs-root "$kind" -p topdown -b -n 3 --fake-clock --format json --raw
         [ "$model" = stress ] && set -- "$@" --model "$stress"
         "$PMUTOP" "$@" > "$kind-$model.jsonl" 2> "$kind-$model.err" || fail "$kind $model: $(cat "$kind-$model.err")"
-        if python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$arch" "$cpu" "$kind" "$kind-$model.jsonl" "$map" > "$kind-$model.out"; then
+        if python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$dir" "$cpu" "$kind" "$kind-$model.jsonl" "$m" > "$kind-$model.out"; then
             ok
         else
             fail "$kind $model model differs from perf's $cpu metrics:"

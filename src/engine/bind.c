@@ -653,6 +653,16 @@ static void add_aggregate(struct session *s, int *cap, struct profile *prof, con
 		inst->vars[group_attr_slot(g, a)] = first_member->vars[group_attr_slot(g, a)];
 }
 
+/* Does p's attribute words[0] match one of the globs after it? */
+static bool attr_holds(const struct pmu *p, char **words)
+{
+	const char *v = pmu_attr(p, words[0]);
+	for (char **w = words + 1; v && *w; w++)
+		if (!fnmatch(*w, v, 0))
+			return true;
+	return false;
+}
+
 /* Does p match one of the group's patterns (space-separated alternatives)? */
 static bool group_matches(const struct prof_group *g, const struct pmu *p, char caps[][2][64], int *ncaps)
 {
@@ -665,12 +675,10 @@ static bool group_matches(const struct prof_group *g, const struct pmu *p, char 
 		ok = pmu_find_alias(p, g->needs[i]) != NULL;
 	for (int i = 0; ok && i < g->nlacks; i++)
 		ok = pmu_find_alias(p, g->lacks[i]) == NULL;
-	if (ok && g->when) {
-		const char *v = pmu_attr(p, g->when[0]);
-		ok = false;
-		for (char **w = g->when + 1; v && *w && !ok; w++)
-			ok = !strcmp(v, *w);
-	}
+	if (ok && g->when)
+		ok = attr_holds(p, g->when);
+	if (ok && g->unless)
+		ok = !attr_holds(p, g->unless);
 	return ok;
 }
 

@@ -519,11 +519,12 @@ static void group_key(struct loader *L, const char *name, const char *value)
 		append_words(&g->needs, &g->nneeds, value);
 	} else if (!strcmp(name, "lacks")) {
 		append_words(&g->lacks, &g->nlacks, value);
-	} else if (!strcmp(name, "when")) {
-		free_words(g->when);
-		g->when = split_words(value, NULL);
-		if (!g->when[0] || !g->when[1])
-			lerror(L, L->line, value_column(L), "when wants a PMU attribute and one or more values");
+	} else if (!strcmp(name, "when") || !strcmp(name, "unless")) {
+		char ***w = !strcmp(name, "when") ? &g->when : &g->unless;
+		free_words(*w);
+		*w = split_words(value, NULL);
+		if (!(*w)[0] || !(*w)[1])
+			lerror(L, L->line, value_column(L), "%s wants a PMU attribute and one or more values", name);
 	} else if (!strcmp(name, "alternative")) {
 		if (!parse_bool(value, &g->alternative))
 			lerror(L, L->line, value_column(L), "alternative must be yes or no");
@@ -558,7 +559,7 @@ static void group_key(struct loader *L, const char *name, const char *value)
 		set_string(&g->leader, value);
 	} else {
 		lerror(L, L->line, 0, "unknown key '%s' in [group %s] (known: pmu, instance, label, pci_rc, per_bit, title, events, "
-		       "optional, event.NAME, optional.NAME, filter.TERM, choice.FILTER.NAME, attrs, notes, needs, lacks, when, alternative, exclusive, per, aggregate, aggregate_suffix, grouped, leader)",
+		       "optional, event.NAME, optional.NAME, filter.TERM, choice.FILTER.NAME, attrs, notes, needs, lacks, when, unless, alternative, exclusive, per, aggregate, aggregate_suffix, grouped, leader)",
 		       name, g->name);
 	}
 }
@@ -1224,6 +1225,7 @@ void profile_free(struct profile *p)
 		free_words(g->needs);
 		free_words(g->lacks);
 		free_words(g->when);
+		free_words(g->unless);
 		free(g->exclusive);
 	}
 	free(p->groups);

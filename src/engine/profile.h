@@ -61,7 +61,10 @@ struct prof_group {
 	int nlacks;
 	char **lacks;      /* events a PMU must not offer (Ice Lake's perf metrics: no level 2) */
 	char **when;       /* "ATTR" "VALUE"...: a PMU attribute that must hold one of the values
-			    * (caps/pmu_name alderlake_hybrid: a core whose slot width is known) */
+			    * (caps/pmu_name alderlake_hybrid: a core whose slot width is known);
+			    * values are globs (midr_el1 0x0000000041?fd4f?) */
+	char **unless;     /* the same, that must not hold (the generic variant of a family
+			    * whose known members have groups of their own) */
 	bool alternative;  /* one of several variants (TopDown per CPU family): not "missing" */
 	char *instance;    /* "socket{socket}/rc{rc}"; default: the PMU name */
 	char *label;       /* how a row names an instance, "S{socket} RC{rc}"; default: instance */

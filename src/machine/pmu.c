@@ -6,6 +6,7 @@
 #include "machine/pmu.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -204,6 +205,25 @@ static void read_cpus(struct pmu *p, const struct cpulist *online)
 	}
 }
 
+/* An Arm core PMU's CPU identity (implementer, part, variant, revision), from its first
+ * CPU's MIDR_EL1, kept as the attribute "midr_el1": perf's metrics differ by core and
+ * revision (strcmp_cpuid_str in neoverse-n2-v2's metrics.json), and profiles tell them
+ * apart with 'when = midr_el1 GLOB'. Nothing on machines without the file. */
+static void read_midr(struct pmu *p, const char *root)
+{
+	if (!p->cpus.n || pmu_attr(p, "midr_el1"))
+		return;
+	char rel[96];
+	snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/regs/identification", p->cpus.cpu[0]);
+	char *dir = path_join(root, rel);
+	char *v = sysfs_read_attr(dir, "midr_el1");
+	free(dir);
+	if (v) {
+		int cap = p->nattrs;
+		add_attr(p, &cap, "midr_el1", v);
+	}
+}
+
 static void read_type(struct pmu *p)
 {
 	const char *t = pmu_attr(p, "type");
@@ -344,6 +364,7 @@ struct machine *machine_discover(const char *root)
 	for (int i = 0; i < m->npmus; i++) {
 		read_type(&m->pmus[i]);
 		read_cpus(&m->pmus[i], &m->online);
+		read_midr(&m->pmus[i], root);
 	}
 	discover_hwmon(m);
 	bfperf_discover(m);

@@ -86,15 +86,17 @@ static int sim_open(struct source *src, struct instance *inst)
 		if (!instance_counts_event(inst, ct->event))
 			continue; /* not opened under the current filters */
 		bool legacy = inst->pmu->type < 0 || ct->attr.type != (uint32_t)inst->pmu->type;
-		sc[k].event = legacy ? legacy_name(&ct->attr) : sim_decode_event(ss->decoder, inst->pmu, &ct->attr);
+		sc[k].sec = sec;
+		/* a model may name an encoding as perf writes raw events (perf's JSON events no
+		 * alias names): that exact encoding wins over an alias it merely contains (the
+		 * any-thread CPU_CLK_UNHALTED.THREAD_ANY is not the alias cpu-cycles) */
+		snprintf(sc[k].raw, sizeof(sc[k].raw), "r%llx", (unsigned long long)ct->attr.config[0]);
+		if (!legacy && sim_rate_index(sec, sc[k].raw) >= 0)
+			sc[k].event = sc[k].raw;
+		else
+			sc[k].event = legacy ? legacy_name(&ct->attr) : sim_decode_event(ss->decoder, inst->pmu, &ct->attr);
 		if (!sc[k].event && ct->attr.type <= 1) /* the 'software' PMU: fixed event numbers */
 			sc[k].event = legacy_name(&ct->attr);
-		sc[k].sec = sec;
-		if (!sc[k].event && !legacy) { /* a model may name what no sysfs alias does (perf's JSON events) */
-			snprintf(sc[k].raw, sizeof(sc[k].raw), "r%llx", (unsigned long long)ct->attr.config[0]);
-			if (sim_rate_index(sec, sc[k].raw) >= 0)
-				sc[k].event = sc[k].raw;
-		}
 		struct sim_place at = { src->machine->pci, inst->socket, last_number(inst->pmu->name) };
 		sc[k].selection = legacy ? 1.0 : sim_selection(sc[k].sec, inst->pmu, sc[k].event, &ct->attr, &at);
 		if (sim_rate_is_scaled(sc[k].sec, sc[k].event) && inst->scale[ct->event] > 0)
