@@ -15,6 +15,7 @@
 #include "machine/pcimap.h"
 #include "machine/pmu.h"
 #include "machine/procstat.h"
+#include "outputs/prom.h"
 #include "testutil.h"
 #include "base/util.h"
 
@@ -452,6 +453,20 @@ START_TEST(expr_deep_nesting_refused)
 	ck_assert_msg(strstr(err, "nests too deeply"), "%s", err);
 	free(err);
 	free(deep);
+	/* and so do conditionals, right-nested: 'a ? b : c ? d : ...' */
+	big = 15000;
+	char *cond = xmalloc(4 * big + 2);
+	n = 0;
+	for (size_t i = 0; i < big; i++)
+		n += (size_t)sprintf(cond + n, "1?");
+	cond[n++] = '1';
+	for (size_t i = 0; i < big; i++)
+		n += (size_t)sprintf(cond + n, ":1");
+	cond[n] = '\0';
+	ck_assert(expr_compile(cond, &names, &err, &col) == NULL);
+	ck_assert_msg(strstr(err, "nests too deeply"), "%s", err);
+	free(err);
+	free(cond);
 	/* 60 levels are fine, and evaluate */
 	n = 0;
 	for (int i = 0; i < 60; i++)
@@ -463,6 +478,27 @@ START_TEST(expr_deep_nesting_refused)
 	ck_assert_msg(e != NULL, "%s", err);
 	ck_assert_double_eq(expr_eval(e, vars), 2.0);
 	expr_free(e);
+}
+END_TEST
+
+/* Label values in the exposition: backslash, double quote and newline escaped, as the
+ * text format wants; anything else as it is. */
+START_TEST(prom_label_escapes)
+{
+	char buf[256] = "";
+	prom_label(buf, sizeof(buf), "label", "Socket \"0\" \\ edge\nline");
+	ck_assert_str_eq(buf, "label=\"Socket \\\"0\\\" \\\\ edge\\nline\"");
+	prom_label(buf, sizeof(buf), "chip", "x");
+	ck_assert_str_eq(buf, "label=\"Socket \\\"0\\\" \\\\ edge\\nline\",chip=\"x\"");
+	char name[64];
+	prom_metric_name(name, sizeof(name), "tile", "HNF_REQUESTS", "", true);
+	ck_assert_str_eq(name, "pmutop_tile_hnf_requests_total");
+	prom_metric_name(name, sizeof(name), "host.power_w", NULL, "watts", false);
+	ck_assert_str_eq(name, "pmutop_host_power_watts");
+	prom_metric_name(name, sizeof(name), "nic.ssu_rpu.pps", NULL, "per_second", false);
+	ck_assert_str_eq(name, "pmutop_nic_ssu_rpu_packets_per_second");
+	prom_metric_name(name, sizeof(name), "bf.pcie.in_bytes", NULL, "bytes_per_second", false);
+	ck_assert_str_eq(name, "pmutop_bf_pcie_in_bytes_per_second");
 }
 END_TEST
 
@@ -601,6 +637,7 @@ int main(void)
 	tcase_add_test(t, unreadable_type_file);
 	tcase_add_test(t, dvsec_walk);
 	tcase_add_test(t, rc_map_of_the_demo_tree);
+	tcase_add_test(t, prom_label_escapes);
 	suite_add_tcase(s, t);
 	/* 150 000 printf calls: seconds under valgrind */
 	TCase *numbers = tcase_create("numbers");

@@ -51,6 +51,12 @@ while IFS="$tab" read -r formula col msg; do
         "$PMUTOP" --demo -b -n 1 --fake-clock -p formula.ini
 done < rows.txt
 
+# a 15 000-deep conditional on one 60 KB line, under a 256 KiB stack: refused at the
+# nesting limit, which holds for every recursive production, not a crash
+python3 -c 'print("[group ucf]\npmu = nvidia_ucf_pmu_{socket}\nevents = cycles\n[metric ucf.bad]\nformula = " + "1?" * 15000 + "1" + ":1" * 15000)' > deep.ini
+expect_refusal "a 15 000-deep ?: chain" "pmutop: error: deep.ini:5:139: formula nests too deeply (more than 64 levels)" \
+    sh -c 'ulimit -s 256 && exec "$0" "$@"' "$PMUTOP" --demo -b -n 1 --fake-clock -p deep.ini
+
 rows "$bad/events.txt"
 while IFS="$tab" read -r event msg; do
     expect_refusal "event $event" "$msg" "$PMUTOP" encode --demo "$event"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # BlueField's counter files, counted for real on a plain copy of the demo tree (no --sim:
 # the hwmon source programs and reads the copy's files): every exit path - the end of -n,
-# SIGTERM, SIGINT, SIGHUP, a failed output - puts back what event<N>/enable held; the
+# SIGTERM, SIGINT, SIGHUP, SIGQUIT, a failed output - puts back what event<N>/enable held; the
 # demos count through the simulated driver, including BlueField-3's 32-bit wrap.
 . "$TOP_SRCDIR/tests/lib.sh"
 cd "$scratch"
@@ -27,12 +27,12 @@ expect_grep "the source says hwmon (and the tree's sensors)" ",hwmon+sensors," r
 restored "after -n"
 
 # signals: programmed while running, restored after
-for sig in TERM INT HUP; do
+for sig in TERM INT HUP QUIT; do
     fresh
     "$PMUTOP" -b --sysfs-root copy -d 3600 > /dev/null 2>&1 &
     pid=$!
     i=0
-    # programmed means ready: pmutop takes INT/TERM/HUP before it programs anything
+    # programmed means ready: pmutop takes INT/TERM/HUP/QUIT before it programs anything
     # (a SigCgt mask would not do: under valgrind the tool catches every signal)
     programmed() { [ "$(sed 's/:.*//' "copy/$dev/tile0/event0")" = 0x45 ]; }
     while [ $i -lt 600 ] && ! programmed; do sleep 0.05; i=$((i + 1)); done # a deadline (30 s), for loaded machines

@@ -359,14 +359,14 @@ expect_grep "missing sysfs root message" "nonexistent: No such file or directory
 mkdir -p adir
 "$PMUTOP" -p ./adir -b -n 1 > /dev/null 2> err.out
 expect_eq "profile is a directory exit" $? 1
-expect_grep "profile is a directory message" "adir: cannot open profile: Is a directory" err.out
+expect_grep "profile is a directory message" "adir: cannot open profile: a directory, not a file" err.out
 : > empty.ini
 "$PMUTOP" -p ./empty.ini -b -n 1 > /dev/null 2> err.out
 expect_eq "empty profile exit" $? 1
 expect_grep "empty profile message" "empty.ini:1: defines no \[group\] and no \[metric\]" err.out
 "$PMUTOP" --demo --model ./adir -b -n 1 --fake-clock > /dev/null 2> err.out
 expect_eq "model is a directory exit" $? 1
-expect_grep "model is a directory message" "adir: cannot open model: Is a directory" err.out
+expect_grep "model is a directory message" "adir: cannot open model: a directory, not a file" err.out
 "$PMUTOP" --model badmodel.ini -b -n 1 > /dev/null 2> err.out
 expect_eq "model without --sim exit" $? 2
 expect_grep "model without --sim message" "model needs --sim" err.out

@@ -111,6 +111,29 @@ serve_demo tegra410 -d 60
 expect_eq "no frame yet: 503" "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$dport/metrics")" 503
 stop_demo
 
+# where it serves, said with the port as bound; every address is said to be open to all
+"$PMUTOP" serve --demo --listen localhost:0 -n 1 -d 0.1 > /dev/null 2> where.err
+expect_grep "localhost is the loopback, the bound port said" "serving http://127.0.0.1:[1-9][0-9]*/metrics (port [1-9]" where.err
+"$PMUTOP" serve --demo --listen :0 -n 1 -d 0.1 > /dev/null 2> where.err
+expect_grep "every address: said, with a warning" "serving http://0.0.0.0:[1-9][0-9]*/metrics .*on every address.*no authentication" where.err
+
+# label values from files (a sensor label with quotes, a backslash) are escaped, and the
+# exposition still passes promtool
+cp -R "$tree" esc
+printf 'Socket 0 "SoC" \\ edge\n' > esc/sys/class/hwmon/hwmon0/temp1_label
+"$PMUTOP" serve --sim --sysfs-root esc --listen 127.0.0.1:0 -d 0.1 2> esc.err &
+dpid=$!
+pids="$pids $dpid"
+esc_port() { grep -q "(port [0-9]*)" esc.err; }
+wait_until "the escaping exporter's port" 10 esc_port
+eport=$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' esc.err)
+esc_values() { curl -sf "http://127.0.0.1:$eport/metrics" > esc.txt && grep -q '^pmutop_sensors_temp_celsius{' esc.txt; }
+wait_until "the escaped label's value" 10 esc_values
+stop_demo
+expect_grep "quotes and backslashes escaped" 'label="Socket 0 \\"SoC\\" \\\\ edge"' esc.txt
+promtool check metrics < esc.txt > lint.out 2>&1
+expect_eq "escaped labels: promtool check metrics" "$(cat lint.out)" ""
+
 # a real Prometheus scraping every second, pmutop serve on the tree and on a BlueField
 # demo (whose gauges, sensors and hwmon counters have rules of their own)
 serve_demo bluefield2

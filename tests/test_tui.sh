@@ -21,7 +21,8 @@ start() {
     starts=$((${starts:-0} + 1))
     sock="pmutop-test-$$-$starts"
     rm -f "$scratch/pid"
-    T new-session -d -x "$w" -y "$h" "env $* sh -c 'sh \"$scratch/launch.sh\" $PMUTOP_ARGS; echo EXITED=\$?; stty -a | tr \" ;\" \"\\n\\n\" | grep -x -e icanon -e -icanon -e echo -e -echo; exec sleep 60'"
+    # (the wrapper survives Ctrl-\ as an interactive shell does: not in the foreground job)
+    T new-session -d -x "$w" -y "$h" "env $* sh -c 'trap : QUIT; sh \"$scratch/launch.sh\" $PMUTOP_ARGS; echo EXITED=\$?; stty -a | tr \" ;\" \"\\n\\n\" | grep -x -e icanon -e -icanon -e echo -e -echo; exec sleep 60'"
 }
 # pmutop records its own PID (exec keeps it), so a test signals exactly what it started
 cat > "$scratch/launch.sh" <<EOF
@@ -275,6 +276,12 @@ start 100 30 LANG=C.UTF-8
 see "second start" "UCF bandwidth"
 kill -HUP "$(pmutop_pid)" || fail "no pmutop to signal"
 quit_ok "SIGHUP"
+
+# Ctrl-\ (SIGQUIT, as the terminal sends it) quits as q does, the terminal restored
+start 100 30 LANG=C.UTF-8
+see "start for Ctrl-\\" "UCF bandwidth"
+keys 'C-\'
+quit_ok "Ctrl-\\ (SIGQUIT)"
 
 # a mouse click focuses the row under it (X10 mouse report: ESC [ M button x y, each
 # plus 32, 1-based); mouse is on by default outside ssh

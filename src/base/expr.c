@@ -199,14 +199,22 @@ static void parse_primary(struct parser *ps)
 		fail(ps, start, "unexpected '%c' where a value was expected", *ps->p);
 }
 
+/* One more level of the parser's recursion; false (said once) past the limit. Every
+ * recursive production goes through it: a formula must not reach the C stack's end. */
+static bool enter(struct parser *ps)
+{
+	if (++ps->nest <= EXPR_MAX_NEST)
+		return true;
+	fail(ps, ps->p, "formula nests too deeply (more than %d levels)", EXPR_MAX_NEST);
+	ps->nest--;
+	return false;
+}
+
 static void parse_unary(struct parser *ps)
 {
 	skip_ws(ps);
-	if (++ps->nest > EXPR_MAX_NEST) {
-		fail(ps, ps->p, "formula nests too deeply (more than %d levels)", EXPR_MAX_NEST);
-		ps->nest--;
+	if (!enter(ps))
 		return;
-	}
 	if (ps->err) {
 	} else if (accept(ps, "-")) {
 		parse_unary(ps);
@@ -291,14 +299,17 @@ static void parse_or(struct parser *ps)
 static void parse_cond(struct parser *ps)
 {
 	parse_or(ps);
-	if (ps->err || !accept(ps, "?"))
+	if (ps->err || !accept(ps, "?") || !enter(ps))
 		return;
 	int jf = emit(ps, OP_JFALSE, 0, 0, -1);
 	parse_cond(ps);
-	if (ps->err)
+	if (ps->err) {
+		ps->nest--;
 		return;
+	}
 	if (!accept(ps, ":")) {
 		fail(ps, ps->p, "expected ':' of '?:'");
+		ps->nest--;
 		return;
 	}
 	int jmp = emit(ps, OP_JUMP, 0, 0, -1); /* the else branch pushes its own value */
@@ -306,6 +317,7 @@ static void parse_cond(struct parser *ps)
 	parse_cond(ps);
 	ps->e->code[jmp].arg = ps->e->n;
 	ps->e->code[jf].arg2 = ps->e->n;
+	ps->nest--;
 }
 
 /* VAR x; ADD -> ADDV x (and SUB, MUL, DIV; CONST likewise). Only where no jump targets

@@ -75,6 +75,35 @@ bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+FILE *open_user_file(const char *path, const char **why)
+{
+	/* O_NONBLOCK: opening a FIFO nobody writes must not hang before fstat says what it is */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		*why = strerror(errno);
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	*why = S_ISDIR(st.st_mode) ? "a directory, not a file"
+	       : S_ISCHR(st.st_mode) ? "a character device, not a regular file"
+	       : S_ISBLK(st.st_mode) ? "a block device, not a regular file"
+	       : S_ISFIFO(st.st_mode) ? "a pipe, not a regular file"
+	       : !S_ISREG(st.st_mode) ? "not a regular file"
+	       : st.st_size > (off_t)USER_FILE_MAX ? "larger than pmutop reads (4 MiB)"
+					       : NULL;
+	FILE *f = *why ? NULL : fdopen(fd, "r");
+	if (!f) {
+		if (!*why)
+			*why = strerror(errno);
+		close(fd);
+		return NULL;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return f;
+}
+
 bool is_regular_file(const char *path)
 {
 	struct stat st;

@@ -403,8 +403,12 @@ static int add_outputs(struct options *o, struct session *s, struct runloop *loo
 			free(err);
 			return -1;
 		}
-		fprintf(stderr, "pmutop: serving http://%s/metrics (port %d)\n",
-			o->listen ? o->listen : EXPORTER_DEFAULT_LISTEN, exporter_port(ex));
+		bool every;
+		const char *url = exporter_url(ex, &every);
+		fprintf(stderr, "pmutop: serving %s (port %d)%s\n", url, exporter_port(ex),
+			every ? " on every address of this machine: /metrics has no authentication, so anyone who "
+				"reaches the port can read it (restrict it with a firewall, or use --listen 127.0.0.1:PORT)"
+			      : "");
 		runloop_add_output(loop, ex);
 	}
 	if (o->record_only || o->serve_only)

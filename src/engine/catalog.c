@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "paths.h"
+#include "pmutop-paths.h"
 #include "base/diag.h"
 #include "engine/session.h"
 #include "base/sysfs.h"

@@ -1100,9 +1100,10 @@ static struct profile *load_stream(const char *path, FILE *f, int *nerrors);
 struct profile *profile_load(const char *path, int *nerrors)
 {
 	*nerrors = 0;
-	FILE *f = is_dir(path) ? NULL : fopen(path, "r");
+	const char *why;
+	FILE *f = open_user_file(path, &why);
 	if (!f) {
-		diag_error("%s: cannot open profile: %s", path, strerror(is_dir(path) ? EISDIR : errno));
+		diag_error("%s: cannot open profile: %s", path, why);
 		*nerrors = 1;
 		return NULL;
 	}

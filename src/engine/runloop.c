@@ -41,6 +41,9 @@ void runloop_install_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* Ctrl-\\ in the monitor: a quit like the others (htop does), not a core dump that
+	 * leaves the terminal raw and BlueField blocks programmed */
+	sigaction(SIGQUIT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
 

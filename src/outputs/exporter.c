@@ -63,6 +63,8 @@ struct exporter {
 	struct MHD_Daemon *d;
 	const struct mhd_api *mhd;
 	int port;
+	bool any_address; /* listening on every address of the machine */
+	char url[96];     /* "http://127.0.0.1:9741/metrics", the port as bound */
 	/* Everything below is shared with the HTTP thread and changed under lock, but acc,
 	 * which only the refresh side touches. */
 	pthread_mutex_t lock;
@@ -556,8 +558,10 @@ static bool parse_listen(const char *text, struct sockaddr_storage *ss, socklen_
 	a4->sin_family = AF_INET;
 	a4->sin_port = htons((uint16_t)port);
 	a4->sin_addr.s_addr = htonl(INADDR_ANY);
-	if (host[0] && inet_pton(AF_INET, host, &a4->sin_addr) != 1) {
-		*err = xasprintf("--listen %s: '%s' is not an IPv4 address (or [IPv6])", text, host);
+	if (!strcmp(host, "localhost")) /* the loopback, not a name lookup */
+		a4->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	else if (host[0] && inet_pton(AF_INET, host, &a4->sin_addr) != 1) {
+		*err = xasprintf("--listen %s: '%s' is not an IPv4 address, [IPv6] or localhost", text, host);
 		return false;
 	}
 	*slen = sizeof(*a4);
@@ -598,6 +602,22 @@ struct output *exporter_output_new(struct session *s, const struct exporter_opti
 	}
 	const union MHD_DaemonInfo *info = mhd->get_daemon_info(x->d, MHD_DAEMON_INFO_BIND_PORT);
 	x->port = info ? info->port : 0;
+	x->any_address = ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_addr.s_addr == htonl(INADDR_ANY)
+						  : IN6_IS_ADDR_UNSPECIFIED(&((struct sockaddr_in6 *)&ss)->sin6_addr);
+	char host[INET6_ADDRSTRLEN] = "";
+	if (ss.ss_family == AF_INET)
+		inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, host, sizeof(host));
+	else
+		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr, host, sizeof(host));
+	snprintf(x->url, sizeof(x->url), ss.ss_family == AF_INET6 ? "http://[%s]:%d/metrics" : "http://%s:%d/metrics", host,
+		 x->port);
 	(void)slen;
 	return o;
+}
+
+const char *exporter_url(struct output *o, bool *every_address)
+{
+	struct exporter *x = o->priv;
+	*every_address = x->any_address;
+	return x->url;
 }

@@ -11,7 +11,8 @@ struct output;
 struct session;
 
 struct exporter_options {
-	const char *listen; /* "127.0.0.1:9741", "[::1]:9741", ":9741" (all addresses), port 0: any free */
+	const char *listen; /* "127.0.0.1:9741", "localhost:9741", "[::1]:9741", ":9741" (all
+			     * addresses), port 0: any free */
 	bool per_cpu;       /* per-CPU series too (else per-socket sums of per-CPU groups) */
 };
 
@@ -21,6 +22,9 @@ struct exporter_options {
 struct output *exporter_output_new(struct session *s, const struct exporter_options *o, char **err);
 /* The port it listens on (after binding port 0). */
 int exporter_port(struct output *o);
+/* Where it serves, the port as bound ("http://127.0.0.1:41234/metrics"); *every_address
+ * when it listens on all the machine's addresses. */
+const char *exporter_url(struct output *o, bool *every_address);
 /* The exposition as a scrape gets it (Prometheus text 0.0.4, or OpenMetrics 1.0.0). */
 char *exporter_render(struct output *o, bool openmetrics, size_t *len);
 /* Has it had a frame (a scrape before the first is answered 503)? */

@@ -350,9 +350,10 @@ struct sim_model *sim_model_load(const char *path)
 	m->path = xstrdup(path);
 	m->cur = -1;
 	m->at_line_start = true;
-	m->f = is_dir(path) ? NULL : fopen(path, "r");
+	const char *why;
+	m->f = open_user_file(path, &why);
 	if (!m->f) {
-		diag_error("%s: cannot open model: %s", path, strerror(is_dir(path) ? EISDIR : errno));
+		diag_error("%s: cannot open model: %s", path, why);
 		sim_model_free(m);
 		return NULL;
 	}
