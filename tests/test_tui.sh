@@ -567,6 +567,29 @@ see "multiplexed values marked" "SLC read .*[0-9]~ [GMK]B/s"
 keys q
 quit_ok "mux quit"
 
+# text from files reaches the screen cell by cell: a C1 control (U+009B, CSI) and a stray
+# byte become '?', a wide character takes two cells and the columns after it stay put
+mkdir -p "$scratch/wide"
+cp -R "$TOP_SRCDIR/profiles/machines/tegra410/sys" "$scratch/wide/"
+printf 'Socket 0 \302\23331m \346\270\251\345\272\246\n' > "$scratch/wide/sys/class/hwmon/hwmon0/temp1_label"
+printf 'Socket 1 \23331m SoC\n' > "$scratch/wide/sys/class/hwmon/hwmon2/temp1_label"
+PMUTOP_ARGS="--sim --sysfs-root $scratch/wide -d 0.2"
+start 120 40 LANG=C.UTF-8
+keys End
+see "a C1 control as '?', a wide label in two cells each" "soc_thermal0/Socket 0 ?31m 温度 "
+see "a stray byte as '?'" "soc_thermal1/Socket 1 ?31m SoC$"
+# the next column starts where it does on a row of narrow labels
+before() { grep "$1" "$scratch/screen.txt" | sed "s|$2.*||" | LC_ALL=C.UTF-8 wc -L; }
+expect_eq "the column after a wide label stays put" "$(before soc_thermal0/ soc_thermal1/)" "$(before power_meter0/ power_meter1/)"
+keys q
+quit_ok "wide labels quit"
+
+# a terminal that cannot move the cursor is refused before anything is drawn
+PMUTOP_ARGS="--demo"
+start 80 24 LANG=C.UTF-8 TERM=dumb
+see "TERM=dumb refused" "the terminal (TERM=dumb) is unknown or cannot move the cursor; use -b"
+see "TERM=dumb exit status" "EXITED=1"
+
 # too small from the start
 PMUTOP_ARGS="--demo"
 start 40 10 LANG=C.UTF-8

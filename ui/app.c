@@ -419,7 +419,8 @@ struct output *ui_output_new(struct session *s, const struct ui_options *opt)
 	crt_install_signal_handlers();
 	if (!crt_init(t)) {
 		const char *term = getenv("TERM");
-		fprintf(stderr, "pmutop: cannot start the terminal (TERM=%s); use -b for batch output\n", term ? term : "unset");
+		fprintf(stderr, "pmutop: the terminal (TERM=%s) is unknown or cannot move the cursor; use -b for batch output\n",
+			term ? term : "unset");
 		tui_state_free(t);
 		free(t);
 		return NULL;

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 #include <unistd.h>
 
 #include "tui.h"
@@ -124,8 +125,17 @@ void crt_apply_settings(struct tui *t)
 bool crt_init(struct tui *t)
 {
 	setlocale(LC_ALL, "");
-	if (!newterm(NULL, stdout, stdin))
+	SCREEN *scr = newterm(NULL, stdout, stdin);
+	if (!scr)
 		return false;
+	/* a terminal that cannot move the cursor (TERM=dumb, a printer) would get each frame
+	 * appended as garbage: refused before anything is drawn */
+	const char *cup = tigetstr("cup");
+	if (!cup || cup == (char *)-1) {
+		endwin();
+		delscreen(scr);
+		return false;
+	}
 	started = true;
 	cbreak();
 	noecho();
@@ -196,6 +206,26 @@ int crt_put_wrapped(int y, int x, int w, int maxlines, enum role r, const char *
 	return n;
 }
 
+/* Cells a printable character takes: Latin and our own box and block glyphs without a
+ * library call (a redraw draws thousands), the rest as wcwidth() says (CJK: 2; combining
+ * marks: 0, not drawn). */
+static int char_width(wchar_t wc)
+{
+	if (wc < 0x300 || (wc >= 0x2500 && wc < 0x2600))
+		return 1;
+	return wcwidth(wc);
+}
+
+/* Before cells [x, end) of row are written: a wide character cut in two by the write
+ * leaves a blank, so every CELL_WIDE_TAIL follows its character. */
+static void unsplit(struct cell *row, int x, int end)
+{
+	if (x > 0 && row[x].wc == CELL_WIDE_TAIL)
+		row[x - 1].wc = ' ';
+	if (end < grid_cols && row[end].wc == CELL_WIDE_TAIL)
+		row[end].wc = ' ';
+}
+
 void crt_put_attr(int y, int x, int maxw, attr_t a, const char *text, int nbytes)
 {
 	if (!grid || maxw <= 0 || !crt_visible(y) || x >= grid_cols || x < 0)
@@ -209,18 +239,32 @@ void crt_put_attr(int y, int x, int maxw, attr_t a, const char *text, int nbytes
 	const unsigned char *p = (const unsigned char *)text;
 	const unsigned char *stop = nbytes < 0 ? NULL : p + nbytes;
 	while (*p && n < maxw && (!stop || p < stop)) {
+		bool bad = (*p & 0xc0) == 0x80 || *p >= 0xf8; /* a stray continuation, no UTF-8 */
 		wchar_t wc = *p++;
 		int more = wc >= 0xf0 ? 3 : wc >= 0xe0 ? 2 : wc >= 0xc0 ? 1 : 0;
 		if (more)
 			wc &= (wchar_t)(0x3f >> more);
 		for (; more && (*p & 0xc0) == 0x80; more--)
 			wc = (wc << 6) | (*p++ & 0x3f);
-		if (more || wc < 0x20 || wc == 0x7f)
-			wc = '?'; /* cut short, or a control character: never sent to the terminal */
+		/* cut short, a C0 or C1 control (a stray continuation byte decodes as one), or
+		 * what takes no cell of its own: never sent to the terminal */
+		int cw = bad || more || wc < 0x20 || (wc >= 0x7f && wc < 0xa0) ? -1 : char_width(wc);
+		if (cw == 2 && n + 1 >= maxw)
+			cw = -1; /* half a wide character does not fit */
+		if (cw < 1 || cw > 2) {
+			wc = '?';
+			cw = 1;
+		}
+		if (!n)
+			unsplit(row_of(grid, y), x, x); /* the start: a tail under it loses its head */
 		cells[n].attr = a; /* the role's colour pair travels in the attribute bits */
 		cells[n].wc = (uint32_t)wc;
+		if (cw == 2) /* East Asian wide: two cells, the second the first's */
+			cells[++n] = (struct cell){ CELL_WIDE_TAIL, a };
 		n++;
 	}
+	if (n)
+		unsplit(row_of(grid, y), x + n, x + n);
 }
 
 /* w cells of one character from (y, x), clipped to the screen. */
@@ -230,6 +274,7 @@ static void grid_fill(int y, int x, int w, uint32_t wc, attr_t a)
 		return;
 	if (x + w > grid_cols)
 		w = grid_cols - x;
+	unsplit(row_of(grid, y), x, x + w);
 	struct cell *c = row_of(grid, y) + x;
 	for (int i = 0; i < w; i++)
 		c[i] = (struct cell){ wc, a };

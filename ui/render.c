@@ -258,16 +258,24 @@ int render_frame(struct cell *now, struct cell *shown, int nlines, int ncols, bo
 				else
 					break;
 			}
+			/* a wide character's two cells go together: a run never starts on its
+			 * tail, nor ends between them */
+			if (n[x].wc == CELL_WIDE_TAIL && x > 0)
+				x--;
+			if (last + 1 < w && n[last + 1].wc == CELL_WIDE_TAIL)
+				last++;
 			if (at != x)
 				move_to(y, x);
 			for (int i = x; i <= last; i++) {
+				o[i] = n[i];
+				if (n[i].wc == CELL_WIDE_TAIL)
+					continue; /* drawn with the character before it */
 				if (!R.attr_known || n[i].attr != R.cur) {
 					set_attr(R.cur, R.attr_known, n[i].attr);
 					R.cur = n[i].attr;
 					R.attr_known = true;
 				}
 				put_char(n[i].wc);
-				o[i] = n[i];
 			}
 			at = last + 1;
 			x = last + 1;

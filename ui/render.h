@@ -8,11 +8,14 @@
 
 #include <curses.h>
 
-/* One screen cell: a character (width one) and its curses attribute (colour pair too). */
+/* One screen cell: a character and its curses attribute (colour pair too). A wide
+ * character (wcwidth 2) takes its cell and the next, which holds CELL_WIDE_TAIL: the
+ * terminal fills it when it draws the character. */
 struct cell {
 	uint32_t wc;
 	attr_t attr;
 };
+#define CELL_WIDE_TAIL 0xffffffffu
 
 /* After curses has started on out and drawn its first (blank) screen. */
 void render_start(FILE *out, bool utf8);
