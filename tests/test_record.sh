@@ -141,6 +141,26 @@ expect_eq "existing file: exit" $? 1
 expect_grep "existing file: said" "rt.pmrec: exists; not overwritten (use --force)" err.out
 "$PMUTOP" --demo -b -n 1 --fake-clock -w rt.pmrec --force > /dev/null
 expect_eq "--force replaces" $? 0
+expect_eq "a recording says what it is (application_id 'pmut')" "$(sqlite3 rt.pmrec 'PRAGMA application_id')" 1886221684
+# ... a recording and nothing else: not a device node, another program's file, a
+# directory, nor anything through a symbolic link; each left as it was, said by name
+echo "someone's notes" > notes.txt
+ln -s notes.txt notes.link
+mkdir adir
+printf 'notes.txt:not a pmutop recording\nnotes.link:a symbolic link\nadir:a directory\n' > kinds.txt
+if mknod node c 1 3 2> /dev/null; then
+    echo 'node:a character device' >> kinds.txt
+else
+    skip_check "--force on a device node: mknod is not allowed here"
+fi
+while IFS=: read -r f why; do
+    before=$(ls -ld "$f" | cut -c1-10)
+    "$PMUTOP" --demo -b -n 1 --fake-clock -w "$f" --force > /dev/null 2> err.out < /dev/null
+    expect_eq "--force on $f: exit" $? 1
+    expect_grep "--force on $f: said" "$f: $why" err.out
+    expect_eq "--force on $f: left as it was" "$(ls -ld "$f" | cut -c1-10)" "$before"
+done < kinds.txt
+expect_eq "--force: the notes untouched" "$(cat notes.txt)" "someone's notes"
 
 # damaged, truncated, foreign and future files: a message, exit 1, never a crash
 cp range.pmrec bad.pmrec

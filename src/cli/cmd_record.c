@@ -19,7 +19,7 @@ static const char record_usage[] =
 	"  -o FILE          the recording (with --rotate: FILE-YYYYmmdd-HHMMSS.pmrec)\n"
 	"  --duration D     stop after D (90s, 5m, 1h, 2d); default: until SIGINT/SIGTERM\n"
 	"  --rotate D       start a new file every D; --keep N keeps the newest N\n"
-	"  --force          replace an existing FILE\n"
+	"  --force          replace FILE if it is a pmutop recording\n"
 	"  --info FILE      print host, kernel, version, profiles, span, samples, size\n"
 	"Other OPTIONS as for pmutop (-p, -f, -d, --demo, --sim, --sysfs-root, ...).\n";
 

@@ -57,7 +57,7 @@ static void usage(FILE *f)
 		"      --raw                 with --format json, also every counter's raw delta\n"
 		"  -o, --output FILE         batch output to FILE instead of standard output\n"
 		"  -w, --write FILE          record the session to FILE (SQLite) while running\n"
-		"      --force               replace an existing recording\n"
+		"      --force               replace an existing recording (nothing else)\n"
 		"  -r, --read FILE           replay a recording, in the monitor or with -b\n"
 		"      --begin/--end WHEN    replay from/until WHEN: HH:MM[:SS], +5m, @SECONDS\n"
 		"      --listen ADDR:PORT    serve Prometheus /metrics too (serve: only that)\n"

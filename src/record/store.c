@@ -59,9 +59,42 @@ int store_exec(struct store *st, const char *sql, char **err)
 	return 0;
 }
 
+/* --force replaces a pmutop recording and nothing else: not a device node (as root,
+ * -w /dev/null --force would have replaced it with a file), not another program's file,
+ * never through a symbolic link. 0, or -1 with *err naming what is there. */
+static int may_replace(const char *path, char **err)
+{
+	struct stat sb;
+	if (lstat(path, &sb) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	const char *kind = S_ISLNK(sb.st_mode) ? "a symbolic link" : S_ISDIR(sb.st_mode) ? "a directory"
+			   : S_ISCHR(sb.st_mode) ? "a character device" : S_ISBLK(sb.st_mode) ? "a block device"
+			   : S_ISFIFO(sb.st_mode) ? "a pipe" : S_ISSOCK(sb.st_mode) ? "a socket"
+			   : !S_ISREG(sb.st_mode) ? "not a regular file" : NULL;
+	if (kind) {
+		*err = xasprintf("%s: %s; --force replaces only a pmutop recording, so it is left as it is", path, kind);
+		return -1;
+	}
+	char *why = NULL;
+	struct store *old = store_open(path, &why);
+	if (!old) {
+		*err = xasprintf("%s: not a pmutop recording, so --force leaves it (%s)", path, why);
+		free(why);
+		return -1;
+	}
+	store_close(old);
+	return 0;
+}
+
 struct store *store_create(const char *path, bool force, char **err)
 {
 	*err = NULL;
+	if (force && may_replace(path, err) < 0)
+		return NULL;
 	if (force) {
 		char *wal = xasprintf("%s-wal", path), *shm = xasprintf("%s-shm", path);
 		unlink(path);
@@ -87,7 +120,7 @@ struct store *store_create(const char *path, bool force, char **err)
 		return NULL;
 	}
 	sqlite3_busy_timeout(st->db, 1000);
-	if (store_exec(st, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", err) < 0 ||
+	if (store_exec(st, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA application_id = " STORE_APPLICATION_ID ";", err) < 0 ||
 	    store_exec(st, schema, err) < 0) {
 		store_close(st);
 		return NULL;

@@ -12,6 +12,8 @@
 
 #define STORE_FORMAT "pmutop-recording"
 #define STORE_VERSION 1
+/* SQLite's application_id of a recording ("pmut"): file(1) and --force know it by it */
+#define STORE_APPLICATION_ID "1886221684"
 #define STORE_CHUNK 60 /* samples moved from the tail into one compressed chunk */
 
 struct store;
