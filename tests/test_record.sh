@@ -49,6 +49,13 @@ per=$(( ($(wc -l < live.csv) - 1) / 10 ))
 expect_eq "--begin/--end: three intervals" "$(( $(wc -l < part.csv) - 1 ))" "$((3 * per))"
 first=$(sed -n 2p part.csv | cut -d, -f1)
 expect_eq "--begin +3s starts at the fourth interval" "$first" "$(sed -n "$((2 + 3 * per))p" live.csv | cut -d, -f1)"
+# a range that leaves nothing to replay is said, not an empty success
+"$PMUTOP" -r range.pmrec -b --begin +1h > /dev/null 2> err.out
+expect_eq "--begin past the end: exit" $? 2
+expect_grep "--begin past the end: said" "is after the recording ends (.* to .*): nothing to replay" err.out
+"$PMUTOP" -r range.pmrec -b --begin +5s --end +3s > /dev/null 2> err.out
+expect_eq "--end before --begin: exit" $? 2
+expect_grep "--end before --begin: said" "is before --begin .*: nothing to replay" err.out
 "$PMUTOP" -r range.pmrec -b --begin 25:99 > /dev/null 2> err.out
 expect_eq "bad --begin exit" $? 2
 expect_grep "bad --begin says the forms" "want HH:MM" err.out
@@ -163,6 +170,13 @@ done < kinds.txt
 expect_eq "--force: the notes untouched" "$(cat notes.txt)" "someone's notes"
 
 # damaged, truncated, foreign and future files: a message, exit 1, never a crash
+# a recording missing a chunk: the gap named (samples and times), the rest replayed, exit 1
+"$PMUTOP" --demo -b -n 300 -d 0.05 --fake-clock --format csv -w gap.pmrec > gaplive.csv
+sqlite3 gap.pmrec "DELETE FROM chunks WHERE first_seq = 61"
+"$PMUTOP" -r gap.pmrec -b --format csv > gap.csv 2> err.out
+expect_eq "a missing chunk: exit" $? 1
+expect_grep "a missing chunk: said" "replay: samples 61 to 120 (60 of them, between [0-9:]* and [0-9:]*) are missing from the recording; replaying the rest" err.out
+expect_eq "a missing chunk: the rest replayed" "$(cut -d, -f1 gap.csv | grep -v '^time' | sort -u | wc -l)" 240
 cp range.pmrec bad.pmrec
 sqlite3 bad.pmrec "UPDATE chunks SET data = X'01DEADBEEF'"
 sqlite3 bad.pmrec "UPDATE tail SET data = X'00504D4331FF'"

@@ -558,6 +558,12 @@ int pmutop_run(struct options *o)
 			status = 2;
 			goto out;
 		}
+		if (replay_check_range(rp, b, e, &err) < 0) {
+			fprintf(stderr, "pmutop: -r %s: %s\n", o->replay, err);
+			free(err);
+			status = 2;
+			goto out;
+		}
 		replay_set_range(rp, b, e);
 		if (replay_attach(rp, s, &err) < 0) {
 			fprintf(stderr, "pmutop: -r %s: %s\n", o->replay, err);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/clock.h"
 #include "base/diag.h"
@@ -452,6 +453,32 @@ int replay_attach(struct replay *r, struct session *s, char **err)
 	return 0;
 }
 
+/* A recorded wall time as HH:MM:SS, local time (as --begin and --end take it). */
+static void wall_text(uint64_t wall_ns, char *buf, size_t len)
+{
+	time_t t = (time_t)(wall_ns / 1000000000ull);
+	struct tm tm;
+	localtime_r(&t, &tm);
+	strftime(buf, len, "%H:%M:%S", &tm);
+}
+
+int replay_check_range(struct replay *r, uint64_t begin_wall, uint64_t end_wall, char **err)
+{
+	char b[16], e[16], first[16], last[16];
+	wall_text(begin_wall, b, sizeof(b));
+	wall_text(end_wall, e, sizeof(e));
+	wall_text(r->wall_first, first, sizeof(first));
+	wall_text(r->wall_last, last, sizeof(last));
+	*err = NULL;
+	if (begin_wall && end_wall && end_wall < begin_wall)
+		*err = xasprintf("--end %s is before --begin %s: nothing to replay", e, b);
+	else if (begin_wall && begin_wall > r->wall_last)
+		*err = xasprintf("--begin %s is after the recording ends (%s to %s): nothing to replay", b, first, last);
+	else if (end_wall && end_wall < r->wall_first)
+		*err = xasprintf("--end %s is before the recording begins (%s to %s): nothing to replay", e, first, last);
+	return *err ? -1 : 0;
+}
+
 void replay_set_range(struct replay *r, uint64_t begin_wall, uint64_t end_wall)
 {
 	r->begin_wall = begin_wall;
@@ -465,11 +492,38 @@ uint64_t replay_start_ns(struct replay *r)
 	return r->start_ns;
 }
 
-/* Load seq into cur; false at the end or on damage (said once). */
-static bool load(struct replay *r, uint64_t seq)
+/* Samples from seq are not in the file (a chunk deleted or lost): say which, and from
+ * when to when, and go on from the next recorded one; the replay ends non-zero. Returns
+ * that seq, 0 if nothing follows. */
+static uint64_t past_gap(struct replay *r, uint64_t seq)
+{
+	uint64_t next = store_next_seq(r->st, seq);
+	uint64_t upto = next ? next - 1 : r->last;
+	char from[16] = "?", to[16] = "?", *err = NULL;
+	if (r->have_cur)
+		wall_text(r->cur.wall_ns, from, sizeof(from));
+	struct rec_sample tmp;
+	rec_sample_alloc(&tmp, r->ncounters);
+	if (next && store_sample(r->st, next, &tmp, &err) == 0)
+		wall_text(tmp.wall_ns, to, sizeof(to));
+	free(err);
+	rec_sample_free(&tmp);
+	diag_error("replay: samples %llu to %llu (%llu of them, between %s and %s) are missing from the recording; "
+		   "replaying the rest", (unsigned long long)seq, (unsigned long long)upto,
+		   (unsigned long long)(upto - seq + 1), from, to);
+	r->damaged = true;
+	return next;
+}
+
+/* Load seq into cur, skipping past a gap; false at the end or on damage (said once). */
+static bool load(struct replay *r, uint64_t *seq)
 {
 	char *err = NULL;
-	int rc = store_sample(r->st, seq, &r->cur, &err);
+	int rc = store_sample(r->st, *seq, &r->cur, &err);
+	if (rc > 0 && *seq <= r->last && (*seq = past_gap(r, *seq)) != 0) {
+		r->next = *seq + 1;
+		rc = store_sample(r->st, *seq, &r->cur, &err);
+	}
 	if (rc < 0) {
 		diag_error("replay stopped: %s", err);
 		free(err);
@@ -486,7 +540,7 @@ uint64_t replay_pacer(void *ctx)
 		if (!r->first || r->next > r->last)
 			return UINT64_MAX;
 		uint64_t seq = r->next++;
-		if (!load(r, seq))
+		if (!load(r, &seq))
 			return UINT64_MAX;
 		if (r->end_wall && r->cur.wall_ns > r->end_wall)
 			return UINT64_MAX;

@@ -30,6 +30,8 @@ int replay_attach(struct replay *r, struct session *s, char **err);
 /* Where counting started (session_start's time). */
 uint64_t replay_start_ns(struct replay *r);
 /* Only frames whose wall time is in [begin, end] (ns since the epoch; 0: open). */
+/* Does the wall-time range (0: open) meet the recording? -1 with *err saying why not. */
+int replay_check_range(struct replay *r, uint64_t begin_wall, uint64_t end_wall, char **err);
 void replay_set_range(struct replay *r, uint64_t begin_wall, uint64_t end_wall);
 /* The clock of the recorded times: fast jumps to each frame (batch), else real time
  * times the speed. The replay owns it. */

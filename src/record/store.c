@@ -332,6 +332,14 @@ void store_range(struct store *st, uint64_t *first, uint64_t *last)
 	*last = f3 && (!f4 || c2 > t2) ? (uint64_t)c2 : f4 ? (uint64_t)t2 : 0;
 }
 
+uint64_t store_next_seq(struct store *st, uint64_t seq)
+{
+	bool f1, f2;
+	int64_t c = scalar(st, "SELECT MIN(first_seq) FROM chunks WHERE first_seq > ?1", (int64_t)seq, &f1);
+	int64_t t = scalar(st, "SELECT MIN(seq) FROM tail WHERE seq > ?1", (int64_t)seq, &f2);
+	return f1 && (!f2 || c < t) ? (uint64_t)c : f2 ? (uint64_t)t : 0;
+}
+
 static void drop_cache(struct store *st)
 {
 	codec_free_samples(st->cache, st->ncache);

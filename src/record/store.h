@@ -54,6 +54,8 @@ void store_range(struct store *st, uint64_t *first, uint64_t *last);
 int store_sample(struct store *st, uint64_t seq, struct rec_sample *out, char **err);
 /* The last sample at or before time t (the recording's clock), or the first: its seq. */
 uint64_t store_seq_at(struct store *st, uint64_t t_ns);
+/* The first recorded seq after seq (past a gap: a chunk lost), 0 if none. */
+uint64_t store_next_seq(struct store *st, uint64_t seq);
 /* Rows of a query as a callback per row (values as text); for counters, instances, events. */
 int store_query(struct store *st, const char *sql, void (*row)(void *ctx, int n, const char *const *v), void *ctx,
 		char **err);
