@@ -170,6 +170,24 @@ done < kinds.txt
 expect_eq "--force: the notes untouched" "$(cat notes.txt)" "someone's notes"
 
 # damaged, truncated, foreign and future files: a message, exit 1, never a crash
+# `pmutop record` whose disk fills ends with the reason, non-zero (so that a service's
+# Restart=on-failure fires); with --rotate it says so and tries a new file at the next
+# rotation instead (a 256 KiB tmpfs in a mount namespace of the test's own)
+if unshare -m true 2> /dev/null; then
+    mkdir -p small
+    unshare -m sh -c "mount -t tmpfs -o size=256k tmpfs small && exec \"$PMUTOP\" record --demo -o small/r.pmrec -d 0.01 --fake-clock" \
+        > /dev/null 2> full.err
+    expect_eq "record on a full disk: exit" $? 1
+    expect_grep "record on a full disk: the reason" "pmutop: recording small/r.pmrec stopped: small/r.pmrec: database or disk is full" full.err
+    unshare -m sh -c "mount -t tmpfs -o size=256k tmpfs small &&
+        exec \"$PMUTOP\" record --demo -o small/r.pmrec -d 1 -n 200 --fake-clock --rotate 1m --keep 1" > /dev/null 2> rot.err
+    expect_eq "rotating on a full disk: goes on to its end, non-zero as its last file failed" $? 1
+    [ "$(grep -c 'trying a new file at the next rotation' rot.err)" -ge 3 ] && ok ||
+        fail "rotating on a full disk: a new file tried at each rotation: $(head -c 400 rot.err)"
+else
+    skip_check "no private mount namespace here (unshare -m): a recording's full disk is not exercised"
+fi
+
 # a recording missing a chunk: the gap named (samples and times), the rest replayed, exit 1
 "$PMUTOP" --demo -b -n 300 -d 0.05 --fake-clock --format csv -w gap.pmrec > gaplive.csv
 sqlite3 gap.pmrec "DELETE FROM chunks WHERE first_seq = 61"

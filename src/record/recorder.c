@@ -78,6 +78,7 @@ struct recorder {
 	struct rec_sample held[STORE_CHUNK];
 	int nheld;
 	char *base; /* rotation: the path without .pmrec */
+	bool retry; /* rotation: a file failed; the next one is tried at the next boundary */
 };
 
 static void row_free(struct row *r)
@@ -180,6 +181,14 @@ static void set_error(struct recorder *r, char *why)
 	pthread_mutex_unlock(&r->lock);
 }
 
+static bool has_error(struct recorder *r)
+{
+	pthread_mutex_lock(&r->lock);
+	bool e = r->error != NULL;
+	pthread_mutex_unlock(&r->lock);
+	return e;
+}
+
 /* ---- the writer thread ---- */
 
 static void fold_held(struct recorder *r, char **err)
@@ -279,16 +288,36 @@ static void prune(struct recorder *r)
 	free(dir);
 }
 
+/* The file being written failed (a full disk, a refused file). A rotated recording says
+ * so and tries again with a new file at the next boundary, as a service should; any
+ * other stops, with the reason. */
+static void file_failed(struct recorder *r, char *why)
+{
+	if (r->st) {
+		store_close(r->st);
+		r->st = NULL;
+	}
+	if (!r->opt.rotate_ns) {
+		set_error(r, why);
+		return;
+	}
+	fprintf(stderr, "pmutop: recording failed: %s; trying a new file at the next rotation\n", why);
+	free(why);
+	r->retry = true;
+}
+
 /* Create the file; its static part goes in with the first sample (it needs its time). */
 static bool open_file(struct recorder *r, const char *path, bool force, uint64_t wall_ns)
 {
 	char *err = NULL;
 	r->st = store_create(path, force, &err);
 	r->statics_written = false;
+	r->file_wall0 = wall_ns;
 	if (!r->st) {
-		set_error(r, err);
+		file_failed(r, err);
 		return false;
 	}
+	r->retry = false;
 	pthread_mutex_lock(&r->lock);
 	free(r->file);
 	r->file = xstrdup(path);
@@ -301,7 +330,8 @@ static bool open_file(struct recorder *r, const char *path, bool force, uint64_t
 static void write_sample(struct recorder *r, struct job *j)
 {
 	char *err = NULL;
-	if (!r->st && r->base && !r->error) { /* the first file of a rotated recording */
+	bool due = !r->retry || j->sample.wall_ns >= r->file_wall0 + r->opt.rotate_ns;
+	if (!r->st && r->base && due && !has_error(r)) { /* the first file of a rotated recording, or the next after one failed */
 		char *name = rotated_name(r, j->sample.wall_ns);
 		open_file(r, name, r->opt.force, j->sample.wall_ns);
 		free(name);
@@ -315,27 +345,20 @@ static void write_sample(struct recorder *r, struct job *j)
 		return;
 	if (!r->statics_written) { /* a file begun mid-run starts from the filters then in force */
 		if (write_statics(r, j->prev_time_ns, j->sample.seq > 1 ? j->filters : NULL, &err) < 0) {
-			set_error(r, err);
-			store_close(r->st);
-			r->st = NULL;
+			file_failed(r, err);
 			return;
 		}
 		r->statics_written = true;
 	}
 	if (store_append(r->st, &j->sample, r->ncounters, j->ev, j->nev, &err) < 0) {
-		set_error(r, err);
-		store_close(r->st);
-		r->st = NULL;
+		file_failed(r, err);
 		return;
 	}
 	rec_sample_copy(&r->held[r->nheld++], &j->sample, r->ncounters);
 	if (r->nheld == STORE_CHUNK) {
 		fold_held(r, &err);
-		if (err) {
-			set_error(r, err);
-			store_close(r->st);
-			r->st = NULL;
-		}
+		if (err)
+			file_failed(r, err);
 	}
 	pthread_mutex_lock(&r->lock);
 	r->samples++;
@@ -489,8 +512,8 @@ void recorder_default_name(char *buf, size_t len)
 static int rec_frame(struct output *o, const struct frame *f)
 {
 	struct recorder *r = o->priv;
-	if (!recorder_active(r))
-		return 0;
+	if (!recorder_active(r)) /* `pmutop record`: a recording that stopped ends the run */
+		return r->opt.essential && has_error(r) ? -1 : 0;
 	if (!r->statics_built)
 		build_statics(r, f);
 	pthread_mutex_lock(&r->lock);
@@ -549,6 +572,10 @@ static int rec_finish(struct output *o)
 	r->thread_running = false;
 	if (r->error) {
 		fprintf(stderr, "pmutop: recording %s stopped: %s\n", r->file ? r->file : "", r->error);
+		return 1;
+	}
+	if (r->retry) { /* rotating, and the last file failed: the run did not record its end */
+		fprintf(stderr, "pmutop: recording: the last file failed; nothing was recorded since\n");
 		return 1;
 	}
 	return 0;

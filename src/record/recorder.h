@@ -18,6 +18,8 @@ struct recorder_options {
 	uint64_t rotate_ns; /* start a new file this often (wall time), 0: never */
 	int keep;           /* with rotate: keep the newest this many files, 0: all */
 	const char *command; /* the command line, for record --info */
+	bool essential;     /* the run's only output (pmutop record): when the recording stops
+			     * on an error, the run ends with it, non-zero (a service restarts) */
 };
 
 /* An output that records when started (now, if o->path is set). The recorder belongs
