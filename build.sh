@@ -3,6 +3,7 @@
 #   ./build.sh            install what is missing, configure once, build ./pmutop
 #   ./build.sh check      ... and run the whole test suite (make check)
 #   ./build.sh asan       ... the test suite again, built with ASan+UBSan in build-asan/
+#   ./build.sh tsan       ... the threaded parts' tests, built with ThreadSanitizer in build-tsan/
 #   ./build.sh bench      ... and make bench
 #   ./build.sh fuzz [S]   ... and the libFuzzer targets, S seconds each (default 15)
 #   ./build.sh valgrind   ... the test suite under valgrind memcheck (no error, no leak)
@@ -14,8 +15,9 @@ cd "$(dirname "$0")"
 PKGS="gcc make autoconf automake pkg-config xz-utils libinih-dev check libncurses-dev
       libsensors-dev libsqlite3-dev libzstd-dev libmicrohttpd-dev linux-source-6.12 tmux linux-perf
       util-linux procps python3"
-# the tests' real parts: the sqlite3 tool, a Prometheus server and promtool, curl; strace
-case ${1:-} in check|asan|valgrind|soak) PKGS="$PKGS sqlite3 prometheus curl strace" ;; esac
+# the tests' real parts: the sqlite3 tool, a Prometheus server and promtool, curl; strace;
+# zstd (to craft a hostile recording)
+case ${1:-} in check|asan|tsan|valgrind|soak) PKGS="$PKGS sqlite3 prometheus curl strace zstd" ;; esac
 case ${1:-} in bench|valgrind) PKGS="$PKGS valgrind" ;; esac
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-14-dev"
 
@@ -50,9 +52,9 @@ summary() {
          END { printf "%d passed, %d failed, %d skipped\n", p, f, s }' "$1"/tests/*.log
 }
 
-run_check() { # DIR
+run_check() { # DIR (TESTS in the environment: only those)
     rm -f "$1"/tests/*.log # a build that fails must not leave the last run's results
-    if ! make -s -C "$1" -j"$jobs" check > "$1/check.out" 2>&1; then
+    if ! make -s -C "$1" -j"$jobs" check ${TESTS:+TESTS="$TESTS"} > "$1/check.out" 2>&1; then
         grep -E 'error|Error' "$1/check.out" | grep -v '^FAIL\|^# ' | head -n 20
         summary "$1"
         for log in "$1"/tests/*.log; do
@@ -63,30 +65,39 @@ run_check() { # DIR
     summary "$1"
 }
 
+# sanitized DIR FLAGS: a VPATH build in DIR/obj from a pristine copy of the sources (make
+# distdir), so the in-tree build above stays as it is; then cd there
+sanitized() {
+    top=$(pwd)
+    rm -rf "$1/src" && mkdir -p "$1"
+    make -s distdir distdir="$1/src" > /dev/null
+    mkdir -p "$1/obj"
+    cd "$1/obj"
+    if [ ! -f Makefile ]; then
+        PKG_CONFIG_PATH="$top/libperf-local/lib/pkgconfig" ../src/configure --quiet --enable-werror \
+            CFLAGS="-O1 -g $2 -fno-omit-frame-pointer" LDFLAGS="$2"
+    fi
+    make -s -j"$jobs" > /dev/null
+}
+
 case "${1:-}" in
 "") ;;
 check) run_check . ;;
 asan)
-    # A VPATH build in build-asan/obj from a pristine copy of the sources (make distdir),
-    # so the in-tree build above stays as it is.
-    top=$(pwd)
-    rm -rf build-asan/src && mkdir -p build-asan
-    make -s distdir distdir=build-asan/src > /dev/null
-    mkdir -p build-asan/obj
-    cd build-asan/obj
-    if [ ! -f Makefile ]; then
-        PKG_CONFIG_PATH="$top/libperf-local/lib/pkgconfig" ../src/configure --quiet --enable-werror \
-            CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-            LDFLAGS="-fsanitize=address,undefined"
-    fi
-    make -s -j"$jobs" > /dev/null
+    sanitized build-asan "-fsanitize=address,undefined -fno-sanitize-recover=undefined"
     export ASAN_OPTIONS=detect_leaks=1
     run_check . ;;
+tsan)
+    # the threads: the exporter's HTTP thread and the recorder's writer against the
+    # refresh; any report fails the test that made it (exit code 66)
+    sanitized build-tsan "-fsanitize=thread"
+    export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1"
+    TESTS="tests/check_record tests/check_hwmon tests/test_exporter.sh tests/test_record.sh" run_check . ;;
 bench) make -s bench ;;
 fuzz) sh tests/fuzz/run.sh "${2:-15}" ;;
 valgrind)
     make -s -j"$jobs" check TESTS= > /dev/null # the Check programs, built, not run
     sh tests/valgrind.sh . . ;;
 soak) make -s soak ;;
-*) echo "usage: ./build.sh [check|asan|bench|fuzz [SECONDS]|valgrind|soak]" >&2; exit 2 ;;
+*) echo "usage: ./build.sh [check|asan|tsan|bench|fuzz [SECONDS]|valgrind|soak]" >&2; exit 2 ;;
 esac

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zstd.h>
 
 #include "base/util.h"
 #include "machine/pmu.h"
@@ -66,30 +67,50 @@ START_TEST(codec_round_trip_and_damage)
 		struct rec_sample *d;
 		int nd;
 		char *err;
-		ck_assert_int_eq(codec_decode(blob, size, nc, &d, &nd, &err), 0);
+		ck_assert_int_eq(codec_decode(blob, size, nc, n, &d, &nd, &err), 0);
 		ck_assert_int_eq(nd, n);
 		for (int j = 0; j < n; j++)
 			assert_same(&s[j], &d[j], nc);
 		codec_free_samples(d, nd);
 		/* another recording's counters, cut short, bytes flipped: an error, never a crash */
-		ck_assert_int_lt(codec_decode(blob, size, nc + 1, &d, &nd, &err), 0);
+		ck_assert_int_lt(codec_decode(blob, size, nc + 1, n, &d, &nd, &err), 0);
 		ck_assert_msg(strstr(err, "counters"), "%s", err);
 		free(err);
-		ck_assert_int_lt(codec_decode(blob, size / 2, nc, &d, &nd, &err), 0);
+		ck_assert_int_lt(codec_decode(blob, size / 2, nc, n, &d, &nd, &err), 0);
 		free(err);
 		for (size_t at = 1; at < size; at += size / 13 + 1) {
 			unsigned char *bad = xmalloc(size);
 			memcpy(bad, blob, size);
 			bad[at] ^= 0x5a;
-			if (codec_decode(bad, size, nc, &d, &nd, &err) == 0)
+			if (codec_decode(bad, size, nc, n, &d, &nd, &err) == 0)
 				codec_free_samples(d, nd); /* a flip inside a value can decode; it must not crash */
 			else
 				free(err);
 			free(bad);
 		}
+		/* more samples than the file's index says the chunk holds: refused before any
+		 * allocation, whatever its zstd frame claims */
+		ck_assert_int_lt(codec_decode(blob, size, nc, n - 1, &d, &nd, &err), 0);
+		free(err);
 		free(blob);
 	}
 	codec_free_samples(s, n);
+	/* a 2 GiB frame of zeros in a few hundred bytes (the crafted recording's trick): its
+	 * claimed size is checked against what the index allows before anything is allocated */
+	size_t zsize = ZSTD_compressBound(1u << 26);
+	unsigned char *z = xmalloc(zsize + 1);
+	unsigned char *zeros = xcalloc(1u << 26, 1);
+	z[0] = 1;
+	size_t got = ZSTD_compress(z + 1, zsize, zeros, 1u << 26, 19);
+	ck_assert(!ZSTD_isError(got) && got < 100000);
+	struct rec_sample *d;
+	int nd;
+	char *err;
+	ck_assert_int_lt(codec_decode(z, got + 1, 10, 60, &d, &nd, &err), 0);
+	ck_assert_msg(strstr(err, "more than 60 samples of 10 counters take"), "%s", err);
+	free(err);
+	free(zeros);
+	free(z);
 }
 END_TEST
 

@@ -188,6 +188,19 @@ else
     skip_check "no private mount namespace here (unshare -m): a recording's full disk is not exercised"
 fi
 
+# a chunk whose zstd frame claims a gigabyte (32 KB of it in the file): refused by what
+# the index allows (60 samples of the recording's counters), before anything is allocated
+if command -v zstd > /dev/null; then
+    "$PMUTOP" --demo -b -n 120 -d 0.05 --fake-clock --format csv -w bomb.pmrec > /dev/null
+    hex=$(head -c 1073741824 /dev/zero | zstd -3 -q -c --stream-size=1073741824 | od -An -tx1 -v | tr -d ' \n')
+    sqlite3 bomb.pmrec "UPDATE chunks SET data = X'01$hex' WHERE first_seq = 61"
+    "$PMUTOP" -r bomb.pmrec -b --format csv > /dev/null 2> err.out
+    expect_eq "a zstd bomb: exit" $? 1
+    expect_grep "a zstd bomb: refused for its claim" "damaged chunk (it claims 1073741824 bytes, more than 60 samples of [0-9]* counters take)" err.out
+else
+    skip_check "a zstd bomb in a recording: the zstd tool is not installed"
+fi
+
 # a recording missing a chunk: the gap named (samples and times), the rest replayed, exit 1
 "$PMUTOP" --demo -b -n 300 -d 0.05 --fake-clock --format csv -w gap.pmrec > gaplive.csv
 sqlite3 gap.pmrec "DELETE FROM chunks WHERE first_seq = 61"

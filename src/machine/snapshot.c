@@ -244,6 +244,10 @@ struct machine *machine_from_snapshot(const char *text, char **err)
 			p->type = (int)a;
 			p->has_cpumask = b;
 			ok = ok && (!*f[5] || cpulist_parse(f[5], &p->cpus)) && (!*f[6] || cpulist_parse(f[6], &p->associated));
+			if (ok && m->online.n) { /* a recording names no CPU its machine did not have */
+				cpulist_intersect(&p->cpus, &m->online);
+				cpulist_intersect(&p->associated, &m->online);
+			}
 			rp = NULL;
 		} else if (!strcmp(f[0], " format") && n == 3 && p) {
 			struct format_field ff = { 0 };

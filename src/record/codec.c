@@ -206,8 +206,16 @@ void codec_free_samples(struct rec_sample *samples, int n)
 	free(samples);
 }
 
-int codec_decode(const unsigned char *blob, size_t size, int ncounters, struct rec_sample **out, int *nout,
-		 char **err)
+/* The most bytes n samples of nc counters can take encoded: the header, per sample four
+ * varint columns (10 bytes at most), two 8-byte gauges and a flag, per counter four
+ * varint columns. What a blob claims beyond that is a lie, refused before allocating. */
+static uint64_t max_plain(uint64_t n, uint64_t nc)
+{
+	return 4 + 20 + n * (4 * 10 + 8 + 1 + 8 + 4 * 10 * nc);
+}
+
+int codec_decode(const unsigned char *blob, size_t size, int ncounters, int max_samples, struct rec_sample **out,
+		 int *nout, char **err)
 {
 	*out = NULL;
 	*nout = 0;
@@ -220,8 +228,13 @@ int codec_decode(const unsigned char *blob, size_t size, int ncounters, struct r
 	struct rd r = { .p = blob + 1, .len = size - 1 };
 	if (blob[0] == 1) {
 		unsigned long long want = ZSTD_getFrameContentSize(blob + 1, size - 1);
-		if (want == ZSTD_CONTENTSIZE_ERROR || want == ZSTD_CONTENTSIZE_UNKNOWN || want > (1ull << 31)) {
+		if (want == ZSTD_CONTENTSIZE_ERROR || want == ZSTD_CONTENTSIZE_UNKNOWN) {
 			*err = xstrdup("damaged chunk (not a zstd frame)");
+			return -1;
+		}
+		if (ncounters < 0 || max_samples < 0 || want > max_plain((uint64_t)max_samples, (uint64_t)ncounters)) {
+			*err = xasprintf("damaged chunk (it claims %llu bytes, more than %d samples of %d counters take)", want,
+					 max_samples, ncounters);
 			return -1;
 		}
 		plain = xmalloc(want ? (size_t)want : 1);
@@ -240,10 +253,10 @@ int codec_decode(const unsigned char *blob, size_t size, int ncounters, struct r
 	}
 	r.at = 4;
 	uint64_t n = get_varint(&r), nc = get_varint(&r);
-	if (r.bad || n > MAX_SAMPLES || nc != (uint64_t)ncounters || nc > MAX_COUNTERS ||
+	if (r.bad || n > MAX_SAMPLES || n > (uint64_t)max_samples || nc != (uint64_t)ncounters || nc > MAX_COUNTERS ||
 	    n * (4 + 17 + 4 * nc) > r.len - r.at) { /* every value takes a byte at least */
 		free(plain);
-		*err = r.bad || n > MAX_SAMPLES || nc > MAX_COUNTERS
+		*err = r.bad || n > MAX_SAMPLES || n > (uint64_t)max_samples || nc > MAX_COUNTERS
 			       ? xstrdup("damaged chunk (bad sizes)")
 			       : nc != (uint64_t)ncounters ? xasprintf("chunk of %llu counters, the recording has %d",
 								      (unsigned long long)nc, ncounters)

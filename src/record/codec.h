@@ -27,9 +27,10 @@ void rec_sample_copy(struct rec_sample *dst, const struct rec_sample *src, int n
  * malloc'd blob and its size. */
 unsigned char *codec_encode(const struct rec_sample *samples, int n, int ncounters, int level, size_t *size);
 /* Decode a blob into *n freshly allocated samples of ncounters; 0, or -1 with *err set
- * when the blob is damaged or holds another number of counters. */
-int codec_decode(const unsigned char *blob, size_t size, int ncounters, struct rec_sample **samples, int *n,
-		 char **err);
+ * when the blob is damaged, holds another number of counters, or more than max_samples
+ * (what the file's index says it holds: nothing is allocated for more). */
+int codec_decode(const unsigned char *blob, size_t size, int ncounters, int max_samples, struct rec_sample **samples,
+		 int *n, char **err);
 void codec_free_samples(struct rec_sample *samples, int n);
 
 #endif

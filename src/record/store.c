@@ -282,7 +282,15 @@ struct store *store_open(const char *path, char **err)
 		store_close(st);
 		return NULL;
 	}
+	/* someone else's file: its schema runs nothing (no triggers, views or functions of
+	 * its own), corruption is looked for, and no value is larger than a chunk can be */
+	sqlite3_db_config(st->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
+	sqlite3_db_config(st->db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
+	sqlite3_limit(st->db, SQLITE_LIMIT_LENGTH, STORE_MAX_VALUE);
 	sqlite3_busy_timeout(st->db, 1000);
+	char *e0 = NULL;
+	store_exec(st, "PRAGMA cell_size_check = ON; PRAGMA mmap_size = 0;", &e0);
+	free(e0);
 	char *format = NULL, *version = NULL, *nc = NULL;
 	sqlite3_stmt *q;
 	/* a file of another kind fails here: not SQLite, or no meta table */
@@ -348,7 +356,7 @@ static void drop_cache(struct store *st)
 }
 
 /* Load the blob of one query row (id or seq bound) into the cache. */
-static int load(struct store *st, const char *sql, int64_t arg, char **err)
+static int load(struct store *st, const char *sql, int64_t arg, int max_samples, char **err)
 {
 	sqlite3_stmt *q;
 	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
@@ -362,7 +370,7 @@ static int load(struct store *st, const char *sql, int64_t arg, char **err)
 		int n;
 		char *e2;
 		drop_cache(st);
-		if (codec_decode(blob, (size_t)size, st->ncounters, &s, &n, &e2) < 0) {
+		if (codec_decode(blob, (size_t)size, st->ncounters, max_samples, &s, &n, &e2) < 0) {
 			*err = xasprintf("%s: %s", st->path, e2);
 			free(e2);
 			r = -1;
@@ -377,6 +385,20 @@ static int load(struct store *st, const char *sql, int64_t arg, char **err)
 	return r;
 }
 
+/* A chunk holds the samples its index row spans, STORE_CHUNK at most (the writer's): a
+ * blob claiming more is damage, not a reason to allocate. */
+static int load_chunk(struct store *st, int64_t id, char **err)
+{
+	bool found;
+	int64_t span = scalar(st, "SELECT last_seq - first_seq + 1 FROM chunks WHERE id = ?1", id, &found);
+	if (!found || span < 1 || span > STORE_CHUNK) {
+		*err = xasprintf("%s: damaged recording (a chunk's index spans %lld samples; a chunk holds 1 to %d)", st->path,
+				 (long long)span, STORE_CHUNK);
+		return -1;
+	}
+	return load(st, "SELECT data FROM chunks WHERE id = ?1", id, (int)span, err);
+}
+
 int store_sample(struct store *st, uint64_t seq, struct rec_sample *out, char **err)
 {
 	*err = NULL;
@@ -385,8 +407,7 @@ int store_sample(struct store *st, uint64_t seq, struct rec_sample *out, char **
 		bool found;
 		int64_t id = scalar(st, "SELECT id FROM chunks WHERE first_seq <= ?1 AND last_seq >= ?1 ORDER BY first_seq DESC LIMIT 1",
 				    (int64_t)seq, &found);
-		int r = found ? load(st, "SELECT data FROM chunks WHERE id = ?1", id, err)
-			      : load(st, "SELECT data FROM tail WHERE seq = ?1", (int64_t)seq, err);
+		int r = found ? load_chunk(st, id, err) : load(st, "SELECT data FROM tail WHERE seq = ?1", (int64_t)seq, 1, err);
 		if (r != 0)
 			return r;
 		if (!st->ncache || seq < st->cache_first || seq - st->cache_first >= (uint64_t)st->ncache ||
@@ -407,7 +428,7 @@ uint64_t store_seq_at(struct store *st, uint64_t t_ns)
 	int64_t tail = scalar(st, "SELECT MAX(seq) FROM tail WHERE t_ns <= ?1", (int64_t)t_ns, &f2);
 	uint64_t best = 0;
 	char *err = NULL;
-	if (f1 && load(st, "SELECT data FROM chunks WHERE id = ?1", id, &err) == 0)
+	if (f1 && load_chunk(st, id, &err) == 0)
 		for (int j = 0; j < st->ncache; j++)
 			if (st->cache[j].time_ns <= t_ns)
 				best = st->cache[j].seq;

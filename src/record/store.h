@@ -14,6 +14,7 @@
 #define STORE_VERSION 1
 /* SQLite's application_id of a recording ("pmut"): file(1) and --force know it by it */
 #define STORE_APPLICATION_ID "1886221684"
+#define STORE_MAX_VALUE (64 << 20) /* the largest value a reader takes from a file (a chunk) */
 #define STORE_CHUNK 60 /* samples moved from the tail into one compressed chunk */
 
 struct store;
