@@ -49,15 +49,18 @@ _pmutop()
             COMPREPLY=($(compgen -W "-o --duration --rotate --keep --force --info -d -p -f --demo --sim
                 --sysfs-root --help" -- "$cur"))
             return ;;
-        serve|rules)
-            COMPREPLY=($(compgen -W "--listen --per-cpu --window -d -p -f --demo --sim --sysfs-root" -- "$cur"))
+        serve)
+            COMPREPLY=($(compgen -W "--listen --per-cpu --http-limits -d -p -f --demo --sim --sysfs-root" -- "$cur"))
+            return ;;
+        rules)
+            COMPREPLY=($(compgen -W "--window -d -p -f --demo --sim --sysfs-root" -- "$cur"))
             return ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "-b --batch -d --delay -n --iterations --format --raw -o --output
             -p --profile -f --filter --sysfs-root --proc-root --sim --model --demo --seed
             --fake-clock --dry-run -w --write -r --read --force --begin --end --listen --per-cpu
-            -h --help -V --version" -- "$cur"))
+            --http-limits -h --help -V --version" -- "$cur"))
     elif [ "$COMP_CWORD" -eq 1 ]; then
         COMPREPLY=($(compgen -W "list encode record serve rules" -- "$cur"))
     fi

@@ -134,6 +134,85 @@ expect_grep "quotes and backslashes escaped" 'label="Socket 0 \\"SoC\\" \\\\ edg
 promtool check metrics < esc.txt > lint.out 2>&1
 expect_eq "escaped labels: promtool check metrics" "$(cat lint.out)" ""
 
+# slow clients (slowloris: a header byte a second) from many addresses cannot take
+# /metrics away: 120 of them while a scraper scrapes once a second (every answer under
+# 1 s), each closed once its request has taken the limit's 5 s; 50 parallel scrapes from
+# one address are all answered. With --http-limits 16,4,2 (every connection held by
+# trickling clients), a scrape still gets in, when the guard closes the slowest.
+slow_test() { # PORT SLOW_CLIENTS SCRAPE_SECONDS MAX_ANSWER_SECONDS
+    python3 - "$@" <<'PY'
+import socket, sys, time, threading, urllib.request
+port, nslow, secs, worst_ok = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+slow = []
+for i in range(nslow):  # 127.0.0.2 ... : many addresses, each under the per-address limit
+    s = socket.socket()
+    s.bind(("127.0.0.%d" % (2 + i % 250), 0))
+    s.settimeout(2)
+    s.connect(("127.0.0.1", port))
+    s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+    slow.append(s)
+stop = time.time() + secs
+def trickle():
+    while time.time() < stop:
+        for s in slow:
+            try:
+                s.send(b"a")
+            except OSError:
+                pass
+        time.sleep(1)
+t = threading.Thread(target=trickle)
+t.start()
+worst = 0
+while time.time() < stop:
+    t0 = time.time()
+    body = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=10).read()
+    assert b"pmutop_build_info" in body
+    worst = max(worst, time.time() - t0)
+    time.sleep(max(0, 1 - (time.time() - t0)))
+t.join()
+closed = 0
+for s in slow:  # the guard shut them down: the server said nothing, or closed
+    try:
+        s.settimeout(0.5)
+        closed += s.recv(100) == b""
+    except OSError:
+        closed += 1
+print("worst scrape %.3f s, %d of %d slow clients closed" % (worst, closed, nslow))
+assert worst < worst_ok, worst
+assert closed == nslow, closed
+PY
+}
+"$PMUTOP" serve --demo --listen 127.0.0.1:0 -d 0.1 2> slow.err &
+dpid=$!
+pids="$pids $dpid"
+slow_port() { grep -q "(port [0-9]*)" slow.err; }
+wait_until "the slow-client exporter's port" 10 slow_port
+sport=$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' slow.err)
+wait_until "its first frame" 10 curl -sf "http://127.0.0.1:$sport/metrics" -o /dev/null
+slow_test "$sport" 120 10 1 > slow.out 2>&1 && ok || fail "120 slow clients: $(tail -n 5 slow.out)"
+python3 - "$sport" <<'PY' && ok || fail "50 parallel scrapes from one address: not all answered"
+import sys, urllib.request
+from concurrent.futures import ThreadPoolExecutor
+port = int(sys.argv[1])
+def scrape(_):
+    return b"pmutop_build_info" in urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=10).read()
+with ThreadPoolExecutor(50) as ex:
+    assert all(ex.map(scrape, range(50)))
+PY
+stop_demo
+"$PMUTOP" serve --demo --listen 127.0.0.1:0 -d 0.1 --http-limits 16,4,2 2> slow2.err &
+dpid=$!
+pids="$pids $dpid"
+slow2_port() { grep -q "(port [0-9]*)" slow2.err; }
+wait_until "the small exporter's port" 10 slow2_port
+sport=$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' slow2.err)
+wait_until "its first frame" 10 curl -sf "http://127.0.0.1:$sport/metrics" -o /dev/null
+slow_test "$sport" 16 8 4 > slow2.out 2>&1 && ok || fail "every connection held by slow clients: $(tail -n 5 slow2.out)"
+stop_demo
+"$PMUTOP" serve --demo --http-limits 16,32,2 -n 1 > /dev/null 2> err.out
+expect_eq "bad --http-limits exit" $? 1
+expect_grep "bad --http-limits said" "want CLIENTS,PER_ADDRESS,SECONDS" err.out
+
 # a real Prometheus scraping every second, pmutop serve on the tree and on a BlueField
 # demo (whose gauges, sensors and hwmon counters have rules of their own)
 serve_demo bluefield2

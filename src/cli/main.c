@@ -62,6 +62,8 @@ static void usage(FILE *f)
 		"      --begin/--end WHEN    replay from/until WHEN: HH:MM[:SS], +5m, @SECONDS\n"
 		"      --listen ADDR:PORT    serve Prometheus /metrics too (serve: only that)\n"
 		"      --per-cpu             the exporter's per-CPU series too\n"
+		"      --http-limits C,A,S   the exporter's clients in all, from one address, and\n"
+		"                            seconds to send a request (default 256,64,5)\n"
 		"  -p, --profile NAME|FILE   use this profile (repeatable), not those PMUs pick\n"
 		"  -f, --filter GROUP[@INSTANCE]:TERM=VALUE[,TERM=VALUE...]\n"
 		"                            set a filter at start (VALUE 'default' clears it)\n"
@@ -86,7 +88,7 @@ static void usage(FILE *f)
 int parse_args(int argc, char **argv, struct options *o)
 {
 	enum { O_FORMAT = 256, O_RAW, O_SYSFS, O_PROC, O_SIM, O_MODEL, O_DEMO, O_SEED, O_FAKE, O_DRY, O_FORCE, O_BEGIN,
-	       O_END, O_LISTEN, O_PERCPU };
+	       O_END, O_LISTEN, O_PERCPU, O_HTTP_LIMITS };
 	static const struct option opts[] = {
 		{ "batch", no_argument, NULL, 'b' },
 		{ "delay", required_argument, NULL, 'd' },
@@ -111,6 +113,7 @@ int parse_args(int argc, char **argv, struct options *o)
 		{ "end", required_argument, NULL, O_END },
 		{ "listen", required_argument, NULL, O_LISTEN },
 		{ "per-cpu", no_argument, NULL, O_PERCPU },
+		{ "http-limits", required_argument, NULL, O_HTTP_LIMITS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
@@ -176,6 +179,7 @@ int parse_args(int argc, char **argv, struct options *o)
 		case O_END: o->end = optarg; break;
 		case O_LISTEN: o->listen = optarg; break;
 		case O_PERCPU: o->per_cpu = true; break;
+		case O_HTTP_LIMITS: o->http_limits = optarg; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("pmutop %s\n", PACKAGE_VERSION); exit(0);
 		default: cmd_bad_option("pmutop", c, argv); return 2;
@@ -396,7 +400,7 @@ static int add_outputs(struct options *o, struct session *s, struct runloop *loo
 		runloop_add_output(loop, rec);
 	}
 	if (o->listen || o->serve_only) {
-		struct exporter_options eo = { .listen = o->listen, .per_cpu = o->per_cpu };
+		struct exporter_options eo = { .listen = o->listen, .per_cpu = o->per_cpu, .limits = o->http_limits };
 		char *err = NULL;
 		struct output *ex = exporter_output_new(s, &eo, &err);
 		if (!ex) {

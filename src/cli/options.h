@@ -37,6 +37,7 @@ struct options {
 	char *command;       /* the command line, kept in recordings */
 	/* the exporter */
 	const char *listen;  /* --listen ADDR:PORT: serve /metrics beside the rest */
+	const char *http_limits; /* --http-limits */
 	bool serve_only;     /* pmutop serve: no screen, no batch output */
 	bool per_cpu;        /* per-CPU series too */
 	bool rules;          /* pmutop rules: print recording rules and exit */

@@ -9,7 +9,8 @@
  * "instance": Prometheus sets that). Each frame adds to the counters and copies the
  * published numbers under a lock (a memcpy); the HTTP thread renders from its own copy.
  * libmicrohttpd bounds what clients can cost: connections (total and per address),
- * memory per connection (a 1 MB header is refused), an idle timeout (slowloris). */
+ * memory per connection (a 1 MB header is refused), an idle timeout; the guard
+ * (httpguard.c) the whole time a request may take to arrive (slowloris). */
 #include "outputs/exporter.h"
 
 #include <arpa/inet.h>
@@ -26,6 +27,7 @@
 #include "config.h"
 #include "engine/profile.h"
 #include "engine/session.h"
+#include "outputs/httpguard.h"
 #include "outputs/mhd.h"
 #include "outputs/output.h"
 #include "outputs/prom.h"
@@ -57,12 +59,18 @@ struct series {
 	const char *seen_filters; /* the interned filter string the labels were made from */
 };
 
+struct exporter_limits {
+	unsigned clients, per_address, seconds;
+};
+
 struct exporter {
 	struct session *s;
 	struct exporter_options opt;
+	struct exporter_limits lim;
 	struct MHD_Daemon *d;
 	const struct mhd_api *mhd;
 	int port;
+	struct http_guard *guard; /* each request's deadline */
 	bool any_address; /* listening on every address of the machine */
 	char url[96];     /* "http://127.0.0.1:9741/metrics", the port as bound */
 	/* Everything below is shared with the HTTP thread and changed under lock, but acc,
@@ -338,6 +346,8 @@ static int ex_frame(struct output *o, const struct frame *f)
 		pthread_mutex_unlock(&x->lock);
 	}
 	follow_all_filters(x, f);
+	if (x->guard)
+		http_guard_reap(x->guard);
 	for (int i = 0; i < x->nser; i++) {
 		struct series *se = &x->ser[i];
 		double sum = 0;
@@ -471,6 +481,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	(void)upload_data;
 	if (!*con_cls) { /* the headers are in: answer on the next call, after any body */
 		*con_cls = (void *)1;
+		http_guard_answered(((struct exporter *)o->priv)->guard, c);
 		return MHD_YES;
 	}
 	if (*upload_size) { /* a body nobody asked for: read and dropped */
@@ -500,6 +511,7 @@ static void ex_destroy(struct output *o)
 	struct exporter *x = o->priv;
 	if (x->d)
 		x->mhd->stop_daemon(x->d);
+	http_guard_free(x->guard);
 	for (int i = 0; i < x->nser; i++) {
 		free(x->ser[i].labels);
 		free(x->ser[i].base_labels);
@@ -568,13 +580,29 @@ static bool parse_listen(const char *text, struct sockaddr_storage *ss, socklen_
 	return true;
 }
 
+/* "CLIENTS,PER_ADDRESS,SECONDS" */
+static bool parse_limits(const char *text, struct exporter_limits *l, char **err)
+{
+	unsigned a, b, c;
+	char extra;
+	if (sscanf(text, "%u,%u,%u%c", &a, &b, &c, &extra) != 3 || a < 1 || a > 65536 || b < 1 || b > a || c < 1 ||
+	    c > 3600) {
+		*err = xasprintf("--http-limits %s: want CLIENTS,PER_ADDRESS,SECONDS (1-65536 clients, at most as many "
+				 "from one address, 1-3600 s to send a request; default %s)", text, EXPORTER_DEFAULT_LIMITS);
+		return false;
+	}
+	*l = (struct exporter_limits){ a, b, c };
+	return true;
+}
+
 struct output *exporter_output_new(struct session *s, const struct exporter_options *opt, char **err)
 {
 	*err = NULL;
 	struct sockaddr_storage ss;
 	socklen_t slen;
 	const char *listen = opt->listen ? opt->listen : EXPORTER_DEFAULT_LISTEN;
-	if (!parse_listen(listen, &ss, &slen, err))
+	struct exporter_limits lim;
+	if (!parse_listen(listen, &ss, &slen, err) || !parse_limits(opt->limits ? opt->limits : EXPORTER_DEFAULT_LIMITS, &lim, err))
 		return NULL;
 	const struct mhd_api *mhd = mhd_load(err);
 	if (!mhd)
@@ -583,6 +611,7 @@ struct output *exporter_output_new(struct session *s, const struct exporter_opti
 	x->mhd = mhd;
 	x->s = s;
 	x->opt = *opt;
+	x->lim = lim;
 	pthread_mutex_init(&x->lock, NULL);
 	struct output *o = xcalloc(1, sizeof(*o));
 	o->ops = &exporter_ops;
@@ -590,11 +619,13 @@ struct output *exporter_output_new(struct session *s, const struct exporter_opti
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO;
 	if (ss.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
+	x->guard = http_guard_new(mhd, (uint64_t)x->lim.seconds * 1000000000ull);
 	errno = 0;
 	x->d = mhd->start_daemon(flags, 0, NULL, NULL, handle, o, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-				MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)16,
-				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
-				MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)64, MHD_OPTION_END);
+				MHD_OPTION_CONNECTION_LIMIT, x->lim.clients, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+				x->lim.per_address, MHD_OPTION_CONNECTION_TIMEOUT, x->lim.seconds,
+				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768, MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)128,
+				MHD_OPTION_NOTIFY_CONNECTION, http_guard_notify, x->guard, MHD_OPTION_END);
 	if (!x->d) {
 		*err = xasprintf("--listen %s: cannot listen there (%s)", listen, errno ? strerror(errno) : "address in use?");
 		ex_destroy(o);

@@ -14,7 +14,12 @@ struct exporter_options {
 	const char *listen; /* "127.0.0.1:9741", "localhost:9741", "[::1]:9741", ":9741" (all
 			     * addresses), port 0: any free */
 	bool per_cpu;       /* per-CPU series too (else per-socket sums of per-CPU groups) */
+	const char *limits; /* "CLIENTS,PER_ADDRESS,SECONDS" (--http-limits), NULL: the defaults */
 };
+
+/* What clients may hold: connections in all, from one address, and the seconds a request
+ * may take to arrive (after which the connection is closed, however slowly it trickles). */
+#define EXPORTER_DEFAULT_LIMITS "256,64,5"
 
 #define EXPORTER_DEFAULT_LISTEN "127.0.0.1:9741"
 

@@ -29,6 +29,7 @@ static bool resolve(void *lib)
 		{ "MHD_queue_response", offsetof(struct mhd_api, queue_response) },
 		{ "MHD_destroy_response", offsetof(struct mhd_api, destroy_response) },
 		{ "MHD_lookup_connection_value", offsetof(struct mhd_api, lookup_connection_value) },
+		{ "MHD_get_connection_info", offsetof(struct mhd_api, get_connection_info) },
 	};
 	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
 		void *f = dlsym(lib, fns[i].name);

@@ -16,6 +16,7 @@ struct mhd_api {
 	enum MHD_Result (*queue_response)(struct MHD_Connection *c, unsigned int status, struct MHD_Response *r);
 	void (*destroy_response)(struct MHD_Response *r);
 	const char *(*lookup_connection_value)(struct MHD_Connection *c, enum MHD_ValueKind kind, const char *key);
+	const union MHD_ConnectionInfo *(*get_connection_info)(struct MHD_Connection *c, enum MHD_ConnectionInfoType type, ...);
 };
 
 /* The library's functions, loaded on first use (and kept); NULL with *err if it is not

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Build the libFuzzer targets with clang (ASan+UBSan) and run each for SECONDS (default 15)
-# from its seed corpus. Usage: tests/fuzz/run.sh [SECONDS]. Needs clang, libclang-rt-14-dev.
+# from its seed corpus, or until FUZZ_RUNS executions if that is set (make fuzz-long).
+# Usage: tests/fuzz/run.sh [SECONDS]. Needs clang, libclang-rt-14-dev.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 secs=${1:-15}
@@ -26,7 +27,7 @@ for t in ${FUZZ_TARGETS:-profile expr encode model record sysfs http}; do
     mkdir -p "$out/corpus-$t"
     cd "$top"
     # -rss_limit_mb: an input that makes a target hold hundreds of MB is a finding too
-    if "$out/fuzz_$t" -max_total_time="$secs" -max_len=4096 -rss_limit_mb=512 -print_final_stats=0 \
+    if "$out/fuzz_$t" -max_total_time="$secs" ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} -max_len=4096 -rss_limit_mb=512 -print_final_stats=0 \
         "$out/corpus-$t" "$top/tests/fuzz/corpus/$t" > "$out/fuzz_$t.log" 2>&1; then
         echo "fuzz_$t: $(grep -o 'Done [0-9]* runs' "$out/fuzz_$t.log" | tail -n 1), no crash"
     else
