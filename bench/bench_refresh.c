@@ -16,13 +16,13 @@
 
 #include "base/diag.h"
 #include "outputs/exporter.h"
-#include "outputs/output.h"
+#include "engine/output.h"
 #include "record/recorder.h"
 #include "paths.h"
 #include "machine/pmu.h"
 #include "engine/profile.h"
 #include "engine/session.h"
-#include "sources/source.h"
+#include "sources/sources.h"
 #include "base/util.h"
 #include "ui/ui.h"
 

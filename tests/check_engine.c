@@ -18,8 +18,8 @@
 #include "machine/pmu.h"
 #include "machine/procstat.h"
 #include "outputs/batch.h"
-#include "outputs/output.h"
-#include "sources/source.h"
+#include "engine/output.h"
+#include "sources/sources.h"
 #include "testutil.h"
 
 #define SEC 1000000000ull

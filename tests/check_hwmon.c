@@ -19,9 +19,9 @@
 #include "machine/bfperf.h"
 #include "machine/pmu.h"
 #include "outputs/exporter.h"
-#include "outputs/output.h"
+#include "engine/output.h"
 #include "sources/hwmon_io.h"
-#include "sources/source.h"
+#include "sources/sources.h"
 #include "testutil.h"
 
 #define SEC 1000000000ull

@@ -18,7 +18,7 @@
 #include "machine/pmu.h"
 #include "engine/profile.h"
 #include "engine/session.h"
-#include "sources/source.h"
+#include "sources/sources.h"
 #include "testutil.h"
 #include "base/util.h"
 

@@ -14,7 +14,7 @@
 #include "base/diag.h"
 #include "engine/runloop.h"
 #include "engine/session.h"
-#include "outputs/output.h"
+#include "engine/output.h"
 #include "tui.h"
 #include "render.h"
 #include "base/util.h"

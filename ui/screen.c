@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "sources/source.h"
+#include "engine/source.h"
 #include "record/recorder.h"
 #include "tui.h"
 

@@ -24,7 +24,7 @@
 #include "record/recorder.h"
 #include "record/replay.h"
 #include "sources/hwmon_io.h"
-#include "sources/source.h"
+#include "sources/sources.h"
 #include "base/sysfs.h"
 #include "base/util.h"
 #include "base/clock.h"

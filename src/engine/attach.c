@@ -9,7 +9,7 @@
 
 #include "base/util.h"
 #include "engine/session.h"
-#include "sources/source.h"
+#include "engine/source.h"
 
 void session_add_source(struct session *s, struct source *src)
 {

@@ -10,7 +10,7 @@
 #include "engine/bind.h"
 #include "engine/session.h"
 #include "machine/bfperf.h"
-#include "sources/source.h"
+#include "engine/source.h"
 
 bool session_filter(const struct session *s, int instance, int f, uint64_t *value)
 {

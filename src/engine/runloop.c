@@ -13,7 +13,7 @@
 #include "base/clock.h"
 #include "base/util.h"
 #include "engine/session.h"
-#include "outputs/output.h"
+#include "engine/output.h"
 
 #define MAX_FDS 64
 

@@ -13,7 +13,7 @@
 #include "engine/attach.h"
 #include "engine/hostmeters.h"
 #include "engine/session.h"
-#include "sources/source.h"
+#include "engine/source.h"
 
 static enum value_state worse(enum value_state a, enum value_state b)
 {

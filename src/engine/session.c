@@ -14,7 +14,7 @@
 #include "engine/bind.h"
 #include "engine/attach.h"
 #include "engine/hostmeters.h"
-#include "sources/source.h"
+#include "engine/source.h"
 
 
 static void alloc_frame(struct session *s, struct frame *f)

@@ -13,7 +13,7 @@
 #include "base/numtext.h"
 #include "base/util.h"
 #include "engine/profile.h"
-#include "outputs/output.h"
+#include "engine/output.h"
 
 bool batch_parse_format(const char *s, enum batch_format *f)
 {

@@ -29,7 +29,7 @@
 #include "engine/session.h"
 #include "outputs/httpguard.h"
 #include "outputs/mhd.h"
-#include "outputs/output.h"
+#include "engine/output.h"
 #include "outputs/prom.h"
 
 enum series_kind { S_COUNTER, S_VALUE, S_COUNTING, S_COVERAGE, S_CONST, S_FILTERS };

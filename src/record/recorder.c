@@ -25,7 +25,7 @@
 #include "config.h"
 #include "engine/session.h"
 #include "machine/snapshot.h"
-#include "outputs/output.h"
+#include "engine/output.h"
 #include "record/store.h"
 
 #define MAX_QUEUE 600 /* ten minutes at 1 s: beyond it the disk cannot keep up */

@@ -24,7 +24,7 @@
 #include "machine/pmu.h"
 #include "machine/snapshot.h"
 #include "record/store.h"
-#include "sources/source.h"
+#include "engine/source.h"
 
 struct rec_counter {
 	char *key; /* "pmu|cpu|config" */

@@ -20,7 +20,7 @@
 #include "engine/session.h"
 #include "machine/bfperf.h"
 #include "sources/hwmon_io.h"
-#include "sources/source.h"
+#include "sources/sources.h"
 
 /* What a block's event<N> and enable held before pmutop first programmed it: kept for the
  * source's life, so a block that went away and came back (still holding our programming)

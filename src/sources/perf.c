@@ -27,7 +27,7 @@
 
 #include "base/diag.h"
 #include "engine/session.h"
-#include "sources/source.h"
+#include "sources/sources.h"
 #include "base/sysfs.h"
 #include "base/util.h"
 

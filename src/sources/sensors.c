@@ -13,7 +13,7 @@
 #include "engine/session.h"
 #include "machine/hwsensors.h"
 #include "sources/simmodel.h"
-#include "sources/source.h"
+#include "sources/sources.h"
 
 struct sensors_source {
 	struct sim_model *model; /* --sim: levels from the model, NULL otherwise */

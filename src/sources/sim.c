@@ -11,7 +11,7 @@
 
 #include "engine/session.h"
 #include "sources/simmodel.h"
-#include "sources/source.h"
+#include "sources/sources.h"
 #include "base/util.h"
 
 struct sim_source {

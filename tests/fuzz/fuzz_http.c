@@ -16,8 +16,8 @@
 #include "engine/session.h"
 #include "machine/pmu.h"
 #include "outputs/exporter.h"
-#include "outputs/output.h"
-#include "sources/source.h"
+#include "engine/output.h"
+#include "sources/sources.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

@@ -1,7 +1,9 @@
 /* source.h - the one interface every counter source answers: perf (libperf), the
- * simulated machine, and next BlueField's hwmon counter files, libsensors gauges and the
- * replay of a recording. Several serve one session; each instance is counted by the
- * first source that claims it, and the rest of pmutop cannot tell them apart. */
+ * simulated machine, BlueField's hwmon counter files, libsensors gauges and the replay of
+ * a recording. Several serve one session; each instance is counted by the first source
+ * that claims it, and the rest of pmutop cannot tell them apart. The engine owns the
+ * interface (it calls through it); each source's constructor is in its own folder's
+ * header (sources/sources.h, record/replay.h). */
 #ifndef PMUTOP_SOURCE_H
 #define PMUTOP_SOURCE_H
 
@@ -35,26 +37,6 @@ struct source {
 	uint64_t now_ns; /* time of the last read; sources use it as "when counting started" */
 	void *priv;
 };
-
-struct source *source_perf_new(const struct machine *m);
-/* What perf_event_open's errno means for the user and what to do about it. */
-char *source_perf_errno_advice(const char *pmu, int err, int paranoid);
-/* read() calls the perf source made so far (make bench). */
-uint64_t source_perf_reads(const struct source *src);
-struct sim_options {
-	const char *model_path; /* NULL: default rates for whatever the tree shows */
-	uint64_t seed;
-};
-/* Returns NULL with a diagnostic if the model file is bad. */
-struct source *source_sim_new(const struct machine *m, const struct sim_options *opt);
-
-struct hwmon_io;
-/* BlueField's bfperf blocks through io (files or the simulated driver); takes io. */
-struct source *source_hwmon_new(const struct machine *m, struct hwmon_io *io);
-
-/* hwmon sensor inputs (gauges; energy counts): libsensors live, files on other trees,
- * the traffic model with sim. NULL if the model is bad. */
-struct source *source_sensors_new(const struct machine *m, const char *model_path, bool sim);
 
 static inline void source_destroy(struct source *s)
 {

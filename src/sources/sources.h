@@ -1,0 +1,32 @@
+/* sources.h - the counter sources' constructors; what each answers is engine/source.h. */
+#ifndef PMUTOP_SOURCES_H
+#define PMUTOP_SOURCES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/source.h"
+
+struct machine;
+
+struct source *source_perf_new(const struct machine *m);
+/* What perf_event_open's errno means for the user and what to do about it. */
+char *source_perf_errno_advice(const char *pmu, int err, int paranoid);
+/* read() calls the perf source made so far (make bench). */
+uint64_t source_perf_reads(const struct source *src);
+struct sim_options {
+	const char *model_path; /* NULL: default rates for whatever the tree shows */
+	uint64_t seed;
+};
+/* Returns NULL with a diagnostic if the model file is bad. */
+struct source *source_sim_new(const struct machine *m, const struct sim_options *opt);
+
+struct hwmon_io;
+/* BlueField's bfperf blocks through io (files or the simulated driver); takes io. */
+struct source *source_hwmon_new(const struct machine *m, struct hwmon_io *io);
+
+/* hwmon sensor inputs (gauges; energy counts): libsensors live, files on other trees,
+ * the traffic model with sim. NULL if the model is bad. */
+struct source *source_sensors_new(const struct machine *m, const char *model_path, bool sim);
+
+#endif
