@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "engine/session.h"
+#include "engine/state.h"
 #include "engine/source.h"
 
 void session_add_source(struct session *s, struct source *src)

@@ -6,6 +6,11 @@
 
 struct instance;
 struct session;
+struct source;
+
+/* Add a counter source; the session owns it from now on. Sources added first are asked
+ * first whether they count an instance. */
+void session_add_source(struct session *s, struct source *src);
 
 /* Give each instance the first source that claims it (an instance none claims is
  * unavailable, with the reason) and note the kinds of source that count something. */

@@ -1,9 +1,9 @@
-/* bind.h - the engine's own entry points into binding (session.c, filter.c, sampler.c);
- * outputs use session.h. */
+/* bind.h - binding profiles to a machine: instances, their events and filters. The
+ * engine's files use it; others reach it through session.h. */
 #ifndef PMUTOP_BIND_H
 #define PMUTOP_BIND_H
 
-#include "engine/session.h"
+#include "engine/state.h"
 
 /* Find every instance of every group of the session's profiles, encode their events,
  * make the value slots and the static halves of frames. */
@@ -22,6 +22,23 @@ const char *instance_event_name(const struct instance *inst, int event);
 /* Its alias's .unit ("Joules"), or NULL. */
 const char *instance_event_unit(const struct instance *inst, int event);
 
+/* Does some event of the instance accept choice c of enum filter f (HNS3's filtermode/:
+ * a mode no event supports is not offered)? */
+bool session_choice_offered(const struct session *s, int instance, int f, int c);
+/* "src_rp_mask=0x3,dst_loc_cmem=1" of the instance's set filters, into a malloc'd string. */
+char *instance_filter_string(const struct instance *inst);
 
+/* The order a perf group opens the instance's counted events in: the profile's leader
+ * first (TopDown needs 'slots' to lead), then the others. Returns how many. */
+int instance_open_order(const struct instance *inst, int *order);
+/* The event's counters are opened (present, and the current filters apply to it). */
+bool instance_counts_event(const struct instance *inst, int e);
+/* May enum filter f take choice c: does some event the instance has accept it? */
+bool instance_choice_offered(const struct instance *inst, int f, int c);
+
+/* Does the profile's 'requires' match a PMU of the machine? */
+bool profile_matches(const struct profile *p, const struct machine *m);
+/* Match a PMU name against a group pattern with {captures} and * globs. */
+bool pmu_pattern_match(const char *pattern, const char *name, char caps[][2][64], int *ncaps);
 
 #endif

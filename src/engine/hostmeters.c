@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "engine/session.h"
+#include "engine/state.h"
 #include "machine/hwsensors.h"
 #include "machine/procstat.h"
 

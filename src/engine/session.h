@@ -8,137 +8,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "base/cpulist.h"
-#include "engine/frame.h"
-#include "engine/profile.h"
-#include "machine/encode.h"
-#include "machine/pmu.h"
-
-struct source;
-struct clock;
-
-/* One hardware counter: an event of an instance on one CPU. Sources fill the reading;
- * the sampler turns readings into the frame's deltas. */
-struct counter {
-	struct event_attr attr;
-	int event; /* index in the group's events */
-	int cpu;
-	int slot;  /* index in the frame's counters */
-	uint8_t config_stale; /* frames still to be given the attr's config (both buffers) */
-	/* set by the source when it opens the counter (defaults: cumulative, 64 bits) */
-	enum counter_kind kind;
-	int width;
-	bool rotating; /* takes turns with other events on too few counters (bfperf) */
-	double held_rate; /* rotating: count per ns when it last ran (if held) */
-	bool held;
-	uint64_t ran_total, enabled_total; /* rotating: over the whole run, for coverage */
-	/* a replay's counter: the recorded state, raw count and times of the interval */
-	bool recorded;
-	uint8_t rec_state;
-	uint64_t rec_raw, rec_enabled, rec_running;
-	/* set by the source on read: cumulative value and times, or a gauge's reading */
-	uint64_t value, enabled, running;
-	double reading;
-	bool read_ok;
-	/* the sampler's memory of the previous read */
-	uint64_t prev_value, prev_enabled, prev_running;
-	bool primed;
-	void *priv; /* the source's */
-};
-
-struct instance {
-	const struct profile *profile;
-	const struct prof_group *group;
-	const struct pmu *pmu; /* NULL for aggregates */
-	struct source *source; /* the source counting it (NULL: none claimed it, or aggregate) */
-	char *name;            /* "socket0", "socket0/rc3", "cpu5", "all" */
-	int socket;            /* -1 where unknown */
-	int nlabels;
-	struct label *labels;  /* captures of the PMU name, cpu, socket */
-	char *notes;           /* the group's note attributes of the PMU, joined */
-	char *display;         /* the group's label, expanded (and the RC's PCI segment) */
-	int parent;            /* a per-root-port instance: its root complex's; -1 otherwise */
-	bool *wanted;          /* per group event, or NULL for all: the events it counts */
-	int locked_filter;     /* a filter fixed by what the instance is (its root port), or -1 */
-	int nrps;
-	int rps[16];           /* the root ports of a root complex, from the PCI map */
-	int ndetails;
-	char **details;
-	struct cpulist cpus;
-	/* aggregates ("all", "socketN" over per-CPU instances) sum their members */
-	int nmembers;
-	int *members;
-	/* per group event */
-	bool *present;      /* the PMU has it */
-	char **event_str;   /* the perf event string it was encoded from */
-	char **event_na;    /* why a present event is not counted under the current filters, or NULL */
-	double *scale;      /* alias .scale */
-	int ncounters;
-	struct counter *counters;
-	/* per group filter */
-	bool *filter_set;
-	uint64_t *filter_value;
-	const char *filters; /* interned "term=value,..." of the set filters */
-	/* open state */
-	bool opened;
-	int open_errno;
-	char *open_error;
-	char *unavailable; /* why the instance cannot count at all (missing required event) */
-	bool skip_next;    /* the first interval after a (re)open is partial: shown as no value */
-	const char *error_interned; /* the last error frames showed, kept for the session */
-	bool off;          /* this interval its counters were not even enabled (their CPU went
-			    * offline): left out of its aggregates, not summed as zeros */
-	bool gone;         /* its device stopped answering: closed, tried again at retry_ns */
-	int read_errno;    /* this refresh's read failed whole (a source may say so as late
-			    * as its read_done); ENODEV: the device is gone */
-	uint64_t retry_ns;
-	uint64_t filters_seq; /* frame seq from which the current filters count */
-	/* this interval: formula variables (group_nvars slots) and per-event state */
-	double *vars;
-	enum value_state *event_state;
-	double *event_coverage;
-	void *priv; /* the source's */
-};
-
-struct session {
-	const struct machine *machine;
-	int nsources;
-	struct source **sources; /* tried in order: the first that claims an instance counts it */
-	char *source_kinds;      /* "sim", "live+hwmon": the kinds that count something */
-	struct clock *clock;     /* for wall-clock time stamps, or NULL */
-	struct procstat *procstat; /* CPU utilisation for frames, or NULL */
-	bool sensors;            /* CPU temperature through libsensors (live machines) */
-	char temp_chip[32];
-	int nprofiles;
-	struct profile **profiles;
-	int ninstances;
-	struct instance *inst;
-	int nmissing;
-	const struct prof_group **missing; /* groups no PMU of the machine matches */
-	/* the static halves of every frame */
-	struct instance_info *iinfo;
-	int nvalues;
-	struct value_info *vinfo;
-	int ncounters;
-	struct counter_info *cinfo;
-	/* two frames, published alternately; frames[cur] is the newest */
-	struct frame frames[2];
-	int cur;
-	uint64_t last_ns;     /* clock at the previous sample */
-	uint64_t nsamples;
-	int ngone; /* instances whose device went away (attach.c tries them again) */
-	int nstrings, capstrings;
-	char **strings;       /* interned filter and error strings frames point to */
-	/* events since the last frame, and each frame buffer's own */
-	int npending, cappending;
-	struct session_event *pending;
-	int nframe_events[2], capframe_events[2];
-	struct session_event *frame_events[2];
-	bool started, priming;
-	/* a replay fills the host meters of each frame itself */
-	void (*meters)(void *ctx, struct frame *f);
-	void *meters_ctx;
-};
+#include "engine/attach.h"
+#include "engine/bind.h"
+#include "engine/hostmeters.h"
+#include "engine/state.h"
 
 /* Note an event for the next frame (filter changes note themselves). */
 void session_note_event(struct session *s, enum session_event_kind kind, int instance, const char *term,
@@ -153,14 +26,8 @@ struct session *session_new(const struct machine *m, struct profile **profiles, 
 /* Frees the sources too. */
 void session_free(struct session *s);
 
-/* Add a counter source; the session owns it from now on. Sources added first are asked
- * first whether they count an instance. */
-void session_add_source(struct session *s, struct source *src);
 /* Wall-clock time stamps of frames come from this clock (else they are the clock's ns). */
 void session_use_clock(struct session *s, struct clock *c);
-/* Frames carry CPU utilisation from this /proc/stat reader (the session owns it), and
- * with sensors the hottest CPU temperature (libsensors reads the real /sys only). */
-void session_use_host_meters(struct session *s, struct procstat *ps, bool sensors);
 /* Open every instance on the source that claims it; take the priming read at now_ns. */
 void session_start(struct session *s, uint64_t now_ns);
 /* Read all counters and publish the frame of the interval ending at now_ns. */
@@ -177,9 +44,6 @@ bool session_filter(const struct session *s, int instance, int f, uint64_t *valu
 /* Bits of filter f's field on the instance's PMU (an aggregate: its members'), 64 for an
  * enum, 0 if the PMU lacks it. */
 int session_filter_width(const struct session *s, int instance, int f);
-/* Does some event of the instance accept choice c of enum filter f (HNS3's filtermode/:
- * a mode no event supports is not offered)? */
-bool session_choice_offered(const struct session *s, int instance, int f, int c);
 /* Event filters: the name of event number n on the instance's PMU (NULL: none), and the
  * next event of its list after cur in direction dir (+1/-1), wrapping; false if none. */
 /* Every instance back to its group's default filters (a replay jumping back). */
@@ -188,21 +52,8 @@ const char *session_event_name(const struct session *s, int instance, uint64_t n
 bool session_event_step(const struct session *s, int instance, uint64_t cur, int dir, uint64_t *next);
 /* The filters set now (the next frame's), malloc'd: "src_rp_mask=0x3,mode=func". */
 char *session_instance_filters(const struct session *s, int instance);
-/* "src_rp_mask=0x3,dst_loc_cmem=1" of the instance's set filters, into a malloc'd string. */
-char *instance_filter_string(const struct instance *inst);
 
-/* The order a perf group opens the instance's counted events in: the profile's leader
- * first (TopDown needs 'slots' to lead), then the others. Returns how many. */
-int instance_open_order(const struct instance *inst, int *order);
-/* The event's counters are opened (present, and the current filters apply to it). */
-bool instance_counts_event(const struct instance *inst, int e);
-/* May enum filter f take choice c: does some event the instance has accept it? */
-bool instance_choice_offered(const struct instance *inst, int f, int c);
 
-/* Does the profile's 'requires' match a PMU of the machine? */
-bool profile_matches(const struct profile *p, const struct machine *m);
-/* Match a PMU name against a group pattern with {captures} and * globs. */
-bool pmu_pattern_match(const char *pattern, const char *name, char caps[][2][64], int *ncaps);
 
 /* For the engine's own files: keep a copy of str as long as the session lives. */
 const char *session_intern(struct session *s, const char *str);
