@@ -19,6 +19,7 @@
 #include "engine/output.h"
 #include "record/recorder.h"
 #include "paths.h"
+#include "machine/discover.h"
 #include "machine/pmu.h"
 #include "engine/profile.h"
 #include "engine/session.h"

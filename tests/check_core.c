@@ -13,6 +13,7 @@
 #include "base/numtext.h"
 #include "machine/format.h"
 #include "machine/pcimap.h"
+#include "machine/discover.h"
 #include "machine/pmu.h"
 #include "machine/procstat.h"
 #include "outputs/prom.h"

@@ -15,6 +15,7 @@
 #include "engine/profile.h"
 #include "engine/runloop.h"
 #include "engine/session.h"
+#include "machine/discover.h"
 #include "machine/pmu.h"
 #include "machine/procstat.h"
 #include "outputs/batch.h"

@@ -17,6 +17,7 @@
 #include "engine/profile.h"
 #include "engine/session.h"
 #include "machine/bfperf.h"
+#include "machine/discover.h"
 #include "machine/pmu.h"
 #include "outputs/exporter.h"
 #include "engine/output.h"

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "machine/discover.h"
 #include "machine/pmu.h"
 #include "engine/profile.h"
 #include "engine/session.h"

@@ -9,6 +9,7 @@
 #include <zstd.h>
 
 #include "base/util.h"
+#include "machine/discover.h"
 #include "machine/pmu.h"
 #include "machine/snapshot.h"
 #include "record/codec.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "machine/discover.h"
 #include "machine/pmu.h"
 #include "engine/profile.h"
 #include "engine/session.h"

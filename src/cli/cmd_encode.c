@@ -8,6 +8,7 @@
 #include "engine/catalog.h"
 #include "base/diag.h"
 #include "machine/encode.h"
+#include "machine/discover.h"
 #include "machine/pmu.h"
 
 void cmd_bad_option(const char *cmd, int c, char **argv)

@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "machine/encode.h"
 #include "machine/pcimap.h"
+#include "machine/discover.h"
 #include "machine/pmu.h"
 #include "engine/session.h"
 #include "base/sysfs.h"

@@ -15,6 +15,7 @@
 #include "cli/commands.h"
 #include "config.h"
 #include "base/diag.h"
+#include "machine/discover.h"
 #include "machine/pmu.h"
 #include "machine/procstat.h"
 #include "engine/profile.h"

@@ -79,10 +79,7 @@ struct machine {
 	bool libsensors;     /* sensors were found through libsensors (started until machine_free) */
 };
 
-/* Discover everything under root ("/" for the live machine). Problems with single files
- * become warnings; only an unreadable event_source directory is reported by returning
- * a machine with no PMUs (and a warning). */
-struct machine *machine_discover(const char *root);
+/* (machine_discover() in machine/discover.h fills a machine.) */
 void machine_free(struct machine *m);
 /* Used by discovery helpers that add PMUs (bfperf.c). */
 void pmu_free(struct pmu *p);

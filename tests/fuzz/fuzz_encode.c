@@ -5,6 +5,7 @@
 
 #include "base/diag.h"
 #include "machine/encode.h"
+#include "machine/discover.h"
 #include "machine/pmu.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);

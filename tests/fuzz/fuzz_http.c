@@ -14,6 +14,7 @@
 #include "base/diag.h"
 #include "engine/profile.h"
 #include "engine/session.h"
+#include "machine/discover.h"
 #include "machine/pmu.h"
 #include "outputs/exporter.h"
 #include "engine/output.h"

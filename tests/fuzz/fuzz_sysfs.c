@@ -14,6 +14,7 @@
 #include "base/util.h"
 #include "engine/profile.h"
 #include "engine/session.h"
+#include "machine/discover.h"
 #include "machine/pmu.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
