@@ -15,6 +15,7 @@
 #include "engine/runloop.h"
 #include "engine/session.h"
 #include "engine/output.h"
+#include "mode.h"
 #include "tui.h"
 #include "render.h"
 #include "base/util.h"

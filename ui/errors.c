@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "mode.h"
 #include "tui.h"
 #include "base/util.h"
 

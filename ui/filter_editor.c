@@ -13,6 +13,7 @@
 
 #include "base/util.h"
 #include "engine/session.h"
+#include "mode.h"
 #include "tui.h"
 
 struct fe_item {

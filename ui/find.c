@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "mode.h"
 #include "tui.h"
 
 /* Metrics in screen order, pane by pane: from the one after the last match, round to it

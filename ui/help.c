@@ -3,6 +3,7 @@
  * (80x24 shows about twenty lines), it scrolls. */
 #include <stdio.h>
 
+#include "mode.h"
 #include "tui.h"
 
 static const char *const legend[] = {

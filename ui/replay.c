@@ -10,6 +10,7 @@
 #include "engine/runloop.h"
 #include "record/recorder.h"
 #include "record/replay.h"
+#include "mode.h"
 #include "tui.h"
 
 static struct replay *rp(const struct tui *t)

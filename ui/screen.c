@@ -8,20 +8,12 @@
 
 #include "engine/source.h"
 #include "record/recorder.h"
+#include "mode.h"
 #include "tui.h"
 
 #define MIN_COLS 60
 #define MIN_LINES 12
 #define BODY_TOP 3
-
-void tui_message(struct tui *t, bool error, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(t->message, sizeof(t->message), fmt, ap);
-	va_end(ap);
-	t->message_is_error = error;
-}
 
 int focused_instance(struct tui *t)
 {

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "mode.h"
 #include "tui.h"
 #include "base/util.h"
 

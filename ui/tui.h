@@ -7,10 +7,11 @@
 #include <stdint.h>
 
 #include "engine/history.h"
-#include "mode.h"
 #include "engine/frame.h"
 #include "engine/profile.h"
 #include "ui.h"
+
+struct ui_mode;
 
 struct procstat;
 struct runloop;

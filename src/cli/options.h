@@ -51,8 +51,5 @@ bool parse_duration(const char *s, uint64_t *ns);
 /* argv joined with blanks (malloc'd): kept in recordings. */
 char *command_line(int argc, char **argv);
 int parse_args(int argc, char **argv, struct options *o);
-struct session;
-/* pmutop rules: the recording rules of the session's metrics, on stdout; exit status. */
-int print_rules(struct session *s, const char *window, bool per_cpu);
 
 #endif

@@ -1,0 +1,297 @@
+/* args.c - the command line: pmutop's options and its sub-commands' common ones, usage,
+ * and the small parsers the commands share (durations). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "config.h"
+#include "engine/catalog.h"
+#include "outputs/batch.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pmutop [OPTIONS]\n"
+		"       pmutop encode [--sysfs-root DIR | --demo[=NAME]] EVENT...\n"
+		"       pmutop list [--sysfs-root DIR | --demo[=NAME]]\n"
+		"                   [pmus|events|profiles|metrics|machines|pci]\n"
+		"       pmutop record -o FILE [-d SECS] [--duration D] [--rotate D [--keep N]]\n"
+		"                   [OPTIONS]\n"
+		"       pmutop record --info FILE\n"
+		"       pmutop serve [--listen ADDR:PORT] [--per-cpu] [OPTIONS]  (127.0.0.1:9741)\n"
+		"       pmutop rules [--window 1m] [OPTIONS]  Prometheus recording rules\n"
+		"\n"
+		"Watch uncore and core PMU counters as metrics: memory-fabric bandwidth,\n"
+		"latencies, PCIe root-complex traffic, TopDown.\n"
+		"\n"
+		"  -b, --batch               print metrics every interval, not the full screen\n"
+		"                            (without -b, standard input and output must be a\n"
+		"                            terminal)\n"
+		"  -d, --delay SECONDS       refresh interval (default 1)\n"
+		"  -n, --iterations N        stop after N intervals\n"
+		"      --format FORMAT       batch output: text (default), csv or json\n"
+		"      --raw                 with --format json, also every counter's raw delta\n"
+		"  -o, --output FILE         batch output to FILE instead of standard output\n"
+		"  -w, --write FILE          record the session to FILE (SQLite) while running\n"
+		"      --force               replace an existing recording (nothing else)\n"
+		"  -r, --read FILE           replay a recording, in the monitor or with -b\n"
+		"      --begin/--end WHEN    replay from/until WHEN: HH:MM[:SS], +5m, @SECONDS\n"
+		"      --listen ADDR:PORT    serve Prometheus /metrics too (serve: only that)\n"
+		"      --per-cpu             the exporter's per-CPU series too\n"
+		"      --http-limits C,A,S   the exporter's clients in all, from one address, and\n"
+		"                            seconds to send a request (default 256,64,5)\n"
+		"  -p, --profile NAME|FILE   use this profile (repeatable), not those PMUs pick\n"
+		"  -f, --filter GROUP[@INSTANCE]:TERM=VALUE[,TERM=VALUE...]\n"
+		"                            set a filter at start (VALUE 'default' clears it)\n"
+		"      --sysfs-root DIR      read sysfs below DIR (/ or $PMUTOP_SYSFS_ROOT)\n"
+		"      --proc-root DIR       read /proc below DIR (default /)\n"
+		"      --sim                 count with the simulated machine on the sysfs root\n"
+		"      --model FILE          traffic model for --sim\n"
+		"      --demo[=NAME]         run on a bundled simulated machine (tegra410)\n"
+		"      --seed N              seed of the simulated machine's noise (default 1)\n"
+		"      --fake-clock          with --sim/--demo: advance time by the interval, not\n"
+		"                            waiting (for tests and scripts)\n"
+		"      --dry-run             print every event pmutop would open, as a perf event\n"
+		"                            string and its encoding, and exit\n"
+		"  -h, --help                this help\n"
+		"  -V, --version             version\n"
+		"\n"
+		"Metric values: '-' no value (division by zero or first interval after a change),\n"
+		"'not counted' (counter never ran), '?' unreadable, 'n/a' unavailable.\n"
+		"See pmutop(1) and pmutop-profile(5).\n");
+}
+
+static bool parse_delay(const char *text, double *delay)
+{
+	char *end;
+	*delay = strtod_c(text, &end);
+	if (*end || !(*delay >= 0.01 && *delay <= 86400)) {
+		fprintf(stderr, "pmutop: -d %s: the interval must be 0.01 to 86400 seconds\n", text);
+		return false;
+	}
+	return true;
+}
+
+static bool parse_iterations(const char *text, long *n)
+{
+	char *end;
+	*n = strtol(text, &end, 10);
+	if (*end || *n < 1) {
+		fprintf(stderr, "pmutop: -n %s: want a positive number of intervals\n", text);
+		return false;
+	}
+	return true;
+}
+
+/* What the options say together: combinations that mean nothing are refused. */
+static int check_args(int argc, char **argv, struct options *o)
+{
+	if (optind < argc) {
+		fprintf(stderr, "pmutop: unexpected argument '%s' (see pmutop --help)\n", argv[optind]);
+		return 2;
+	}
+	if ((o->begin || o->end) && !o->replay) {
+		fprintf(stderr, "pmutop: --begin/--end select a time range of a replay (-r FILE)\n");
+		return 2;
+	}
+	if (o->fake_clock && !o->sim && !o->demo && !o->replay) {
+		fprintf(stderr, "pmutop: --fake-clock needs --sim or --demo (real counters count real time)\n");
+		return 2;
+	}
+	if (o->model && !o->sim && !o->demo) {
+		fprintf(stderr, "pmutop: --model needs --sim (a traffic model drives the simulated machine only)\n");
+		return 2;
+	}
+	return 0;
+}
+
+int parse_args(int argc, char **argv, struct options *o)
+{
+	enum { O_FORMAT = 256, O_RAW, O_SYSFS, O_PROC, O_SIM, O_MODEL, O_DEMO, O_SEED, O_FAKE, O_DRY, O_FORCE, O_BEGIN,
+	       O_END, O_LISTEN, O_PERCPU, O_HTTP_LIMITS };
+	static const struct option opts[] = {
+		{ "batch", no_argument, NULL, 'b' },
+		{ "delay", required_argument, NULL, 'd' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "format", required_argument, NULL, O_FORMAT },
+		{ "raw", no_argument, NULL, O_RAW },
+		{ "profile", required_argument, NULL, 'p' },
+		{ "filter", required_argument, NULL, 'f' },
+		{ "sysfs-root", required_argument, NULL, O_SYSFS },
+		{ "proc-root", required_argument, NULL, O_PROC },
+		{ "sim", no_argument, NULL, O_SIM },
+		{ "model", required_argument, NULL, O_MODEL },
+		{ "demo", optional_argument, NULL, O_DEMO },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "fake-clock", no_argument, NULL, O_FAKE },
+		{ "dry-run", no_argument, NULL, O_DRY },
+		{ "output", required_argument, NULL, 'o' },
+		{ "write", required_argument, NULL, 'w' },
+		{ "read", required_argument, NULL, 'r' },
+		{ "force", no_argument, NULL, O_FORCE },
+		{ "begin", required_argument, NULL, O_BEGIN },
+		{ "end", required_argument, NULL, O_END },
+		{ "listen", required_argument, NULL, O_LISTEN },
+		{ "per-cpu", no_argument, NULL, O_PERCPU },
+		{ "http-limits", required_argument, NULL, O_HTTP_LIMITS },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 },
+	};
+	int c;
+	opterr = 0; /* one line of our own, not 40 of help */
+	while ((c = getopt_long(argc, argv, ":bd:n:o:p:f:w:r:hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b': o->batch = true; break;
+		case 'd':
+			if (!parse_delay(optarg, &o->delay))
+				return 2;
+			break;
+		case 'n':
+			if (!parse_iterations(optarg, &o->iterations))
+				return 2;
+			break;
+		case O_FORMAT:
+			if (!batch_parse_format(optarg, &o->format)) {
+				fprintf(stderr, "pmutop: --format %s: want text, csv or json\n", optarg);
+				return 2;
+			}
+			break;
+		case O_RAW: o->raw = true; break;
+		case 'o': o->output = optarg; o->batch = true; break;
+		case 'p':
+			o->profiles = xrealloc(o->profiles, sizeof(char *) * (size_t)(o->nprofiles + 1));
+			o->profiles[o->nprofiles++] = optarg;
+			break;
+		case 'f':
+			o->filters = xrealloc(o->filters, sizeof(char *) * (size_t)(o->nfilters + 1));
+			o->filters[o->nfilters++] = optarg;
+			break;
+		case O_SYSFS: o->sysfs_root = optarg; break;
+		case O_PROC: o->proc_root = optarg; break;
+		case O_SIM: o->sim = true; break;
+		case O_MODEL: o->model = optarg; break;
+		case O_DEMO:
+			o->demo = optarg ? optarg : "tegra410";
+			/* also accept "--demo NAME" */
+			if (!optarg && optind < argc && argv[optind][0] != '-')
+				o->demo = argv[optind++];
+			break;
+		case O_SEED:
+			if (!parse_u64(optarg, &o->seed)) {
+				fprintf(stderr, "pmutop: --seed %s: want a number\n", optarg);
+				return 2;
+			}
+			break;
+		case O_FAKE: o->fake_clock = true; break;
+		case O_DRY: o->dry_run = true; break;
+		case 'w': o->record = optarg; break;
+		case 'r': o->replay = optarg; break;
+		case O_FORCE: o->force = true; break;
+		case O_BEGIN: o->begin = optarg; break;
+		case O_END: o->end = optarg; break;
+		case O_LISTEN: o->listen = optarg; break;
+		case O_PERCPU: o->per_cpu = true; break;
+		case O_HTTP_LIMITS: o->http_limits = optarg; break;
+		case 'h': usage(stdout); exit(0);
+		case 'V': printf("pmutop %s\n", PACKAGE_VERSION); exit(0);
+		default: cmd_bad_option("pmutop", c, argv); return 2;
+		}
+	}
+	return check_args(argc, argv, o);
+}
+
+char *command_line(int argc, char **argv)
+{
+	size_t len = 1;
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	char *c = xcalloc(1, len);
+	for (int i = 0; i < argc; i++) {
+		strcat(c, i ? " " : "");
+		strcat(c, argv[i]);
+	}
+	return c;
+}
+
+bool parse_duration(const char *s, uint64_t *ns)
+{
+	char *end;
+	double v = strtod_c(s, &end);
+	double unit = !*end || !strcmp(end, "s") ? 1 : !strcmp(end, "m") ? 60 : !strcmp(end, "h") ? 3600
+		    : !strcmp(end, "d") ? 86400 : 0;
+	if (end == s || !unit || !(v > 0) || v * unit > 1e8)
+		return false;
+	*ns = (uint64_t)(v * unit * 1e9 + 0.5);
+	return true;
+}
+
+void cmd_bad_option(const char *cmd, int c, char **argv)
+{
+	const char *opt = argv[optind - 1];
+	if (c == ':')
+		fprintf(stderr, "%s: option '%s' needs a value (see %s --help)\n", cmd, opt, cmd);
+	else
+		fprintf(stderr, "%s: unknown option '%s' (see %s --help)\n", cmd, opt, cmd);
+}
+
+int cmd_options(int argc, char **argv, const char *name, const char *usage, char **root, int *status)
+{
+	static const struct option opts[] = {
+		{ "sysfs-root", required_argument, NULL, 'r' },
+		{ "demo", optional_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	char cmd[64];
+	snprintf(cmd, sizeof(cmd), "pmutop %s", name);
+	const char *env = getenv("PMUTOP_SYSFS_ROOT");
+	*root = xstrdup(env && *env ? env : "/");
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			free(*root);
+			*root = xstrdup(optarg);
+			break;
+		case 'd': {
+			const char *demo = optarg ? optarg : "tegra410";
+			char *next = !optarg && optind < argc ? catalog_find_machine(argv[optind]) : NULL;
+			if (next) { /* "--demo NAME", as the main command takes it */
+				demo = argv[optind++];
+				free(next);
+			}
+			char *dir = catalog_find_machine(demo);
+			if (!dir) {
+				fprintf(stderr, "%s: no demo machine '%s' (see pmutop list machines)\n", cmd, demo);
+				free(*root);
+				*root = NULL;
+				*status = 1;
+				return -1;
+			}
+			free(*root);
+			*root = dir;
+			break;
+		}
+		case 'h':
+			fputs(usage, stdout);
+			*status = 0;
+			free(*root);
+			*root = NULL;
+			return -1;
+		default:
+			cmd_bad_option(cmd, c, argv);
+			free(*root);
+			*root = NULL;
+			*status = 2;
+			return -1;
+		}
+	}
+	return optind;
+}

@@ -1,0 +1,508 @@
+/* run.c - one run of pmutop, the composition root: the machine (discovered, a demo's, a
+ * recording's), its profiles and filters, the sources that count it, the outputs (batch,
+ * the monitor, a recording, the exporter) and the run loop. Commands call pmutop_run();
+ * it calls no command back. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/diag.h"
+#include "base/sysfs.h"
+#include "base/util.h"
+#include "cli/options.h"
+#include "engine/catalog.h"
+#include "engine/profile.h"
+#include "engine/runloop.h"
+#include "engine/session.h"
+#include "machine/discover.h"
+#include "machine/pmu.h"
+#include "machine/procstat.h"
+#include "outputs/batch.h"
+#include "outputs/exporter.h"
+#include "outputs/rules.h"
+#include "record/recorder.h"
+#include "record/replay.h"
+#include "sources/hwmon_io.h"
+#include "sources/sources.h"
+#include "ui/ui.h"
+
+/* -f GROUP[@INSTANCE]:TERM=VALUE[,TERM=VALUE...] */
+static int apply_filter_option(struct session *s, const char *spec)
+{
+	const char *colon = strchr(spec, ':');
+	if (!colon || colon == spec || !colon[1]) {
+		fprintf(stderr, "pmutop: -f %s: want GROUP[@INSTANCE]:TERM=VALUE[,TERM=VALUE...]\n", spec);
+		return -1;
+	}
+	char *target = xstrndup(spec, (size_t)(colon - spec));
+	char *at = strchr(target, '@');
+	const char *instname = NULL;
+	if (at) {
+		*at = '\0';
+		instname = at + 1;
+		if (!*instname || !*target) {
+			fprintf(stderr, "pmutop: -f %s: want GROUP@INSTANCE, a name on each side of '@' (see pmutop list metrics)\n",
+				spec);
+			free(target);
+			return -1;
+		}
+	}
+	int status = 0, matched = 0;
+	char *assigns = xstrdup(colon + 1), *save = NULL;
+	for (char *a = strtok_r(assigns, ",", &save); a && !status; a = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(a, '=');
+		if (!eq || eq == a || !eq[1]) {
+			fprintf(stderr, "pmutop: -f %s: '%s' is not TERM=VALUE\n", spec, a);
+			status = -1;
+			break;
+		}
+		*eq = '\0';
+		for (int i = 0; i < s->ninstances && !status; i++) {
+			const struct instance *inst = &s->inst[i];
+			if (strcmp(inst->group->name, target) || (instname && strcmp(inst->name, instname)))
+				continue;
+			if (!instname && (inst->nmembers || inst->parent >= 0))
+				continue; /* members get it directly; root ports follow their RC */
+			if (inst->unavailable)
+				continue;
+			matched++;
+			char *err;
+			if (session_set_filter(s, i, a, eq + 1, &err) < 0) {
+				fprintf(stderr, "pmutop: -f %s: %s\n", spec, err);
+				free(err);
+				status = -1;
+			}
+		}
+	}
+	if (!status && !matched) {
+		fprintf(stderr, "pmutop: -f %s: no instance of group '%s'%s%s on this machine\n", spec, target,
+			instname ? " named " : "", instname ? instname : "");
+		status = -1;
+	}
+	free(assigns);
+	free(target);
+	return status;
+}
+
+static int load_profiles(const struct options *o, const struct machine *m, struct profile ***out)
+{
+	if (o->nprofiles) {
+		*out = xcalloc((size_t)o->nprofiles, sizeof(struct profile *));
+		for (int i = 0; i < o->nprofiles; i++) {
+			char *path = catalog_find_profile(o->profiles[i]);
+			int nerr = 0;
+			(*out)[i] = path ? profile_load(path, &nerr) : NULL;
+			free(path);
+			if ((*out)[i])
+				continue;
+			if (nerr)
+				fprintf(stderr, "pmutop: %d error%s in profile %s\n", nerr, nerr == 1 ? "" : "s", o->profiles[i]);
+			else
+				fprintf(stderr, "pmutop: no profile '%s' (see pmutop list profiles)\n", o->profiles[i]);
+			for (int k = 0; k < i; k++) /* the ones loaded before it */
+				profile_free((*out)[k]);
+			free(*out);
+			*out = NULL;
+			return -1;
+		}
+		return o->nprofiles;
+	}
+	struct profile **all;
+	int n = catalog_load_all(&all);
+	int k = catalog_select(all, n, m, out);
+	if (!k) {
+		fprintf(stderr, "pmutop: no profile matches this machine's PMUs and none is a fallback "
+				"(see pmutop list profiles; choose one with -p)\n");
+		return -1;
+	}
+	return k;
+}
+
+/* INSTANCE GROUP EVENT-STRING ENCODING ROLE, one line per instance and event in the
+ * order they are opened; ROLE is leader, member (of the leader's perf group) or single.
+ * Unavailable instances say why. */
+static void print_dry_run(const struct session *s)
+{
+	for (int i = 0; i < s->ninstances; i++) {
+		const struct instance *inst = &s->inst[i];
+		if (inst->nmembers)
+			continue;
+		if (inst->unavailable) {
+			printf("%s\t%s\t!\t%s\n", inst->name, inst->group->name, inst->unavailable);
+			continue;
+		}
+		int order[inst->group->nevents + 1];
+		int n = instance_open_order(inst, order);
+		for (int k = 0; k < n; k++) {
+			int e = order[k];
+			for (int c = 0; c < inst->ncounters; c++) {
+				if (inst->counters[c].event != e)
+					continue;
+				char enc[160];
+				encode_format_attr(&inst->counters[c].attr, enc, sizeof(enc));
+				const char *role = !inst->group->perf_group || n == 1 ? "single" : k == 0 ? "leader" : "member";
+				printf("%s\t%s\t%s\t%s\t%s\n", inst->name, inst->group->name, inst->event_str[e], enc, role);
+				break;
+			}
+		}
+	}
+}
+
+/* Live counting opens the tree's type numbers on this kernel: only right when the tree
+ * is this kernel's sysfs (/, or a bind mount of it). */
+static bool same_pmus_as_kernel(const struct machine *m)
+{
+	if (!strcmp(m->root, "/"))
+		return true;
+	for (int i = 0; i < m->npmus; i++) {
+		if (m->pmus[i].hw || m->pmus[i].sensor) /* files: any tree's can be counted */
+			continue;
+		char *path = xasprintf("/sys/bus/event_source/devices/%s/type", m->pmus[i].name);
+		char *t = read_text_file(path, 64);
+		free(path);
+		bool same = t && atoi(t) == m->pmus[i].type;
+		free(t);
+		if (!same)
+			return false;
+	}
+	return true;
+}
+
+/* perf's habit: when no event at all could be opened, say why and fail, rather than
+ * show a screen of n/a. */
+static bool counts_anything(const struct session *s)
+{
+	const char *why = NULL;
+	int failed = 0;
+	for (int i = 0; i < s->ninstances; i++) {
+		const struct instance *in = &s->inst[i];
+		if (in->nmembers)
+			continue;
+		if (in->opened)
+			return true;
+		failed++;
+		if (!why)
+			why = in->unavailable ? in->unavailable : in->open_error;
+	}
+	if (!failed)
+		fprintf(stderr, "pmutop: nothing to count: no PMU the profiles use is on this machine (see pmutop list pmus)\n");
+	else
+		fprintf(stderr, "pmutop: nothing could be counted (%d counter group%s failed); the first: %s\n", failed,
+			failed == 1 ? "" : "s", why ? why : "?");
+	return false;
+}
+
+/* Whether an output of the run shows the host's meters: the monitor's header, batch text,
+ * a recording (its replay shows them). Batch CSV/JSON and the exporter alone do not, and
+ * then no refresh reads /proc/stat (on a many-CPU machine its interrupt sums cost more
+ * than the counters of a small profile) or the temperature sensors. */
+static bool host_meters_shown(const struct options *o)
+{
+	bool monitor = !o->batch && !o->serve_only && !o->record_only;
+	return monitor || o->record || o->record_only || (o->batch && batch_shows_host_meters(o->format));
+}
+
+/* The outputs of a run: batch or the monitor (unless pmutop record), and a recorder
+ * (recording now with -w, or idle for the monitor's 'w' key). */
+static int add_outputs(struct options *o, struct session *s, struct runloop *loop, struct replay *rp, char *title,
+		       size_t tlen, FILE **outfile)
+{
+	struct output *rec = NULL;
+	if (!rp && (o->record || (!o->batch && !o->serve_only))) {
+		struct recorder_options ro = { .path = o->record, .force = o->force, .rotate_ns = o->rotate_ns,
+					       .keep = o->keep, .command = o->command,
+					       .essential = o->record_only && !o->listen };
+		char *err = NULL;
+		rec = recorder_output_new(s, &ro, &err);
+		if (!rec) {
+			fprintf(stderr, "pmutop: %s\n", err);
+			free(err);
+			return -1;
+		}
+		runloop_add_output(loop, rec);
+	}
+	if (o->listen || o->serve_only) {
+		struct exporter_options eo = { .listen = o->listen, .per_cpu = o->per_cpu, .limits = o->http_limits };
+		char *err = NULL;
+		struct output *ex = exporter_output_new(s, &eo, &err);
+		if (!ex) {
+			fprintf(stderr, "pmutop: %s\n", err);
+			free(err);
+			return -1;
+		}
+		bool every;
+		const char *url = exporter_url(ex, &every);
+		fprintf(stderr, "pmutop: serving %s (port %d)%s\n", url, exporter_port(ex),
+			every ? " on every address of this machine: /metrics has no authentication, so anyone who "
+				"reaches the port can read it (restrict it with a firewall, or use --listen 127.0.0.1:PORT)"
+			      : "");
+		runloop_add_output(loop, ex);
+	}
+	if (o->record_only || o->serve_only)
+		return 0;
+	if (o->batch) {
+		FILE *f = stdout;
+		if (o->output && !(f = fopen(o->output, "w"))) {
+			fprintf(stderr, "pmutop: -o %s: %s\n", o->output, strerror(errno));
+			return -1;
+		}
+		runloop_add_output(loop, batch_output_new(f, o->format, o->raw));
+		*outfile = f != stdout ? f : NULL;
+		loop->final_on_signal = !rp; /* Ctrl-C prints the partial interval, as perf stat -I */
+		return 0;
+	}
+	size_t n = 0;
+	for (int i = 0; i < s->nprofiles && n < tlen - 1; i++)
+		n += (size_t)snprintf(title + n, tlen - n, "%s%s", i ? " + " : "", s->profiles[i]->name);
+	static char host[256]; /* the monitor keeps the pointer until the loop ends */
+	char *h = rp ? replay_meta(rp, "host") : NULL;
+	snprintf(host, sizeof(host), "%s", h ? h : "");
+	free(h);
+	static struct ui_options uo;
+	uo = (struct ui_options){ .interval_s = o->delay, .title = title, .machine = rp ? host : o->demo,
+				  .recorder = recorder_of(rec), .replay = rp };
+	struct output *ui = ui_output_new(s, &uo);
+	if (!ui)
+		return -1;
+	runloop_add_output(loop, ui);
+	return 0;
+}
+
+/* --begin/--end: HH:MM[:SS] on the recording's first day, +DURATION from its start,
+ * YYYY-mm-ddTHH:MM:SS, or @EPOCH_SECONDS; 0 and a message when it is none of them. */
+static uint64_t parse_when(const char *what, const char *text, struct replay *rp)
+{
+	struct replay_position pos;
+	replay_position(rp, &pos);
+	uint64_t ns;
+	struct tm tm;
+	time_t first = (time_t)(pos.wall_first / 1000000000ull);
+	char *end;
+	if (text[0] == '+' && parse_duration(text + 1, &ns))
+		return pos.wall_first + ns;
+	if (text[0] == '@') {
+		double sec = strtod_c(text + 1, &end);
+		if (!*end && sec > 0)
+			return (uint64_t)(sec * 1e9);
+	}
+	localtime_r(&first, &tm);
+	memset(&tm.tm_sec, 0, sizeof(int) * 3);
+	if ((end = strptime(text, "%Y-%m-%dT%H:%M:%S", &tm)) && !*end) {
+		tm.tm_isdst = -1;
+		return (uint64_t)mktime(&tm) * 1000000000ull;
+	}
+	localtime_r(&first, &tm);
+	tm.tm_sec = 0;
+	if (((end = strptime(text, "%H:%M:%S", &tm)) && !*end) || ((end = strptime(text, "%H:%M", &tm)) && !*end)) {
+		tm.tm_isdst = -1;
+		return (uint64_t)mktime(&tm) * 1000000000ull;
+	}
+	fprintf(stderr, "pmutop: %s %s: want HH:MM[:SS], +DURATION (+5m), YYYY-mm-ddTHH:MM:SS or @SECONDS\n", what, text);
+	return 0;
+}
+
+/* One run's parts, set up in order and undone by run_done(), whatever got made. */
+struct run {
+	struct options *o;
+	const char *root;
+	char *demo_dir, *demo_model, *default_model;
+	struct replay *rp;
+	struct machine *m;
+	struct profile **profiles;
+	int nprofiles;
+	struct session *s;
+	struct runloop loop;
+	FILE *outfile;
+	struct clock clk, *clock;
+};
+
+/* The machine and its profiles: a recording's, a demo's, or a sysfs tree's. Returns 0,
+ * or the exit status. */
+static int run_machine(struct run *r)
+{
+	struct options *o = r->o;
+	r->root = o->sysfs_root ? o->sysfs_root : getenv("PMUTOP_SYSFS_ROOT");
+	if (!r->root || !*r->root)
+		r->root = "/";
+	if (o->replay) {
+		char *err = NULL;
+		if (o->nfilters || o->sim || o->demo || o->record) {
+			fprintf(stderr, "pmutop: -r replays what was recorded: %s cannot apply to it\n",
+				o->nfilters ? "-f (the hardware counted what it counted)" : o->record ? "-w" : "--sim/--demo");
+			return 2;
+		}
+		if (!(r->rp = replay_open(o->replay, &err))) {
+			fprintf(stderr, "pmutop: -r %s\n", err);
+			free(err);
+			return 1;
+		}
+	}
+	if (o->demo) {
+		if (!(r->demo_dir = catalog_find_machine(o->demo))) {
+			fprintf(stderr, "pmutop: no demo machine '%s' (see pmutop list machines)\n", o->demo);
+			return 1;
+		}
+		r->root = r->demo_dir;
+		r->demo_model = path_join(r->demo_dir, "model.ini");
+		if (!o->model && is_regular_file(r->demo_model))
+			o->model = r->demo_model;
+		o->sim = true;
+	}
+	if (o->sim && !o->model) /* coherent rates for every family the profiles know */
+		o->model = r->default_model = catalog_default_model();
+	if (!r->rp && !is_dir(r->root)) {
+		fprintf(stderr, "pmutop: --sysfs-root %s: %s\n", r->root, strerror(errno ? errno : ENOTDIR));
+		return 1;
+	}
+	r->m = r->rp ? replay_machine(r->rp) : machine_discover(r->root);
+	if (r->rp && !o->nprofiles) {
+		char *err = NULL;
+		r->nprofiles = replay_profiles(r->rp, &r->profiles, &err);
+		if (r->nprofiles < 0) {
+			fprintf(stderr, "pmutop: -r %s: %s\n", o->replay, err);
+			free(err);
+		}
+	} else {
+		r->nprofiles = load_profiles(o, r->m, &r->profiles);
+	}
+	return r->nprofiles < 0 ? 1 : 0;
+}
+
+/* A replay's range, its source and clock. Returns 0, or the exit status. */
+static int run_replay(struct run *r)
+{
+	struct options *o = r->o;
+	char *err = NULL;
+	uint64_t b = o->begin ? parse_when("--begin", o->begin, r->rp) : 0, e = o->end ? parse_when("--end", o->end, r->rp) : 0;
+	if ((o->begin && !b) || (o->end && !e))
+		return 2;
+	if (replay_check_range(r->rp, b, e, &err) < 0) {
+		fprintf(stderr, "pmutop: -r %s: %s\n", o->replay, err);
+		free(err);
+		return 2;
+	}
+	replay_set_range(r->rp, b, e);
+	if (replay_attach(r->rp, r->s, &err) < 0) {
+		fprintf(stderr, "pmutop: -r %s: %s\n", o->replay, err);
+		free(err);
+		return 1;
+	}
+	r->clock = replay_clock(r->rp, o->batch || o->fake_clock || o->record_only);
+	return 0;
+}
+
+/* The sources that count a machine (perf, or the simulated one; BlueField's files or the
+ * simulated driver; sensors), its clock and host meters. Returns 0, or the exit status. */
+static int run_sources(struct run *r)
+{
+	struct options *o = r->o;
+	const struct machine *m = r->m;
+	if (!o->sim && !same_pmus_as_kernel(m)) {
+		fprintf(stderr, "pmutop: %s is not this kernel's sysfs: counting live needs the real /sys (its PMU type "
+				"numbers are the kernel's). Add --sim to count this tree with the simulated machine; "
+				"--dry-run, encode and list read it as it is.\n", r->root);
+		return 1;
+	}
+	if (o->sim) {
+		struct sim_options so = { .model_path = o->model, .seed = o->seed };
+		struct source *src = source_sim_new(m, &so);
+		if (!src)
+			return 1;
+		session_add_source(r->s, src);
+	} else {
+		session_add_source(r->s, source_perf_new(m));
+	}
+	/* BlueField's counter files: the same source over the simulated driver or the files */
+	struct hwmon_io *io = o->sim ? hwmon_io_sim_new(m, o->model, o->seed) : hwmon_io_files_new();
+	if (!io)
+		return 1;
+	session_add_source(r->s, source_hwmon_new(m, io));
+	struct source *sensors = source_sensors_new(m, o->model, o->sim);
+	if (!sensors)
+		return 1;
+	session_add_source(r->s, sensors);
+	if (o->fake_clock)
+		clock_init_fake(&r->clk, 1000000000ull);
+	else
+		clock_init_monotonic(&r->clk);
+	/* the demo machine's /proc is its own (absent), not this host's; libsensors reads the
+	 * real /sys, so only a live machine's sensors are its own */
+	if (host_meters_shown(o))
+		session_use_host_meters(r->s, procstat_new(o->proc_root ? o->proc_root : o->demo ? r->demo_dir : "/"), !o->sim);
+	return 0;
+}
+
+/* Count: the first frame primed, the outputs added, the loop run. The exit status. */
+static int run_loop(struct run *r, char *title, size_t tlen)
+{
+	struct options *o = r->o;
+	session_use_clock(r->s, r->clock);
+	/* before anything is programmed: a TERM from now on ends the loop's first poll and
+	 * the cleanup restores what counting changed (BlueField's event files) */
+	runloop_install_signals();
+	session_start(r->s, r->rp ? replay_start_ns(r->rp) : clock_now(r->clock));
+	if (r->rp) {
+		char *label = replay_meta(r->rp, "source");
+		session_set_source_label(r->s, label ? label : "replay");
+		free(label);
+	}
+	if (!counts_anything(r->s))
+		return 1;
+	runloop_init(&r->loop, r->s, r->clock, o->delay, o->iterations);
+	if (r->rp)
+		runloop_set_pacer(&r->loop, replay_pacer, r->rp, o->batch);
+	if (add_outputs(o, r->s, &r->loop, r->rp, title, tlen, &r->outfile) < 0)
+		return 1;
+	int status = runloop_run(&r->loop);
+	return r->rp && replay_damaged(r->rp) ? 1 : status;
+}
+
+/* Everything a run made, undone in reverse; the exit status after closing -o's file. */
+static int run_done(struct run *r, int status)
+{
+	runloop_done(&r->loop);
+	if (r->outfile && fclose(r->outfile) != 0 && status == 0) {
+		fprintf(stderr, "pmutop: -o %s: %s\n", r->o->output, strerror(errno));
+		status = 1;
+	}
+	session_free(r->s);
+	for (int i = 0; i < r->nprofiles; i++)
+		profile_free(r->profiles[i]);
+	free(r->profiles);
+	if (r->rp)
+		replay_close(r->rp); /* and its machine */
+	else
+		machine_free(r->m);
+	free(r->demo_dir);
+	free(r->demo_model);
+	free(r->default_model);
+	return status;
+}
+
+int pmutop_run(struct options *o)
+{
+	struct run r = { .o = o };
+	r.clock = &r.clk;
+	char title[256] = ""; /* the monitor keeps pointers to these until the loop ends */
+	int status = run_machine(&r);
+	if (status)
+		return run_done(&r, status);
+	r.s = session_new(r.m, r.profiles, r.nprofiles);
+	for (int i = 0; i < o->nfilters; i++)
+		if (apply_filter_option(r.s, o->filters[i]) < 0)
+			return run_done(&r, 1);
+	if (o->dry_run) {
+		print_dry_run(r.s);
+		return run_done(&r, 0);
+	}
+	if (o->rules)
+		return run_done(&r, print_rules(r.s, o->window ? o->window : "1m", o->per_cpu));
+	status = r.rp ? run_replay(&r) : run_sources(&r);
+	if (!status)
+		status = run_loop(&r, title, sizeof(title));
+	return run_done(&r, status);
+}
