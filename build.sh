@@ -16,8 +16,8 @@ PKGS="gcc make autoconf automake pkg-config xz-utils libinih-dev check libncurse
       libsensors-dev libsqlite3-dev libzstd-dev libmicrohttpd-dev linux-source-6.12 tmux linux-perf
       util-linux procps python3"
 # the tests' real parts: the sqlite3 tool, a Prometheus server and promtool, curl; strace;
-# zstd (to craft a hostile recording)
-case ${1:-} in check|asan|tsan|valgrind|soak) PKGS="$PKGS sqlite3 prometheus curl strace zstd" ;; esac
+# zstd (to craft a hostile recording); universal-ctags (the layout check measures functions)
+case ${1:-} in check|asan|tsan|valgrind|soak) PKGS="$PKGS sqlite3 prometheus curl strace zstd universal-ctags" ;; esac
 case ${1:-} in bench|valgrind) PKGS="$PKGS valgrind" ;; esac
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-14-dev"
 

@@ -29,32 +29,12 @@ static int value_slot(const struct frame *f, int pi, int mi, int ii)
 	return -1;
 }
 
-static void add_pane(struct tui *t, int pi, const char *key, const char *title, const char *style, int nm,
-		     const int *midx, const struct prof_pane *def)
+/* The pane's columns: names of the instances of the groups its metrics read, in session
+ * order (panes that mix groups, CMEM, C2C, ... per socket, show one column per name),
+ * and which instance gives each (column, metric) cell. */
+static void pane_columns(struct upane *p, const struct frame *s, const struct profile *prof, int cap)
 {
-	const struct frame *s = t->f;
-	const struct profile *prof = s->profiles[pi];
-	t->panes = xrealloc(t->panes, sizeof(struct upane) * (size_t)(t->npanes + 1));
-	struct upane *p = &t->panes[t->npanes++];
-	memset(p, 0, sizeof(*p));
-	p->profile = prof;
-	p->key = xasprintf("%s/%s", prof->name, key);
-	p->title = xstrdup(title);
-	p->style = style;
-	p->nmetrics = nm;
-	p->metrics = xmalloc(sizeof(*p->metrics) * (size_t)(nm ? nm : 1));
-	p->metric_index = xmalloc(sizeof(int) * (size_t)(nm ? nm : 1));
-	for (int i = 0; i < nm; i++) {
-		p->metric_index[i] = midx[i];
-		p->metrics[i] = &prof->metrics[midx[i]];
-	}
-	/* names of the instances of the groups the metrics read, in session order: panes
-	 * that mix groups (CMEM, C2C, ... per socket) show one column per name */
-	int cap = s->ninstances ? s->ninstances : 1;
-	p->inst = xmalloc(sizeof(int) * (size_t)cap);
-	p->is_detail = xcalloc((size_t)cap, sizeof(bool));
-	p->open = xcalloc((size_t)cap, sizeof(bool));
-	p->cell = xmalloc(sizeof(int) * (size_t)(cap * (nm ? nm : 1)));
+	int nm = p->nmetrics;
 	bool has_aggregate = false, has_detail = false;
 	for (int i = 0; i < s->ninstances; i++) {
 		const struct instance_info *in = &s->iinfo[i];
@@ -87,11 +67,13 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 	p->expandable = has_aggregate && has_detail;
 	if (!p->expandable)
 		memset(p->is_detail, 0, sizeof(bool) * (size_t)cap);
-	/* a row per metric only under instances of its own group (a mixed pane's PCIe metrics
-	 * are not n/a under a socket); titles that repeat say their group */
-	p->has_cells = xcalloc((size_t)(nm ? nm : 1), sizeof(bool));
-	p->sort_pos = xcalloc((size_t)cap, sizeof(int));
-	p->mtitle = xcalloc((size_t)(nm ? nm : 1), sizeof(char *));
+}
+
+/* A row per metric only under instances of its own group (a mixed pane's PCIe metrics
+ * are not n/a under a socket); titles that repeat say their group; the label width. */
+static void pane_rows(struct upane *p)
+{
+	int nm = p->nmetrics;
 	for (int m = 0; m < nm; m++) {
 		for (int i = 0; i < p->ninst; i++)
 			p->has_cells[m] |= p->cell[i * nm + m] >= 0;
@@ -103,49 +85,94 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 		p->mtitle[m] = repeated && f0->group_name ? xasprintf("%s (%s)", p->metrics[m]->title, f0->group_name)
 							  : xstrdup(p->metrics[m]->title);
 	}
-	p->slot = xmalloc(sizeof(int) * (size_t)(p->ninst * nm + 1));
-	p->scale = xcalloc((size_t)(nm ? nm : 1), sizeof(float));
 	p->label_w = 8;
 	for (int m = 0; m < nm; m++)
 		if ((int)strlen(p->mtitle[m]) + 2 > p->label_w)
 			p->label_w = (int)strlen(p->mtitle[m]) + 2;
 	if (p->label_w > 28)
 		p->label_w = 28;
-	for (int i = 0; i < p->ninst; i++)
-		for (int m = 0; m < nm; m++) {
-			int c = p->cell[i * nm + m];
-			p->slot[i * nm + m] = c >= 0 ? value_slot(s, pi, midx[m], c) : -1;
-		}
-	/* a pane with nothing to show says why */
-	if (!p->ninst) {
-		for (int g = 0; g < s->nmissing; g++)
-			for (int m = 0; m < nm; m++)
-				if (metric_form(p->metrics[m], (int)(s->missing[g] - prof->groups)) && !p->missing)
-					p->missing = xasprintf("PMU missing: no PMU matches '%s'", s->missing[g]->pmu_pattern);
-		if (!p->missing)
-			p->missing = xstrdup("nothing to show on this machine");
-	}
-	p->hidden = settings_is_hidden(&t->set, p->key);
-	p->sort = -1;
-	if (def && def->missing && !p->ninst) {
-		free(p->missing);
+}
+
+/* What a pane with nothing to show says: the profile's words, else the PMU missing. */
+static void pane_missing(struct upane *p, const struct frame *s, const struct profile *prof,
+			 const struct prof_pane *def)
+{
+	if (p->ninst)
+		return;
+	if (def && def->missing) {
 		p->missing = xstrdup(def->missing);
+		return;
 	}
-	if (def)
-		p->letters = def->letters;
-	p->detail = xmalloc(sizeof(*p->detail) * (size_t)(def && def->ndetail ? def->ndetail : 1));
-	p->detail_slot = xmalloc(sizeof(int) * (size_t)(p->ninst * (def ? def->ndetail : 0) + 1));
-	for (int d = 0; def && d < def->ndetail; d++) {
+	for (int g = 0; g < s->nmissing; g++)
+		for (int m = 0; m < p->nmetrics; m++)
+			if (metric_form(p->metrics[m], (int)(s->missing[g] - prof->groups)) && !p->missing)
+				p->missing = xasprintf("PMU missing: no PMU matches '%s'", s->missing[g]->pmu_pattern);
+	if (!p->missing)
+		p->missing = xstrdup("nothing to show on this machine");
+}
+
+/* The metrics Enter shows under each row (TopDown level 2), and their value slots. */
+static void pane_detail(struct upane *p, const struct frame *s, int pi, const struct profile *prof,
+			const struct prof_pane *def)
+{
+	int nm = p->nmetrics, nd = def ? def->ndetail : 0;
+	p->detail = xmalloc(sizeof(*p->detail) * (size_t)(nd ? nd : 1));
+	p->detail_slot = xmalloc(sizeof(int) * (size_t)(p->ninst * nd + 1));
+	for (int d = 0; d < nd; d++) {
 		int mi = find_metric(prof, def->detail[d]);
 		if (mi < 0)
 			continue;
 		p->detail[p->ndetail] = &prof->metrics[mi];
 		for (int i = 0; i < p->ninst; i++) {
 			int c = p->cell[i * nm]; /* the row's instance (of the first metric's group) */
-			p->detail_slot[i * (def->ndetail) + p->ndetail] = c >= 0 ? value_slot(s, pi, mi, c) : -1;
+			p->detail_slot[i * nd + p->ndetail] = c >= 0 ? value_slot(s, pi, mi, c) : -1;
 		}
 		p->ndetail++;
 	}
+}
+
+static void add_pane(struct tui *t, int pi, const char *key, const char *title, const char *style, int nm,
+		     const int *midx, const struct prof_pane *def)
+{
+	const struct frame *s = t->f;
+	const struct profile *prof = s->profiles[pi];
+	t->panes = xrealloc(t->panes, sizeof(struct upane) * (size_t)(t->npanes + 1));
+	struct upane *p = &t->panes[t->npanes++];
+	memset(p, 0, sizeof(*p));
+	p->profile = prof;
+	p->key = xasprintf("%s/%s", prof->name, key);
+	p->title = xstrdup(title);
+	p->style = style;
+	p->nmetrics = nm;
+	int nm1 = nm ? nm : 1, cap = s->ninstances ? s->ninstances : 1;
+	p->metrics = xmalloc(sizeof(*p->metrics) * (size_t)nm1);
+	p->metric_index = xmalloc(sizeof(int) * (size_t)nm1);
+	for (int i = 0; i < nm; i++) {
+		p->metric_index[i] = midx[i];
+		p->metrics[i] = &prof->metrics[midx[i]];
+	}
+	p->inst = xmalloc(sizeof(int) * (size_t)cap);
+	p->is_detail = xcalloc((size_t)cap, sizeof(bool));
+	p->open = xcalloc((size_t)cap, sizeof(bool));
+	p->cell = xmalloc(sizeof(int) * (size_t)(cap * nm1));
+	pane_columns(p, s, prof, cap);
+	p->has_cells = xcalloc((size_t)nm1, sizeof(bool));
+	p->sort_pos = xcalloc((size_t)cap, sizeof(int));
+	p->mtitle = xcalloc((size_t)nm1, sizeof(char *));
+	pane_rows(p);
+	p->slot = xmalloc(sizeof(int) * (size_t)(p->ninst * nm + 1));
+	p->scale = xcalloc((size_t)nm1, sizeof(float));
+	for (int i = 0; i < p->ninst; i++)
+		for (int m = 0; m < nm; m++) {
+			int c = p->cell[i * nm + m];
+			p->slot[i * nm + m] = c >= 0 ? value_slot(s, pi, midx[m], c) : -1;
+		}
+	pane_missing(p, s, prof, def);
+	p->hidden = settings_is_hidden(&t->set, p->key);
+	p->sort = -1;
+	if (def)
+		p->letters = def->letters;
+	pane_detail(p, s, pi, prof, def);
 	p->row_inst = xmalloc(sizeof(int) * (size_t)(p->ninst * (nm + 1) + 1));
 	p->row_y = xmalloc(sizeof(int) * (size_t)(p->ninst * (nm + 1) + 1));
 	p->row_metric = xmalloc(sizeof(int) * (size_t)(p->ninst * (nm + 1) + 1));

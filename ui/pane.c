@@ -495,19 +495,12 @@ static void sort_rows(struct tui *t, struct upane *p, int *order, int n)
 		p->sort_pos[order[k]] = k;
 }
 
-static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool draw)
+/* A stacked pane's legend (its letters, and level 2's when shown, on as many lines as
+ * they need); how many lines it takes. */
+static int stacked_legend(struct upane *p, int y0, int x0, int w, const char *letters, int n, const char *dletters,
+			  int nd, bool draw)
 {
-	struct upane *p = &t->panes[pi];
-	int n = p->nmetrics < 8 ? p->nmetrics : 8;
-	int nd = p->ndetail < 8 ? p->ndetail : 8;
-	char letters[9] = { 0 }, dletters[9] = { 0 };
-	for (int m = 0; m < n; m++)
-		letters[m] = p->letters && (int)strlen(p->letters) > m ? p->letters[m]
-								   : (char)toupper((unsigned char)p->metrics[m]->title[0]);
-	for (int d = 0; d < nd; d++)
-		dletters[d] = p->letters && (int)strlen(p->letters) > n + d ? p->letters[n + d]
-									    : (char)toupper((unsigned char)p->detail[d]->title[0]);
-	if (draw) { /* legend */
+	if (draw) {
 		int x = x0 + 1;
 		for (int m = 0; m < n; m++) {
 			char item[64];
@@ -524,7 +517,7 @@ static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool 
 			crt_put(y0, x0 + w - (int)strlen(hint) - 1, (int)strlen(hint), R_DIM, hint);
 	}
 	int lines = 1;
-	if (p->show_detail && nd) { /* level 2's letters, spelled out, on as many lines as needed */
+	if (p->show_detail && nd) {
 		int x = x0 + 3;
 		lines++;
 		if (draw)
@@ -543,10 +536,14 @@ static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool 
 			x += (int)strlen(item) + 2;
 		}
 	}
-	int valn = p->show_detail && nd > n ? nd : n;
-	p->nrows = 0;
-	/* aggregates first, then CPUs, sorted if asked */
-	int order[p->ninst ? p->ninst : 1], no = 0, ncpu = 0;
+	return lines;
+}
+
+/* The rows in the order they show: aggregates first, then CPUs, sorted if asked, cut to
+ * the room there is; *more says how many CPUs were left out. */
+static int stacked_order(struct tui *t, struct upane *p, int *order, int *more)
+{
+	int no = 0, ncpu = 0;
 	for (int i = 0; i < p->ninst; i++)
 		if (pane_shows(p, i) && !p->is_detail[i])
 			order[no++] = i;
@@ -554,14 +551,50 @@ static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool 
 	for (int i = 0; i < p->ninst; i++)
 		if (pane_shows(p, i) && p->is_detail[i])
 			order[no++] = i, ncpu++;
-	if (p->sort >= 0 && ncpu > 1) {
+	if (p->sort >= 0 && ncpu > 1)
 		sort_rows(t, p, order + first_cpu, ncpu);
-	}
-	int more = 0;
-	if (p->max_cpu_rows > 0 && ncpu > p->max_cpu_rows) { /* the room there is, and a count */
-		more = ncpu - p->max_cpu_rows;
+	*more = 0;
+	if (p->max_cpu_rows > 0 && ncpu > p->max_cpu_rows) {
+		*more = ncpu - p->max_cpu_rows;
 		no = first_cpu + p->max_cpu_rows;
 	}
+	return no;
+}
+
+/* Level 2 under instance i's row at y. */
+static void stacked_detail(struct tui *t, struct upane *p, int i, int y, int x0, int w, int labw, int valn,
+			   const char *dletters, int nd)
+{
+	int slots[8];
+	bool any = false;
+	for (int d = 0; d < nd; d++) {
+		slots[d] = p->detail_slot[i * p->ndetail + d];
+		any |= slots[d] >= 0;
+	}
+	crt_put(y, x0, labw, R_DIM, t->utf8 ? "   └ level 2" : "   `- level 2");
+	if (any)
+		stacked_line(t, y, x0, w, labw, slots, nd, valn, dletters, "-");
+	else
+		crt_put(y, x0 + labw, w - labw, R_DIM, "no level 2 on this CPU");
+}
+
+static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool draw)
+{
+	struct upane *p = &t->panes[pi];
+	int n = p->nmetrics < 8 ? p->nmetrics : 8;
+	int nd = p->ndetail < 8 ? p->ndetail : 8;
+	char letters[9] = { 0 }, dletters[9] = { 0 };
+	for (int m = 0; m < n; m++)
+		letters[m] = p->letters && (int)strlen(p->letters) > m ? p->letters[m]
+								   : (char)toupper((unsigned char)p->metrics[m]->title[0]);
+	for (int d = 0; d < nd; d++)
+		dletters[d] = p->letters && (int)strlen(p->letters) > n + d ? p->letters[n + d]
+									    : (char)toupper((unsigned char)p->detail[d]->title[0]);
+	int lines = stacked_legend(p, y0, x0, w, letters, n, dletters, nd, draw);
+	int valn = p->show_detail && nd > n ? nd : n;
+	p->nrows = 0;
+	int order[p->ninst ? p->ninst : 1], more;
+	int no = stacked_order(t, p, order, &more);
 	int labw = 16;
 	for (int k = 0; k < no; k++) {
 		int i = order[k];
@@ -572,7 +605,6 @@ static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool 
 		p->row_y[p->nrows] = y - (y0 - 1);
 		p->row_metric[p->nrows] = -1;
 		p->row_inst[p->nrows++] = p->inst[i];
-		const char *why = fi->error ? fi->error : "-";
 		if (draw) {
 			char label[40];
 			snprintf(label, sizeof(label), " %s", in->name);
@@ -580,23 +612,12 @@ static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool 
 			int slots[8];
 			for (int m = 0; m < n; m++)
 				slots[m] = p->slot[i * p->nmetrics + m];
-			stacked_line(t, y, x0, w, labw, slots, n, valn, letters, why);
+			stacked_line(t, y, x0, w, labw, slots, n, valn, letters, fi->error ? fi->error : "-");
 		}
 		if (p->show_detail && nd) {
 			int yy = y0 + lines++;
-			if (draw) {
-				int slots[8];
-				bool any = false;
-				for (int d = 0; d < nd; d++) {
-					slots[d] = p->detail_slot[i * p->ndetail + d];
-					any |= slots[d] >= 0;
-				}
-				crt_put(yy, x0, labw, R_DIM, t->utf8 ? "   └ level 2" : "   `- level 2");
-				if (any)
-					stacked_line(t, yy, x0, w, labw, slots, nd, valn, dletters, "-");
-				else
-					crt_put(yy, x0 + labw, w - labw, R_DIM, "no level 2 on this CPU");
-			}
+			if (draw)
+				stacked_detail(t, p, i, yy, x0, w, labw, valn, dletters, nd);
 		}
 	}
 	if (more) {

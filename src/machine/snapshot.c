@@ -198,6 +198,174 @@ static bool num(const char *s, long lo, long hi, long *out)
 	return true;
 }
 
+/* The reader's place in a description: the machine, and the PMU and root port the
+ * indented records below them belong to. */
+struct reading {
+	struct machine *m;
+	struct pmu *p;
+	struct pci_port *rp;
+	int pcap, hcap, rcap;
+};
+
+static bool rec_root(struct reading *r, char **f)
+{
+	free(r->m->root);
+	r->m->root = xstrdup(f[1]);
+	return true;
+}
+
+static bool rec_online(struct reading *r, char **f)
+{
+	struct machine *m = r->m;
+	long a;
+	if (m->socket_of_cpu || !cpulist_parse(f[1], &m->online) || !num(f[2], 0, 1 << 20, &a))
+		return false;
+	m->max_cpu = (int)a;
+	m->socket_of_cpu = xmalloc(sizeof(int) * (size_t)(a ? a : 1));
+	for (long k = 0; k < a; k++)
+		m->socket_of_cpu[k] = -1;
+	return true;
+}
+
+static bool rec_socket(struct reading *r, char **f)
+{
+	long a, b;
+	if (!num(f[1], 0, r->m->max_cpu - 1, &a) || !num(f[2], 0, 1 << 20, &b))
+		return false;
+	r->m->socket_of_cpu[a] = (int)b;
+	return true;
+}
+
+static bool rec_pmu(struct reading *r, char **f)
+{
+	struct machine *m = r->m;
+	long a = 0, b = 0;
+	bool ok = num(f[3], -1, INT32_MAX, &a) && num(f[4], 0, 1, &b);
+	grow_array(&m->pmus, &r->pcap, m->npmus + 1, sizeof(*m->pmus));
+	struct pmu *p = r->p = &m->pmus[m->npmus++];
+	memset(p, 0, sizeof(*p));
+	p->name = xstrdup(f[1]);
+	p->dir = xstrdup(f[2]);
+	p->type = (int)a;
+	p->has_cpumask = b;
+	ok = ok && (!*f[5] || cpulist_parse(f[5], &p->cpus)) && (!*f[6] || cpulist_parse(f[6], &p->associated));
+	if (ok && m->online.n) { /* a recording names no CPU its machine did not have */
+		cpulist_intersect(&p->cpus, &m->online);
+		cpulist_intersect(&p->associated, &m->online);
+	}
+	r->rp = NULL;
+	return ok;
+}
+
+static bool rec_format(struct reading *r, char **f)
+{
+	struct format_field ff = { 0 };
+	if (!format_parse(f[2], &ff))
+		return false;
+	ff.name = xstrdup(f[1]);
+	ff.spec = xstrdup(f[2]);
+	r->p->formats = xrealloc(r->p->formats, sizeof(ff) * (size_t)(r->p->nformats + 1));
+	r->p->formats[r->p->nformats++] = ff;
+	return true;
+}
+
+static bool rec_alias(struct reading *r, char **f)
+{
+	double scale;
+	long a;
+	if (!parse_double(f[3], &scale) || !num(f[4], 0, 1, &a))
+		return false;
+	struct pmu *p = r->p;
+	p->aliases = xrealloc(p->aliases, sizeof(*p->aliases) * (size_t)(p->naliases + 1));
+	p->aliases[p->naliases++] = (struct pmu_alias){ .name = xstrdup(f[1]), .terms = xstrdup(f[2]), .scale = scale,
+							.unit = a ? xstrdup(f[5]) : NULL };
+	return true;
+}
+
+static bool rec_attr(struct reading *r, char **f)
+{
+	struct pmu *p = r->p;
+	p->attrs = xrealloc(p->attrs, sizeof(*p->attrs) * (size_t)(p->nattrs + 1));
+	p->attrs[p->nattrs++] = (struct pmu_attr){ .name = xstrdup(f[1]), .value = xstrdup(f[2]) };
+	return true;
+}
+
+static bool rec_hw(struct reading *r, char **f)
+{
+	long a, b, c, d, e, g;
+	uint64_t maxl;
+	if (r->p->hw || !num(f[1], 0, HW_REGISTER, &a) || !num(f[4], 0, 1 << 16, &b) || !num(f[5], 1, 64, &c) ||
+	    !num(f[6], 0, 1, &d) || !num(f[7], 0, 1, &e) || !num(f[8], 0, 1, &g) || !parse_u64(f[9], &maxl))
+		return false;
+	r->p->hw = xcalloc(1, sizeof(*r->p->hw));
+	*r->p->hw = (struct hw_block){ .type = (enum hw_block_type)a, .block = xstrdup(f[2]), .device = xstrdup(f[3]),
+				       .ncounters = (int)b, .width = (int)c, .has_enable = d, .gauge = e, .truncated = g,
+				       .max_listed = maxl };
+	return true;
+}
+
+static bool rec_sensor(struct reading *r, char **f)
+{
+	long a;
+	if (r->p->sensor || !num(f[1], 0, 3, &a))
+		return false;
+	r->p->sensor = xcalloc(1, sizeof(*r->p->sensor));
+	r->p->sensor->kind = (int)a;
+	return true;
+}
+
+static bool rec_hwmon(struct reading *r, char **f)
+{
+	struct machine *m = r->m;
+	grow_array(&m->hwmon, &r->hcap, m->nhwmon + 1, sizeof(*m->hwmon));
+	m->hwmon[m->nhwmon++] = (struct hwmon_dev){ .name = xstrdup(f[1]), .dir = xstrdup(f[2]) };
+	return true;
+}
+
+static bool rec_pci(struct reading *r, char **f)
+{
+	long a = 0, b = 0, c = 0, d = 0, e = 0;
+	bool ok = num(f[2], 0, 0xffff, &a) && num(f[3], 0, 0xff, &b) && num(f[4], -1, 1 << 20, &c) &&
+		  num(f[5], -1, 1 << 20, &d) && num(f[6], -1, 1 << 20, &e);
+	struct pci_map *pm = r->m->pci;
+	grow_array(&pm->ports, &r->rcap, pm->n + 1, sizeof(*pm->ports));
+	struct pci_port *rp = r->rp = &pm->ports[pm->n++];
+	memset(rp, 0, sizeof(*rp));
+	snprintf(rp->bdf, sizeof(rp->bdf), "%s", f[1]);
+	rp->segment = (int)a, rp->bus = (int)b, rp->rp = (int)c, rp->rc = (int)d, rp->socket = (int)e;
+	r->p = NULL;
+	return ok;
+}
+
+static bool rec_dev(struct reading *r, char **f)
+{
+	r->rp->devices = xrealloc(r->rp->devices, sizeof(char *) * (size_t)(r->rp->ndevices + 1));
+	r->rp->devices[r->rp->ndevices++] = xstrdup(f[1]);
+	return true;
+}
+
+/* The records of a description: a name, its field count, whether it belongs to the PMU
+ * (or root port) above it, and its reader. */
+static const struct {
+	const char *name;
+	int nfields;
+	char under; /* 'p': a PMU's, 'r': a root port's, 0: top level */
+	bool (*read)(struct reading *r, char **f);
+} records[] = {
+	{ "root", 2, 0, rec_root },	      { "online", 3, 0, rec_online },	 { "socket", 3, 0, rec_socket },
+	{ "pmu", 7, 0, rec_pmu },	      { " format", 3, 'p', rec_format }, { " alias", 6, 'p', rec_alias },
+	{ " attr", 3, 'p', rec_attr },	      { " hw", 10, 'p', rec_hw },	 { " sensor", 2, 'p', rec_sensor },
+	{ "hwmon", 3, 0, rec_hwmon },	      { "pci", 7, 0, rec_pci },	 { " dev", 2, 'r', rec_dev },
+};
+
+static bool read_record(struct reading *r, char **f, int n)
+{
+	for (size_t i = 0; n > 0 && i < sizeof(records) / sizeof(records[0]); i++)
+		if (!strcmp(f[0], records[i].name) && n == records[i].nfields)
+			return (records[i].under != 'p' || r->p) && (records[i].under != 'r' || r->rp) && records[i].read(r, f);
+	return false;
+}
+
 struct machine *machine_from_snapshot(const char *text, char **err)
 {
 	*err = NULL;
@@ -207,103 +375,14 @@ struct machine *machine_from_snapshot(const char *text, char **err)
 	}
 	struct machine *m = xcalloc(1, sizeof(*m));
 	m->pci = xcalloc(1, sizeof(*m->pci));
-	int pcap = 0, hcap = 0, rcap = 0;
+	struct reading r = { .m = m };
 	char *copy = xstrdup(text + strlen(MAGIC) + 1), *save = NULL;
 	int lineno = 1;
-	struct pmu *p = NULL;
-	struct pci_port *rp = NULL;
 	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		lineno++;
 		char *f[MAXF];
 		int n = split(line, f);
-		long a = 0, b = 0, c = 0, d = 0, e = 0, g = 0;
-		bool ok = n > 0;
-		if (!ok) {
-		} else if (!strcmp(f[0], "root") && n == 2) {
-			free(m->root);
-			m->root = xstrdup(f[1]);
-		} else if (!strcmp(f[0], "online") && n == 3 && !m->socket_of_cpu) {
-			ok = cpulist_parse(f[1], &m->online) && num(f[2], 0, 1 << 20, &a);
-			if (ok) {
-				m->max_cpu = (int)a;
-				m->socket_of_cpu = xmalloc(sizeof(int) * (size_t)(a ? a : 1));
-				for (long k = 0; k < a; k++)
-					m->socket_of_cpu[k] = -1;
-			}
-		} else if (!strcmp(f[0], "socket") && n == 3) {
-			ok = num(f[1], 0, m->max_cpu - 1, &a) && num(f[2], 0, 1 << 20, &b);
-			if (ok)
-				m->socket_of_cpu[a] = (int)b;
-		} else if (!strcmp(f[0], "pmu") && n == 7) {
-			ok = num(f[3], -1, INT32_MAX, &a) && num(f[4], 0, 1, &b);
-			grow_array(&m->pmus, &pcap, m->npmus + 1, sizeof(*m->pmus));
-			p = &m->pmus[m->npmus++];
-			memset(p, 0, sizeof(*p));
-			p->name = xstrdup(f[1]);
-			p->dir = xstrdup(f[2]);
-			p->type = (int)a;
-			p->has_cpumask = b;
-			ok = ok && (!*f[5] || cpulist_parse(f[5], &p->cpus)) && (!*f[6] || cpulist_parse(f[6], &p->associated));
-			if (ok && m->online.n) { /* a recording names no CPU its machine did not have */
-				cpulist_intersect(&p->cpus, &m->online);
-				cpulist_intersect(&p->associated, &m->online);
-			}
-			rp = NULL;
-		} else if (!strcmp(f[0], " format") && n == 3 && p) {
-			struct format_field ff = { 0 };
-			ok = format_parse(f[2], &ff);
-			if (ok) {
-				ff.name = xstrdup(f[1]);
-				ff.spec = xstrdup(f[2]);
-				p->formats = xrealloc(p->formats, sizeof(ff) * (size_t)(p->nformats + 1));
-				p->formats[p->nformats++] = ff;
-			}
-		} else if (!strcmp(f[0], " alias") && n == 6 && p) {
-			double scale;
-			ok = parse_double(f[3], &scale) && num(f[4], 0, 1, &a);
-			if (ok) {
-				p->aliases = xrealloc(p->aliases, sizeof(*p->aliases) * (size_t)(p->naliases + 1));
-				p->aliases[p->naliases++] = (struct pmu_alias){ .name = xstrdup(f[1]), .terms = xstrdup(f[2]),
-					.scale = scale, .unit = a ? xstrdup(f[5]) : NULL };
-			}
-		} else if (!strcmp(f[0], " attr") && n == 3 && p) {
-			p->attrs = xrealloc(p->attrs, sizeof(*p->attrs) * (size_t)(p->nattrs + 1));
-			p->attrs[p->nattrs++] = (struct pmu_attr){ .name = xstrdup(f[1]), .value = xstrdup(f[2]) };
-		} else if (!strcmp(f[0], " hw") && n == 10 && p && !p->hw) {
-			uint64_t maxl;
-			ok = num(f[1], 0, HW_REGISTER, &a) && num(f[4], 0, 1 << 16, &b) && num(f[5], 1, 64, &c) &&
-			     num(f[6], 0, 1, &d) && num(f[7], 0, 1, &e) && num(f[8], 0, 1, &g) && parse_u64(f[9], &maxl);
-			if (ok) {
-				p->hw = xcalloc(1, sizeof(*p->hw));
-				*p->hw = (struct hw_block){ .type = (enum hw_block_type)a, .block = xstrdup(f[2]),
-					.device = xstrdup(f[3]), .ncounters = (int)b, .width = (int)c, .has_enable = d,
-					.gauge = e, .truncated = g, .max_listed = maxl };
-			}
-		} else if (!strcmp(f[0], " sensor") && n == 2 && p && !p->sensor) {
-			ok = num(f[1], 0, 3, &a);
-			if (ok) {
-				p->sensor = xcalloc(1, sizeof(*p->sensor));
-				p->sensor->kind = (int)a;
-			}
-		} else if (!strcmp(f[0], "hwmon") && n == 3) {
-			grow_array(&m->hwmon, &hcap, m->nhwmon + 1, sizeof(*m->hwmon));
-			m->hwmon[m->nhwmon++] = (struct hwmon_dev){ .name = xstrdup(f[1]), .dir = xstrdup(f[2]) };
-		} else if (!strcmp(f[0], "pci") && n == 7) {
-			ok = num(f[2], 0, 0xffff, &a) && num(f[3], 0, 0xff, &b) && num(f[4], -1, 1 << 20, &c) &&
-			     num(f[5], -1, 1 << 20, &d) && num(f[6], -1, 1 << 20, &e);
-			grow_array(&m->pci->ports, &rcap, m->pci->n + 1, sizeof(*m->pci->ports));
-			rp = &m->pci->ports[m->pci->n++];
-			memset(rp, 0, sizeof(*rp));
-			snprintf(rp->bdf, sizeof(rp->bdf), "%s", f[1]);
-			rp->segment = (int)a, rp->bus = (int)b, rp->rp = (int)c, rp->rc = (int)d, rp->socket = (int)e;
-			p = NULL;
-		} else if (!strcmp(f[0], " dev") && n == 2 && rp) {
-			rp->devices = xrealloc(rp->devices, sizeof(char *) * (size_t)(rp->ndevices + 1));
-			rp->devices[rp->ndevices++] = xstrdup(f[1]);
-		} else {
-			ok = false;
-		}
-		if (!ok) {
+		if (!read_record(&r, f, n)) {
 			*err = xasprintf("line %d: malformed '%s' record", lineno, n > 0 ? f[0] : "?");
 			break;
 		}
