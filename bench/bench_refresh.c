@@ -104,7 +104,7 @@ int main(int argc, char **argv)
 	} else if (export) {
 		struct exporter_options eo = { .listen = "127.0.0.1:0", .per_cpu = true };
 		char *err = NULL;
-		struct output *ex = exporter_output_new(s, &eo, &err);
+		struct output *ex = exporter_output_new(&eo, &err);
 		uint64_t in_frame = 0, render = 0;
 		size_t len = 0;
 		int series = 0;

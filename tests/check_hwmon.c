@@ -421,7 +421,7 @@ START_TEST(exported_series_follow_the_chosen_event)
 		 "[metric tile.watch]\nformula = watch / elapsed_s\nunit = /s\n");
 	struct exporter_options opt = { .listen = "127.0.0.1:0" };
 	char *err = NULL;
-	struct output *o = exporter_output_new(w.s, &opt, &err);
+	struct output *o = exporter_output_new(&opt, &err);
 	ck_assert_msg(o, "%s", err ? err : "");
 	ck_assert(!exporter_has_frame(o));
 	int t0 = instance_index(w.s, "tile", "tile0");

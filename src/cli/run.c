@@ -228,7 +228,7 @@ static int add_outputs(struct options *o, struct session *s, struct runloop *loo
 	if (o->listen || o->serve_only) {
 		struct exporter_options eo = { .listen = o->listen, .per_cpu = o->per_cpu, .limits = o->http_limits };
 		char *err = NULL;
-		struct output *ex = exporter_output_new(s, &eo, &err);
+		struct output *ex = exporter_output_new(&eo, &err);
 		if (!ex) {
 			fprintf(stderr, "pmutop: %s\n", err);
 			free(err);

@@ -791,7 +791,9 @@ static void build_infos(struct session *s)
 			.labels = inst->labels, .nmembers = inst->nmembers, .members = inst->members, .first_counter = k,
 			.ncounters = inst->ncounters, .present = inst->present, .notes = inst->notes,
 			.display = inst->display ? inst->display : inst->name, .ndetails = inst->ndetails, .parent = inst->parent,
-			.details = (const char *const *)inst->details };
+			.details = (const char *const *)inst->details,
+			/* the attribute slots of its formula variables: constant for the session */
+			.attrs = inst->vars && inst->group->nattrs ? inst->vars + group_attr_slot(inst->group, 0) : NULL };
 		for (int c = 0; c < inst->ncounters; c++, k++) {
 			struct counter *ct = &inst->counters[c];
 			ct->slot = k;

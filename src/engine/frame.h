@@ -56,6 +56,7 @@ struct instance_info {
 	const char *const *details; /* a line starting with a blank is a child of the one above */
 	const bool *present; /* per group event: the PMU has it */
 	const char *notes;   /* the PMU's note attributes ("peer: ..."), "" if none */
+	const double *attrs; /* the group's attrs' values (hw_clk_freq), in its order */
 };
 
 struct frame_instance {

@@ -26,7 +26,7 @@
 #include "base/util.h"
 #include "config.h"
 #include "engine/profile.h"
-#include "engine/session.h"
+#include "engine/frame.h"
 #include "outputs/httpguard.h"
 #include "outputs/mhd.h"
 #include "engine/output.h"
@@ -64,7 +64,6 @@ struct exporter_limits {
 };
 
 struct exporter {
-	struct session *s;
 	struct exporter_options opt;
 	struct exporter_limits lim;
 	struct MHD_Daemon *d;
@@ -226,12 +225,10 @@ static void instance_series(struct exporter *x, const struct frame *f, int i, in
 			follow_filters(se, i, NULL, NULL);
 	}
 	counter_series(x, f, i, labels);
-	const struct instance *inst = &x->s->inst[i];
-	for (int a = 0; a < ii->group->nattrs; a++) { /* constants formulae use (hw_clk_freq) */
+	for (int a = 0; ii->attrs && a < ii->group->nattrs; a++) { /* constants formulae use (hw_clk_freq) */
 		prom_attr_name(name, sizeof(name), ii->group->name, ii->group->attr_ids[a]);
 		snprintf(help, sizeof(help), "the PMU's %s attribute", ii->group->attrs[a]);
-		add_series(x, family(x, name, "gauge", help, NULL), labels, S_CONST, i,
-			   inst->vars[group_attr_slot(ii->group, a)]);
+		add_series(x, family(x, name, "gauge", help, NULL), labels, S_CONST, i, ii->attrs[a]);
 	}
 }
 
@@ -595,7 +592,7 @@ static bool parse_limits(const char *text, struct exporter_limits *l, char **err
 	return true;
 }
 
-struct output *exporter_output_new(struct session *s, const struct exporter_options *opt, char **err)
+struct output *exporter_output_new(const struct exporter_options *opt, char **err)
 {
 	*err = NULL;
 	struct sockaddr_storage ss;
@@ -609,7 +606,6 @@ struct output *exporter_output_new(struct session *s, const struct exporter_opti
 		return NULL;
 	struct exporter *x = xcalloc(1, sizeof(*x));
 	x->mhd = mhd;
-	x->s = s;
 	x->opt = *opt;
 	x->lim = lim;
 	pthread_mutex_init(&x->lock, NULL);

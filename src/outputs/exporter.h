@@ -8,7 +8,6 @@
 #include <stddef.h>
 
 struct output;
-struct session;
 
 struct exporter_options {
 	const char *listen; /* "127.0.0.1:9741", "localhost:9741", "[::1]:9741", ":9741" (all
@@ -24,7 +23,7 @@ struct exporter_options {
 #define EXPORTER_DEFAULT_LISTEN "127.0.0.1:9741"
 
 /* NULL with *err when the address cannot be bound. Says the URL on stderr. */
-struct output *exporter_output_new(struct session *s, const struct exporter_options *o, char **err);
+struct output *exporter_output_new(const struct exporter_options *o, char **err);
 /* The port it listens on (after binding port 0). */
 int exporter_port(struct output *o);
 /* Where it serves, the port as bound ("http://127.0.0.1:41234/metrics"); *every_address

@@ -38,7 +38,7 @@ static void setup(void)
 	session_start(s, 1000000000ull);
 	struct exporter_options eo = { .listen = "127.0.0.1:0" };
 	char *err = NULL;
-	struct output *o = exporter_output_new(s, &eo, &err);
+	struct output *o = exporter_output_new(&eo, &err);
 	if (!o) {
 		fprintf(stderr, "fuzz_http: %s\n", err);
 		abort();
