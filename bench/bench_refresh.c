@@ -18,7 +18,7 @@
 #include "outputs/exporter.h"
 #include "engine/output.h"
 #include "record/recorder.h"
-#include "paths.h"
+#include "pmutop-paths.h"
 #include "machine/discover.h"
 #include "machine/pmu.h"
 #include "engine/profile.h"
