@@ -220,9 +220,9 @@ static int char_width(wchar_t wc)
  * leaves a blank, so every CELL_WIDE_TAIL follows its character. */
 static void unsplit(struct cell *row, int x, int end)
 {
-	if (x > 0 && row[x].wc == CELL_WIDE_TAIL)
+	if (x > 0 && x < grid_cols && row[x].wc == CELL_WIDE_TAIL)
 		row[x - 1].wc = ' ';
-	if (end < grid_cols && row[end].wc == CELL_WIDE_TAIL)
+	if (end > x && end < grid_cols && row[end].wc == CELL_WIDE_TAIL)
 		row[end].wc = ' ';
 }
 
@@ -264,7 +264,7 @@ void crt_put_attr(int y, int x, int maxw, attr_t a, const char *text, int nbytes
 		n++;
 	}
 	if (n)
-		unsplit(row_of(grid, y), x + n, x + n);
+		unsplit(row_of(grid, y), x, x + n); /* the end: a tail after it has lost its head */
 }
 
 /* w cells of one character from (y, x), clipped to the screen. */
