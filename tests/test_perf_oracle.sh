@@ -52,13 +52,16 @@ oracle() {
 oracle "$DEMO" events.tsv
 
 # perf's rules for terms: decimal values are base 10 (010 is ten, 08 is eight), a raw
-# config= ORs into an alias's bits (before or after it), name= takes any text
+# config= ORs into an alias's bits (before or after it) while a second config= replaces
+# the first, name= takes any text
 for ev in 'nvidia_ucf_pmu_0/event=010/' 'nvidia_ucf_pmu_0/event=08/' 'nvidia_ucf_pmu_0/slc_bytes_rd,config=0x7/' \
           'nvidia_ucf_pmu_0/config=0x7,mem_bytes_rd/' 'nvidia_ucf_pmu_0/mem_bytes_rd,name=foo/' \
-          'nvidia_pcie_pmu_0_rc_1/rd_bytes,config1=0x3/'; do
+          'nvidia_pcie_pmu_0_rc_1/rd_bytes,config1=0x3/' 'nvidia_ucf_pmu_0/config=1,config=2/' \
+          'nvidia_ucf_pmu_0/event=1,config=2/' 'nvidia_ucf_pmu_0/config=2,event=1/' \
+          'nvidia_pcie_pmu_0_rc_1/config1=0x5,rd_bytes,config1=0x2/'; do
     "$PMUTOP" encode --sysfs-root "$DEMO" "$ev" | sed 's/^/x\tterms\t/'
 done > terms.tsv
-[ "$(wc -l < terms.tsv)" -eq 6 ] && ok || fail "pmutop refused a term perf accepts: $(cat terms.tsv)"
+[ "$(wc -l < terms.tsv)" -eq 10 ] && ok || fail "pmutop refused a term perf accepts: $(cat terms.tsv)"
 oracle "$DEMO" terms.tsv
 # ... and both refuse one alias given twice
 # (perf prints no attr at all: empty fields)

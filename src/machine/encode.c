@@ -1,6 +1,7 @@
 /* encode.c - perf event strings to attr fields, with perf's own rules:
  *  - "pmu/t1,t2=v,.../": each term is a format field (a bare field means =1), one of
- *    config/config1/config2/config3 (sets the whole word), or an alias from events/
+ *    config/config1/config2/config3 (sets the raw word: the last one given wins, and the
+ *    fields' bits are ORed into it, as perf does), or an alias from events/
  *    (case-insensitive), whose own terms are applied in its place;
  *  - field values are scattered low bit first over the field's bits and OR-ed in, so an
  *    alias and explicit filter terms merge;
@@ -125,7 +126,9 @@ static int apply_term(const struct pmu *p, const char *name, const char *value, 
 			return -1;
 		}
 		int word = name[6] ? name[6] - '0' : 0;
-		out->attr.config[word] |= v; /* perf ORs a raw config into the alias's bits */
+		/* perf's config_attr() sets the raw words first, each config= replacing the last,
+		 * and perf_pmu__config() ORs the format fields and aliases' bits into them */
+		out->raw[word] = v;
 		return 0;
 	}
 	const struct format_field *f = pmu_find_format(p, name);
@@ -226,6 +229,8 @@ int encode_event(const struct machine *m, const char *text, struct encoded_event
 	char *terms = xstrndup(slash + 1, (size_t)(text + len - 1 - (slash + 1)));
 	int r = apply_terms(p, terms, out, 0, text, err);
 	free(terms);
+	for (int w = 0; w < CONFIG_WORDS; w++)
+		out->attr.config[w] |= out->raw[w];
 	return r;
 }
 

@@ -19,6 +19,8 @@ struct encoded_event {
 	double scale;          /* from the alias's .scale file, 1 otherwise */
 	const char *unit;      /* from the alias's .unit file, or NULL */
 	const char *alias;     /* the event alias the string named, or NULL */
+	uint64_t raw[CONFIG_WORDS]; /* while encoding: the raw config= words (perf: the last wins),
+				* ORed with the fields' bits at the end */
 };
 
 /* Encode text. On failure returns -1 and sets *err to a malloc'd message that names the
