@@ -431,6 +431,10 @@ expect_eq "bad interval" $? 2
 "$PMUTOP" --demo nosuchmachine -b -n 1 > /dev/null 2> err.out
 expect_eq "unknown demo" $? 1
 "$PMUTOP" --help | grep -q -- "--sysfs-root" && ok || fail "help mentions --sysfs-root"
+# serve and rules have their own help, saying their own options
+"$PMUTOP" serve --help | grep -q -- "--http-limits" && ok || fail "serve --help explains --http-limits"
+"$PMUTOP" rules --help | grep -q -- "--window DURATION" && ok || fail "rules --help explains --window"
+"$PMUTOP" rules --help | grep -q -- "--listen" && fail "rules --help offers --listen" || ok
 # a terminal of 80 columns shows every line of the help whole
 for cmd in "" encode list record serve rules; do
     wide=$("$PMUTOP" $cmd --help 2>&1 | awk 'length > 80')

@@ -141,6 +141,17 @@ for kind in spr icl skl adl; do
     oracle "cpu-$kind" "td-$kind.tsv"
     n=$((n + m))
 done
+# Xeon uncore (Sapphire Rapids, as the drivers print it: events without a newline, box
+# ids with a hole, three sockets): every event the xeon profile opens, per socket
+sh "$TOP_SRCDIR/tests/fixtures/gen-xeon.sh" xeon 3 4 6 3 4 2
+mv xeon/sys/bus/event_source/devices/uncore_imc_5 xeon/sys/bus/event_source/devices/uncore_imc_9
+"$PMUTOP" --sim --sysfs-root xeon --dry-run -p xeon | sort -t "$(printf "\t")" -u -k3,3 > xeon.tsv
+m=$(wc -l < xeon.tsv)
+[ "$m" -ge 13 ] && ok || fail "xeon: expected the IMC, UPI and IIO events, got $m"
+grep -q '	!	' xeon.tsv && fail "xeon: $(grep '	!	' xeon.tsv | head -n 1)"
+oracle xeon xeon.tsv
+n=$((n + m))
+
 # the host profile on this machine's own sysfs (software events, msr/tsc/, RAPL if any)
 "$PMUTOP" --dry-run -p host | sort -t "$(printf "\t")" -u -k3,3 > host.tsv
 m=$(wc -l < host.tsv)

@@ -584,6 +584,23 @@ expect_eq "the column after a wide label stays put" "$(before soc_thermal0/ soc_
 keys q
 quit_ok "wide labels quit"
 
+# the Xeon demo: memory, socket links and IO per socket, channels on 'c'; at 120x40 and
+# at 80x24
+PMUTOP_ARGS="--demo xeon -d 0.2"
+start 120 40 LANG=C.UTF-8
+see "xeon: memory per socket" "Memory read .*MB/s .*Memory read .*MB/s"
+see "xeon: socket links" "UPI transmit .*MB/s"
+see "xeon: IO stacks" "IO read (from memory)"
+see "xeon: TopDown too" "TopDown (share of pipeline slots)"
+keys q
+quit_ok "xeon 120x40 quit"
+start 80 24 LANG=C.UTF-8
+see "xeon 80x24: memory" "Memory read .*MB/s"
+text 'c'
+see "xeon: a channel's row on c" "socket1/ch0"
+keys q
+quit_ok "xeon 80x24 quit"
+
 # a terminal that cannot move the cursor is refused before anything is drawn
 PMUTOP_ARGS="--demo"
 start 80 24 LANG=C.UTF-8 TERM=dumb

@@ -94,6 +94,15 @@ static int check_args(int argc, char **argv, struct options *o)
 		fprintf(stderr, "pmutop: unexpected argument '%s' (see pmutop --help)\n", argv[optind]);
 		return 2;
 	}
+	if (o->raw && (!o->batch || o->format != BATCH_JSON)) {
+		fprintf(stderr, "pmutop: --raw adds counters to JSON lines: it needs -b --format json\n");
+		return 2;
+	}
+	if (o->replay && o->delay_given) {
+		fprintf(stderr, "pmutop: -d: a replay keeps the recorded intervals (in the monitor, [ and ] "
+				"change its speed)\n");
+		return 2;
+	}
 	if ((o->begin || o->end) && !o->replay) {
 		fprintf(stderr, "pmutop: --begin/--end select a time range of a replay (-r FILE)\n");
 		return 2;
@@ -150,6 +159,7 @@ int parse_args(int argc, char **argv, struct options *o)
 		case 'd':
 			if (!parse_delay(optarg, &o->delay))
 				return 2;
+			o->delay_given = true;
 			break;
 		case 'n':
 			if (!parse_iterations(optarg, &o->iterations))

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/catalog.h"
 #include "cli/commands.h"
@@ -11,11 +12,36 @@
 #include "machine/discover.h"
 #include "machine/pmu.h"
 #include "engine/session.h"
+#include "base/diag.h"
 #include "base/sysfs.h"
 #include "base/util.h"
 
+/* Which PMUs the profiles chosen for this machine count: bound[i] for m->pmus[i]. */
+static bool *pmus_in_use(const struct machine *m)
+{
+	bool *bound = xcalloc((size_t)(m->npmus ? m->npmus : 1), sizeof(bool));
+	struct profile **all, **chosen;
+	int n = catalog_load_all(&all);
+	int nc = n > 0 ? catalog_select(all, n, m, &chosen) : 0;
+	struct session *s = nc > 0 ? session_new(m, chosen, nc) : NULL;
+	for (int i = 0; s && i < s->ninstances; i++)
+		if (s->inst[i].pmu)
+			bound[s->inst[i].pmu - m->pmus] = true;
+	session_free(s);
+	for (int i = 0; i < nc; i++) /* catalog_select freed the others, and all */
+		profile_free(chosen[i]);
+	if (nc > 0)
+		free(chosen);
+	return bound;
+}
+
+/* Every PMU, and "(no profile)" by the uncore PMUs found that no profile counts: what a
+ * profile could be written for. */
 static void list_pmus(const struct machine *m)
 {
+	diag_set_quiet(true); /* binding's warnings are the monitor's business, not a listing's */
+	bool *bound = pmus_in_use(m);
+	diag_set_quiet(false);
 	for (int i = 0; i < m->npmus; i++) {
 		const struct pmu *p = &m->pmus[i];
 		char cpus[256];
@@ -28,9 +54,11 @@ static void list_pmus(const struct machine *m)
 			       p->hw->truncated ? " event_list-cut" : "");
 			continue;
 		}
-		printf("%-40s type=%-4d cpus=%-12s formats=%-3d events=%-4d%s%s\n", p->name, p->type,
-		       p->has_cpumask ? cpus : "(all)", p->nformats, p->naliases, id ? " identifier=" : "", id ? id : "");
+		printf("%-40s type=%-4d cpus=%-12s formats=%-3d events=%-4d%s%s%s\n", p->name, p->type,
+		       p->has_cpumask ? cpus : "(all)", p->nformats, p->naliases, id ? " identifier=" : "", id ? id : "",
+		       !bound[i] && p->has_cpumask && !p->sensor ? " (no profile)" : "");
 	}
+	free(bound);
 	for (int i = 0; i < m->nhwmon; i++)
 		printf("%-40s hwmon %s\n", m->hwmon[i].name, m->hwmon[i].dir);
 }
@@ -80,7 +108,8 @@ static void list_pci(const char *root)
 {
 	struct pci_map *pm = pci_map_read(root);
 	if (!pm->n)
-		printf("no root port with the NVIDIA RC DVSEC (reading PCI config space needs root)\n");
+		printf(geteuid() == 0 ? "no root port with the NVIDIA RC DVSEC in this machine's PCI config space\n"
+				      : "no root port with the NVIDIA RC DVSEC (reading PCI config space needs root)\n");
 	for (int i = 0; i < pm->n; i++) {
 		const struct pci_port *p = &pm->ports[i];
 		printf("%s: Bus=%02x, Segment=%02x, RP=%02x, RC=%02x, Socket=%02x\n", p->bdf, p->bus, p->segment, p->rp,
@@ -103,6 +132,12 @@ int cmd_list(int argc, char **argv)
 				&root, &status);
 	if (first < 0)
 		return status;
+	if (first + 1 < argc) {
+		fprintf(stderr, "pmutop list: one thing at a time: '%s' after '%s' (see pmutop list --help)\n",
+			argv[first + 1], argv[first]);
+		free(root);
+		return 2;
+	}
 	status = list_what(root, first < argc ? argv[first] : "pmus");
 	free(root);
 	return status;

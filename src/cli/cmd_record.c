@@ -169,12 +169,18 @@ int cmd_record(int argc, char **argv)
 	o.command = command_line(argc, argv);
 	int r = parse_args(nrest, rest, &o);
 	free(rest);
+	if (r == 0 && duration && o.iterations > 0) {
+		fprintf(stderr, "pmutop record: -n and --duration both say when to stop: one of them\n");
+		r = 2;
+	}
 	if (r == 0) {
 		o.record = file;
 		o.rotate_ns = rotate;
 		o.keep = (int)keep;
-		if (duration)
-			o.iterations = (long)((double)duration / (o.delay * 1e9) + 0.5) ? (long)((double)duration / (o.delay * 1e9) + 0.5) : 1;
+		if (duration) {
+			long n = (long)((double)duration / (o.delay * 1e9) + 0.5);
+			o.iterations = n ? n : 1;
+		}
 		r = pmutop_run(&o);
 	}
 	free(o.profiles);

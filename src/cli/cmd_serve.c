@@ -9,9 +9,40 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 
+static const char serve_usage[] =
+	"usage: pmutop serve [--listen ADDR:PORT] [--per-cpu] [--http-limits C,A,S]\n"
+	"                    [OPTIONS]\n"
+	"\n"
+	"Prometheus /metrics (text 0.0.4, or OpenMetrics when asked) from the frames the\n"
+	"monitor would draw, with no screen; 503 until the first frame.\n"
+	"\n"
+	"  --listen ADDR:PORT    where to listen (default 127.0.0.1:9741; :PORT is every\n"
+	"                        address, port 0 any free one: both said on stderr)\n"
+	"  --per-cpu             per-CPU series too (else per-socket sums)\n"
+	"  --http-limits C,A,S   clients in all, from one address, and seconds a request\n"
+	"                        may take to arrive (default 256,64,5)\n"
+	"  -d, -n, -p, -f, --sysfs-root, --sim, --demo\n"
+	"                        as for pmutop (see pmutop --help)\n";
+
+static const char rules_usage[] =
+	"usage: pmutop rules [--window DURATION] [OPTIONS]\n"
+	"\n"
+	"Prometheus recording rules computing each metric of the profiles from the\n"
+	"counters pmutop serve exports, in the base units of its gauge:\n"
+	"pmutop:METRIC_UNIT:rateWINDOW. Check them with promtool check rules.\n"
+	"\n"
+	"  --window DURATION     the rate window, a PromQL duration (default 1m: 30s, 5m)\n"
+	"  -p PROFILE, --sysfs-root DIR, --sim, --demo[=NAME]\n"
+	"                        which profiles and machine (as for pmutop)\n";
+
 int cmd_serve(int argc, char **argv)
 {
 	bool rules = !strcmp(argv[0], "rules");
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(rules ? rules_usage : serve_usage, stdout);
+			return 0;
+		}
 	char **rest = xcalloc((size_t)argc + 2, sizeof(char *));
 	int nrest = 0;
 	rest[nrest++] = (char *)"pmutop";
@@ -25,6 +56,14 @@ int cmd_serve(int argc, char **argv)
 				free(rest);
 				return 2;
 			}
+		} else if (!rules && !strcmp(argv[i], "--window")) {
+			fprintf(stderr, "pmutop serve: --window is for pmutop rules\n");
+			free(rest);
+			return 2;
+		} else if (rules && (!strcmp(argv[i], "--listen") || !strcmp(argv[i], "--http-limits"))) {
+			fprintf(stderr, "pmutop rules: %s is for pmutop serve\n", argv[i]);
+			free(rest);
+			return 2;
 		} else if (!strcmp(argv[i], "-b") || !strcmp(argv[i], "-w") || !strcmp(argv[i], "-r")) {
 			fprintf(stderr, "pmutop %s: %s is not for %s (see pmutop --help)\n", argv[0], argv[i], argv[0]);
 			free(rest);

@@ -10,6 +10,7 @@
 struct options {
 	bool batch;
 	double delay;
+	bool delay_given; /* -d was given (a replay refuses it) */
 	long iterations; /* -1: until interrupted */
 	enum batch_format format;
 	bool raw;

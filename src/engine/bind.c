@@ -493,8 +493,15 @@ static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof,
 	if (cpu >= 0) {
 		char num[16];
 		cpulist_add(&inst->cpus, cpu);
-		inst->name = expand_template(g->instance ? g->instance : "cpu{cpu}", caps, ncaps, cpu, p);
 		inst->socket = machine_socket_of(s->machine, cpu);
+		/* an uncore PMU counting on several sockets (Intel's cpumask "0,56"): its
+		 * per-CPU instances are per socket, and {socket} in a template is the CPU's */
+		if (capture_int(caps, ncaps, "socket") < 0 && ncaps < MAX_CAPS && inst->socket >= 0) {
+			snprintf(caps[ncaps][0], sizeof(caps[ncaps][0]), "socket");
+			snprintf(caps[ncaps][1], sizeof(caps[ncaps][1]), "%d", inst->socket);
+			ncaps++;
+		}
+		inst->name = expand_template(g->instance ? g->instance : "cpu{cpu}", caps, ncaps, cpu, p);
 		snprintf(num, sizeof(num), "%d", cpu);
 		add_label(inst, "cpu", num);
 	} else {

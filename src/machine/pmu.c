@@ -74,6 +74,13 @@ const struct pmu *machine_find_pmu(const struct machine *m, const char *name)
 	for (int i = 0; i < m->npmus; i++)
 		if (!strcmp(m->pmus[i].name, name))
 			return &m->pmus[i];
+	/* Intel's uncore PMUs have an 'alias' (uncore_type_6_3 for uncore_imc_3), which perf
+	 * takes wherever a PMU name goes */
+	for (int i = 0; i < m->npmus; i++) {
+		const char *alias = pmu_attr(&m->pmus[i], "alias");
+		if (alias && !strcmp(alias, name))
+			return &m->pmus[i];
+	}
 	return NULL;
 }
 

@@ -1,0 +1,47 @@
+#!/bin/sh
+# The servers people have: Intel Xeon (Sapphire/Emerald Rapids) uncore on the xeon demo
+# and on a generated tree pmutop has not seen (three sockets, six channels with a hole in
+# the box ids, as the 6.12 drivers print it: one PMU per box id counting on every socket,
+# events/ without newlines). Each memory, IO and UPI metric is perf 6.12's MetricExpr
+# (spr-metrics.json) evaluated on pmutop's raw deltas by tests/uncore_metrics.py, per
+# socket and for the machine; the profile is picked by itself; alias PMU names work.
+. "$TOP_SRCDIR/tests/lib.sh"
+command -v python3 > /dev/null || skip "python3 is not installed"
+spr="${PERF_EVENTS_DIR:-}/arch/x86/sapphirerapids"
+[ -f "$spr/spr-metrics.json" ] || skip "perf's metric JSON not found in '$spr' (build-libperf.sh keeps it)"
+cd "$scratch"
+metrics="memory_bandwidth_read memory_bandwidth_write memory_bandwidth_total iio_bandwidth_read iio_bandwidth_write
+         upi_data_transmit_bw upi_data_receive_bw"
+
+# the demo, with its own model
+"$PMUTOP" --demo xeon -b --format json --raw -n 3 --fake-clock > demo.json 2> demo.err || fail "demo xeon: $(cat demo.err)"
+# shellcheck disable=SC2086
+python3 "$TOP_SRCDIR/tests/uncore_metrics.py" "$spr" "$TOP_SRCDIR/profiles/machines/xeon" demo.json $metrics > demo.out &&
+    ok || { fail "xeon demo differs from perf's MetricExpr:"; head -n 12 demo.out >&2; }
+
+# a tree pmutop has not seen, under the default model, with no -p: the profile picks itself
+sh "$TOP_SRCDIR/tests/fixtures/gen-xeon.sh" t 3 4 6 3 4 2
+mv t/sys/bus/event_source/devices/uncore_imc_5 t/sys/bus/event_source/devices/uncore_imc_9
+"$PMUTOP" --sim --sysfs-root t -b --format json --raw -n 3 --fake-clock > t.json 2> t.err || fail "generated xeon: $(cat t.err)"
+# shellcheck disable=SC2086
+python3 "$TOP_SRCDIR/tests/uncore_metrics.py" "$spr" t t.json $metrics > t.out &&
+    ok || { fail "generated xeon differs from perf's MetricExpr:"; head -n 12 t.out >&2; }
+python3 - t.json <<'PY' && ok || fail "per-socket instances of PMUs that count on every socket (see above)"
+import json, sys
+o = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+insts = {m["instance"] for m in o["metrics"] if m["metric"] == "memory_bandwidth_read"}
+for s in range(3):  # one instance per counting CPU: per socket, named by its box id
+    want = {"socket%d/ch%d" % (s, c) for c in (0, 1, 2, 3, 4, 9)}
+    assert want <= insts, (s, sorted(insts))
+assert {"socket0", "socket1", "socket2", "all"} <= insts, sorted(insts)
+assert not any("ch5" in i for i in insts), "a box id the tree does not have"
+assert not any("free_running" in m["instance"] for m in o["metrics"]), "free-running PMUs are not CAS counters"
+PY
+# alias names (uncore_type_6_0 for uncore_imc_0) are PMU names, as perf takes them
+expect_eq "an alias is a PMU name" "$("$PMUTOP" encode --sysfs-root t 'uncore_type_6_0/event=5,umask=0xcf/' | cut -f2-)" \
+    "$("$PMUTOP" encode --sysfs-root t 'uncore_imc_0/event=5,umask=0xcf/' | cut -f2-)"
+# list pmus says which uncore PMUs no profile counts (something to write a profile for)
+"$PMUTOP" list --sysfs-root t pmus > pmus.txt
+expect_grep "CHA found, no profile" "^uncore_cha_0 .*(no profile)$" pmus.txt
+grep -q "^uncore_imc_0 .*(no profile)" pmus.txt && fail "uncore_imc_0 is counted by the xeon profile" || ok
+finish

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""uncore_metrics.py PERF_CPU_DIR SYSFS_ROOT RAW.jsonl METRIC... - perf's uncore metrics
+as the oracle for pmutop's: each MetricExpr of the CPU's *metrics.json evaluated on the
+raw deltas pmutop read, per socket and for the machine, as perf stat --per-socket / -a
+would: an event is the JSON's encoding, placed with the tree's own format files as
+perf's jevents writes it (event=, ch_mask=, fc_mask=, umask=), and counted on every PMU
+whose name is the Unit's prefix (iMC: uncore_imc_N) - never through pmutop's names.
+duration_time is the interval in seconds. Exits 1 when a value differs by more than
+1e-6 relative, or when nothing was compared."""
+import glob, json, os, re, sys
+
+UNIT_PMU = {"iMC": "uncore_imc", "UPI": "uncore_upi", "UPI LL": "uncore_upi", "IIO": "uncore_iio",
+            "CHA": "uncore_cha", "M2M": "uncore_m2m"}
+TERMS = (("EventCode", "event"), ("PortMask", "ch_mask"), ("FCMask", "fc_mask"), ("UMask", "umask"))
+
+
+def place(spec, value):
+    word, _, ranges = spec.partition(":")
+    out, shift = 0, 0
+    for r in ranges.split(","):
+        lo, _, hi = r.partition("-")
+        lo, hi = int(lo), int(hi or lo)
+        width = hi - lo + 1
+        out |= ((value >> shift) & ((1 << width) - 1)) << lo
+        shift += width
+    assert word == "config", spec
+    return out
+
+
+def encode(root, pmu, event):
+    fmt = os.path.join(root, "sys/bus/event_source/devices", pmu, "format")
+    config = 0
+    for key, term in TERMS:
+        if key in event and int(event[key], 0):
+            config |= place(open(os.path.join(fmt, term)).read().strip(), int(event[key], 0))
+    return config
+
+
+def main():
+    cpu_dir, root, raw, names = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+    events, metrics = {}, {}
+    for path in glob.glob(os.path.join(cpu_dir, "*.json")):
+        for e in json.load(open(path)):
+            if "MetricName" in e:
+                metrics[e["MetricName"]] = e
+            elif "EventName" in e and e.get("Unit") in UNIT_PMU:
+                events[e["EventName"]] = e
+    sockets = {}
+    for p in glob.glob(os.path.join(root, "sys/devices/system/cpu/cpu[0-9]*/topology/physical_package_id")):
+        sockets[int(p.split("/")[-3][3:])] = int(open(p).read())
+    frame = json.loads(open(raw).read().splitlines()[-1])
+    seconds = frame["interval_ns"] / 1e9
+    shown = {(m["metric"], m["instance"]): m.get("value") for m in frame["metrics"]}
+    groups = {"all": frame["counters"]}
+    for c in frame["counters"]:
+        groups.setdefault("socket%d" % sockets[c["cpu"]], []).append(c)
+    bad = agreed = 0
+    for name in names:
+        expr = metrics[name]["MetricExpr"]
+        for inst, counters in groups.items():
+            if (name, inst) not in shown:
+                continue
+            def count(m):
+                ev = events[m.group(0)]
+                prefix = UNIT_PMU[ev["Unit"]]
+                return repr(sum(c["delta"] for c in counters
+                                if re.match(re.escape(prefix) + r"_\d+$", c["pmu"])
+                                and int(c["config"], 16) == encode(root, c["pmu"], ev)))
+            py = re.sub(r"[A-Z][A-Za-z0-9_]*\.[A-Za-z0-9_.]+", count, expr).replace("duration_time", repr(seconds))
+            want = eval(py, {"__builtins__": {}}, {})
+            got = shown[(name, inst)]
+            if got is None or abs(got - want) > 1e-6 * max(abs(want), 1e-9):
+                print("%s %s: pmutop %s, perf's MetricExpr %r" % (name, inst, got, want))
+                bad += 1
+            else:
+                agreed += 1
+    print("%d values agreed with perf's MetricExpr, %d did not" % (agreed, bad))
+    sys.exit(1 if bad or not agreed else 0)
+
+
+if __name__ == "__main__":
+    main()
