@@ -21,7 +21,7 @@ sock="pmutop-soak-$$"
 port=$(( 20000 + $$ % 20000 ))
 T() { tmux -L "$sock" "$@"; }
 probe=""
-trap '[ -n "$probe" ] && kill "$probe" 2> /dev/null; T kill-server 2> /dev/null; [ -n "${SOAK_KEEP:-}" ] && echo "soak: kept $dir" || rm -rf "$dir"' EXIT
+trap '[ -n "$probe" ] && kill "$probe" 2> /dev/null; T kill-server 2> /dev/null || true; [ -n "${SOAK_KEEP:-}" ] && echo "soak: kept $dir" || rm -rf "$dir"' EXIT
 
 # pmutop records its own PID (exec keeps it), so the soak watches and ends exactly it
 T new-session -d -x 120 -y 40 "echo \$\$ > $dir/pid; exec env HOME=$dir LANG=C.UTF-8 \

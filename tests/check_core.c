@@ -1,5 +1,6 @@
 /* check_core.c - CPU lists, format fields, discovery, encoding, formulae. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -500,6 +501,18 @@ START_TEST(prom_label_escapes)
 	ck_assert_str_eq(name, "pmutop_nic_ssu_rpu_packets_per_second");
 	prom_metric_name(name, sizeof(name), "bf.pcie.in_bytes", NULL, "bytes_per_second", false);
 	ck_assert_str_eq(name, "pmutop_bf_pcie_in_bytes_per_second");
+	/* values as printf's %.17g writes them, counts by hand */
+	double vals[] = { 0, 1, -5, 123456789012345.0, 9007199254740991.0, 9007199254740992.0, 1e16, 0.5, 1.0 / 3,
+			  2.5e-9, 6.02e23 };
+	srand(7);
+	for (size_t i = 0; i < 2000; i++) {
+		double v = i < sizeof(vals) / sizeof(vals[0]) ? vals[i] : (double)((uint64_t)rand() * (uint64_t)rand() % 100000000000000ull);
+		char got[40], want[40];
+		prom_value(got, sizeof(got), v);
+		snprintf(want, sizeof(want), "%.17g", v);
+		if (strcmp(got, want))
+			ck_abort_msg("%s, printf says %s", got, want);
+	}
 }
 END_TEST
 

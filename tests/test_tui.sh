@@ -344,6 +344,7 @@ see "Right steps to the list's next event" "watch .*< HNF_REQUESTS >"
 keys Left Left
 see "Left wraps to the end of the list" "watch .*< RXDAT_RN >"
 keys Enter
+see "the prompt asks for an event, not a BDF" "watch = _ .*an event's name or number"
 text 'memory_writes'
 keys Enter
 see "a typed name, any case" "watch .*< MEMORY_WRITES >"
@@ -583,6 +584,15 @@ before() { grep "$1" "$scratch/screen.txt" | sed "s|$2.*||" | LC_ALL=C.UTF-8 wc 
 expect_eq "the column after a wide label stays put" "$(before soc_thermal0/ soc_thermal1/)" "$(before power_meter0/ power_meter1/)"
 keys q
 quit_ok "wide labels quit"
+
+# Arm's TopDown has no level 2: its pane does not offer one
+PMUTOP_ARGS="--demo -d 0.2"
+start 120 40 LANG=C.UTF-8
+keys End
+see "Arm TopDown shown" "R Retiring  B Bad speculation"
+grep "R Retiring" "$scratch/screen.txt" | grep -q "Enter: level 2" && fail "Arm's TopDown offers a level 2 it has not" || ok
+keys q
+quit_ok "arm quit"
 
 # the Xeon demo: memory, socket links and IO per socket, channels on 'c'; at 120x40 and
 # at 80x24

@@ -205,8 +205,12 @@ static void filter_editor_draw(struct tui *t)
 	int y = iy + fe->n + 1;
 	crt_put(y, ix, iw, fe->row == fe->n ? R_FOCUS : R_DIALOG, "  [ Apply ]   (a applies, Esc cancels, d resets one)");
 	if (fe->editing) {
-		snprintf(line, sizeof(line), "  %s = %s_   (Enter sets, Esc cancels; BDF as 27:01.1 or 0x2709)",
-			 fe->items[fe->row].f->term, fe->text);
+		static const char *const how[] = { [FILTER_BDF] = "; BDF as 27:01.1 or 0x2709",
+						   [FILTER_EVENT] = "; an event's name or number",
+						   [FILTER_MASK] = "; 0x.. or 0b..", [FILTER_HEX] = "; 0x.." };
+		enum filter_type ft = fe->items[fe->row].f->type;
+		snprintf(line, sizeof(line), "  %s = %s_   (Enter sets, Esc cancels%s)", fe->items[fe->row].f->term, fe->text,
+			 (size_t)ft < sizeof(how) / sizeof(how[0]) && how[ft] ? how[ft] : "");
 		crt_put(y + 1, ix, iw, R_INPUT, line);
 	}
 	/* below the edit line to the box's bottom, broken at blanks: reasons can be long and

@@ -509,8 +509,12 @@ static int stacked_legend(struct upane *p, int y0, int x0, int w, const char *le
 			crt_put(y0, x + 1, w - (x - x0) - 1, R_DIM, item + 1);
 			x += (int)strlen(item) + 2;
 		}
+		bool level2 = false; /* Arm has level-2 metrics on no CPU: no offer of them */
+		for (int i = 0; i < p->ninst * p->ndetail && !level2; i++)
+			level2 = p->detail_slot[i] >= 0;
 		char hint[80];
-		snprintf(hint, sizeof(hint), "%s%s%s", nd ? (p->show_detail ? "Enter: level 1  " : "Enter: level 2  ") : "",
+		snprintf(hint, sizeof(hint), "%s%s%s",
+			 nd && level2 ? (p->show_detail ? "Enter: level 1  " : "Enter: level 2  ") : "",
 			 p->expandable ? (p->expanded ? "c: summaries  " : "c: per CPU  ") : "",
 			 p->expanded ? "o: sort" : "");
 		if (x0 + w - (int)strlen(hint) - 1 >= x) /* only where it does not cover the legend */

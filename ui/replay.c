@@ -8,33 +8,36 @@
 #include <time.h>
 
 #include "engine/runloop.h"
-#include "record/recorder.h"
-#include "record/replay.h"
 #include "mode.h"
 #include "tui.h"
 
-static struct replay *rp(const struct tui *t)
+static const struct ui_player *rp(const struct tui *t)
 {
 	return t->opt->replay;
 }
 
+static void position(const struct tui *t, struct ui_position *p)
+{
+	rp(t)->position(rp(t)->ctx, p);
+}
+
 static void show(struct tui *t, uint64_t seq)
 {
-	replay_seek(rp(t), seq);
+	rp(t)->seek(rp(t)->ctx, seq);
 	runloop_refresh_now(t->loop);
 }
 
 static void pause_replay(struct tui *t, bool paused)
 {
 	t->paused = paused;
-	replay_set_paused(rp(t), paused);
+	rp(t)->set_paused(rp(t)->ctx, paused);
 	runloop_set_paused(t->loop, paused);
 }
 
 static void step(struct tui *t, int dir)
 {
-	struct replay_position p;
-	replay_position(rp(t), &p);
+	struct ui_position p;
+	position(t, &p);
 	if ((dir < 0 && p.seq <= p.first) || (dir > 0 && p.seq >= p.last)) {
 		tui_message(t, false, dir < 0 ? "the first sample" : "the last sample");
 		return;
@@ -45,12 +48,12 @@ static void step(struct tui *t, int dir)
 
 static void speed(struct tui *t, double factor)
 {
-	double s = replay_speed(rp(t)) * factor;
+	double s = rp(t)->speed(rp(t)->ctx) * factor;
 	if (s < 0.25)
 		s = 0.25;
 	if (s > 64)
 		s = 64;
-	replay_set_speed(rp(t), s);
+	rp(t)->set_speed(rp(t)->ctx, s);
 	tui_message(t, false, "replay speed %gx", s);
 }
 
@@ -85,15 +88,15 @@ static void jump_key(struct tui *t, int key)
 	if (key == 27) {
 		ui_mode_leave(t);
 	} else if (key == '\r' || key == '\n' || key == KEY_ENTER) {
-		struct replay_position p;
-		replay_position(rp(t), &p);
+		struct ui_position p;
+		position(t, &p);
 		uint64_t wall;
 		ui_mode_leave(t);
 		if (!parse_jump(t->jump, p.wall, &wall)) {
 			tui_message(t, true, "'%s': jump to HH:MM[:SS], +5m or -90s", t->jump);
 			return;
 		}
-		show(t, replay_seq_at_wall(rp(t), wall));
+		show(t, rp(t)->seq_at_wall(rp(t)->ctx, wall));
 	} else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && n) {
 		t->jump[n - 1] = '\0';
 	} else if (key < 256 && isprint(key) && n + 1 < sizeof(t->jump)) {
@@ -113,15 +116,15 @@ const struct ui_mode jump_mode = { "jump", jump_draw, jump_key, NULL };
 
 static void first_sample(struct tui *t)
 {
-	struct replay_position p;
-	replay_position(rp(t), &p);
+	struct ui_position p;
+	position(t, &p);
 	show(t, p.first);
 }
 
 static void last_sample(struct tui *t)
 {
-	struct replay_position p;
-	replay_position(rp(t), &p);
+	struct ui_position p;
+	position(t, &p);
 	show(t, p.last);
 }
 
@@ -187,8 +190,8 @@ const struct key_binding *replay_key_binding(int i)
 /* Line 1 of the header in a replay: where in the recording the frame is. */
 void replay_draw_position(struct tui *t, int y)
 {
-	struct replay_position p;
-	replay_position(rp(t), &p);
+	struct ui_position p;
+	position(t, &p);
 	char when[32] = "-", from[16] = "", to[16] = "";
 	struct tm tm;
 	time_t s = (time_t)(p.wall / 1000000000ull);
@@ -204,7 +207,7 @@ void replay_draw_position(struct tui *t, int y)
 	strftime(to, sizeof(to), "%H:%M:%S", &tm);
 	char info[160];
 	snprintf(info, sizeof(info), " %s  %llu/%llu  %s-%s  %gx%s%s", when, (unsigned long long)(p.seq ? p.seq - p.first + 1 : 0),
-		 (unsigned long long)(p.last - p.first + 1), from, to, replay_speed(rp(t)), t->paused ? "  PAUSED" : "",
+		 (unsigned long long)(p.last - p.first + 1), from, to, rp(t)->speed(rp(t)->ctx), t->paused ? "  PAUSED" : "",
 		 t->loop && t->loop->at_end ? "  END" : "");
 	int w = COLS / 3;
 	if (w > 40)
@@ -220,21 +223,21 @@ void replay_draw_position(struct tui *t, int y)
 
 void record_toggle(struct tui *t)
 {
-	struct recorder *r = t->opt->recorder;
+	const struct ui_recording *r = t->opt->recording;
 	char status[320];
 	if (!r) {
 		tui_message(t, true, "recording is not available here");
 		return;
 	}
-	if (recorder_active(r)) {
-		recorder_status(r, status, sizeof(status));
-		recorder_stop(r);
+	if (r->active(r->ctx)) {
+		r->status(r->ctx, status, sizeof(status));
+		r->stop(r->ctx);
 		tui_message(t, false, "recording stopped (%s)", status + (strncmp(status, "REC ", 4) ? 0 : 4));
 		return;
 	}
 	char name[64], *err = NULL;
-	recorder_default_name(name, sizeof(name));
-	if (recorder_start(r, name, false, &err) < 0) {
+	r->default_name(name, sizeof(name));
+	if (r->start(r->ctx, name, &err) < 0) {
 		tui_message(t, true, "%s", err);
 		free(err);
 		return;

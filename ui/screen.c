@@ -6,8 +6,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine/source.h"
-#include "record/recorder.h"
 #include "mode.h"
 #include "tui.h"
 
@@ -59,12 +57,14 @@ static void draw_header(struct tui *t)
 	localtime_r(&now, &tm);
 	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
 	char rec[320] = "", source[128], interval[32], replay[128];
-	if (t->opt->recorder)
-		recorder_status(t->opt->recorder, rec, sizeof(rec));
+	if (t->opt->recording)
+		t->opt->recording->status(t->opt->recording->ctx, rec, sizeof(rec));
 	snprintf(source, sizeof(source), "source: %s", t->f->source);
 	snprintf(interval, sizeof(interval), "interval %gs", t->interval);
 	snprintf(replay, sizeof(replay), "REPLAY %s", t->hostname);
-	if (t->opt->replay) { /* the recorded host and time, not this one's */
+	if (t->opt->replay && t->f->seq == 0) { /* before the first recorded frame: no time yet */
+		snprintf(clock, sizeof(clock), "--:--:--");
+	} else if (t->opt->replay) { /* the recorded host and time, not this one's */
 		time_t fw = (time_t)(t->f->wall_ns / 1000000000ull);
 		localtime_r(&fw, &tm);
 		strftime(clock, sizeof(clock), "%H:%M:%S", &tm);

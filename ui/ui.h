@@ -4,20 +4,44 @@
 #define PMUTOP_UI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 struct session;
 struct output;
-struct recorder;
-struct replay;
+
+/* What the monitor drives, as tables of functions the composition root (cli/run.c) fills
+ * over the recorder and the replay (as tmux's modes are tables): the ui includes none of
+ * record/'s headers. */
+struct ui_position {
+	uint64_t seq, first, last;       /* the frame shown and the recording's range */
+	uint64_t wall, wall_first, wall_last;
+};
+struct ui_player { /* a replay: stepping, speed, jumps, its position bar */
+	void *ctx;
+	void (*seek)(void *ctx, uint64_t seq);
+	void (*set_paused)(void *ctx, bool paused);
+	void (*position)(void *ctx, struct ui_position *p);
+	double (*speed)(void *ctx);
+	void (*set_speed)(void *ctx, double speed);
+	uint64_t (*seq_at_wall)(void *ctx, uint64_t wall_ns);
+};
+struct ui_recording { /* 'w': start and stop recording, and the header's "REC" */
+	void *ctx;
+	bool (*active)(void *ctx);
+	void (*status)(void *ctx, char *buf, size_t len);
+	int (*start)(void *ctx, const char *path, char **err);
+	void (*stop)(void *ctx);
+	void (*default_name)(char *buf, size_t len); /* a file name for a recording begun now */
+};
 
 struct ui_options {
 	double interval_s;
 	const char *title;     /* profiles in use, for the header */
 	const char *machine;   /* demo machine name or host name */
-	struct recorder *recorder; /* 'w' starts and stops it; the header shows it (or NULL) */
-	struct replay *replay;     /* replaying a recording: its controls and position (or NULL) */
+	const struct ui_recording *recording; /* or NULL: 'w' says recording is not available */
+	const struct ui_player *replay;       /* replaying a recording, or NULL */
 };
 
 /* Start the terminal and make the monitor an output reading the session's frames (the

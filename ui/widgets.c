@@ -86,7 +86,7 @@ void draw_sparkline(struct tui *t, int y, int x, int w, int slot, float scale)
 				memcpy(buf + n, "\xc2\xb7", 2); /* middle dot */
 				n += 2;
 			} else {
-				buf[n++] = '.';
+				buf[n++] = ' '; /* '.' is a level of the ASCII line: no value is blank */
 			}
 			continue;
 		}

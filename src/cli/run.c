@@ -206,6 +206,24 @@ static bool host_meters_shown(const struct options *o)
 	return monitor || o->record || o->record_only || (o->batch && batch_shows_host_meters(o->format));
 }
 
+/* The monitor's control tables over the replay and the recorder (ui/ui.h): the ui
+ * drives them without knowing record/. */
+static void play_seek(void *ctx, uint64_t seq) { replay_seek(ctx, seq); }
+static void play_set_paused(void *ctx, bool paused) { replay_set_paused(ctx, paused); }
+static double play_speed(void *ctx) { return replay_speed(ctx); }
+static void play_set_speed(void *ctx, double speed) { replay_set_speed(ctx, speed); }
+static uint64_t play_seq_at_wall(void *ctx, uint64_t wall) { return replay_seq_at_wall(ctx, wall); }
+static void play_position(void *ctx, struct ui_position *p)
+{
+	struct replay_position rp;
+	replay_position(ctx, &rp);
+	*p = (struct ui_position){ rp.seq, rp.first, rp.last, rp.wall, rp.wall_first, rp.wall_last };
+}
+static bool rec_active(void *ctx) { return recorder_active(ctx); }
+static void rec_status(void *ctx, char *buf, size_t len) { recorder_status(ctx, buf, len); }
+static int rec_start(void *ctx, const char *path, char **err) { return recorder_start(ctx, path, false, err); }
+static void rec_stop(void *ctx) { recorder_stop(ctx); }
+
 /* The outputs of a run: batch or the monitor (unless pmutop record), and a recorder
  * (recording now with -w, or idle for the monitor's 'w' key). */
 static int add_outputs(struct options *o, struct session *s, struct runloop *loop, struct replay *rp, char *title,
@@ -263,8 +281,14 @@ static int add_outputs(struct options *o, struct session *s, struct runloop *loo
 	snprintf(host, sizeof(host), "%s", h ? h : "");
 	free(h);
 	static struct ui_options uo;
+	static struct ui_player player;
+	static struct ui_recording recording;
+	player = (struct ui_player){ rp, play_seek, play_set_paused, play_position, play_speed, play_set_speed,
+				     play_seq_at_wall };
+	recording = (struct ui_recording){ recorder_of(rec), rec_active, rec_status, rec_start, rec_stop,
+					   recorder_default_name };
 	uo = (struct ui_options){ .interval_s = o->delay, .title = title, .machine = rp ? host : o->demo,
-				  .recorder = recorder_of(rec), .replay = rp };
+				  .recording = rec ? &recording : NULL, .replay = rp ? &player : NULL };
 	struct output *ui = ui_output_new(s, &uo);
 	if (!ui)
 		return -1;

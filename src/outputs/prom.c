@@ -2,6 +2,7 @@
 #include "outputs/prom.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -130,10 +131,27 @@ void prom_label(char *buf, size_t len, const char *key, const char *value)
 
 void prom_value(char *buf, size_t len, double v)
 {
-	if (isnan(v))
+	if (isnan(v)) {
 		snprintf(buf, len, "NaN");
-	else if (isinf(v))
+	} else if (isinf(v)) {
 		snprintf(buf, len, v > 0 ? "+Inf" : "-Inf");
-	else
+	} else if (v == floor(v) && fabs(v) < 9007199254740992.0 && len >= 20) {
+		/* a count (most series): its digits by hand, exactly what %.17g writes for an
+		 * integer below 2^53, without printf's multi-precision path */
+		char tmp[24];
+		int n = 0;
+		uint64_t u = (uint64_t)fabs(v);
+		do {
+			tmp[n++] = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		size_t at = 0;
+		if (v < 0)
+			buf[at++] = '-';
+		while (n)
+			buf[at++] = tmp[--n];
+		buf[at] = '\0';
+	} else {
 		snprintf_c(buf, len, "%.17g", v);
+	}
 }
