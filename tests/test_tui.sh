@@ -608,6 +608,7 @@ start 80 24 LANG=C.UTF-8
 see "xeon 80x24: memory" "Memory read .*MB/s"
 text 'c'
 see "xeon: a channel's row on c" "socket1/ch0"
+see "xeon: c says what its rows are" "showing every row like socket0/ch0"
 keys q
 quit_ok "xeon 80x24 quit"
 

@@ -118,7 +118,16 @@ static void toggle_per_cpu(struct tui *t, struct upane *p, const char *none)
 	p->user_chose = true;
 	p->max_cpu_rows = 0;
 	t->row = 0;
-	tui_message(t, false, p->expanded ? "showing every CPU (c collapses, o sorts)" : "showing summaries");
+	const char *one = NULL; /* a CPU's row, or a channel's, a link's: say which */
+	for (int i = 0; i < p->ninst && !one; i++)
+		if (p->is_detail[i])
+			one = t->f->iinfo[p->inst[i]].name;
+	if (!p->expanded)
+		tui_message(t, false, "showing summaries");
+	else if (one && !strncmp(one, "cpu", 3))
+		tui_message(t, false, "showing every CPU (c collapses, o sorts)");
+	else
+		tui_message(t, false, "showing every row like %s (c collapses, o sorts)", one ? one : "?");
 }
 
 static void cmd_per_cpu(struct tui *t)
