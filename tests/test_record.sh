@@ -49,6 +49,11 @@ per=$(( ($(wc -l < live.csv) - 1) / 10 ))
 expect_eq "--begin/--end: three intervals" "$(( $(wc -l < part.csv) - 1 ))" "$((3 * per))"
 first=$(sed -n 2p part.csv | cut -d, -f1)
 expect_eq "--begin +3s starts at the fourth interval" "$first" "$(sed -n "$((2 + 3 * per))p" live.csv | cut -d, -f1)"
+# --dry-run of a replay shows what was counted: the filters it recorded, not the defaults
+"$PMUTOP" --demo -b -n 2 --fake-clock -f pcie@socket0/rc2:src_rp_mask=0x1 -w dry.pmrec > /dev/null
+"$PMUTOP" -r dry.pmrec --dry-run > dry.tsv
+expect_grep "--dry-run of a replay: the recorded filter" "^socket0/rc2	pcie	nvidia_pcie_pmu_0_rc_2/rd_bytes,src_rp_mask=0x1/" dry.tsv
+
 # a range that leaves nothing to replay is said, not an empty success
 "$PMUTOP" -r range.pmrec -b --begin +1h > /dev/null 2> err.out
 expect_eq "--begin past the end: exit" $? 2

@@ -519,9 +519,11 @@ int pmutop_run(struct options *o)
 	for (int i = 0; i < o->nfilters; i++)
 		if (apply_filter_option(r.s, o->filters[i]) < 0)
 			return run_done(&r, 1);
-	if (o->dry_run) {
-		print_dry_run(r.s);
-		return run_done(&r, 0);
+	if (o->dry_run) { /* a replay's: with the filters it recorded at its first sample */
+		status = r.rp ? run_replay(&r) : 0;
+		if (!status)
+			print_dry_run(r.s);
+		return run_done(&r, status);
 	}
 	if (o->rules)
 		return run_done(&r, print_rules(r.s, o->window ? o->window : "1m", o->per_cpu));
