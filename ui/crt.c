@@ -238,7 +238,14 @@ void crt_put_attr(int y, int x, int maxw, attr_t a, const char *text, int nbytes
 	int n = 0;
 	const unsigned char *p = (const unsigned char *)text;
 	const unsigned char *stop = nbytes < 0 ? NULL : p + nbytes;
+	if (*p && (!stop || p < stop))
+		unsplit(row_of(grid, y), x, x); /* the start: a tail under it loses its head */
 	while (*p && n < maxw && (!stop || p < stop)) {
+		if (*p >= 0x20 && *p < 0x7f) { /* printable ASCII, most of what is drawn */
+			cells[n].attr = a; /* the role's colour pair travels in the attribute bits */
+			cells[n++].wc = *p++;
+			continue;
+		}
 		bool bad = (*p & 0xc0) == 0x80 || *p >= 0xf8; /* a stray continuation, no UTF-8 */
 		wchar_t wc = *p++;
 		int more = wc >= 0xf0 ? 3 : wc >= 0xe0 ? 2 : wc >= 0xc0 ? 1 : 0;
@@ -255,9 +262,7 @@ void crt_put_attr(int y, int x, int maxw, attr_t a, const char *text, int nbytes
 			wc = '?';
 			cw = 1;
 		}
-		if (!n)
-			unsplit(row_of(grid, y), x, x); /* the start: a tail under it loses its head */
-		cells[n].attr = a; /* the role's colour pair travels in the attribute bits */
+		cells[n].attr = a;
 		cells[n].wc = (uint32_t)wc;
 		if (cw == 2) /* East Asian wide: two cells, the second the first's */
 			cells[++n] = (struct cell){ CELL_WIDE_TAIL, a };
