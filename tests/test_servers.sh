@@ -11,7 +11,9 @@ spr="${PERF_EVENTS_DIR:-}/arch/x86/sapphirerapids"
 [ -f "$spr/spr-metrics.json" ] || skip "perf's metric JSON not found in '$spr' (build-libperf.sh keeps it)"
 cd "$scratch"
 metrics="memory_bandwidth_read memory_bandwidth_write memory_bandwidth_total iio_bandwidth_read iio_bandwidth_write
-         upi_data_transmit_bw upi_data_receive_bw"
+         upi_data_transmit_bw upi_data_receive_bw io_bandwidth_read io_bandwidth_write
+         llc_miss_local_memory_bandwidth_read llc_miss_remote_memory_bandwidth_read
+         llc_demand_data_read_miss_latency uncore_frequency"
 
 # the demo, with its own model
 "$PMUTOP" --demo xeon -b --format json --raw -n 3 --fake-clock > demo.json 2> demo.err || fail "demo xeon: $(cat demo.err)"
@@ -42,6 +44,6 @@ expect_eq "an alias is a PMU name" "$("$PMUTOP" encode --sysfs-root t 'uncore_ty
     "$("$PMUTOP" encode --sysfs-root t 'uncore_imc_0/event=5,umask=0xcf/' | cut -f2-)"
 # list pmus says which uncore PMUs no profile counts (something to write a profile for)
 "$PMUTOP" list --sysfs-root t pmus > pmus.txt
-expect_grep "CHA found, no profile" "^uncore_cha_0 .*(no profile)$" pmus.txt
+expect_grep "the PCU found, no profile" "^uncore_pcu .*(no profile)$" pmus.txt
 grep -q "^uncore_imc_0 .*(no profile)" pmus.txt && fail "uncore_imc_0 is counted by the xeon profile" || ok
 finish

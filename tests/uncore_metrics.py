@@ -5,7 +5,9 @@ raw deltas pmutop read, per socket and for the machine, as perf stat --per-socke
 would: an event is the JSON's encoding, placed with the tree's own format files as
 perf's jevents writes it (event=, ch_mask=, fc_mask=, umask=), and counted on every PMU
 whose name is the Unit's prefix (iMC: uncore_imc_N) - never through pmutop's names.
-duration_time is the interval in seconds. Exits 1 when a value differs by more than
+duration_time is the interval in seconds; source_count() the PMUs an event is summed over
+and #num_packages the sockets, which perf takes machine-wide: such metrics are compared
+for the machine only. Exits 1 when a value differs by more than
 1e-6 relative, or when nothing was compared."""
 import glob, json, os, re, sys
 
@@ -55,18 +57,25 @@ def main():
     for c in frame["counters"]:
         groups.setdefault("socket%d" % sockets[c["cpu"]], []).append(c)
     bad = agreed = 0
+    npackages = len(set(sockets.values()))
     for name in names:
         expr = metrics[name]["MetricExpr"]
+        machine_wide = "source_count(" in expr or "#num_packages" in expr
         for inst, counters in groups.items():
-            if (name, inst) not in shown:
-                continue
+            if (name, inst) not in shown or (machine_wide and inst != "all"):
+                continue  # perf's source_count x #num_packages is the machine's: perf -a only
             def count(m):
                 ev = events[m.group(0)]
                 prefix = UNIT_PMU[ev["Unit"]]
                 return repr(sum(c["delta"] for c in counters
                                 if re.match(re.escape(prefix) + r"_\d+$", c["pmu"])
                                 and int(c["config"], 16) == encode(root, c["pmu"], ev)))
-            py = re.sub(r"[A-Z][A-Za-z0-9_]*\.[A-Za-z0-9_.]+", count, expr).replace("duration_time", repr(seconds))
+            def source_count(m):  # the PMUs an event is summed over
+                prefix = UNIT_PMU[events[m.group(1)]["Unit"]]
+                return repr(len({c["pmu"] for c in counters if re.match(re.escape(prefix) + r"_\d+$", c["pmu"])}))
+            py = re.sub(r"source_count\(([^)]*)\)", source_count, expr)
+            py = re.sub(r"\bUNC_[A-Za-z0-9_.]+", count, py).replace("duration_time", repr(seconds))
+            py = py.replace("#num_packages", repr(npackages))
             want = eval(py, {"__builtins__": {}}, {})
             got = shown[(name, inst)]
             if got is None or abs(got - want) > 1e-6 * max(abs(want), 1e-9):
