@@ -600,7 +600,7 @@ PMUTOP_ARGS="--demo xeon -d 0.2"
 start 120 40 LANG=C.UTF-8
 see "xeon: memory per socket" "Memory read .*MB/s .*Memory read .*MB/s"
 see "xeon: socket links" "UPI transmit .*MB/s"
-see "xeon: IO stacks" "IO read (from memory)"
+see "xeon: IO stacks" "IIO read .*MB/s"
 see "xeon: TopDown too" "TopDown (share of pipeline slots)"
 keys q
 quit_ok "xeon 120x40 quit"
