@@ -601,6 +601,7 @@ start 120 40 LANG=C.UTF-8
 see "xeon: memory per socket" "Memory read .*MB/s .*Memory read .*MB/s"
 see "xeon: socket links" "UPI transmit .*MB/s"
 see "xeon: IO stacks" "IIO read .*MB/s"
+keys End
 see "xeon: TopDown too" "TopDown (share of pipeline slots)"
 keys q
 quit_ok "xeon 120x40 quit"
@@ -611,6 +612,17 @@ see "xeon: a channel's row on c" "socket1/ch0"
 see "xeon: c says what its rows are" "showing every row like socket0/ch0"
 keys q
 quit_ok "xeon 80x24 quit"
+
+# the Grace demo: memory (SCF), PCIe with the root ports it counts, the socket links with
+# CNVLink's remote sockets, per socket, at 120x40
+PMUTOP_ARGS="--demo grace -d 0.2"
+start 120 40 LANG=C.UTF-8
+see "grace: memory per socket" "Memory read .*GB/s .*Memory read .*GB/s"
+see "grace: PCIe says which root ports" "socket0 root_port=0x3ff"
+see "grace: links" "C2C0 read .*GB/s"
+see "grace: CNVLink's remote sockets" "cnvlink: rem_socket=0xf"
+keys q
+quit_ok "grace quit"
 
 # a terminal that cannot move the cursor is refused before anything is drawn
 PMUTOP_ARGS="--demo"
