@@ -29,6 +29,8 @@ sh "$TOP_SRCDIR/tests/fixtures/gen-sensors.sh" t410 2 > /dev/null
 run generated-tegra410 --sim --sysfs-root t410
 sh "$TOP_SRCDIR/tests/fixtures/gen-hns3.sh" hns3 0 2 5 > /dev/null
 run generated-hns3 --sim --sysfs-root hns3
+sh "$TOP_SRCDIR/tests/fixtures/gen-grace.sh" grace 2 4 "0 4"
+run generated-grace --sim --sysfs-root grace
 for kind in spr icl adl neoverse-v2 skl; do
     sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" $kind "cpu-$kind" 2 4 > /dev/null
     run "generated-$kind" --sim --sysfs-root "cpu-$kind" -p topdown -p host

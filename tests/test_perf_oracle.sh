@@ -152,6 +152,21 @@ grep -q '	!	' xeon.tsv && fail "xeon: $(grep '	!	' xeon.tsv | head -n 1)"
 oracle xeon xeon.tsv
 n=$((n + m))
 
+# Grace uncore (PMUs suffixed by NUMA node, here 0 and 4): every event the grace profile
+# opens, with the root ports and remote sockets it sets (6.12 counts nothing on a filter
+# of 0) and with a filter of the user's
+sh "$TOP_SRCDIR/tests/fixtures/gen-grace.sh" grace 2 4 "0 4"
+{
+    "$PMUTOP" --sim --sysfs-root grace --dry-run
+    "$PMUTOP" --sim --sysfs-root grace --dry-run -f pcie@socket1:root_port=0x5 -f cnvlink@socket1:rem_socket=0x2 | grep '^socket1	\(pcie\|cnvlink\)'
+} | sort -t "$(printf "\t")" -u -k3,3 > grace.tsv
+m=$(wc -l < grace.tsv)
+[ "$m" -ge 50 ] && ok || fail "grace: expected every SCF, PCIe, C2C and CNVLink event, got $m"
+grep -q 'nvidia_pcie_pmu_4/rd_bytes_loc,root_port=0x3ff/' grace.tsv && grep -q 'nvidia_cnvlink_pmu_0/rd_bytes_loc,rem_socket=0xf/' grace.tsv &&
+    ok || fail "grace: PCIe and CNVLink events must name every root port and remote socket"
+oracle grace grace.tsv
+n=$((n + m))
+
 # the host profile on this machine's own sysfs (software events, msr/tsc/, RAPL if any)
 "$PMUTOP" --dry-run -p host | sort -t "$(printf "\t")" -u -k3,3 > host.tsv
 m=$(wc -l < host.tsv)

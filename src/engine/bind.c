@@ -297,6 +297,15 @@ static char *chosen_event(const struct instance *inst, int e)
 	return NULL;
 }
 
+/* A bare legacy name ("cycles", "page-faults") is this group's event only on a PMU of
+ * that type (software) or a core PMU (perf's rule: "cpu" or a PMU with a cpus file); on
+ * an uncore PMU that lacks the alias (Grace's SCF without a cycle counter) it would
+ * count the CPU's cycles under the PMU's name. */
+static bool pmu_takes_legacy(const struct pmu *p, const struct event_attr *legacy)
+{
+	return p->type == (int)legacy->type || !strcmp(p->name, "cpu") || pmu_attr(p, "cpus") != NULL;
+}
+
 int instance_encode(const struct machine *m, struct instance *inst, char **err)
 {
 	const struct prof_group *g = inst->group;
@@ -317,7 +326,7 @@ int instance_encode(const struct machine *m, struct instance *inst, char **err)
 			terms = chosen;
 		bool is_terms = strchr(terms, '=') != NULL || pmu_find_alias(p, terms) != NULL;
 		struct event_attr legacy_attr;
-		if (!is_terms && encode_legacy_event(terms, &legacy_attr)) {
+		if (!is_terms && encode_legacy_event(terms, &legacy_attr) && pmu_takes_legacy(p, &legacy_attr)) {
 			strs[e] = xstrdup(terms);
 		} else if (!is_terms) {
 			if (!g->events[e].optional && !missing)
@@ -506,7 +515,6 @@ static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof,
 		add_label(inst, "cpu", num);
 	} else {
 		cpulist_copy(&inst->cpus, &p->cpus);
-		inst->name = g->instance ? expand_template(g->instance, caps, ncaps, -1, p) : xstrdup(p->name);
 		inst->socket = capture_int(caps, ncaps, "socket");
 		uint64_t node;
 		const char *sock = p->sensor ? pmu_attr(p, "socket") : NULL;
@@ -514,6 +522,13 @@ static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof,
 			inst->socket = sock && parse_u64(sock, &node) && node < 4096 ? (int)node : -1;
 		else if (inst->socket < 0 && p->cpus.n)
 			inst->socket = machine_socket_of(s->machine, p->cpus.cpu[0]);
+		/* a PMU named by something else (Grace's NUMA node): {socket} is its CPU's */
+		if (!p->sensor && capture_int(caps, ncaps, "socket") < 0 && ncaps < MAX_CAPS && inst->socket >= 0) {
+			snprintf(caps[ncaps][0], sizeof(caps[ncaps][0]), "socket");
+			snprintf(caps[ncaps][1], sizeof(caps[ncaps][1]), "%d", inst->socket);
+			ncaps++;
+		}
+		inst->name = g->instance ? expand_template(g->instance, caps, ncaps, -1, p) : xstrdup(p->name);
 	}
 	if (inst->socket >= 0) {
 		char num[16];
