@@ -36,6 +36,22 @@ if command -v valgrind > /dev/null; then
         with=$(BENCH_LOCALE=${loc%%:*} ir "$bin" draw 51)
         echo "bench: demo_refresh_redraw_120x40_${loc##*:}_instructions $(( (with - base) / 50 )) instructions"
     done
+    # the real `pmutop --demo` (sensors and all) in a 120x40 UTF-8 tmux pane: 10 and 60
+    # frames, 50 apart, so start-up cancels
+    if command -v tmux > /dev/null; then
+        mon_ir() {
+            m_log=$(mktemp) m_rc=$(mktemp)
+            tmux -L pmutop-bench-ir new-session -d -x 120 -y 40 "env LANG=C.UTF-8 TERM=xterm-256color \
+                valgrind --tool=callgrind --callgrind-out-file=/dev/null --log-file=$m_log \
+                '$b/pmutop' --demo -n $1 -d 0.01 --fake-clock; echo \$? > $m_rc"
+            while [ ! -s "$m_rc" ]; do sleep 0.2; done
+            awk '/Collected :/ { print $4 }' "$m_log"
+            rm -f "$m_log" "$m_rc"
+        }
+        base=$(mon_ir 10)
+        with=$(mon_ir 60)
+        echo "bench: monitor_demo_120x40_utf8_instructions $(( (with - base) / 50 )) instructions"
+    fi
     base=$(BENCH_UNCORE_ONLY=1 ir "$bin" sim 0)
     with=$(BENCH_UNCORE_ONLY=1 ir "$bin" sim 100)
     echo "bench: sim_tegra410_uncore_refresh_instructions $(( (with - base) / 100 )) instructions"
@@ -68,6 +84,12 @@ rec=$(mktemp -d)
 "$b/pmutop" --demo -b -n 600 --fake-clock --format csv -w "$rec/demo.pmrec" > /dev/null
 "$b/pmutop" record --info "$rec/demo.pmrec" |
     awk '/chunks:/ { print "bench: record_bytes_per_counter_sample " $5 " B" }'
+# the whole file after a clean close, against the information floor of the same data
+"$b/pmutop" record --info "$rec/demo.pmrec" | awk -v z="$(stat -c %s "$rec/demo.pmrec")" \
+    '/^samples/ { s = $2 } /^counters/ { c = $2 } END { printf "bench: record_file_bytes_per_counter_sample_600 %.3f B\n", z / s / c }'
+jitter=$(awk -F' *= *' '/^jitter/ { print $2; exit }' "$src/profiles/machines/tegra410/model.ini")
+echo "bench: record_floor_bytes_per_counter_sample $("$b/pmutop" --demo -b -n 61 --fake-clock --format json --raw |
+    python3 "$src/bench/record_floor.py" "$jitter") B"
 "$b/pmutop" --sim --sysfs-root "$src/profiles/machines/tegra410" -b -n 600 --fake-clock --format csv \
     -w "$rec/steady.pmrec" > /dev/null
 "$b/pmutop" record --info "$rec/steady.pmrec" |

@@ -37,6 +37,10 @@ else
 fi
 expect_eq "file mode 0640" "$(stat -c %a rt.pmrec)" 640
 expect_eq "integrity" "$(sqlite3 rt.pmrec 'PRAGMA integrity_check')" ok
+# the staging table's pages, freed as chunks were written, went back at the clean close
+# (SQLite's own page counts: 120 samples make two chunks)
+"$PMUTOP" --demo -b -n 120 --fake-clock --format csv -w vac.pmrec > /dev/null 2>&1
+expect_eq "no free pages left in a closed recording" "$(sqlite3 vac.pmrec 'PRAGMA freelist_count')" 0
 "$PMUTOP" record --info rt.pmrec > info.txt
 expect_grep "info: samples" "^samples *6$" info.txt
 expect_grep "info: profiles" "spr" info.txt

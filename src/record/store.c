@@ -120,7 +120,10 @@ struct store *store_create(const char *path, bool force, char **err)
 		return NULL;
 	}
 	sqlite3_busy_timeout(st->db, 1000);
-	if (store_exec(st, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA application_id = " STORE_APPLICATION_ID ";", err) < 0 ||
+	/* auto_vacuum before any table: the tail table's pages, freed as each chunk is
+	 * written, are given back to the file system when the recording closes */
+	if (store_exec(st, "PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+			   "PRAGMA application_id = " STORE_APPLICATION_ID ";", err) < 0 ||
 	    store_exec(st, schema, err) < 0) {
 		store_close(st);
 		return NULL;
@@ -229,7 +232,7 @@ int store_fold(struct store *st, const struct rec_sample *s, int n, int ncounter
 
 int store_finish(struct store *st, char **err)
 {
-	return store_exec(st, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE;", err);
+	return store_exec(st, "PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE;", err);
 }
 
 /* ---- reading ---- */

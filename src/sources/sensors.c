@@ -24,6 +24,8 @@ struct sensors_source {
 struct sensor_state {
 	double energy_uj; /* a simulated energy counter */
 	uint64_t last_ns, open_ns;
+	const struct sim_section *sec; /* --sim: the model's section, found once at open */
+	int value_rate;                /* and its "value" rate, -1 if it has none */
 };
 
 static bool sn_claims(struct source *src, const struct instance *inst)
@@ -44,6 +46,10 @@ static int sn_open(struct source *src, struct instance *inst)
 		inst->counters[c].kind = sf->kind == SENSOR_ENERGY ? COUNTER_CUMULATIVE : COUNTER_GAUGE;
 	struct sensor_state *st = xcalloc(1, sizeof(*st));
 	st->last_ns = st->open_ns = src->now_ns;
+	if (ss->model) { /* matching the section's globs every refresh cost more than the read */
+		st->sec = sim_model_section(ss->model, inst->pmu->name);
+		st->value_rate = sim_rate_index(st->sec, "value");
+	}
 	inst->priv = st;
 	return 0;
 }
@@ -56,8 +62,8 @@ static bool raw_value(struct source *src, struct instance *inst, uint64_t now_ns
 	struct sensor_state *st = inst->priv;
 	double scale = inst->scale[0] > 0 ? inst->scale[0] : 1;
 	if (ss->model) {
-		const struct sim_section *sec = sim_model_section(ss->model, inst->pmu->name);
-		int idx = sim_rate_index(sec, "value");
+		const struct sim_section *sec = st->sec;
+		int idx = st->value_rate;
 		double t = (double)(now_ns - ss->start_ns) / 1e9;
 		if (sf->kind != SENSOR_ENERGY) {
 			*v = (idx >= 0 ? sim_rate(sec, idx, "value", t, inst->socket, 0, 0) : 0) / scale;
