@@ -31,6 +31,8 @@ sh "$TOP_SRCDIR/tests/fixtures/gen-hns3.sh" hns3 0 2 5 > /dev/null
 run generated-hns3 --sim --sysfs-root hns3
 sh "$TOP_SRCDIR/tests/fixtures/gen-grace.sh" grace 2 4 "0 4"
 run generated-grace --sim --sysfs-root grace
+sh "$TOP_SRCDIR/tests/fixtures/gen-epyc.sh" epyc 2 8 "12 11"
+run generated-epyc --sim --sysfs-root epyc
 for kind in spr icl adl neoverse-v2 skl; do
     sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" $kind "cpu-$kind" 2 4 > /dev/null
     run "generated-$kind" --sim --sysfs-root "cpu-$kind" -p topdown -p host

@@ -167,6 +167,14 @@ grep -q 'nvidia_pcie_pmu_4/rd_bytes_loc,root_port=0x3ff/' grace.tsv && grep -q '
 oracle grace grace.tsv
 n=$((n + m))
 
+# AMD EPYC memory controllers: no events/ in sysfs, perf's JSON encodings with rdwrmask
+sh "$TOP_SRCDIR/tests/fixtures/gen-epyc.sh" epyc 2 8 "12 11"
+"$PMUTOP" --sim --sysfs-root epyc --dry-run | sort -t "$(printf "\t")" -u -k3,3 > epyc.tsv
+m=$(wc -l < epyc.tsv)
+[ "$m" -ge 100 ] && ok || fail "epyc: expected five events on each of 23 UMCs, got $m"
+oracle epyc epyc.tsv
+n=$((n + m))
+
 # the host profile on this machine's own sysfs (software events, msr/tsc/, RAPL if any)
 "$PMUTOP" --dry-run -p host | sort -t "$(printf "\t")" -u -k3,3 > host.tsv
 m=$(wc -l < host.tsv)

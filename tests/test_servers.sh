@@ -5,6 +5,8 @@
 # events/ without newlines). Each memory, IO and UPI metric is perf 6.12's MetricExpr
 # (spr-metrics.json) evaluated on pmutop's raw deltas by tests/uncore_metrics.py, per
 # socket and for the machine; the profile is picked by itself; alias PMU names work.
+# AMD EPYC (Zen 4) memory controllers likewise, against amdzen4/recommended.json, on a
+# tree whose second socket has one UMC fewer (the kernel's running index shifts).
 . "$TOP_SRCDIR/tests/lib.sh"
 command -v python3 > /dev/null || skip "python3 is not installed"
 spr="${PERF_EVENTS_DIR:-}/arch/x86/sapphirerapids"
@@ -46,4 +48,27 @@ expect_eq "an alias is a PMU name" "$("$PMUTOP" encode --sysfs-root t 'uncore_ty
 "$PMUTOP" list --sysfs-root t pmus > pmus.txt
 expect_grep "the PCU found, no profile" "^uncore_pcu .*(no profile)$" pmus.txt
 grep -q "^uncore_imc_0 .*(no profile)" pmus.txt && fail "uncore_imc_0 is counted by the xeon profile" || ok
+# AMD EPYC: amd_umc_<i> numbered over the sockets, one CPU of its socket each; the
+# kernel names no events (perf's JSON encodings); the profile picks itself
+zen4="${PERF_EVENTS_DIR:-}/arch/x86/amdzen4"
+if [ -f "$zen4/recommended.json" ]; then
+    sh "$TOP_SRCDIR/tests/fixtures/gen-epyc.sh" amd 2 8 "12 11"
+    "$PMUTOP" --sim --sysfs-root amd -b --format json --raw -n 3 --fake-clock > amd.json 2> amd.err || fail "epyc: $(cat amd.err)"
+    python3 "$TOP_SRCDIR/tests/uncore_metrics.py" "$zen4" amd amd.json umc_mem_read_bandwidth umc_mem_write_bandwidth \
+        umc_mem_bandwidth umc_data_bus_utilization umc_cas_cmd_read_ratio > amd.out &&
+        ok || { fail "epyc differs from perf's MetricExpr:"; head -n 12 amd.out >&2; }
+    expect_grep "epyc: five metrics, two sockets and the machine" "^15 values agreed" amd.out
+    python3 - amd.json <<'PY' && ok || fail "epyc: UMC instances are named by their socket and the kernel's index (see above)"
+import json, sys
+o = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+insts = {m["instance"] for m in o["metrics"] if m["metric"] == "umc_mem_read_bandwidth"}
+want = {"socket0/umc%d" % i for i in range(12)} | {"socket1/umc%d" % i for i in range(12, 23)} | {"socket0", "socket1", "all"}
+assert insts == want, sorted(insts ^ want)
+assert {m["profile"] for m in o["metrics"]} == {"epyc"}
+PY
+    "$PMUTOP" list --sysfs-root amd pmus > amdpmus.txt
+    expect_grep "the data fabric found, no profile yet" "^amd_df .*(no profile)$" amdpmus.txt
+else
+    skip_check "perf's amdzen4 JSON not found in '$zen4': the EPYC oracle is not run"
+fi
 finish

@@ -7,13 +7,15 @@ perf's jevents writes it (event=, ch_mask=, fc_mask=, umask=), and counted on ev
 whose name is the Unit's prefix (iMC: uncore_imc_N) - never through pmutop's names.
 duration_time is the interval in seconds; source_count() the PMUs an event is summed over
 and #num_packages the sockets, which perf takes machine-wide: such metrics are compared
-for the machine only. Exits 1 when a value differs by more than
+for the machine only. d_ratio(a, b) is a / b, 0 when b is; a ScaleUnit's number
+("100%") multiplies, as perf stat prints it. Exits 1 when a value differs by more than
 1e-6 relative, or when nothing was compared."""
 import glob, json, os, re, sys
 
 UNIT_PMU = {"iMC": "uncore_imc", "UPI": "uncore_upi", "UPI LL": "uncore_upi", "IIO": "uncore_iio",
-            "CHA": "uncore_cha", "M2M": "uncore_m2m"}
-TERMS = (("EventCode", "event"), ("PortMask", "ch_mask"), ("FCMask", "fc_mask"), ("UMask", "umask"))
+            "CHA": "uncore_cha", "M2M": "uncore_m2m", "UMCPMC": "amd_umc"}
+TERMS = (("EventCode", "event"), ("PortMask", "ch_mask"), ("FCMask", "fc_mask"), ("UMask", "umask"),
+         ("RdWrMask", "rdwrmask"))
 
 
 def place(spec, value):
@@ -73,10 +75,13 @@ def main():
             def source_count(m):  # the PMUs an event is summed over
                 prefix = UNIT_PMU[events[m.group(1)]["Unit"]]
                 return repr(len({c["pmu"] for c in counters if re.match(re.escape(prefix) + r"_\d+$", c["pmu"])}))
+            def token(m):  # an event's count; anything else (d_ratio, duration_time) stays
+                return count(m) if m.group(0) in events else m.group(0)
             py = re.sub(r"source_count\(([^)]*)\)", source_count, expr)
-            py = re.sub(r"\bUNC_[A-Za-z0-9_.]+", count, py).replace("duration_time", repr(seconds))
+            py = re.sub(r"(?<![\w.#])[A-Za-z_][A-Za-z0-9_.]*", token, py).replace("duration_time", repr(seconds))
             py = py.replace("#num_packages", repr(npackages))
-            want = eval(py, {"__builtins__": {}}, {})
+            scale = float(re.match(r"[0-9.e+-]*", metrics[name].get("ScaleUnit", "1")).group(0) or 1)
+            want = scale * eval(py, {"__builtins__": {}}, {"d_ratio": lambda a, b: a / b if b else 0})
             got = shown[(name, inst)]
             if got is None or abs(got - want) > 1e-6 * max(abs(want), 1e-9):
                 print("%s %s: pmutop %s, perf's MetricExpr %r" % (name, inst, got, want))

@@ -723,7 +723,9 @@ static void bind_group(struct session *s, int *cap, struct profile *prof, const 
 		}
 	}
 	int last = s->ninstances;
-	if (g->split != SPLIT_CPU || last == first)
+	/* per-PMU instances sum too (AMD's UMCs, one PMU each, per socket), but not those
+	 * split into root ports: the ports are already in their RC */
+	if ((g->split != SPLIT_CPU && g->per_bit) || last == first)
 		return;
 	if (g->aggregate_socket) {
 		int maxsock = -1;
