@@ -624,6 +624,17 @@ see "grace: CNVLink's remote sockets" "cnvlink: rem_socket=0xf"
 keys q
 quit_ok "grace quit"
 
+# an EPYC's memory controllers (one PMU each): sockets first, the controllers on 'c'
+sh "$TOP_SRCDIR/tests/fixtures/gen-epyc.sh" "$scratch/epyc" 2 8 "12 11"
+PMUTOP_ARGS="--sim --sysfs-root $scratch/epyc -d 0.2"
+start 120 40 LANG=C.UTF-8
+see "epyc: memory per socket" "^socket0  .*socket1"
+grep -q "socket0/umc0" "$scratch/screen.txt" && fail "epyc: controllers shown before 'c'" || ok
+text 'c'
+see "epyc: a controller's row on c" "socket0/umc0"
+keys q
+quit_ok "epyc quit"
+
 # a terminal that cannot move the cursor is refused before anything is drawn
 PMUTOP_ARGS="--demo"
 start 80 24 LANG=C.UTF-8 TERM=dumb

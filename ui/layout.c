@@ -59,7 +59,10 @@ static void pane_columns(struct upane *p, const struct frame *s, const struct pr
 		for (int m = 0; m < nm; m++)
 			if (metric_form(p->metrics[m], gi))
 				p->cell[k * nm + m] = i;
-		bool detail = in->group->split == SPLIT_CPU && !in->nmembers;
+		/* a member of the group's sums (a CPU, an IMC channel, an AMD UMC) is a detail
+		 * row, shown on 'c' */
+		const struct prof_group *g = in->group;
+		bool detail = !in->nmembers && (g->split == SPLIT_CPU || g->aggregate_socket || g->aggregate_all);
 		has_aggregate |= in->nmembers > 0;
 		has_detail |= detail;
 		p->is_detail[k] = detail;
