@@ -64,7 +64,9 @@ int main(int argc, char **argv)
 	if (loc && *loc && !setlocale(LC_ALL, loc))
 		fprintf(stderr, "bench_refresh: locale %s unavailable\n", loc);
 	uint64_t t0 = clock_monotonic_ns();
-	const char *root = sim ? PMUTOP_ABS_SRCDIR "/profiles/machines/tegra410" : "/";
+	/* BENCH_SYSFS_ROOT: another Tegra410-like tree (the scale bench's 16 sockets) */
+	const char *tree = getenv("BENCH_SYSFS_ROOT");
+	const char *root = sim ? (tree && *tree ? tree : PMUTOP_ABS_SRCDIR "/profiles/machines/tegra410") : "/";
 	struct machine *m = machine_discover(root);
 	int nerr;
 	struct profile *ps[2];

@@ -52,6 +52,16 @@ if command -v valgrind > /dev/null; then
         with=$(mon_ir 60)
         echo "bench: monitor_demo_120x40_utf8_instructions $(( (with - base) / 50 )) instructions"
     fi
+    # scale: a generated 16-socket x 144-CPU Tegra410-like tree (Neoverse V2 cores), the
+    # refresh's instructions per counter
+    scale=$(mktemp -d)
+    sh "$src/tests/fixtures/gen-cpu.sh" neoverse-v2 "$scale" 16 144 > /dev/null
+    sh "$src/tests/fixtures/gen-tegra410.sh" "$scale" 16 144 6 > /dev/null
+    n=$(BENCH_SYSFS_ROOT=$scale "$bin" sim 1 | awk '/_counters / { print $3 }')
+    base=$(BENCH_SYSFS_ROOT=$scale ir "$bin" sim 0)
+    with=$(BENCH_SYSFS_ROOT=$scale ir "$bin" sim 10)
+    echo "bench: scale_16x144_instructions_per_counter $(( (with - base) / 10 / n )) instructions ($n counters)"
+    rm -rf "$scale"
     base=$(BENCH_UNCORE_ONLY=1 ir "$bin" sim 0)
     with=$(BENCH_UNCORE_ONLY=1 ir "$bin" sim 100)
     echo "bench: sim_tegra410_uncore_refresh_instructions $(( (with - base) / 100 )) instructions"
