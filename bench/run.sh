@@ -100,6 +100,13 @@ rec=$(mktemp -d)
 jitter=$(awk -F' *= *' '/^jitter/ { print $2; exit }' "$src/profiles/machines/tegra410/model.ini")
 echo "bench: record_floor_bytes_per_counter_sample $("$b/pmutop" --demo -b -n 61 --fake-clock --format json --raw |
     python3 "$src/bench/record_floor.py" "$jitter") B"
+# the live host profile, 3 000 samples at 0.01 s, the whole file
+if "$b/pmutop" -p host -b -n 3000 -d 0.01 --format csv -w "$rec/host.pmrec" > /dev/null 2>&1; then
+    "$b/pmutop" record --info "$rec/host.pmrec" | awk -v z="$(stat -c %s "$rec/host.pmrec")" \
+        '/^samples/ { s = $2 } /^counters/ { c = $2 } END { printf "bench: record_host_file_bytes_per_counter_sample_3000 %.3f B\n", z / s / c }'
+else
+    echo "bench: record_host_file_bytes_per_counter_sample_3000 unavailable (perf_event_open refused)"
+fi
 "$b/pmutop" --sim --sysfs-root "$src/profiles/machines/tegra410" -b -n 600 --fake-clock --format csv \
     -w "$rec/steady.pmrec" > /dev/null
 "$b/pmutop" record --info "$rec/steady.pmrec" |
