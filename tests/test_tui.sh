@@ -621,6 +621,8 @@ see "grace: memory per socket" "Memory read .*GB/s .*Memory read .*GB/s"
 see "grace: PCIe says which root ports" "socket0 root_port=0x3ff"
 see "grace: links" "C2C0 read .*GB/s"
 see "grace: CNVLink's remote sockets" "cnvlink: rem_socket=0xf"
+# a metric with a max of its own (100 %) draws its bar against it
+see "grace: a percentage's bar" "SCF miss ratio *\[[#█|]"
 keys q
 quit_ok "grace quit"
 

@@ -155,8 +155,8 @@ static float nice_ceiling(float v)
  * Called once per metric per frame (pane_draw), then read from p->scale. */
 float pane_scale(struct tui *t, struct upane *p, int m)
 {
-	if (p->metrics[m]->max > 0)
-		return (float)p->metrics[m]->max;
+	if (p->metrics[m]->max > 0) /* the bars read p->scale */
+		return p->scale[m] = (float)p->metrics[m]->max;
 	float peak = 0;
 	for (int i = 0; i < p->ninst; i++) {
 		int slot = p->slot[i * p->nmetrics + m];
