@@ -623,6 +623,10 @@ see "grace: links" "C2C0 read .*GB/s"
 see "grace: CNVLink's remote sockets" "cnvlink: rem_socket=0xf"
 # a metric with a max of its own (100 %) draws its bar against it
 see "grace: a percentage's bar" "SCF miss ratio *\[[#█|]"
+# the filter editor says 0 is refused on a mask whose range starts at 1 (not "default")
+keys Tab F4
+see "grace: root ports' range said" "root_port takes 1..0x3ff: 0 is refused"
+keys Escape
 keys q
 quit_ok "grace quit"
 

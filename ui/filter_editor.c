@@ -177,6 +177,24 @@ static void item_text_only(const struct filter_editor *fe, int i, char *buf, siz
 	}
 }
 
+
+/* What the selected row takes. A filter whose range starts above 0 (Grace's root ports:
+ * 6.12 would count nothing) refuses 0; elsewhere 0 or unset is the driver's default. */
+static const char *row_hint(const struct filter_editor *fe)
+{
+	static char buf[160];
+	const struct prof_filter *f = fe->row < fe->n ? fe->items[fe->row].f : NULL;
+	if (f && f->type == FILTER_EVENT)
+		return "Left/Right step through the block's event_list; Enter types a name or number.";
+	if (f && fe->ndev && f->type == FILTER_BDF)
+		return "p picks a device behind the root ports (again: the next one).";
+	if (f && f->type == FILTER_MASK && f->range && f->range[0] >= '1' && f->range[0] <= '9') {
+		snprintf(buf, sizeof(buf), "%s takes %s: 0 is refused (the driver would count nothing).", f->term, f->range);
+		return buf;
+	}
+	return "A mask with no bit set, or an unset value, means the driver's default (all).";
+}
+
 static void filter_editor_draw(struct tui *t)
 {
 	struct filter_editor *fe = t->fe;
@@ -221,12 +239,7 @@ static void filter_editor_draw(struct tui *t)
 	else if (fe->note[0])
 		crt_put_wrapped(y + 2, ix, iw, room, R_DIALOG, fe->note);
 	else
-		crt_put_wrapped(y + 2, ix, iw, room, R_DIALOG,
-				fe->row < fe->n && fe->items[fe->row].f->type == FILTER_EVENT
-					? "Left/Right step through the block's event_list; Enter types a name or number."
-				: fe->ndev && fe->row < fe->n && fe->items[fe->row].f->type == FILTER_BDF
-					? "p picks a device behind the root ports (again: the next one)."
-					: "A mask with no bit set, or an unset value, means the driver's default (all).");
+		crt_put_wrapped(y + 2, ix, iw, room, R_DIALOG, row_hint(fe));
 }
 
 /* A value as session_set_filter() reads it: an enum's choice by name, else a number. */
