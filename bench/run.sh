@@ -44,7 +44,8 @@ if command -v valgrind > /dev/null; then
             tmux -L pmutop-bench-ir new-session -d -x 120 -y 40 "env LANG=C.UTF-8 TERM=xterm-256color \
                 valgrind --tool=callgrind --callgrind-out-file=/dev/null --log-file=$m_log \
                 '$b/pmutop' --demo -n $1 -d 0.01 --fake-clock; echo \$? > $m_rc"
-            while [ ! -s "$m_rc" ]; do sleep 0.2; done
+            m_wait=0 # poll for the pane's exit, at most ten minutes
+            while [ ! -s "$m_rc" ] && [ $m_wait -lt 3000 ]; do sleep 0.2; m_wait=$((m_wait + 1)); done
             awk '/Collected :/ { print $4 }' "$m_log"
             rm -f "$m_log" "$m_rc"
         }

@@ -490,6 +490,18 @@ static void describe_root_complex(const struct machine *m, struct instance *inst
 					 "(reading it needs root)"));
 }
 
+/* {socket} for a template whose PMU name captured none: the socket of the instance's
+ * CPU (Intel's per-CPU instances, Grace's NUMA-node suffixes, AMD's UMC index).
+ * Returns the new number of captures. */
+static int add_socket_capture(char caps[][2][64], int ncaps, int socket)
+{
+	if (capture_int(caps, ncaps, "socket") >= 0 || ncaps >= MAX_CAPS || socket < 0)
+		return ncaps;
+	snprintf(caps[ncaps][0], sizeof(caps[ncaps][0]), "socket");
+	snprintf(caps[ncaps][1], sizeof(caps[ncaps][1]), "%d", socket);
+	return ncaps + 1;
+}
+
 static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof, const struct prof_group *g,
 			      const struct pmu *p, char caps[][2][64], int ncaps, int cpu)
 {
@@ -505,11 +517,7 @@ static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof,
 		inst->socket = machine_socket_of(s->machine, cpu);
 		/* an uncore PMU counting on several sockets (Intel's cpumask "0,56"): its
 		 * per-CPU instances are per socket, and {socket} in a template is the CPU's */
-		if (capture_int(caps, ncaps, "socket") < 0 && ncaps < MAX_CAPS && inst->socket >= 0) {
-			snprintf(caps[ncaps][0], sizeof(caps[ncaps][0]), "socket");
-			snprintf(caps[ncaps][1], sizeof(caps[ncaps][1]), "%d", inst->socket);
-			ncaps++;
-		}
+		ncaps = add_socket_capture(caps, ncaps, inst->socket);
 		inst->name = expand_template(g->instance ? g->instance : "cpu{cpu}", caps, ncaps, cpu, p);
 		snprintf(num, sizeof(num), "%d", cpu);
 		add_label(inst, "cpu", num);
@@ -523,11 +531,8 @@ static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof,
 		else if (inst->socket < 0 && p->cpus.n)
 			inst->socket = machine_socket_of(s->machine, p->cpus.cpu[0]);
 		/* a PMU named by something else (Grace's NUMA node): {socket} is its CPU's */
-		if (!p->sensor && capture_int(caps, ncaps, "socket") < 0 && ncaps < MAX_CAPS && inst->socket >= 0) {
-			snprintf(caps[ncaps][0], sizeof(caps[ncaps][0]), "socket");
-			snprintf(caps[ncaps][1], sizeof(caps[ncaps][1]), "%d", inst->socket);
-			ncaps++;
-		}
+		if (!p->sensor)
+			ncaps = add_socket_capture(caps, ncaps, inst->socket);
 		inst->name = g->instance ? expand_template(g->instance, caps, ncaps, -1, p) : xstrdup(p->name);
 	}
 	if (inst->socket >= 0) {
