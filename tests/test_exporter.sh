@@ -99,7 +99,16 @@ expect_grep "ECC errors are a rate" '^pmutop_bf_ecc_single_errors_per_second' na
 # the filters said by pmutop_filter_info
 serve_demo bluefield2 -f tile@tile0:watch=A72_ACCESS
 chosen() { curl -sf "http://127.0.0.1:$dport/metrics" > chosen.txt && grep -q '^pmutop_tile_watch_total{' chosen.txt; }
-wait_until "the chosen event's series" 10 chosen
+# (one TSan run in CI saw no series for 10 s and left no trace: now 30 s, and what the
+# server said and whether it lives are printed if it happens again)
+wait_until "the chosen event's series" 30 chosen || {
+    if kill -0 "$dpid" 2> /dev/null; then
+        echo "(serve alive, HTTP $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$dport/metrics"))" >&2
+    else
+        echo "(serve exited)" >&2
+    fi
+    cat serve-bluefield2.err >&2
+}
 stop_demo
 expect_grep "the chosen event is a label" '^pmutop_tile_watch_total{pmu="bfperf_tile0",.*event="A72_ACCESS"} ' chosen.txt
 expect_grep "its metric too" '^pmutop_bf_tile_watch_per_second{pmu="bfperf_tile0",.*event="A72_ACCESS"} ' chosen.txt
