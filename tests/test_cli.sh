@@ -241,6 +241,10 @@ for half in dst_addr_base=0x80000000 dst_addr_mask=0xf0000000; do
         -f "pcie_tgt@socket3/rc1:$half" > half.json
     expect_grep "half an address filter ($half)" '"metric":"pcie_tgt.read_bw","instance":"socket3/rc1","value":null,"unit":"GB/s","state":"unavailable","reason":"dst_addr_[a-z]* needs dst_addr_[a-z]* set too"' half.json
 done
+# text says the same reason beside its n/a
+"$PMUTOP" --sim --sysfs-root tree -b -n 1 --fake-clock -p tegra410 \
+    -f "pcie_tgt@socket3/rc1:dst_addr_mask=0xf0000000" > half.txt
+expect_grep "text batch: n/a with its reason" 'socket3/rc1 *n/a *(dst_addr_mask needs dst_addr_base set too)' half.txt
 
 # hardware no profile counts yet is named, not just "0 counter groups"
 for s in 0 2; do

@@ -312,10 +312,15 @@ static void write_text(FILE *f, const struct frame *fr, bool first_frame, const 
 	for (int k = 0; k < fr->nvalues; k++) {
 		const struct frame_value *v = &fr->values[k];
 		const struct prof_metric *m = fr->vinfo[k].m;
-		char val[32];
+		char val[32], mark[160] = "";
 		format_metric_value(v, val, sizeof(val));
+		/* the reason JSON gives, so "n/a" is never left unexplained */
+		if (v->why)
+			snprintf(mark, sizeof(mark), "  (%s)", v->why);
+		else if (v->multiplexed)
+			snprintf(mark, sizeof(mark), "  (multiplexed)");
 		put_text_row(f, m == last ? "" : m->name, fr->iinfo[fr->vinfo[k].instance].name, val,
-			     v->state == VS_OK ? m->unit : "", v->multiplexed ? "  (multiplexed)" : "");
+			     v->state == VS_OK ? m->unit : "", mark);
 		last = m;
 	}
 	/* filters: at the start and whenever they change */
