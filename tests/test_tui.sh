@@ -311,6 +311,9 @@ PMUTOP_ARGS="--demo hip09 -d 0.2"
 start 120 40 LANG=C.UTF-8
 see "NIC pane" "NIC packet rates"
 see "global mode in the title" "sicl0 mode=global"
+# two blocks side by side at 120 columns leave no room for bars: no "bar =" either
+see "the NIC pane without bars" "SSU->RPU bandwidth  *[0-9.]* GB/s"
+unseen "no 'bar =' where no bar is drawn" "NIC packet rates.*bar ="
 keys f
 see "NIC filter editor" "Filters: nic sicl0"
 text '   '

@@ -196,6 +196,7 @@ static void draw_block_row(struct tui *t, int pi, int i, int m, int yy, int x, i
 	if (bars && slot >= 0) {
 		int barx = x + labw, barw = vx_end - valw - 1 - barx - 2;
 		if (barw >= 4) {
+			p->drew_bars = true;
 			crt_put(yy, barx, 1, R_DIM, "[");
 			double frac = v && v->state == VS_OK && scale > 0 ? v->value / scale : 0;
 			draw_bar(t, yy, barx + 1, barw, frac, R_NORMAL);
@@ -655,12 +656,12 @@ int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw)
 			crt_put(y + 1, x + 1, w - 2, R_DIM, p->missing);
 		return 2;
 	}
+	/* bars of one unit share one scale in a pane (405 GB/s is drawn longer than 180 GB/s),
+	 * and the rule says what a full bar is, once the body has drawn one */
+	char full[96] = "";
 	if (draw && strcmp(p->style, "stacked")) {
 		for (int m = 0; m < p->nmetrics; m++)
 			pane_scale(t, p, m);
-		/* bars of one unit share one scale in a pane (405 GB/s is drawn longer than
-		 * 180 GB/s), and the rule says what a full bar is */
-		char full[96] = "";
 		size_t n = 0;
 		for (int m = 0; m < p->nmetrics; m++) {
 			bool first = true;
@@ -680,17 +681,20 @@ int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw)
 			if (top > 0 && n < sizeof(full) - 1 && !strcmp(p->style, "bars"))
 				n += (size_t)snprintf(full + n, sizeof(full) - n, "%s%s %s", n ? ", " : " bar = ", num, u);
 		}
-		if (n && (int)n + 4 < w / 2) {
+		if (n && (int)n + 4 < w / 2)
 			snprintf(full + n, sizeof(full) - n, " ");
-			crt_put(y, x + w - (int)strlen(full) - 2, (int)strlen(full), R_DIM, full);
-		}
+		else
+			full[0] = '\0';
 	}
 	int body;
+	p->drew_bars = false;
 	if (!strcmp(p->style, "table"))
 		body = draw_table(t, pi, y + 1, x, w, draw);
 	else if (!strcmp(p->style, "stacked"))
 		body = draw_stacked_pane(t, pi, y + 1, x, w, draw);
 	else
 		body = draw_blocks(t, pi, y + 1, x, w, draw);
+	if (*full && p->drew_bars)
+		crt_put(y, x + w - (int)strlen(full) - 2, (int)strlen(full), R_DIM, full);
 	return 1 + body;
 }
