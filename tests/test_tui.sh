@@ -213,7 +213,10 @@ see "80x24 header: whole fields" "^ pmutop  tegra410  source: sim+sensors  inter
 keys F4
 see "80x24 filter editor" "Filters: ucf"
 see "80x24 filter hint wraps whole" "│ (all)\. *│"
-keys Escape
+keys Escape Tab Tab F4
+# two groups' PMU names do not fit the box's title: the groups alone, whole
+see "80x24 PCIe editor's title whole" "┌─ Filters: socket0/rc0 (pcie, pcie_tgt) ─*┐"
+keys Escape BTab BTab
 # help is taller than 24 lines: it says there is more and scrolls to its last line
 keys F1
 see "80x24 help says it scrolls" "pmutop help (Up/Down/PgUp/PgDn scroll"

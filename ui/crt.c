@@ -401,8 +401,16 @@ void crt_box(int w, int h, const char *title, int *iy, int *ix, int *iw, int *ih
 	grid_fill(y + h - 1, x, 1, c[2], a);
 	grid_fill(y + h - 1, x + 1, w - 2, hz, a);
 	grid_fill(y + h - 1, x + w - 1, 1, c[3], a);
-	char t[128];
+	char t[256];
 	snprintf(t, sizeof(t), " %s ", title);
+	size_t room = w > 6 ? (size_t)(w - 4) : 0;
+	if (strlen(t) > room && room > 6) { /* a cut title says so, and keeps its closing blank */
+		const char *more = utf8 ? "\u2026 " : "... ";
+		size_t keep = room - (utf8 ? 2 : 4);
+		while (keep > 0 && ((unsigned char)t[keep] & 0xc0) == 0x80) /* not inside a character */
+			keep--;
+		snprintf(t + keep, sizeof(t) - keep, "%s", more);
+	}
 	crt_put(y, x + 2, w - 4, R_DIALOG, t);
 	*iy = y + 1;
 	*ix = x + 2;
