@@ -231,6 +231,12 @@ keys Up
 see "80x24 help: arrows scroll, not close" "pmutop help"
 keys x
 unseen "80x24 help closes on another key" "pmutop help"
+# scrolled into a pane's middle, its title stays on the top line above the rows
+keys Down Down Down Down Down Down NPage
+see "80x24 scrolled: socket1's rows" "^ SLC read .* [34][0-9][0-9] GB/s"
+screen
+if sed -n 4p "$scratch/screen.txt" | grep -q "^─ UCF bandwidth ─" && sed -n 5p "$scratch/screen.txt" | grep -q "^[a-z ]"; then ok
+else fail "80x24 scrolled: the pane's title sticks above its first shown row:"; cat "$scratch/screen.txt" >&2; fi
 keys q
 quit_ok "80x24 quit"
 

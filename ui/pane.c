@@ -636,20 +636,25 @@ static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool 
 	return lines;
 }
 
+/* the rule that opens a pane: its title and what Enter does */
+void pane_draw_title(struct tui *t, int pi, int y, int x, int w)
+{
+	struct upane *p = &t->panes[pi];
+	crt_rule(t, y, x, w, R_DIM);
+	char title[160];
+	snprintf(title, sizeof(title), " %s ", p->title);
+	crt_put(y, x + 1, w - 2, t->focus == pi ? R_TITLE_FOCUS : R_TITLE, title);
+	if (p->expandable && strcmp(p->style, "stacked")) { /* stacked panes hint in their legend */
+		const char *hint = p->expanded ? " [Enter: collapse] " : " [Enter: per CPU] ";
+		crt_put(y, x + w - (int)strlen(hint) - 1, (int)strlen(hint), R_DIM, hint);
+	}
+}
+
 int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw)
 {
 	struct upane *p = &t->panes[pi];
-	if (draw) {
-		bool focus = t->focus == pi;
-		crt_rule(t, y, x, w, R_DIM);
-		char title[160];
-		snprintf(title, sizeof(title), " %s ", p->title);
-		crt_put(y, x + 1, w - 2, focus ? R_TITLE_FOCUS : R_TITLE, title);
-		if (p->expandable && strcmp(p->style, "stacked")) { /* stacked panes hint in their legend */
-			const char *hint = p->expanded ? " [Enter: collapse] " : " [Enter: per CPU] ";
-			crt_put(y, x + w - (int)strlen(hint) - 1, (int)strlen(hint), R_DIM, hint);
-		}
-	}
+	if (draw)
+		pane_draw_title(t, pi, y, x, w);
 	if (p->missing) {
 		p->nrows = 0;
 		if (draw)

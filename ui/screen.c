@@ -181,6 +181,20 @@ static void draw_message(struct tui *t)
 		crt_put(2, 1, COLS - 2, t->message_is_error ? R_ERROR : R_MARK, t->message);
 }
 
+/* The pane whose title is scrolled above the top line while its rows show, or -1. */
+static int cut_pane(const struct tui *t, int y, int top)
+{
+	int cut = -1;
+	for (int i = 0; i < t->npanes; i++) {
+		if (t->panes[i].hidden)
+			continue;
+		if (y < top && y + t->panes[i].height > top)
+			cut = i;
+		y += t->panes[i].height;
+	}
+	return cut;
+}
+
 /* Lay the visible panes out top to bottom; keep the focused row on screen. */
 static void draw_body(struct tui *t)
 {
@@ -240,8 +254,16 @@ static void draw_body(struct tui *t)
 		t->scroll = total - height;
 	if (t->scroll < 0)
 		t->scroll = 0;
-	crt_clip(top, bottom);
-	y = top - t->scroll;
+	/* a pane scrolled past its title keeps it on the top line, and everything moves down
+	 * one line under it (no row is hidden beneath the title) */
+	int cut = cut_pane(t, top - t->scroll, top);
+	if (cut >= 0 && (t->scroll >= total - height || (focus_y >= 0 && focus_y + 1 >= t->scroll + height - 1))) {
+		t->scroll++; /* the title pushed the last line, or the focus's line below, off the bottom */
+		cut = cut_pane(t, top - t->scroll, top);
+	}
+	int shift = cut >= 0;
+	crt_clip(top + shift, bottom);
+	y = top - t->scroll + shift;
 	for (int i = 0; i < t->npanes; i++) {
 		if (t->panes[i].hidden)
 			continue;
@@ -251,6 +273,9 @@ static void draw_body(struct tui *t)
 		t->panes[i].height = h;
 		y += h;
 	}
+	crt_clip(top, bottom);
+	if (cut >= 0)
+		pane_draw_title(t, cut, top, 0, COLS);
 	crt_clip(0, LINES);
 	t->more[0] = '\0';
 	if (total > height) /* how far down the panes the screen is, for the key bar */

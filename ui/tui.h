@@ -187,6 +187,7 @@ bool pane_shows(const struct upane *p, int i);
 
 /* pane.c: one pane; returns the lines it used (drawn only when draw is true) */
 int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw);
+void pane_draw_title(struct tui *t, int pi, int y, int x, int w);
 
 /* screen.c */
 void screen_draw(struct tui *t);
