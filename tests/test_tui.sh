@@ -367,6 +367,15 @@ see "the chosen event counts" "Chosen event  \[[^]]*\] *[1-9][0-9.]*M /s"
 keys q
 quit_ok "bluefield quit"
 
+# four LLT tiles repeat one six-metric block: at 100x35 they are a table (a row per tile,
+# titles on two lines), not 28 lines of blocks
+PMUTOP_ARGS="--demo bluefield3 -d 0.2"
+start 100 35 LANG=C.UTF-8
+see "tiles as a table: two-line titles" "^ *Requests  *Memory  *Directory *$"
+see "tiles as a table: a row per tile" "^ llt3  *[0-9.]*M /s  *[0-9.]*M /s  *[0-9.]*M /s  *[0-9.]* %  *[0-9.]* GHz  *[0-9.]*k /s$"
+keys q
+quit_ok "bluefield3 quit"
+
 # a BlueField block that goes away (its files, on a plain copy counted for real): its
 # pane says "gone", the others count on, and it is back once its files are
 rm -rf "$scratch/bfcopy" && cp -R "$TOP_SRCDIR/profiles/machines/bluefield2" "$scratch/bfcopy"

@@ -336,17 +336,53 @@ static void row_filters(struct tui *t, const struct upane *p, int i, char *buf, 
 	}
 }
 
-/* table: a row per instance, a column per metric, a bar and sparkline for the first */
+/* A title in two lines at the blank nearest its middle; the longer line's length (the
+ * whole title's when it has no blank). */
+static int split_title(const char *title, int *at)
+{
+	int n = (int)strlen(title), best = n;
+	*at = -1;
+	for (int i = 0; i < n; i++)
+		if (title[i] == ' ' && (i > n - i - 1 ? i : n - i - 1) < best) {
+			best = i > n - i - 1 ? i : n - i - 1;
+			*at = i;
+		}
+	return best;
+}
+
+/* A table's columns: wide enough for every metric title on one header line, else on
+ * two (13 at least). False when the columns do not all fit in w. */
+static bool table_columns(const struct upane *p, int w, int *cw, int *header_lines)
+{
+	int wide = 13, split = 13;
+	for (int m = 0; m < p->nmetrics; m++) {
+		int at, len = (int)strlen(p->mtitle[m]), half = split_title(p->mtitle[m], &at);
+		if (len + 2 > wide)
+			wide = len + 2;
+		if ((half < len ? half : len) + 2 > split)
+			split = (half < len ? half : len) + 2;
+	}
+	*cw = 20 + p->nmetrics * wide <= w ? wide : split;
+	*header_lines = *cw == wide ? 1 : 2;
+	return 20 + p->nmetrics * *cw <= w;
+}
+
+/* table: a row per instance, a column per metric, a bar (not in a values pane) and a
+ * sparkline for the first */
 static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 {
 	struct upane *p = &t->panes[pi];
-	int labw = 20, cw = 13;
+	int labw = 20, cw, hl;
+	if (!table_columns(p, w, &cw, &hl)) { /* as many columns as fit, on one header line */
+		cw = 13;
+		hl = 1;
+	}
 	int ncols = p->nmetrics;
 	while (ncols > 1 && labw + ncols * cw > w)
 		ncols--;
 	int rest = w - labw - ncols * cw;
 	int sparkw = t->set.sparklines != SPARK_OFF && rest >= SPARK_W + 14 ? SPARK_W : 0;
-	int barw = rest - sparkw - 4;
+	int barw = strcmp(p->style, "values") ? rest - sparkw - 4 : 0;
 	if (barw > 30) { /* a wide terminal: wider columns and a longer bar, not blank space */
 		int spare = barw - 30;
 		int grow = spare / 2 / (ncols ? ncols : 1);
@@ -359,14 +395,21 @@ static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 	}
 	if (draw) {
 		for (int m = 0; m < ncols; m++) {
-			char h[32];
+			char h[64];
+			int at;
 			snprintf(h, sizeof(h), "%s", p->mtitle[m]);
-			put_right(y0, x0 + labw + (m + 1) * cw, cw - 1, R_TITLE, h);
+			if (hl == 2 && (int)strlen(h) > cw - 1 && split_title(h, &at) <= cw - 1 && at >= 0) {
+				h[at] = '\0';
+				put_right(y0, x0 + labw + (m + 1) * cw, cw - 1, R_TITLE, h);
+				put_right(y0 + 1, x0 + labw + (m + 1) * cw, cw - 1, R_TITLE, h + at + 1);
+			} else {
+				put_right(y0 + hl - 1, x0 + labw + (m + 1) * cw, cw - 1, R_TITLE, h);
+			}
 		}
 		if (barw >= 6)
-			crt_put(y0, x0 + labw + ncols * cw + 2, barw, R_DIM, p->metrics[0]->title);
+			crt_put(y0 + hl - 1, x0 + labw + ncols * cw + 2, barw, R_DIM, p->metrics[0]->title);
 	}
-	int lines = 1;
+	int lines = hl;
 	p->nrows = 0;
 	for (int i = 0; i < p->ninst; i++) {
 		if (!pane_shows(p, i))
@@ -650,6 +693,30 @@ void pane_draw_title(struct tui *t, int pi, int y, int x, int w)
 	}
 }
 
+/* Blocks that repeat one block per instance and would take much of the screen read
+ * better as a table (instances as rows, metrics as columns), when every instance has
+ * every metric and every column fits: four BlueField tiles took 28 lines as blocks. */
+static bool blocks_as_table(struct tui *t, int pi, int w)
+{
+	struct upane *p = &t->panes[pi];
+	if ((strcmp(p->style, "bars") && strcmp(p->style, "values")) || p->expandable || p->nmetrics < 2)
+		return false;
+	int nvis = 0;
+	for (int i = 0; i < p->ninst; i++) {
+		if (!pane_shows(p, i))
+			continue;
+		nvis++;
+		for (int m = 0; m < p->nmetrics; m++)
+			if (p->cell[i * p->nmetrics + m] < 0)
+				return false;
+	}
+	int cw, hl;
+	if (nvis < 3 || !table_columns(p, w, &cw, &hl))
+		return false;
+	int blocks = draw_blocks(t, pi, 0, 0, w, false);
+	return blocks > 2 * (nvis + hl) && blocks > (LINES - 4) / 3;
+}
+
 int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw)
 {
 	struct upane *p = &t->panes[pi];
@@ -693,7 +760,7 @@ int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw)
 	}
 	int body;
 	p->drew_bars = false;
-	if (!strcmp(p->style, "table"))
+	if (!strcmp(p->style, "table") || blocks_as_table(t, pi, w))
 		body = draw_table(t, pi, y + 1, x, w, draw);
 	else if (!strcmp(p->style, "stacked"))
 		body = draw_stacked_pane(t, pi, y + 1, x, w, draw);
