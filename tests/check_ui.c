@@ -90,6 +90,15 @@ START_TEST(human_numbers)
 	fmt(0.99996, "", "1.00", "");
 	fmt(0.004, "%", "0.0", "%");
 	fmt(1e30, "/s", "1000000000000000000T", "/s");
+	/* three digits promised: a unit moves up its ladder rather than show four */
+	fmt(61613, "MB/s", "61.6", "GB/s");      /* perf's Intel metrics are in MB/s */
+	fmt(500000, "MB/s", "500", "GB/s");
+	fmt(0.5, "MB/s", "500", "KB/s");
+	fmt(2048, "GB/s", "2.05", "TB/s");
+	fmt(1506, "ns", "1.51", "us");           /* HNS3's RPU latency */
+	fmt(999.6, "ns", "1.00", "us");
+	fmt(1234, "W", "1.23", "kW");
+	fmt(2200, "MHz", "2.20", "GHz");
 }
 END_TEST
 

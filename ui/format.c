@@ -61,43 +61,56 @@ static void sig3(double v, char *num, size_t n)
 
 void format_human(double v, const char *unit, char *num, size_t nlen, char *u, size_t ulen)
 {
-	static const struct {
-		const char *unit;
-		const char *smaller[2]; /* x1000 each */
-	} families[] = {
-		{ "GB/s", { "MB/s", "KB/s" } },
-		{ "GHz", { "MHz", "kHz" } },
-		{ "W", { "mW", "uW" } },
+	/* units a value moves along, x1000 a step, so it shows 1 to 999 of one of them
+	 * (Xeon's 61613 MB/s is 61.6 GB/s; HNS3's 1506 ns is 1.51 us) */
+	static const char *const ladders[][4] = {
+		{ "KB/s", "MB/s", "GB/s", "TB/s" },
+		{ "kHz", "MHz", "GHz", NULL },
+		{ "uW", "mW", "W", "kW" },
+		{ "ns", "us", "ms", "s" },
 	};
 	snprintf(u, ulen, "%s", unit);
 	if (isnan(v)) {
 		snprintf(num, nlen, "-");
 		return;
 	}
-	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
-		if (strcmp(unit, families[i].unit) || fabs(v) >= 1 || v == 0)
-			continue;
-		for (int k = 0; k < 2 && fabs(v) < 1 && v != 0; k++) {
-			v *= 1000;
-			snprintf(u, ulen, "%s", families[i].smaller[k]);
+	const char *const *ladder = NULL;
+	int at = -1;
+	for (size_t i = 0; i < sizeof(ladders) / sizeof(ladders[0]) && at < 0; i++)
+		for (int k = 0; k < 4 && at < 0; k++)
+			if (ladders[i][k] && !strcmp(unit, ladders[i][k])) {
+				ladder = ladders[i];
+				at = k;
+			}
+	if (ladder) {
+		bool up = false; /* 999.6 ns is 1.00 us, not back down to 1000 ns */
+		while (fabs(v) >= 999.5 && at < 3 && ladder[at + 1]) {
+			v /= 1000;
+			at++;
+			up = true;
 		}
+		while (!up && fabs(v) < 1 && v != 0 && at > 0) {
+			v *= 1000;
+			at--;
+		}
+		snprintf(u, ulen, "%s", ladder[at]);
+		if (!strcmp(ladder[at], "ns")) { /* at most one decimal: tenths of a nanosecond */
+			fixed(v, fabs(v) >= 99.95 ? 0 : 1, num, nlen);
+			return;
+		}
+		sig3(v, num, nlen);
+		return;
 	}
 	if (!strcmp(unit, "%")) {
 		fixed(v, 1, num, nlen);
 		return;
 	}
-	if (!strcmp(unit, "ns")) { /* at most one decimal: tenths of a nanosecond */
-		fixed(v, fabs(v) >= 99.95 ? 0 : 1, num, nlen);
-		return;
-	}
 	/* counts and rates: k, M, G suffixes */
 	static const char *const suffix[] = { "", "k", "M", "G", "T" };
 	int s = 0;
-	if (strcmp(unit, "GB/s") && strcmp(unit, "MB/s") && strcmp(unit, "GHz")) {
-		while (fabs(v) >= 1000 && s < 4) {
-			v /= 1000;
-			s++;
-		}
+	while (fabs(v) >= 1000 && s < 4) {
+		v /= 1000;
+		s++;
 	}
 	sig3(v, num, nlen);
 	if (s) {
