@@ -619,15 +619,17 @@ quit_ok "arm quit"
 # at 80x24
 PMUTOP_ARGS="--demo xeon -d 0.2"
 start 120 40 LANG=C.UTF-8
-see "xeon: memory per socket" "Memory read .*MB/s .*Memory read .*MB/s"
-see "xeon: socket links" "UPI transmit .*MB/s"
-see "xeon: IO stacks" "IIO read .*MB/s"
+# perf's MB/s shown as GB/s once above 999 (three digits, as everywhere)
+see "xeon: memory per socket" "Memory read .* [0-9.]* GB/s .*Memory read .* [0-9.]* GB/s"
+see "xeon: socket links" "UPI transmit .* [0-9.]* GB/s"
+see "xeon: IO stacks" "IIO read .* [0-9.]* GB/s"
+see "xeon: the bar scale beside what Enter does" "Memory (c: per channel) ─* bar = [0-9.]* GB/s  \[Enter: details\] ─$"
 keys End
 see "xeon: TopDown too" "TopDown (share of pipeline slots)"
 keys q
 quit_ok "xeon 120x40 quit"
 start 80 24 LANG=C.UTF-8
-see "xeon 80x24: memory" "Memory read .*MB/s"
+see "xeon 80x24: memory" "Memory read .* [0-9.]* GB/s"
 text 'c'
 see "xeon: a channel's row on c" "socket1/ch0"
 see "xeon: c says what its rows are" "showing every row like socket0/ch0"

@@ -1,5 +1,6 @@
 /* layout.c - the pane model: which metrics and instances each pane shows, built once
  * from the profiles' [pane] sections (and one automatic pane per group no pane shows). */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +67,7 @@ static void pane_columns(struct upane *p, const struct frame *s, const struct pr
 		has_aggregate |= in->nmembers > 0;
 		has_detail |= detail;
 		p->is_detail[k] = detail;
+		p->cpu_details |= detail && !strncmp(in->name, "cpu", 3) && isdigit((unsigned char)in->name[3]);
 	}
 	p->expandable = has_aggregate && has_detail;
 	if (!p->expandable)

@@ -679,6 +679,14 @@ static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool 
 	return lines;
 }
 
+/* What Enter does in a pane with detail rows (CPUs, or a socket's channels and links) */
+static const char *enter_hint(const struct upane *p)
+{
+	if (p->expanded)
+		return " [Enter: collapse] ";
+	return p->cpu_details ? " [Enter: per CPU] " : " [Enter: details] ";
+}
+
 /* the rule that opens a pane: its title and what Enter does */
 void pane_draw_title(struct tui *t, int pi, int y, int x, int w)
 {
@@ -688,7 +696,7 @@ void pane_draw_title(struct tui *t, int pi, int y, int x, int w)
 	snprintf(title, sizeof(title), " %s ", p->title);
 	crt_put(y, x + 1, w - 2, t->focus == pi ? R_TITLE_FOCUS : R_TITLE, title);
 	if (p->expandable && strcmp(p->style, "stacked")) { /* stacked panes hint in their legend */
-		const char *hint = p->expanded ? " [Enter: collapse] " : " [Enter: per CPU] ";
+		const char *hint = enter_hint(p);
 		crt_put(y, x + w - (int)strlen(hint) - 1, (int)strlen(hint), R_DIM, hint);
 	}
 }
@@ -766,7 +774,9 @@ int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw)
 		body = draw_stacked_pane(t, pi, y + 1, x, w, draw);
 	else
 		body = draw_blocks(t, pi, y + 1, x, w, draw);
-	if (*full && p->drew_bars)
-		crt_put(y, x + w - (int)strlen(full) - 2, (int)strlen(full), R_DIM, full);
+	if (*full && p->drew_bars) { /* left of the Enter hint, which it used to cover */
+		int hint = p->expandable ? (int)strlen(enter_hint(p)) - 1 : 0;
+		crt_put(y, x + w - (int)strlen(full) - 2 - hint, (int)strlen(full), R_DIM, full);
+	}
 	return 1 + body;
 }

@@ -62,6 +62,7 @@ struct upane {
 	float *scale;  /* per metric: one bar scale for all its instances, steady across frames */
 	int height;    /* lines drawn last frame */
 	bool expandable, expanded;
+	bool cpu_details; /* its detail rows are CPUs (not channels, links, slices) */
 	bool drew_bars; /* this draw: some block was wide enough for a bar (the rule's "bar =" needs one) */
 	bool user_chose;   /* the user expanded or collapsed it: no automatic expanding */
 	int max_cpu_rows;  /* expanded automatically into spare room: at most this many per-CPU
