@@ -1,13 +1,11 @@
 /* profile.c - load a profile INI file with inih and check it.
  *
- * inih does not tell its handler the line number, so we hand ini_parse_stream() a line
- * reader that counts lines and also sees the section headers first; errors then name the
+ * base/iniread.c counts lines and shows us section headers first; errors then name the
  * file, line and (for formulae) the column. Every error is reported, not just the first. */
 #include "engine/profile.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <ini.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,44 +13,23 @@
 
 #include "base/diag.h"
 #include "base/expr.h"
+#include "base/iniread.h"
 #include "base/sysfs.h"
 #include "base/util.h"
-
-#define PROFILE_MAX_LINE 65536
-#define INI_KEY_MAX 49 /* inih cuts longer names (its MAX_NAME is 50) */
 
 enum section_kind { SEC_NONE, SEC_PROFILE, SEC_GROUP, SEC_METRIC, SEC_PANE, SEC_BAD };
 
 struct loader {
+	struct ini_reader in; /* the file, its line and the errors so far */
 	const char *path;
-	FILE *f;
 	struct profile *p;
-	int line;
-	char *raw;      /* the current line as read, for columns */
-	size_t rawcap;
 	enum section_kind kind;
 	int index;      /* of the current group/metric/pane */
-	int nerrors;
 	int gcap, mcap, pcap;
 	char *pending_default; /* filter.X's default= while the filter is parsed */
-	char *pending;         /* the line being handed to inih, and how much of it is out */
-	size_t pending_cap, pending_len, pending_off;
 };
 
-static void lerror(struct loader *L, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void lerror(struct loader *L, int line, int col, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *msg = xvasprintf(fmt, ap);
-	va_end(ap);
-	if (col > 0)
-		diag_error("%s:%d:%d: %s", L->path, line, col, msg);
-	else
-		diag_error("%s:%d: %s", L->path, line, msg);
-	free(msg);
-	L->nerrors++;
-}
+#define lerror(L, ...) ini_error(&(L)->in, __VA_ARGS__)
 
 static bool is_separator(char c, bool commas)
 {
@@ -130,13 +107,7 @@ static bool parse_bool(const char *v, bool *out)
 /* Column (1-based) where value starts in the raw line. */
 static int value_column(const struct loader *L)
 {
-	const char *eq = strpbrk(L->raw, "=:");
-	if (!eq)
-		return 1;
-	const char *v = eq + 1;
-	while (*v == ' ' || *v == '\t')
-		v++;
-	return (int)(v - L->raw) + 1;
+	return ini_value_column(&L->in);
 }
 
 const char *filter_type_name(enum filter_type t)
@@ -266,11 +237,11 @@ static void parse_filter(struct loader *L, const char *term, const char *value)
 	struct prof_group *g = cur_group(L);
 	for (int i = 0; i < g->nfilters; i++) {
 		if (!strcmp(g->filters[i].term, term)) {
-			lerror(L, L->line, 0, "filter '%s' defined twice (first on line %d)", term, g->filters[i].line);
+			lerror(L, L->in.line, 0, "filter '%s' defined twice (first on line %d)", term, g->filters[i].line);
 			return;
 		}
 	}
-	struct prof_filter f = { .term = xstrdup(term), .line = L->line };
+	struct prof_filter f = { .term = xstrdup(term), .line = L->in.line };
 	char *copy = xstrdup(value);
 	char *title = strstr(copy, "title=");
 	if (title) {
@@ -281,7 +252,7 @@ static void parse_filter(struct loader *L, const char *term, const char *value)
 	char **w = split_words(copy, &n);
 	bool ok = n >= 1 && parse_filter_type(w[0], &f.type);
 	if (!ok)
-		lerror(L, L->line, value_column(L), "filter '%s': type must be one of flag, mask, int, hex, bdf, enum, event", term);
+		lerror(L, L->in.line, value_column(L), "filter '%s': type must be one of flag, mask, int, hex, bdf, enum, event", term);
 	for (int i = 1; ok && i < n; i++) {
 		if (str_has_prefix(w[i], "default=")) { /* a repeated option: the last one counts */
 			free(L->pending_default);
@@ -308,7 +279,7 @@ static void parse_filter(struct loader *L, const char *term, const char *value)
 			free_words(f.needs);
 			f.needs = split_words(w[i] + 6, NULL);
 		} else {
-			lerror(L, L->line, 0, "filter '%s': unknown option '%s' (known: default=, enable=, events=, range=, accepts=, needs=, title=)",
+			lerror(L, L->in.line, 0, "filter '%s': unknown option '%s' (known: default=, enable=, events=, range=, accepts=, needs=, title=)",
 			       term, w[i]);
 			ok = false;
 		}
@@ -326,7 +297,7 @@ static void parse_filter(struct loader *L, const char *term, const char *value)
 			nf->def_name = L->pending_default; /* its choices follow: resolved at the group's end */
 		} else {
 			if (!filter_parse_value(nf, L->pending_default, &nf->def, &err)) {
-				lerror(L, L->line, 0, "filter '%s': default %s", term, err);
+				lerror(L, L->in.line, 0, "filter '%s': default %s", term, err);
 				free(err);
 			}
 			free(L->pending_default);
@@ -345,17 +316,17 @@ static void parse_choice(struct loader *L, const char *key, const char *value)
 		if (strlen(g->filters[i].term) == (size_t)(dot - key) && !strncmp(g->filters[i].term, key, (size_t)(dot - key)))
 			f = &g->filters[i];
 	if (!dot || !dot[1]) {
-		lerror(L, L->line, 0, "choice.%s: want choice.FILTER.NAME = TERMS", key);
+		lerror(L, L->in.line, 0, "choice.%s: want choice.FILTER.NAME = TERMS", key);
 		return;
 	}
 	if (!f || f->type != FILTER_ENUM) {
-		lerror(L, L->line, 0, "choice.%s: no enum filter '%.*s' defined above it in [group %s]", key, (int)(dot - key),
+		lerror(L, L->in.line, 0, "choice.%s: no enum filter '%.*s' defined above it in [group %s]", key, (int)(dot - key),
 		       key, g->name);
 		return;
 	}
 	for (int i = 0; i < f->nchoices; i++)
 		if (!strcmp(f->choices[i].name, dot + 1)) {
-			lerror(L, L->line, 0, "choice '%s' of filter '%s' defined twice (first on line %d)", dot + 1, f->term,
+			lerror(L, L->in.line, 0, "choice '%s' of filter '%s' defined twice (first on line %d)", dot + 1, f->term,
 			       f->choices[i].line);
 			return;
 		}
@@ -382,7 +353,7 @@ static void parse_choice(struct loader *L, const char *key, const char *value)
 	}
 	free_words(w);
 	f->choices = xrealloc(f->choices, sizeof(*f->choices) * (size_t)(f->nchoices + 1));
-	f->choices[f->nchoices++] = (struct prof_choice){ xstrdup(dot + 1), terms, uses, needs, L->line };
+	f->choices[f->nchoices++] = (struct prof_choice){ xstrdup(dot + 1), terms, uses, needs, L->in.line };
 }
 
 static char *event_ident(const char *alias)
@@ -400,7 +371,7 @@ static void add_event(struct loader *L, const char *name, const char *terms, boo
 	char *ident = event_ident(name);
 	for (int i = 0; i < g->nevents; i++) {
 		if (!strcmp(g->events[i].name, ident)) {
-			lerror(L, L->line, 0, "event '%s' listed twice in group '%s' (first on line %d)", ident, g->name,
+			lerror(L, L->in.line, 0, "event '%s' listed twice in group '%s' (first on line %d)", ident, g->name,
 			       g->events[i].line);
 			free(ident);
 			return;
@@ -408,7 +379,7 @@ static void add_event(struct loader *L, const char *name, const char *terms, boo
 	}
 	g->events = xrealloc(g->events, sizeof(*g->events) * (size_t)(g->nevents + 1));
 	g->events[g->nevents++] = (struct prof_event){ .name = ident, .terms = xstrdup(terms),
-						       .optional = optional, .line = L->line };
+						       .optional = optional, .line = L->in.line };
 }
 
 static char *attr_ident(const char *attr)
@@ -427,7 +398,7 @@ static void check_braces(struct loader *L, const char *key, const char *value)
 	int n = 0;
 	for (const char *p = value; *p; p++) {
 		if (*p == '}') {
-			lerror(L, L->line, value_column(L) + (int)(p - value), "%s: '}' without '{'", key);
+			lerror(L, L->in.line, value_column(L) + (int)(p - value), "%s: '}' without '{'", key);
 			return;
 		}
 		if (*p != '{')
@@ -438,12 +409,12 @@ static void check_braces(struct loader *L, const char *key, const char *value)
 		while (isalnum((unsigned char)*q) || *q == '_')
 			q++;
 		if (*q != '}' || q == p + 1 || q - p > 64) {
-			lerror(L, L->line, value_column(L) + (int)(q - value),
+			lerror(L, L->in.line, value_column(L) + (int)(q - value),
 			       *q == '}' ? "%s: an empty or over-long {name}" : "%s: '{' not closed by '}' after a name", key);
 			return;
 		}
 		if (++n > 8) {
-			lerror(L, L->line, value_column(L) + (int)(p - value), "%s: more than 8 {names}", key);
+			lerror(L, L->in.line, value_column(L) + (int)(p - value), "%s: more than 8 {names}", key);
 			return;
 		}
 		p = q;
@@ -465,7 +436,7 @@ static void parse_exclusive(struct loader *L, const char *value)
 	char **w = split_words(copy, &n);
 	free(copy);
 	if (n < 2) {
-		lerror(L, L->line, value_column(L), "exclusive needs two or more filter terms");
+		lerror(L, L->in.line, value_column(L), "exclusive needs two or more filter terms");
 		free_words(w);
 		free(why);
 		return;
@@ -524,10 +495,10 @@ static void group_key(struct loader *L, const char *name, const char *value)
 		free_words(*w);
 		*w = split_words(value, NULL);
 		if (!(*w)[0] || !(*w)[1])
-			lerror(L, L->line, value_column(L), "%s wants a PMU attribute and one or more values", name);
+			lerror(L, L->in.line, value_column(L), "%s wants a PMU attribute and one or more values", name);
 	} else if (!strcmp(name, "alternative")) {
 		if (!parse_bool(value, &g->alternative))
-			lerror(L, L->line, value_column(L), "alternative must be yes or no");
+			lerror(L, L->in.line, value_column(L), "alternative must be yes or no");
 	} else if (!strcmp(name, "notes")) {
 		append_words(&g->notes, &g->nnotes, value);
 	} else if (!strcmp(name, "exclusive")) {
@@ -538,7 +509,7 @@ static void group_key(struct loader *L, const char *name, const char *value)
 		else if (!strcmp(value, "cpu"))
 			g->split = SPLIT_CPU;
 		else
-			lerror(L, L->line, value_column(L), "per must be 'pmu' or 'cpu', not '%s'", value);
+			lerror(L, L->in.line, value_column(L), "per must be 'pmu' or 'cpu', not '%s'", value);
 	} else if (!strcmp(name, "aggregate")) {
 		char **w = split_words(value, NULL);
 		for (char **p = w; *p; p++) {
@@ -547,18 +518,18 @@ static void group_key(struct loader *L, const char *name, const char *value)
 			else if (!strcmp(*p, "socket"))
 				g->aggregate_socket = true;
 			else
-				lerror(L, L->line, value_column(L), "aggregate takes 'all' and/or 'socket', not '%s'", *p);
+				lerror(L, L->in.line, value_column(L), "aggregate takes 'all' and/or 'socket', not '%s'", *p);
 		}
 		free_words(w);
 	} else if (!strcmp(name, "aggregate_suffix")) {
 		set_string(&g->aggregate_suffix, value);
 	} else if (!strcmp(name, "grouped")) {
 		if (!parse_bool(value, &g->perf_group))
-			lerror(L, L->line, value_column(L), "grouped must be yes or no");
+			lerror(L, L->in.line, value_column(L), "grouped must be yes or no");
 	} else if (!strcmp(name, "leader")) {
 		set_string(&g->leader, value);
 	} else {
-		lerror(L, L->line, 0, "unknown key '%s' in [group %s] (known: pmu, instance, label, pci_rc, per_bit, title, events, "
+		lerror(L, L->in.line, 0, "unknown key '%s' in [group %s] (known: pmu, instance, label, pci_rc, per_bit, title, events, "
 		       "optional, event.NAME, optional.NAME, filter.TERM, choice.FILTER.NAME, attrs, notes, needs, lacks, when, unless, alternative, exclusive, per, aggregate, aggregate_suffix, grouped, leader)",
 		       name, g->name);
 	}
@@ -597,7 +568,7 @@ static void metric_key(struct loader *L, const char *name, const char *value)
 			f->text = t;
 		} else {
 			f->text = xstrdup(value);
-			f->line = L->line;
+			f->line = L->in.line;
 			f->col = value_column(L);
 		}
 	} else if (!strcmp(name, "group")) {
@@ -611,16 +582,16 @@ static void metric_key(struct loader *L, const char *name, const char *value)
 		char *end;
 		m->max = strtod_c(value, &end);
 		if (end == value || *end || !(m->max >= 0))
-			lerror(L, L->line, value_column(L), "max must be a non-negative number, not '%s'", value);
+			lerror(L, L->in.line, value_column(L), "max must be a non-negative number, not '%s'", value);
 	} else if (!strcmp(name, "alert")) {
 		char *end;
 		m->alert = strtod_c(value, &end);
 		m->has_alert = true;
 		if (end == value || *end || isnan(m->alert))
-			lerror(L, L->line, value_column(L), "alert must be a number (values above it are alarms), not '%s'",
+			lerror(L, L->in.line, value_column(L), "alert must be a number (values above it are alarms), not '%s'",
 			       value);
 	} else {
-		lerror(L, L->line, 0, "unknown key '%s' in [metric %s] (known: formula, formula@GROUP, group, unit, title, max, alert)", name,
+		lerror(L, L->in.line, 0, "unknown key '%s' in [metric %s] (known: formula, formula@GROUP, group, unit, title, max, alert)", name,
 		       m->name);
 	}
 }
@@ -636,14 +607,14 @@ static void pane_key(struct loader *L, const char *name, const char *value)
 		for (size_t i = 0; i < ARRAY_SIZE(styles); i++)
 			ok |= !strcmp(value, styles[i]);
 		if (!ok)
-			lerror(L, L->line, value_column(L), "style must be bars, table, stacked or values, not '%s'", value);
+			lerror(L, L->in.line, value_column(L), "style must be bars, table, stacked or values, not '%s'", value);
 		set_string(&pn->style, value);
 	} else if (!strcmp(name, "metrics")) {
 		append_words(&pn->metrics, &pn->nmetrics, value);
-		pn->metrics_line = L->line;
+		pn->metrics_line = L->in.line;
 	} else if (!strcmp(name, "detail")) {
 		append_words(&pn->detail, &pn->ndetail, value);
-		pn->detail_line = L->line;
+		pn->detail_line = L->in.line;
 	} else if (!strcmp(name, "missing")) {
 		set_string(&pn->missing, value);
 	} else if (!strcmp(name, "letters")) {
@@ -654,7 +625,7 @@ static void pane_key(struct loader *L, const char *name, const char *value)
 		free(pn->letters);
 		pn->letters = l;
 	} else {
-		lerror(L, L->line, 0, "unknown key '%s' in [pane %s] (known: title, style, metrics, detail, letters, missing)", name,
+		lerror(L, L->in.line, 0, "unknown key '%s' in [pane %s] (known: title, style, metrics, detail, letters, missing)", name,
 		       pn->name);
 	}
 }
@@ -670,12 +641,12 @@ static void profile_key(struct loader *L, const char *name, const char *value)
 		append_words(&p->requires, &p->nrequires, value);
 	} else if (!strcmp(name, "fallback")) {
 		if (!parse_bool(value, &p->fallback))
-			lerror(L, L->line, value_column(L), "fallback must be yes or no");
+			lerror(L, L->in.line, value_column(L), "fallback must be yes or no");
 	} else if (!strcmp(name, "always")) {
 		if (!parse_bool(value, &p->always))
-			lerror(L, L->line, value_column(L), "always must be yes or no");
+			lerror(L, L->in.line, value_column(L), "always must be yes or no");
 	} else {
-		lerror(L, L->line, 0, "unknown key '%s' in [profile] (known: name, title, requires, fallback, always)", name);
+		lerror(L, L->in.line, 0, "unknown key '%s' in [profile] (known: name, title, requires, fallback, always)", name);
 	}
 }
 
@@ -688,7 +659,7 @@ static int handler(void *user, const char *section, const char *name, const char
 	case SEC_GROUP: group_key(L, name, value); break;
 	case SEC_METRIC: metric_key(L, name, value); break;
 	case SEC_PANE: pane_key(L, name, value); break;
-	case SEC_NONE: lerror(L, L->line, 0, "'%s' outside any section", name); break;
+	case SEC_NONE: lerror(L, L->in.line, 0, "'%s' outside any section", name); break;
 	case SEC_BAD: break; /* already reported at the section header */
 	}
 	return 1;
@@ -727,115 +698,48 @@ static void start_section(struct loader *L, char *header)
 		return;
 	}
 	if (!arg || !valid_name(arg)) {
-		lerror(L, L->line, 0, "section [%s%s%s] needs a name of letters, digits, '_', '.', '-' "
+		lerror(L, L->in.line, 0, "section [%s%s%s] needs a name of letters, digits, '_', '.', '-' "
 		       "(sections: [profile], [group NAME], [metric NAME], [pane NAME])", s, arg ? " " : "", arg ? arg : "");
 		return;
 	}
 	if (!strcmp(s, "group")) {
 		for (int i = 0; i < p->ngroups; i++)
 			if (!strcmp(p->groups[i].name, arg)) {
-				lerror(L, L->line, 0, "[group %s] defined twice (first on line %d)", arg, p->groups[i].line);
+				lerror(L, L->in.line, 0, "[group %s] defined twice (first on line %d)", arg, p->groups[i].line);
 				return;
 			}
 		grow_array(&p->groups, &L->gcap, p->ngroups + 1, sizeof(*p->groups));
-		p->groups[p->ngroups] = (struct prof_group){ .name = xstrdup(arg), .line = L->line, .perf_group = true };
+		p->groups[p->ngroups] = (struct prof_group){ .name = xstrdup(arg), .line = L->in.line, .perf_group = true };
 		L->index = p->ngroups++;
 		L->kind = SEC_GROUP;
 	} else if (!strcmp(s, "metric")) {
 		for (int i = 0; i < p->nmetrics; i++)
 			if (!strcmp(p->metrics[i].name, arg)) {
-				lerror(L, L->line, 0, "[metric %s] defined twice (first on line %d)", arg, p->metrics[i].line);
+				lerror(L, L->in.line, 0, "[metric %s] defined twice (first on line %d)", arg, p->metrics[i].line);
 				return;
 			}
 		grow_array(&p->metrics, &L->mcap, p->nmetrics + 1, sizeof(*p->metrics));
-		p->metrics[p->nmetrics] = (struct prof_metric){ .name = xstrdup(arg), .line = L->line };
+		p->metrics[p->nmetrics] = (struct prof_metric){ .name = xstrdup(arg), .line = L->in.line };
 		L->index = p->nmetrics++;
 		L->kind = SEC_METRIC;
 	} else if (!strcmp(s, "pane")) {
 		for (int i = 0; i < p->npanes; i++)
 			if (!strcmp(p->panes[i].name, arg)) {
-				lerror(L, L->line, 0, "[pane %s] defined twice (first on line %d)", arg, p->panes[i].line);
+				lerror(L, L->in.line, 0, "[pane %s] defined twice (first on line %d)", arg, p->panes[i].line);
 				return;
 			}
 		grow_array(&p->panes, &L->pcap, p->npanes + 1, sizeof(*p->panes));
-		p->panes[p->npanes] = (struct prof_pane){ .name = xstrdup(arg), .line = L->line };
+		p->panes[p->npanes] = (struct prof_pane){ .name = xstrdup(arg), .line = L->in.line };
 		L->index = p->npanes++;
 		L->kind = SEC_PANE;
 	} else {
-		lerror(L, L->line, 0, "unknown section [%s] (sections: [profile], [group NAME], [metric NAME], [pane NAME])", s);
+		lerror(L, L->in.line, 0, "unknown section [%s] (sections: [profile], [group NAME], [metric NAME], [pane NAME])", s);
 	}
 }
 
-/* Is the line (without its newline) too long, or a key inih would cut? Then say so and
- * hand inih an empty line instead, so that one bad line is one clear error. */
-static bool line_refused(struct loader *L, const char *line, size_t len)
+static void on_section(void *ctx, char *header)
 {
-	if (len >= PROFILE_MAX_LINE) {
-		lerror(L, L->line, 0, "line is %zu bytes long; at most %d", len, PROFILE_MAX_LINE - 1);
-		return true;
-	}
-	if (!len || isspace((unsigned char)line[0]) || strchr(";#[", line[0]))
-		return false; /* blank, a continuation, a comment or a section */
-	size_t key = strcspn(line, "=:");
-	while (key && isspace((unsigned char)line[key - 1]))
-		key--;
-	if (line[strcspn(line, "=:")] && key > INI_KEY_MAX) {
-		lerror(L, L->line, 1, "key '%.20s...' is %zu characters long; at most %d", line, key, INI_KEY_MAX);
-		return true;
-	}
-	return false;
-}
-
-/* inih's line reader: whole lines are read here (so lines are counted, and section
- * headers seen first), cleaned (a UTF-8 byte order mark, the indent of a section header
- * that inih would take for a continuation line) and handed out in pieces of at most
- * num - 1 bytes, as fgets would. */
-static char *reader(char *str, int num, void *stream)
-{
-	struct loader *L = stream;
-	if (L->pending_off >= L->pending_len) {
-		ssize_t n = getline(&L->pending, &L->pending_cap, L->f);
-		if (n < 0)
-			return NULL;
-		L->line++;
-		L->pending_len = (size_t)n;
-		L->pending_off = 0;
-		char *line = L->pending;
-		if (L->line == 1 && n >= 3 && !memcmp(line, "\xef\xbb\xbf", 3)) {
-			memmove(line, line + 3, (size_t)n - 2);
-			L->pending_len -= 3;
-		}
-		size_t body = L->pending_len;
-		if (body && line[body - 1] == '\n')
-			body--;
-		if (line_refused(L, line, body)) {
-			strcpy(line, "\n");
-			L->pending_len = 1;
-		}
-		char *t = line;
-		while (*t == ' ' || *t == '\t')
-			t++;
-		if (*t == '[') {
-			memmove(line, t, L->pending_len - (size_t)(t - line) + 1);
-			L->pending_len -= (size_t)(t - line);
-		}
-		size_t rawlen = L->pending_len + 1;
-		if (rawlen > L->rawcap)
-			L->raw = xrealloc(L->raw, L->rawcap = rawlen);
-		memcpy(L->raw, line, L->pending_len + 1);
-		if (*line == '[') {
-			char *copy = xstrdup(line);
-			start_section(L, trim(copy));
-			free(copy);
-		}
-	}
-	size_t n = L->pending_len - L->pending_off;
-	if (n > (size_t)num - 1)
-		n = (size_t)num - 1;
-	memcpy(str, L->pending + L->pending_off, n);
-	str[n] = '\0';
-	L->pending_off += n;
-	return str;
+	start_section(ctx, header);
 }
 
 /* Formula names: the group's events, the builtins, the group's declared attributes. */
@@ -1128,25 +1032,13 @@ struct profile *profile_load_text(const char *path, const char *text, int *nerro
 /* Takes f. */
 static struct profile *load_stream(const char *path, FILE *f, int *nerrors)
 {
-	struct loader L = { .path = path, .f = f };
+	struct loader L = { .path = path, .in = { .path = path, .f = f, .section = on_section } };
+	L.in.ctx = &L;
 	L.p = xcalloc(1, sizeof(struct profile));
 	L.p->path = xstrdup(path);
-	L.rawcap = 256;
-	L.raw = xcalloc(1, L.rawcap);
-
-	/* Debian's inih reads these at run time: long formulae must not be split. */
-	ini_use_stack = false;
-	ini_allow_realloc = true;
-	ini_max_line = PROFILE_MAX_LINE;
-	ini_initial_alloc = 512;
-	int r = ini_parse_stream(reader, &L, handler, &L);
-	if (r > 0)
-		lerror(&L, r, 0, "syntax error (want [section], KEY = VALUE, or a ; comment)");
-	else if (r < 0)
-		lerror(&L, L.line, 0, "cannot read profile");
-	fclose(L.f);
-	free(L.raw);
-	free(L.pending);
+	ini_read(&L.in, handler, &L);
+	fclose(f);
+	ini_reader_free(&L.in);
 
 	struct profile *p = L.p;
 	if (!p->name) {
@@ -1157,16 +1049,16 @@ static struct profile *load_stream(const char *path, FILE *f, int *nerrors)
 	}
 	if (!p->title)
 		p->title = xstrdup(p->name);
-	if (!p->ngroups && !p->nmetrics && !L.nerrors)
-		lerror(&L, L.line ? L.line : 1, 0, "defines no [group] and no [metric]: it would count nothing");
+	if (!p->ngroups && !p->nmetrics && !L.in.nerrors)
+		lerror(&L, L.in.line ? L.in.line : 1, 0, "defines no [group] and no [metric]: it would count nothing");
 	for (int i = 0; i < p->ngroups; i++)
 		check_group(&L, &p->groups[i]);
 	for (int i = 0; i < p->nmetrics; i++)
 		check_metric(&L, &p->metrics[i]);
 	for (int i = 0; i < p->npanes; i++)
 		check_pane(&L, &p->panes[i]);
-	*nerrors = L.nerrors;
-	if (L.nerrors) {
+	*nerrors = L.in.nerrors;
+	if (L.in.nerrors) {
 		profile_free(p);
 		return NULL;
 	}

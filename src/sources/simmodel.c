@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fnmatch.h>
-#include <ini.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 
 #include "base/diag.h"
 #include "base/expr.h"
+#include "base/iniread.h"
 #include "base/sysfs.h"
 #include "base/util.h"
 #include "machine/pcimap.h"
@@ -72,28 +72,11 @@ struct sim_model {
 	double jitter;
 	int nsections;
 	struct sim_section *sections;
-	int nerrors;
-	int line;
-	bool at_line_start;
-	char raw[1024]; /* the start of the current line, for columns */
-	FILE *f;
+	struct ini_reader in; /* the file being read, its line and the errors so far */
 	int cur; /* current section, -1 for [model] */
 };
 
-static void merr(struct sim_model *m, int line, int col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void merr(struct sim_model *m, int line, int col, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *s = xvasprintf(fmt, ap);
-	va_end(ap);
-	if (col)
-		diag_error("%s:%d:%d: %s", m->path, line, col, s);
-	else
-		diag_error("%s:%d: %s", m->path, line, s);
-	free(s);
-	m->nerrors++;
-}
+#define merr(m, ...) ini_error(&(m)->in, __VA_ARGS__)
 
 struct rate_names {
 	const struct sim_section *sec;
@@ -145,13 +128,13 @@ static bool add_value_cell(struct sim_model *m, struct sim_dim *d, const char *n
 	char *end;
 	double wgt;
 	if (!eq) {
-		merr(m, m->line, 0, "dim.%s: '%s' is not FIELD@VALUE=WEIGHT", name, w);
+		merr(m, m->in.line, 0, "dim.%s: '%s' is not FIELD@VALUE=WEIGHT", name, w);
 		return false;
 	}
 	*at = *eq = '\0';
 	wgt = strtod_c(eq + 1, &end);
 	if (!parse_u64(at + 1, &v) || end == eq + 1 || *end || wgt < 0) {
-		merr(m, m->line, 0, "dim.%s: '%s@%s=%s' wants a number (decimal or 0x) and a non-negative weight", name, w,
+		merr(m, m->in.line, 0, "dim.%s: '%s@%s=%s' wants a number (decimal or 0x) and a non-negative weight", name, w,
 		     at + 1, eq + 1);
 		return false;
 	}
@@ -195,7 +178,7 @@ static void add_dim(struct sim_model *m, struct sim_section *sec, const char *na
 		}
 		char *eq = strchr(w, '=');
 		if (!eq || eq == w) {
-			merr(m, m->line, 0, "dim.%s: '%s' is not FIELD=WEIGHT[,WEIGHT...] or FIELD@VALUE=WEIGHT", name, w);
+			merr(m, m->in.line, 0, "dim.%s: '%s' is not FIELD=WEIGHT[,WEIGHT...] or FIELD@VALUE=WEIGHT", name, w);
 			continue;
 		}
 		*eq = '\0';
@@ -206,7 +189,7 @@ static void add_dim(struct sim_model *m, struct sim_section *sec, const char *na
 			char *end;
 			double wgt = strtod_c(x, &end);
 			if (end == x || *end || wgt < 0) {
-				merr(m, m->line, 0, "dim.%s: weight '%s' of %s is not a non-negative number", name, x, w);
+				merr(m, m->in.line, 0, "dim.%s: weight '%s' of %s is not a non-negative number", name, x, w);
 				continue;
 			}
 			add_cell(&d, (struct sim_cell){ .field = xstrdup(w), .bit = many ? bit : -1, .weight = wgt });
@@ -229,31 +212,23 @@ static int handler(void *user, const char *section, const char *name, const char
 			char *end;
 			m->jitter = strtod_c(value, &end);
 			if (*end || m->jitter < 0 || m->jitter > 0.5)
-				merr(m, m->line, 0, "jitter must be a number from 0 to 0.5");
+				merr(m, m->in.line, 0, "jitter must be a number from 0 to 0.5");
 		} else {
-			merr(m, m->line, 0, "unknown key '%s' in [model] (known: title, jitter)", name);
+			merr(m, m->in.line, 0, "unknown key '%s' in [model] (known: title, jitter)", name);
 		}
 		return 1;
 	}
 	struct sim_section *sec = &m->sections[m->cur];
 	if (str_has_prefix(name, "rate.") && name[5]) {
-		struct sim_rate r = { .event = xstrdup(name + 5), .formula = xstrdup(value), .line = m->line };
+		struct sim_rate r = { .event = xstrdup(name + 5), .formula = xstrdup(value), .line = m->in.line };
 		struct rate_names rn = { sec, sec->nrates };
 		struct expr_names names = { rate_resolve, rate_known, &rn };
 		char *err;
 		int col;
 		r.expr = expr_compile(value, &names, &err, &col);
 		if (!r.expr) {
-			/* the formula's column within the line: after "=" and blanks */
-			const char *eq = strpbrk(m->raw, "=:");
-			int base = 1;
-			if (eq) {
-				const char *v = eq + 1;
-				while (*v == ' ' || *v == '\t')
-					v++;
-				base = (int)(v - m->raw) + 1;
-			}
-			merr(m, m->line, base + col - 1, "rate.%s: %s", name + 5, err);
+			/* the formula's column within the line */
+			merr(m, m->in.line, ini_value_column(&m->in) + col - 1, "rate.%s: %s", name + 5, err);
 			free(err);
 		}
 		sec->rates = xrealloc(sec->rates, sizeof(r) * (size_t)(sec->nrates + 1));
@@ -278,51 +253,38 @@ static int handler(void *user, const char *section, const char *name, const char
 		char *end;
 		sec->running = strtod_c(value, &end);
 		if (*end || !(sec->running > 0 && sec->running <= 1))
-			merr(m, m->line, 0, "running must be a fraction in (0, 1]");
+			merr(m, m->in.line, 0, "running must be a fraction in (0, 1]");
 	} else if (!strcmp(name, "jitter")) { /* a clock without noise: the TSC */
 		char *end;
 		sec->jitter = strtod_c(value, &end);
 		if (*end || !(sec->jitter >= 0 && sec->jitter < 1))
-			merr(m, m->line, 0, "jitter must be a fraction in [0, 1)");
+			merr(m, m->in.line, 0, "jitter must be a fraction in [0, 1)");
 	} else {
-		merr(m, m->line, 0, "unknown key '%s' in [pmu %s] (known: rate.EVENT, dim.NAME, unfiltered, scaled, running, jitter)", name,
+		merr(m, m->in.line, 0, "unknown key '%s' in [pmu %s] (known: rate.EVENT, dim.NAME, unfiltered, scaled, running, jitter)", name,
 		     sec->glob);
 	}
 	return 1;
 }
 
-static char *reader(char *str, int num, void *stream)
+/* A section header, seen before inih parses its line. */
+static void start_section(void *ctx, char *header)
 {
-	struct sim_model *m = stream;
-	if (!fgets(str, num, m->f))
-		return NULL;
-	if (m->at_line_start) {
-		m->line++;
-		snprintf(m->raw, sizeof(m->raw), "%s", str);
+	struct sim_model *m = ctx;
+	char *end = strchr(header, ']');
+	if (!end)
+		return; /* inih reports it */
+	*end = '\0';
+	char *s = trim(header + 1);
+	if (!strcmp(s, "model")) {
+		m->cur = -1;
+	} else if (str_has_prefix(s, "pmu ") || str_has_prefix(s, "pmu\t")) {
+		m->sections = xrealloc(m->sections, sizeof(struct sim_section) * (size_t)(m->nsections + 1));
+		m->sections[m->nsections] = (struct sim_section){ .glob = xstrdup(trim(s + 4)), .running = 1.0, .jitter = NAN };
+		m->cur = m->nsections++;
+	} else {
+		merr(m, m->in.line, 0, "unknown section [%s] (want [model] or [pmu GLOB])", s);
+		m->cur = -1;
 	}
-	size_t n = strlen(str);
-	m->at_line_start = n && str[n - 1] == '\n';
-	char *copy = xstrdup(str);
-	char *t = trim(copy);
-	if (t[0] == '[') {
-		char *end = strchr(t, ']');
-		if (end) {
-			*end = '\0';
-			char *s = trim(t + 1);
-			if (!strcmp(s, "model")) {
-				m->cur = -1;
-			} else if (str_has_prefix(s, "pmu ") || str_has_prefix(s, "pmu\t")) {
-				m->sections = xrealloc(m->sections, sizeof(struct sim_section) * (size_t)(m->nsections + 1));
-				m->sections[m->nsections] = (struct sim_section){ .glob = xstrdup(trim(s + 4)), .running = 1.0, .jitter = NAN };
-				m->cur = m->nsections++;
-			} else {
-				merr(m, m->line, 0, "unknown section [%s] (want [model] or [pmu GLOB])", s);
-				m->cur = -1;
-			}
-		}
-	}
-	free(copy);
-	return str;
 }
 
 static void mark_use(void *ctx, int slot)
@@ -349,23 +311,18 @@ struct sim_model *sim_model_load(const char *path)
 	struct sim_model *m = xcalloc(1, sizeof(*m));
 	m->path = xstrdup(path);
 	m->cur = -1;
-	m->at_line_start = true;
 	const char *why;
-	m->f = open_user_file(path, &why);
-	if (!m->f) {
+	FILE *f = open_user_file(path, &why);
+	if (!f) {
 		diag_error("%s: cannot open model: %s", path, why);
 		sim_model_free(m);
 		return NULL;
 	}
-	ini_use_stack = false;
-	ini_allow_realloc = true;
-	ini_max_line = 65536;
-	int r = ini_parse_stream(reader, m, handler, m);
-	fclose(m->f);
-	m->f = NULL;
-	if (r > 0)
-		merr(m, r, 0, "syntax error (want [section], KEY = VALUE, or a ; comment)");
-	if (m->nerrors) {
+	m->in = (struct ini_reader){ .path = m->path, .f = f, .section = start_section, .ctx = m };
+	ini_read(&m->in, handler, m);
+	fclose(f);
+	ini_reader_free(&m->in);
+	if (m->in.nerrors) {
 		sim_model_free(m);
 		return NULL;
 	}
