@@ -205,3 +205,51 @@ uint64_t clock_monotonic_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
+
+static bool is_separator(char c, bool commas)
+{
+	return isspace((unsigned char)c) || (commas && c == ',');
+}
+
+static char **split_fields(const char *s, int *count, bool commas)
+{
+	int n = 0, cap = 0;
+	char **v = NULL;
+	const char *p = s;
+	for (;;) {
+		while (is_separator(*p, commas))
+			p++;
+		if (!*p)
+			break;
+		const char *q = p;
+		while (*q && !is_separator(*q, commas))
+			q++;
+		grow_array(&v, &cap, n + 2, sizeof(char *));
+		v[n++] = xstrndup(p, (size_t)(q - p));
+		p = q;
+	}
+	grow_array(&v, &cap, n + 1, sizeof(char *));
+	v[n] = NULL;
+	if (count)
+		*count = n;
+	return v;
+}
+
+char **str_split(const char *s, int *count)
+{
+	return split_fields(s, count, true);
+}
+
+char **str_split_blanks(const char *s, int *count)
+{
+	return split_fields(s, count, false);
+}
+
+void str_split_free(char **v)
+{
+	if (!v)
+		return;
+	for (char **w = v; *w; w++)
+		free(*w);
+	free(v);
+}

@@ -24,6 +24,11 @@ void grow_array(void *array_ptr, int *cap, int need, size_t elem);
 void chomp(char *s);
 /* Strip leading and trailing white space in place; returns s advanced. */
 char *trim(char *s);
+/* Words of a list written with blanks or commas ("a b", "a,b") / with blanks only, as a
+ * NULL-terminated malloc'd vector; count (if not NULL) gets how many. */
+char **str_split(const char *s, int *count);
+char **str_split_blanks(const char *s, int *count);
+void str_split_free(char **v);
 bool str_has_prefix(const char *s, const char *prefix);
 bool str_has_suffix(const char *s, const char *suffix);
 

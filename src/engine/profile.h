@@ -162,6 +162,7 @@ enum { VAR_ELAPSED_NS, VAR_ELAPSED_S, VAR_NCPUS, VAR_NBUILTINS };
 int group_nvars(const struct prof_group *g);
 int group_attr_slot(const struct prof_group *g, int attr_index);
 const char *filter_type_name(enum filter_type t);
+bool filter_type_parse(const char *s, enum filter_type *t);
 
 /* Under the group's enum filters' current choices (their indexes in values), does filter
  * f count? A filter some choice 'uses' counts only under the choices that use it. */

@@ -1,0 +1,279 @@
+/* profile_check.c - a profile read whole is checked: formula names resolve to the
+ * group's events, builtins and attributes; metrics name groups that exist; panes name
+ * metrics that exist. Every error is reported with its line. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/expr.h"
+#include "base/util.h"
+#include "engine/profile.h"
+#include "engine/profile_load.h"
+
+/* Formula names: the group's events, the builtins, the group's declared attributes. */
+struct name_ctx {
+	const struct prof_group *g;
+};
+
+static const char *const builtin_names[VAR_NBUILTINS] = { "elapsed_ns", "elapsed_s", "ncpus" };
+
+int group_nvars(const struct prof_group *g)
+{
+	return g->nevents + VAR_NBUILTINS + g->nattrs;
+}
+
+int group_attr_slot(const struct prof_group *g, int attr_index)
+{
+	return g->nevents + VAR_NBUILTINS + attr_index;
+}
+
+
+static const char *known_name(void *ctx, int i)
+{
+	const struct prof_group *g = ((struct name_ctx *)ctx)->g;
+	if (i < g->nevents)
+		return g->events[i].name;
+	i -= g->nevents;
+	if (i < VAR_NBUILTINS)
+		return builtin_names[i];
+	i -= VAR_NBUILTINS;
+	return i < g->nattrs ? g->attr_ids[i] : NULL;
+}
+
+static int resolve_name(void *ctx, const char *name)
+{
+	const struct prof_group *g = ((struct name_ctx *)ctx)->g;
+	for (int i = 0; i < g->nevents; i++)
+		if (!strcmp(g->events[i].name, name))
+			return i;
+	for (int i = 0; i < VAR_NBUILTINS; i++)
+		if (!strcmp(builtin_names[i], name))
+			return g->nevents + i;
+	for (int i = 0; i < g->nattrs; i++)
+		if (!strcmp(g->attr_ids[i], name))
+			return group_attr_slot(g, i);
+	return -1;
+}
+
+static int find_group(const struct profile *p, const char *name)
+{
+	for (int i = 0; i < p->ngroups; i++)
+		if (!strcmp(p->groups[i].name, name))
+			return i;
+	return -1;
+}
+
+static int filter_index(const struct prof_group *g, const char *term)
+{
+	for (int j = 0; j < g->nfilters; j++)
+		if (!strcmp(g->filters[j].term, term))
+			return j;
+	return -1;
+}
+
+static bool is_event(const struct prof_group *g, const char *name)
+{
+	for (int e = 0; e < g->nevents; e++)
+		if (!strcmp(g->events[e].name, name) || !strcmp(g->events[e].terms, name))
+			return true;
+	return false;
+}
+
+/* What the keys of this round name must exist: events= and per_bit events, the filters
+ * choices use or need, per_bit's mask filter; pci_rc wants two captures. */
+static void check_group_names(struct loader *L, struct prof_group *g)
+{
+	for (int i = 0; i < g->nfilters; i++) {
+		const struct prof_filter *f = &g->filters[i];
+		for (char **e = f->events; e && *e; e++)
+			if (!is_event(g, *e))
+				lerror(L, f->line, 0, "filter '%s': events= names '%s', which is not an event of [group %s]", f->term,
+				       *e, g->name);
+		if (f->range && !strstr(f->range, ".."))
+			lerror(L, f->line, 0, "filter '%s': range= wants MIN..MAX (numbers or PMU attributes), not '%s'", f->term,
+			       f->range);
+		for (char **u = f->needs; u && *u; u++)
+			if (filter_index(g, *u) < 0 || !strcmp(*u, f->term))
+				lerror(L, f->line, 0, "filter '%s': needs= names '%s', which is not another filter of [group %s]",
+				       f->term, *u, g->name);
+		for (int c = 0; c < f->nchoices; c++) {
+			for (char **u = f->choices[c].uses; u && *u; u++)
+				if (filter_index(g, *u) < 0)
+					lerror(L, f->choices[c].line, 0, "choice '%s': uses= names '%s', which is not a filter of [group %s]",
+					       f->choices[c].name, *u, g->name);
+			for (char **u = f->choices[c].needs; u && *u; u++)
+				if (filter_index(g, *u) < 0)
+					lerror(L, f->choices[c].line, 0, "choice '%s': needs= names '%s', which is not a filter of [group %s]",
+					       f->choices[c].name, *u, g->name);
+		}
+	}
+	if (g->per_bit) {
+		char **w = str_split(g->per_bit, NULL);
+		int f = w[0] ? filter_index(g, w[0]) : -1;
+		if (f < 0 || g->filters[f].type != FILTER_MASK)
+			lerror(L, g->line, 0, "[group %s]: per_bit wants a mask filter of the group first, not '%s'", g->name,
+			       w[0] ? w[0] : "");
+		for (char **e = w[0] ? w + 1 : w; *e; e++)
+			if (!is_event(g, *e))
+				lerror(L, g->line, 0, "[group %s]: per_bit names '%s', which is not one of its events", g->name, *e);
+		str_split_free(w);
+	}
+	if (g->pci_rc) {
+		int n = 0;
+		for (const char *p = g->pci_rc; (p = strchr(p, '{')); p++)
+			n++;
+		if (n != 2)
+			lerror(L, g->line, 0, "[group %s]: pci_rc wants two captures, {socket} {rc}, not '%s'", g->name, g->pci_rc);
+	}
+}
+
+static void check_group(struct loader *L, struct prof_group *g)
+{
+	check_group_names(L, g);
+	if (!g->pmu_pattern)
+		lerror(L, g->line, 0, "[group %s] has no 'pmu =' (the sysfs PMU name or pattern it counts on)", g->name);
+	if (!g->nevents)
+		lerror(L, g->line, 0, "[group %s] has no events", g->name);
+	if (g->leader) {
+		bool found = false;
+		for (int i = 0; i < g->nevents; i++)
+			found |= !strcmp(g->events[i].name, g->leader);
+		if (!found)
+			lerror(L, g->line, 0, "[group %s]: leader '%s' is not one of its events", g->name, g->leader);
+	}
+	for (int i = 0; i < g->nfilters; i++) {
+		struct prof_filter *f = &g->filters[i];
+		if (f->type != FILTER_ENUM)
+			continue;
+		if (!f->nchoices)
+			lerror(L, f->line, 0, "[group %s]: enum filter '%s' has no choice.%s.NAME lines", g->name, f->term, f->term);
+		char *err;
+		f->has_default = true; /* an enum always has a choice: the first unless default= */
+		if (f->def_name && f->nchoices && !filter_parse_value(f, f->def_name, &f->def, &err)) {
+			lerror(L, f->line, 0, "filter '%s': default %s", f->term, err);
+			free(err);
+		}
+	}
+	for (int i = 0; i < g->nexclusive; i++)
+		for (char **t = g->exclusive[i]; *t; t++) {
+			bool found = false;
+			for (int j = 0; j < g->nfilters; j++)
+				found |= !strcmp(g->filters[j].term, *t);
+			if (!found)
+				lerror(L, g->line, 0, "[group %s]: exclusive names '%s', which is not a filter of the group", g->name, *t);
+		}
+}
+
+struct input_ctx {
+	struct prof_formula *f;
+	int nevents;
+};
+
+static void note_input(void *ctx, int slot)
+{
+	struct input_ctx *ic = ctx;
+	if (slot >= ic->nevents) /* builtins and attributes are always there */
+		return;
+	ic->f->inputs = xrealloc(ic->f->inputs, sizeof(int) * (size_t)(ic->f->ninputs + 1));
+	ic->f->inputs[ic->f->ninputs++] = slot;
+}
+
+static void check_form(struct loader *L, struct prof_metric *m, struct prof_formula *f, bool primary)
+{
+	if (primary && !f->group_name) {
+		const char *dot = strchr(m->name, '.');
+		if (dot)
+			f->group_name = xstrndup(m->name, (size_t)(dot - m->name));
+	}
+	f->group = f->group_name ? find_group(L->p, f->group_name) : -1;
+	if (f->group < 0) {
+		lerror(L, f->line ? f->line : m->line, 0, "[metric %s]: no group '%s' (name it with 'group =' or as GROUP.metric)",
+		       m->name, f->group_name ? f->group_name : "");
+		return;
+	}
+	for (struct prof_formula *o = m->forms; o < f; o++)
+		if (o->group == f->group && o->text) {
+			lerror(L, f->line, 0, "[metric %s]: two formulae for group '%s'", m->name, f->group_name);
+			return;
+		}
+	if (!f->text) {
+		lerror(L, m->line, 0, "[metric %s] has no formula%s%s", m->name, primary ? "" : " for group ",
+		       primary ? "" : f->group_name);
+		return;
+	}
+	struct name_ctx ctx = { &L->p->groups[f->group] };
+	struct expr_names names = { resolve_name, known_name, &ctx };
+	char *err;
+	int col;
+	f->expr = expr_compile(f->text, &names, &err, &col);
+	if (!f->expr) {
+		lerror(L, f->line, f->col + col - 1, "%s", err);
+		free(err);
+		return;
+	}
+	struct input_ctx ic = { f, L->p->groups[f->group].nevents };
+	expr_foreach_var(f->expr, note_input, &ic);
+}
+
+static void check_metric(struct loader *L, struct prof_metric *m)
+{
+	if (!m->nforms) {
+		lerror(L, m->line, 0, "[metric %s] has no formula", m->name);
+	} else if (!m->forms[0].text && m->nforms > 1) {
+		/* only formula@GROUP lines: drop the empty primary */
+		free(m->forms[0].group_name);
+		memmove(&m->forms[0], &m->forms[1], sizeof(*m->forms) * (size_t)(m->nforms - 1));
+		m->nforms--;
+		for (int i = 0; i < m->nforms; i++)
+			check_form(L, m, &m->forms[i], false);
+	} else {
+		for (int i = 0; i < m->nforms; i++)
+			check_form(L, m, &m->forms[i], i == 0);
+	}
+	if (!m->unit)
+		m->unit = xstrdup("");
+	if (!m->title)
+		m->title = xstrdup(m->name);
+}
+
+int metric_form_index(const struct prof_metric *m, int g)
+{
+	for (int i = 0; i < m->nforms; i++)
+		if (m->forms[i].group == g && m->forms[i].expr)
+			return i;
+	return -1;
+}
+
+const struct prof_formula *metric_form(const struct prof_metric *m, int g)
+{
+	int i = metric_form_index(m, g);
+	return i < 0 ? NULL : &m->forms[i];
+}
+
+static void check_pane(struct loader *L, struct prof_pane *pn)
+{
+	for (int i = 0; i < pn->nmetrics + pn->ndetail; i++) {
+		const char *want = i < pn->nmetrics ? pn->metrics[i] : pn->detail[i - pn->nmetrics];
+		bool found = false;
+		for (int j = 0; j < L->p->nmetrics && !found; j++)
+			found = !strcmp(L->p->metrics[j].name, want);
+		if (!found)
+			lerror(L, i < pn->nmetrics ? pn->metrics_line : pn->detail_line, 0, "[pane %s]: no metric '%s'",
+			       pn->name, want);
+	}
+	if (!pn->style)
+		pn->style = xstrdup("values");
+	if (!pn->title)
+		pn->title = xstrdup(pn->name);
+}
+
+void profile_check(struct loader *L)
+{
+	struct profile *p = L->p;
+	for (int i = 0; i < p->ngroups; i++)
+		check_group(L, &p->groups[i]);
+	for (int i = 0; i < p->nmetrics; i++)
+		check_metric(L, &p->metrics[i]);
+	for (int i = 0; i < p->npanes; i++)
+		check_pane(L, &p->panes[i]);
+}

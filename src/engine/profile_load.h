@@ -1,0 +1,32 @@
+/* profile_load.h - what the profile loader's parts share (not for the rest of pmutop):
+ * profile.c reads the INI file, profile_check.c checks what it read, profile_filter.c
+ * owns the typed filter values. */
+#ifndef PMUTOP_PROFILE_LOAD_H
+#define PMUTOP_PROFILE_LOAD_H
+
+#include <stdbool.h>
+
+#include "base/iniread.h"
+
+struct profile;
+
+enum section_kind { SEC_NONE, SEC_PROFILE, SEC_GROUP, SEC_METRIC, SEC_PANE, SEC_BAD };
+
+struct loader {
+	struct ini_reader in; /* the file, its line and the errors so far */
+	const char *path;
+	struct profile *p;
+	enum section_kind kind;
+	int index;      /* of the current group/metric/pane */
+	int gcap, mcap, pcap;
+	char *pending_default; /* filter.X's default= while the filter is parsed */
+};
+
+#define lerror(L, ...) ini_error(&(L)->in, __VA_ARGS__)
+
+/* After reading: names in formulae and patterns resolved, every cross-reference checked. */
+void profile_check(struct loader *L);
+
+bool prof_parse_bool(const char *v, bool *out);
+
+#endif
