@@ -54,8 +54,7 @@ static int gauge_read(struct source *src, struct instance *inst, uint64_t now)
 	if (gauge_away)
 		return -ENODEV;
 	for (int c = 0; c < inst->ncounters; c++) {
-		inst->counters[c].reading = gauge_reading;
-		inst->counters[c].read_ok = true;
+		counter_read_level(&inst->counters[c], gauge_reading);
 	}
 	return 0;
 }
@@ -207,9 +206,7 @@ static int core_read(struct source *src, struct instance *inst, uint64_t now)
 	(void)src; (void)now;
 	for (int c = 0; c < inst->ncounters; c++) {
 		struct counter *ct = &inst->counters[c];
-		ct->value = core_value[ct->cpu];
-		ct->enabled = ct->running = core_enabled[ct->cpu];
-		ct->read_ok = true;
+		counter_read_count(ct, core_value[ct->cpu], core_enabled[ct->cpu], core_enabled[ct->cpu]);
 	}
 	return 0;
 }

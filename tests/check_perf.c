@@ -132,7 +132,7 @@ START_TEST(host_profile_counts_for_real)
 	uint64_t before[64][2] = { { 0 } };
 	ck_assert_int_le(host->ncounters, 64);
 	for (int k = 0; k < host->ncounters; k++)
-		before[k][0] = host->counters[k].value, before[k][1] = host->counters[k].enabled;
+		before[k][0] = host->counters[k].read.value, before[k][1] = host->counters[k].read.enabled;
 	make_context_switches(2000);
 	make_page_faults(3000);
 	session_sample(l.s, clock_monotonic_ns());
@@ -146,7 +146,7 @@ START_TEST(host_profile_counts_for_real)
 	 * (a read that came late under load must not make the rate wrong) */
 	double enabled_ns = 0;
 	for (int k = 0; k < host->ncounters; k++)
-		enabled_ns += (double)(host->counters[k].enabled - before[k][1]) / host->ncounters;
+		enabled_ns += (double)(host->counters[k].read.enabled - before[k][1]) / host->ncounters;
 	const char *names[2] = { "context_switches", "page_faults" };
 	const struct frame_value *rates[2] = { cs, pf };
 	uint64_t at_least[2] = { 4000 * 95 / 100, 3000 * 95 / 100 };
@@ -156,7 +156,7 @@ START_TEST(host_profile_counts_for_real)
 			const struct counter *c = &host->counters[k];
 			if (strcmp(host->group->events[c->event].name, names[m]))
 				continue;
-			count += c->value - before[k][0];
+			count += c->read.value - before[k][0];
 		}
 		double rate = (double)count * 1e9 / enabled_ns;
 		ck_assert_msg(count >= at_least[m], "%s: %llu counted", names[m], (unsigned long long)count);

@@ -45,10 +45,7 @@ static int script_read(struct source *src, struct instance *inst, uint64_t now)
 	(void)src; (void)now;
 	for (int c = 0; c < inst->ncounters; c++) {
 		struct counter *ct = &inst->counters[c];
-		ct->value = script.value[ct->event];
-		ct->enabled = script.enabled[ct->event];
-		ct->running = script.running[ct->event];
-		ct->read_ok = true;
+		counter_read_count(ct, script.value[ct->event], script.enabled[ct->event], script.running[ct->event]);
 	}
 	return 0;
 }

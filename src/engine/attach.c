@@ -28,8 +28,8 @@ void session_open_instance(struct session *s, struct instance *inst)
 	for (int c = 0; c < inst->ncounters; c++) {
 		inst->counters[c].kind = COUNTER_CUMULATIVE;
 		inst->counters[c].width = 64;
-		inst->counters[c].rotating = inst->counters[c].held = false;
-		inst->counters[c].ran_total = inst->counters[c].enabled_total = 0;
+		inst->counters[c].rotating = false;
+		inst->counters[c].mem = (struct counter_memory){ 0 };
 	}
 	int r = inst->source->ops->open(inst->source, inst);
 	inst->opened = r == 0;
@@ -84,10 +84,7 @@ int session_retry_gone(struct session *s, uint64_t now_ns)
 		inst->source->ops->read(inst->source, inst, now_ns);
 		for (int c = 0; c < inst->ncounters; c++) {
 			struct counter *ct = &inst->counters[c];
-			ct->prev_value = ct->value;
-			ct->prev_enabled = ct->enabled;
-			ct->prev_running = ct->running;
-			ct->primed = ct->read_ok;
+			counter_prime(ct, true);
 		}
 		inst->skip_next = true;
 	}

@@ -207,10 +207,7 @@ static void reopen(struct session *s, struct instance *inst, bool was_open)
 	}
 	for (int c = 0; c < inst->ncounters; c++) {
 		struct counter *ct = &inst->counters[c];
-		ct->prev_value = ct->value;
-		ct->prev_enabled = ct->enabled;
-		ct->prev_running = ct->running;
-		ct->primed = inst->opened && ct->read_ok;
+		counter_prime(ct, inst->opened);
 	}
 }
 

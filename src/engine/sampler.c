@@ -22,57 +22,57 @@ static enum value_state worse(enum value_state a, enum value_state b)
 
 static void remember(struct counter *ct)
 {
-	ct->prev_value = ct->value;
-	ct->prev_enabled = ct->enabled;
-	ct->prev_running = ct->running;
-	ct->primed = true;
+	counter_prime(ct, true);
 }
 
 /* Step one: the interval's raw count (a gauge: its reading's bits) and times from the
  * source's readings, and the state they leave it in. fc->enabled/running are set to what
- * the frame shows. A replay gives these directly (ct->recorded): step two then makes
+ * the frame shows. A replay gives these directly (READING_INTERVAL): step two then makes
  * exactly the frame the live run made. */
 static enum value_state raw_delta(struct counter *ct, struct frame_counter *fc)
 {
+	const struct counter_reading *rd = &ct->read;
+	struct counter_memory *mem = &ct->mem;
 	fc->raw = 0;
 	fc->enabled = fc->running = 0;
-	if (ct->recorded) {
-		fc->raw = ct->rec_raw;
-		fc->enabled = ct->rec_enabled;
-		fc->running = ct->rec_running;
-		return (enum value_state)ct->rec_state;
-	}
-	if (!ct->read_ok) {
-		ct->primed = false;
+	switch (rd->kind) {
+	case READING_INTERVAL:
+		fc->raw = rd->value;
+		fc->enabled = rd->enabled;
+		fc->running = rd->running;
+		return rd->state;
+	case READING_FAILED:
+		mem->primed = false;
 		return VS_UNREADABLE;
+	case READING_LEVEL: /* a level: the reading is the value */
+		memcpy(&fc->raw, &rd->level, sizeof(fc->raw));
+		return isnan(rd->level) ? VS_NO_VALUE : VS_OK;
+	case READING_COUNT:
+		break;
 	}
-	if (ct->kind == COUNTER_GAUGE) { /* a level: the reading is the value */
-		memcpy(&fc->raw, &ct->reading, sizeof(fc->raw));
-		return isnan(ct->reading) ? VS_NO_VALUE : VS_OK;
-	}
-	if (!ct->primed) {
+	if (!mem->primed) {
 		remember(ct);
 		return VS_NO_VALUE;
 	}
-	uint64_t dv = ct->value - ct->prev_value;
+	uint64_t dv = rd->value - mem->value;
 	if (ct->width < 64) {
 		/* modulo the counter's width: a small step past the top is a wrap; a step back
 		 * of more than half the range is a reset (cleared, reprogrammed), not traffic */
 		uint64_t range_mask = (1ull << ct->width) - 1;
 		dv &= range_mask;
-		if (ct->value < ct->prev_value && dv > range_mask / 2) {
+		if (rd->value < mem->value && dv > range_mask / 2) {
 			remember(ct);
 			return VS_UNREADABLE;
 		}
-	} else if (ct->value < ct->prev_value) {
+	} else if (rd->value < mem->value) {
 		remember(ct); /* a 64-bit count went backwards: reset, not traffic */
 		return VS_UNREADABLE;
 	}
 	fc->raw = dv;
-	fc->enabled = ct->enabled - ct->prev_enabled;
-	fc->running = ct->running - ct->prev_running;
+	fc->enabled = rd->enabled - mem->enabled;
+	fc->running = rd->running - mem->running;
 	enum value_state st = VS_OK;
-	if (ct->enabled < ct->prev_enabled || ct->running < ct->prev_running)
+	if (rd->enabled < mem->enabled || rd->running < mem->running)
 		st = VS_UNREADABLE;
 	else if (fc->running == 0 && !ct->rotating)
 		st = VS_NOT_COUNTED;
@@ -100,15 +100,16 @@ static void scaled_delta(struct counter *ct, enum value_state st, double scale, 
 		return;
 	uint64_t dv = fc->raw, de = fc->enabled, dr = fc->running;
 	if (ct->rotating) { /* its turn's rate stands until its next turn; coverage says how much ran */
+		struct counter_memory *mem = &ct->mem;
 		if (dr) {
-			ct->held_rate = (double)dv / (double)dr;
-			ct->held = true;
+			mem->held_rate = (double)dv / (double)dr;
+			mem->held = true;
 		}
-		ct->ran_total += dr;
-		ct->enabled_total += de;
-		fc->coverage = ct->enabled_total ? (float)((double)ct->ran_total / (double)ct->enabled_total) : 0.0f;
-		fc->delta = ct->held_rate * (double)de * scale;
-		fc->state = ct->held ? VS_OK : VS_NOT_COUNTED;
+		mem->ran_total += dr;
+		mem->enabled_total += de;
+		fc->coverage = mem->enabled_total ? (float)((double)mem->ran_total / (double)mem->enabled_total) : 0.0f;
+		fc->delta = mem->held_rate * (double)de * scale;
+		fc->state = mem->held ? VS_OK : VS_NOT_COUNTED;
 		return;
 	}
 	double v = (double)dv;
@@ -172,7 +173,7 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 				fc->coverage = 1.0f;
 			} else {
 				counter_delta(ct, inst->scale[ct->event], fc);
-				if (ct->kind == COUNTER_CUMULATIVE && ct->primed) {
+				if (ct->kind == COUNTER_CUMULATIVE && ct->mem.primed) {
 					ncum++;
 					nenabled += fc->enabled > 0;
 				}
@@ -244,7 +245,7 @@ const struct frame *session_sample(struct session *s, uint64_t now_ns)
 		if (!inst->read_errno || !inst->opened)
 			continue;
 		for (int c = 0; c < inst->ncounters; c++)
-			inst->counters[c].read_ok = false;
+			counter_read_failed(&inst->counters[c]);
 		if (inst->read_errno == ENODEV) {
 			session_instance_gone(s, inst, ENODEV, now_ns);
 			s->ngone++;

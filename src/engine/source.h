@@ -22,8 +22,8 @@ struct source_ops {
 	 * counter's kind and width where they are not cumulative 64-bit. Returns 0, or a
 	 * negative errno with inst->open_error set to a message that says what to do. */
 	int (*open)(struct source *src, struct instance *inst);
-	/* Fill each counter's value/enabled/running (cumulative) or reading (gauge), and
-	 * read_ok. now_ns is the sampler's clock; sources that model time use it. */
+	/* Say what each counter read (counter_read_count/level/interval/failed in
+	 * state.h). now_ns is the sampler's clock; sources that model time use it. */
 	int (*read)(struct source *src, struct instance *inst, uint64_t now_ns);
 	void (*close)(struct source *src, struct instance *inst);
 	void (*destroy)(struct source *src);

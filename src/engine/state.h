@@ -15,6 +15,33 @@
 struct source;
 struct clock;
 
+/* What a source read for a counter this refresh, the only thing of a source's the sampler
+ * sees: a count with its enabled and running times since the counter opened, a gauge's
+ * level, or (a replay) the interval itself in the state it was recorded in. */
+enum reading_kind {
+	READING_FAILED,   /* the read failed */
+	READING_COUNT,    /* value, enabled, running: totals since the counter opened */
+	READING_LEVEL,    /* level: a gauge's value now */
+	READING_INTERVAL, /* value, enabled, running: this interval's, in state */
+};
+
+struct counter_reading {
+	enum reading_kind kind;
+	uint64_t value, enabled, running;
+	double level;
+	enum value_state state; /* READING_INTERVAL: as recorded */
+};
+
+/* The sampler's memory of a counter: the last count (the next interval starts there) and,
+ * for one that takes turns, the rate of its last turn and how much of the run it ran. */
+struct counter_memory {
+	uint64_t value, enabled, running;
+	bool primed;
+	double held_rate; /* count per ns when it last ran (if held) */
+	bool held;
+	uint64_t ran_total, enabled_total;
+};
+
 /* One hardware counter: an event of an instance on one CPU. Sources fill the reading;
  * the sampler turns readings into the frame's deltas. */
 struct counter {
@@ -27,22 +54,42 @@ struct counter {
 	enum counter_kind kind;
 	int width;
 	bool rotating; /* takes turns with other events on too few counters (bfperf) */
-	double held_rate; /* rotating: count per ns when it last ran (if held) */
-	bool held;
-	uint64_t ran_total, enabled_total; /* rotating: over the whole run, for coverage */
-	/* a replay's counter: the recorded state, raw count and times of the interval */
-	bool recorded;
-	uint8_t rec_state;
-	uint64_t rec_raw, rec_enabled, rec_running;
-	/* set by the source on read: cumulative value and times, or a gauge's reading */
-	uint64_t value, enabled, running;
-	double reading;
-	bool read_ok;
-	/* the sampler's memory of the previous read */
-	uint64_t prev_value, prev_enabled, prev_running;
-	bool primed;
+	struct counter_reading read; /* the source's, each refresh */
+	struct counter_memory mem;   /* the sampler's */
 	void *priv; /* the source's */
 };
+
+/* How sources say what they read. */
+static inline void counter_read_count(struct counter *ct, uint64_t value, uint64_t enabled, uint64_t running)
+{
+	ct->read = (struct counter_reading){ .kind = READING_COUNT, .value = value, .enabled = enabled, .running = running };
+}
+
+static inline void counter_read_level(struct counter *ct, double level)
+{
+	ct->read = (struct counter_reading){ .kind = READING_LEVEL, .level = level };
+}
+
+static inline void counter_read_interval(struct counter *ct, enum value_state state, uint64_t raw, uint64_t enabled,
+					 uint64_t running)
+{
+	ct->read = (struct counter_reading){ .kind = READING_INTERVAL, .value = raw, .enabled = enabled, .running = running,
+					     .state = state };
+}
+
+static inline void counter_read_failed(struct counter *ct)
+{
+	ct->read.kind = READING_FAILED;
+}
+
+/* The next interval starts at this reading (a counter opened again, a filter changed). */
+static inline void counter_prime(struct counter *ct, bool ok)
+{
+	ct->mem.value = ct->read.value;
+	ct->mem.enabled = ct->read.enabled;
+	ct->mem.running = ct->read.running;
+	ct->mem.primed = ok && ct->read.kind != READING_FAILED;
+}
 
 struct instance {
 	const struct profile *profile;

@@ -298,7 +298,6 @@ static int rp_open(struct source *src, struct instance *inst)
 						     inst->pmu->name, inst->group->events[ct->event].terms, ct->cpu);
 			return -ENOENT;
 		}
-		ct->recorded = true;
 		ct->kind = r->rc_of[k]->gauge ? COUNTER_GAUGE : COUNTER_CUMULATIVE;
 		ct->width = r->rc_of[k]->width;
 		ct->rotating = r->rc_of[k]->rotating;
@@ -317,17 +316,11 @@ static int rp_read(struct source *src, struct instance *inst, uint64_t now_ns)
 	for (int c = 0; c < inst->ncounters; c++) {
 		struct counter *ct = &inst->counters[c];
 		int k = r->slot_of ? r->slot_of[ct->slot] : -1;
-		ct->recorded = true;
-		ct->read_ok = true;
-		if (k < 0 || !r->have_cur) { /* the priming read: nothing recorded before it */
-			ct->rec_state = VS_NO_VALUE;
-			ct->rec_raw = ct->rec_enabled = ct->rec_running = 0;
-			continue;
-		}
-		ct->rec_state = r->cur.state[k];
-		ct->rec_raw = r->cur.raw[k];
-		ct->rec_enabled = r->cur.enabled[k];
-		ct->rec_running = r->cur.running[k];
+		if (k < 0 || !r->have_cur) /* the priming read: nothing recorded before it */
+			counter_read_interval(ct, VS_NO_VALUE, 0, 0, 0);
+		else
+			counter_read_interval(ct, (enum value_state)r->cur.state[k], r->cur.raw[k], r->cur.enabled[k],
+					      r->cur.running[k]);
 	}
 	return 0;
 }

@@ -295,10 +295,16 @@ static int hw_read_instance(struct source *src, struct instance *inst, uint64_t 
 			char file[32];
 			if (!h->ev[k].register_name)
 				snprintf(file, sizeof(file), "counter%d", k);
-			ct->read_ok = read_value(src, h, h->ev[k].register_name ? h->ev[k].register_name : file, &ct->value);
-			ok += ct->read_ok;
-			ct->reading = (double)ct->value;
-			ct->enabled = ct->running = since_open;
+			uint64_t v;
+			if (!read_value(src, h, h->ev[k].register_name ? h->ev[k].register_name : file, &v)) {
+				counter_read_failed(ct);
+				continue;
+			}
+			ok++;
+			if (ct->kind == COUNTER_GAUGE)
+				counter_read_level(ct, (double)v);
+			else
+				counter_read_count(ct, v, since_open, since_open);
 		}
 		return h->nev && !ok ? -ENODEV : 0; /* no file answered: the block is gone */
 	}
@@ -306,8 +312,10 @@ static int hw_read_instance(struct source *src, struct instance *inst, uint64_t 
 	 * (not after a turn of no time: the priming read at start) */
 	uint64_t ran = now_ns - h->set_ns;
 	if (!ran) {
-		for (int k = 0; k < h->nev; k++)
-			inst->counters[h->ev[k].counter].read_ok = true;
+		for (int k = 0; k < h->nev; k++) { /* nothing ran yet: the totals so far */
+			struct counter *ct = &inst->counters[h->ev[k].counter];
+			counter_read_count(ct, h->ev[k].acc, since_open, h->ev[k].ran);
+		}
 		return 0;
 	}
 	int ok = 0, slot = 0;
@@ -325,10 +333,7 @@ static int hw_read_instance(struct source *src, struct instance *inst, uint64_t 
 		return -ENODEV; /* no counter file answered: the block is gone */
 	for (int k = 0; k < h->nev; k++) {
 		struct counter *ct = &inst->counters[h->ev[k].counter];
-		ct->value = h->ev[k].acc;
-		ct->running = h->ev[k].ran;
-		ct->enabled = since_open;
-		ct->read_ok = true;
+		counter_read_count(ct, h->ev[k].acc, since_open, h->ev[k].ran);
 	}
 	h->cur = (h->cur + 1) % h->nsets;
 	h->set_ns = now_ns;

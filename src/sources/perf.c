@@ -301,13 +301,10 @@ static bool read_group(struct perf_source *ps, struct instance *inst, struct per
 		struct counter *ct = &inst->counters[k];
 		if (!pi->evsel[ct->event])
 			continue;
-		ct->read_ok = false;
+		counter_read_failed(ct);
 		for (int j = 0; j < pi->nmembers; j++)
 			if (pi->buf[3 + 2 * j + 1] == pi->id[k]) {
-				ct->value = pi->buf[3 + 2 * j];
-				ct->enabled = pi->buf[1];
-				ct->running = pi->buf[2];
-				ct->read_ok = true;
+				counter_read_count(ct, pi->buf[3 + 2 * j], pi->buf[1], pi->buf[2]);
 			}
 	}
 	return true;
@@ -327,11 +324,12 @@ static bool read_cpu(struct perf_source *ps, struct instance *inst, int c)
 			continue; /* not counted under the current filters */
 		struct perf_counts_values cv = { 0 };
 		ps->reads++;
-		ct->read_ok = perf_evsel__read(pi->evsel[ct->event], c, 0, &cv) == 0;
-		ok |= ct->read_ok;
-		ct->value = cv.val;
-		ct->enabled = cv.ena;
-		ct->running = cv.run;
+		bool read = perf_evsel__read(pi->evsel[ct->event], c, 0, &cv) == 0;
+		ok |= read;
+		if (read)
+			counter_read_count(ct, cv.val, cv.ena, cv.run);
+		else
+			counter_read_failed(ct);
 	}
 	return ok;
 }

@@ -95,15 +95,13 @@ static int sn_read(struct source *src, struct instance *inst, uint64_t now_ns)
 	for (int c = 0; c < inst->ncounters; c++) {
 		struct counter *ct = &inst->counters[c];
 		double v;
-		ct->read_ok = raw_value(src, inst, now_ns, &v);
-		if (!ct->read_ok)
-			continue;
-		if (ct->kind == COUNTER_GAUGE) {
-			ct->reading = v;
+		if (!raw_value(src, inst, now_ns, &v)) {
+			counter_read_failed(ct);
+		} else if (ct->kind == COUNTER_GAUGE) {
+			counter_read_level(ct, v);
 		} else {
 			struct sensor_state *st = inst->priv;
-			ct->value = v > 0 ? (uint64_t)v : 0;
-			ct->enabled = ct->running = now_ns - st->open_ns;
+			counter_read_count(ct, v > 0 ? (uint64_t)v : 0, now_ns - st->open_ns, now_ns - st->open_ns);
 		}
 	}
 	return 0;

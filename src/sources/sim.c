@@ -147,10 +147,7 @@ static int sim_read(struct source *src, struct instance *inst, uint64_t now_ns)
 			c->reads++;
 		}
 		double enabled = (double)(now_ns - c->open_ns);
-		ct->value = round_count(c->acc);
-		ct->enabled = (uint64_t)enabled;
-		ct->running = round_count(enabled * sim_running_fraction(c->sec));
-		ct->read_ok = true;
+		counter_read_count(ct, round_count(c->acc), (uint64_t)enabled, round_count(enabled * sim_running_fraction(c->sec)));
 	}
 	return 0;
 }
