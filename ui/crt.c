@@ -1,6 +1,7 @@
 /* crt.c - the terminal: start and restore it, colours or monochrome attributes by role,
  * UTF-8 or ASCII, and crash signals (restore the terminal before dying; INT/TERM/HUP
  * belong to the run loop, which ends the monitor cleanly). */
+#include <assert.h>
 #include <langinfo.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@ static volatile sig_atomic_t resumed; /* SIGCONT: back from a suspend, the scree
 
 static struct cell *row_of(struct cell *g, int y)
 {
+	assert(y >= 0 && y < grid_lines); /* callers clip first (crt_visible) */
 	return g + (size_t)y * (size_t)grid_cols;
 }
 static void on_crash(int sig)

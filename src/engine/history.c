@@ -1,6 +1,7 @@
 /* history.c - the last N values of every metric value slot. */
 #include "engine/history.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -34,6 +35,7 @@ void history_push(struct history *h, const struct frame *f)
 	if (h->len < HISTORY_LEN)
 		h->len++;
 	h->count++;
+	assert(h->head >= 0 && h->head < HISTORY_LEN && h->len <= HISTORY_LEN);
 	for (int k = 0; k < h->nslots && k < f->nvalues; k++) {
 		const struct frame_value *v = &f->values[k];
 		float x = v->state == VS_OK ? (float)v->value : NAN;

@@ -3,6 +3,7 @@
  * metric, and publish it all as one frame.
  *
  * Time comes from the caller (the injected clock), never from the system here. */
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -139,6 +140,7 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 		double el = 0;
 		bool any = false;
 		for (int i = 0; i < inst->nmembers; i++) {
+			assert(inst->members[i] < inst - s->inst); /* binding puts members first: one pass */
 			const struct instance *mb = &s->inst[inst->members[i]];
 			if (!mb->opened || mb->off) /* a member that cannot count (offline CPU) is not a zero */
 				continue;
@@ -165,6 +167,7 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 		int nen = 0, ncum = 0, nenabled = 0;
 		for (int c = 0; c < inst->ncounters; c++) {
 			struct counter *ct = &inst->counters[c];
+			assert(ct->slot >= 0 && ct->slot < s->ncounters && ct->event >= 0 && ct->event < g->nevents);
 			struct frame_counter *fc = &fcs[ct->slot];
 			if (!inst->opened || inst->event_na[ct->event]) {
 				memset(fc, 0, sizeof(*fc));
@@ -219,7 +222,8 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 
 const struct frame *session_sample(struct session *s, uint64_t now_ns)
 {
-	struct frame *f = &s->frames[s->cur ^ 1];
+	struct frame *f = &s->frames[s->cur ^ 1]; /* the one outputs are not reading */
+	assert(s->cur == 0 || s->cur == 1);
 	struct frame_counter *fcs = (struct frame_counter *)f->counters;
 	struct frame_instance *fis = (struct frame_instance *)f->inst;
 	struct frame_value *fvs = (struct frame_value *)f->values;
@@ -258,6 +262,7 @@ const struct frame *session_sample(struct session *s, uint64_t now_ns)
 		s->inst[i].skip_next = false; /* aggregates inherited it through the event states */
 	for (int k = 0; k < s->nvalues; k++) {
 		const struct value_info *vi = &s->vinfo[k];
+		assert(vi->instance >= 0 && vi->instance < s->ninstances && vi->form >= 0 && vi->form < vi->m->nforms);
 		struct frame_value *v = &fvs[k];
 		const struct instance *inst = &s->inst[vi->instance];
 		const struct prof_formula *m = &vi->m->forms[vi->form];
