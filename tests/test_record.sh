@@ -171,10 +171,16 @@ else
 fi
 while IFS=: read -r f why; do
     before=$(ls -ld "$f" | cut -c1-10)
-    "$PMUTOP" --demo -b -n 1 --fake-clock -w "$f" --force > /dev/null 2> err.out < /dev/null
+    "$PMUTOP" --demo -b -n 1 --fake-clock -w "$f" --force > out.txt 2> err.out < /dev/null
     expect_eq "--force on $f: exit" $? 1
     expect_grep "--force on $f: said" "$f: $why" err.out
     expect_eq "--force on $f: left as it was" "$(ls -ld "$f" | cut -c1-10)" "$before"
+    expect_eq "--force on $f: refused before the first interval" "$(wc -c < out.txt 2> /dev/null || echo 0)" 0
+    # without --force: what is there, and that --force would not help either
+    "$PMUTOP" --demo -b -n 1 --fake-clock -w "$f" > out.txt 2> err.out < /dev/null
+    expect_eq "no --force on $f: exit" $? 1
+    expect_grep "no --force on $f: said, without 'use --force'" "$f: $why; not overwritten (--force replaces only a pmutop recording)" err.out
+    expect_eq "no --force on $f: refused before the first interval" "$(wc -c < out.txt)" 0
 done < kinds.txt
 expect_eq "--force: the notes untouched" "$(cat notes.txt)" "someone's notes"
 

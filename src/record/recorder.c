@@ -448,12 +448,8 @@ int recorder_start(struct recorder *r, const char *path, bool force, char **err)
 		*err = xasprintf("cannot record to %s: %s", path, strerror(dir_ok));
 		return -1;
 	}
-	if (!r->opt.rotate_ns) {
-		if (!force && access(path, F_OK) == 0) {
-			*err = xasprintf("%s: exists; not overwritten (use --force)", path);
-			return -1;
-		}
-	}
+	if (!r->opt.rotate_ns && store_may_write(path, force, err) < 0)
+		return -1; /* before the first frame, not when the writer first tries */
 	pthread_mutex_lock(&r->lock);
 	free(r->error);
 	r->error = NULL;

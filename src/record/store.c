@@ -59,41 +59,60 @@ int store_exec(struct store *st, const char *sql, char **err)
 	return 0;
 }
 
-/* --force replaces a pmutop recording and nothing else: not a device node (as root,
- * -w /dev/null --force would have replaced it with a file), not another program's file,
- * never through a symbolic link. 0, or -1 with *err naming what is there. */
-static int may_replace(const char *path, char **err)
+/* What is at path, when it is not a pmutop recording (NULL: nothing, or a recording);
+ * *err set instead when it cannot be looked at. */
+static char *what_is_there(const char *path, char **err)
 {
 	struct stat sb;
 	if (lstat(path, &sb) != 0) {
-		if (errno == ENOENT)
-			return 0;
-		*err = xasprintf("%s: %s", path, strerror(errno));
-		return -1;
+		if (errno != ENOENT)
+			*err = xasprintf("%s: %s", path, strerror(errno));
+		return NULL;
 	}
 	const char *kind = S_ISLNK(sb.st_mode) ? "a symbolic link" : S_ISDIR(sb.st_mode) ? "a directory"
 			   : S_ISCHR(sb.st_mode) ? "a character device" : S_ISBLK(sb.st_mode) ? "a block device"
 			   : S_ISFIFO(sb.st_mode) ? "a pipe" : S_ISSOCK(sb.st_mode) ? "a socket"
 			   : !S_ISREG(sb.st_mode) ? "not a regular file" : NULL;
-	if (kind) {
-		*err = xasprintf("%s: %s; --force replaces only a pmutop recording, so it is left as it is", path, kind);
-		return -1;
-	}
+	if (kind)
+		return xstrdup(kind);
 	char *why = NULL;
 	struct store *old = store_open(path, &why);
 	if (!old) {
-		*err = xasprintf("%s: not a pmutop recording, so --force leaves it (%s)", path, why);
 		free(why);
-		return -1;
+		return xstrdup("not a pmutop recording");
 	}
 	store_close(old);
+	return NULL;
+}
+
+/* --force replaces a pmutop recording and nothing else: not a device node (as root,
+ * -w /dev/null --force would have replaced it with a file), not another program's file,
+ * never through a symbolic link. Without --force nothing is replaced, and the message
+ * says whether --force would help. */
+int store_may_write(const char *path, bool force, char **err)
+{
+	*err = NULL;
+	char *what = what_is_there(path, err);
+	if (*err)
+		return -1;
+	if (what) {
+		*err = xasprintf("%s: %s; %s", path, what,
+				 force ? "--force replaces only a pmutop recording, so it is left as it is"
+				       : "not overwritten (--force replaces only a pmutop recording)");
+		free(what);
+		return -1;
+	}
+	if (!force && access(path, F_OK) == 0) {
+		*err = xasprintf("%s: exists; not overwritten (use --force)", path);
+		return -1;
+	}
 	return 0;
 }
 
 struct store *store_create(const char *path, bool force, char **err)
 {
 	*err = NULL;
-	if (force && may_replace(path, err) < 0)
+	if (store_may_write(path, force, err) < 0)
 		return NULL;
 	if (force) {
 		char *wal = xasprintf("%s-wal", path), *shm = xasprintf("%s-shm", path);
@@ -106,8 +125,8 @@ struct store *store_create(const char *path, bool force, char **err)
 	/* created here, exclusively: never over another file, and readable by the group only */
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0640);
 	if (fd < 0) {
-		*err = errno == EEXIST ? xasprintf("%s: exists; not overwritten (use --force)", path)
-				       : xasprintf("%s: %s", path, strerror(errno));
+		if (errno != EEXIST || store_may_write(path, false, err) == 0)
+			*err = xasprintf("%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	close(fd);

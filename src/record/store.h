@@ -22,6 +22,9 @@ struct store;
 /* ---- writing ---- */
 /* Create path (mode 0640; an existing file is refused unless force). NULL with *err. */
 struct store *store_create(const char *path, bool force, char **err);
+/* May a recording be written to path (nothing there, or with force a pmutop recording)?
+ * 0, or -1 with *err saying what is there and whether --force would help. */
+int store_may_write(const char *path, bool force, char **err);
 int store_exec(struct store *st, const char *sql, char **err);
 int store_put_meta(struct store *st, const char *key, const char *value, char **err);
 /* One row of a static table: counters, instances (values bound in order, text or NULL). */
