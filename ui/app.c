@@ -138,7 +138,7 @@ static void cmd_per_cpu(struct tui *t)
 static void cmd_sort(struct tui *t)
 {
 	struct upane *p = t->focus < t->npanes ? &t->panes[t->focus] : NULL;
-	if (!p || strcmp(p->style, "stacked") || !p->expandable) {
+	if (!p || p->style != STYLE_STACKED || !p->expandable) {
 		tui_message(t, false, "sorting is for per-CPU rows of a stacked pane");
 		return;
 	}
@@ -159,7 +159,7 @@ static void cmd_expand(struct tui *t)
 		tui_message(t, false, p->show_detail ? "level 2 under each row (Enter: level 1 only)" : "level 1");
 		return;
 	}
-	if (p && in >= 0 && t->f->iinfo[in].ndetails && !strcmp(p->style, "table")) { /* an RC: its root ports */
+	if (p && in >= 0 && t->f->iinfo[in].ndetails && p->style == STYLE_TABLE) { /* an RC: its root ports */
 		for (int i = 0; i < p->ninst; i++)
 			if (!strcmp(t->f->iinfo[p->inst[i]].name, t->f->iinfo[in].name))
 				p->open[i] = !p->open[i];

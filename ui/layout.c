@@ -147,7 +147,8 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 	p->profile = prof;
 	p->key = xasprintf("%s/%s", prof->name, key);
 	p->title = xstrdup(title);
-	p->style = style;
+	p->style = !strcmp(style, "bars") ? STYLE_BARS : !strcmp(style, "table") ? STYLE_TABLE
+		   : !strcmp(style, "stacked") ? STYLE_STACKED : STYLE_VALUES;
 	p->nmetrics = nm;
 	int nm1 = nm ? nm : 1, cap = s->ninstances ? s->ninstances : 1;
 	p->metrics = xmalloc(sizeof(*p->metrics) * (size_t)nm1);

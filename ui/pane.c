@@ -211,7 +211,7 @@ static void draw_block_row(struct tui *t, int pi, int i, int m, int yy, int x, i
 static int draw_blocks(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 {
 	struct upane *p = &t->panes[pi];
-	bool bars = !strcmp(p->style, "bars");
+	bool bars = p->style == STYLE_BARS;
 	int minw = bars ? 58 : 46;
 	int nvis = 0;
 	for (int i = 0; i < p->ninst; i++)
@@ -382,7 +382,7 @@ static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 		ncols--;
 	int rest = w - labw - ncols * cw;
 	int sparkw = t->set.sparklines != SPARK_OFF && rest >= SPARK_W + 14 ? SPARK_W : 0;
-	int barw = strcmp(p->style, "values") ? rest - sparkw - 4 : 0;
+	int barw = p->style != STYLE_VALUES ? rest - sparkw - 4 : 0;
 	if (barw > 30) { /* a wide terminal: wider columns and a longer bar, not blank space */
 		int spare = barw - 30;
 		int grow = spare / 2 / (ncols ? ncols : 1);
@@ -695,7 +695,7 @@ void pane_draw_title(struct tui *t, int pi, int y, int x, int w)
 	char title[160];
 	snprintf(title, sizeof(title), " %s ", p->title);
 	crt_put(y, x + 1, w - 2, t->focus == pi ? R_TITLE_FOCUS : R_TITLE, title);
-	if (p->expandable && strcmp(p->style, "stacked")) { /* stacked panes hint in their legend */
+	if (p->expandable && p->style != STYLE_STACKED) { /* stacked panes hint in their legend */
 		const char *hint = enter_hint(p);
 		crt_put(y, x + w - (int)strlen(hint) - 1, (int)strlen(hint), R_DIM, hint);
 	}
@@ -707,7 +707,7 @@ void pane_draw_title(struct tui *t, int pi, int y, int x, int w)
 static bool blocks_as_table(struct tui *t, int pi, int w)
 {
 	struct upane *p = &t->panes[pi];
-	if ((strcmp(p->style, "bars") && strcmp(p->style, "values")) || p->expandable || p->nmetrics < 2)
+	if ((p->style != STYLE_BARS && p->style != STYLE_VALUES) || p->expandable || p->nmetrics < 2)
 		return false;
 	int nvis = 0;
 	for (int i = 0; i < p->ninst; i++) {
@@ -739,7 +739,7 @@ int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw)
 	/* bars of one unit share one scale in a pane (405 GB/s is drawn longer than 180 GB/s),
 	 * and the rule says what a full bar is, once the body has drawn one */
 	char full[96] = "";
-	if (draw && strcmp(p->style, "stacked")) {
+	if (draw && p->style != STYLE_STACKED) {
 		for (int m = 0; m < p->nmetrics; m++)
 			pane_scale(t, p, m);
 		size_t n = 0;
@@ -758,7 +758,7 @@ int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw)
 					p->scale[o] = top;
 			char num[24], u[16];
 			format_human(top, p->metrics[m]->unit, num, sizeof(num), u, sizeof(u));
-			if (top > 0 && n < sizeof(full) - 1 && !strcmp(p->style, "bars"))
+			if (top > 0 && n < sizeof(full) - 1 && p->style == STYLE_BARS)
 				n += (size_t)snprintf(full + n, sizeof(full) - n, "%s%s %s", n ? ", " : " bar = ", num, u);
 		}
 		if (n && (int)n + 4 < w / 2)
@@ -768,9 +768,9 @@ int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw)
 	}
 	int body;
 	p->drew_bars = false;
-	if (!strcmp(p->style, "table") || blocks_as_table(t, pi, w))
+	if (p->style == STYLE_TABLE || blocks_as_table(t, pi, w))
 		body = draw_table(t, pi, y + 1, x, w, draw);
-	else if (!strcmp(p->style, "stacked"))
+	else if (p->style == STYLE_STACKED)
 		body = draw_stacked_pane(t, pi, y + 1, x, w, draw);
 	else
 		body = draw_blocks(t, pi, y + 1, x, w, draw);

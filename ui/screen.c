@@ -233,7 +233,7 @@ static void draw_body(struct tui *t)
 		int spare = height - 1 - other - collapsed;
 		if (other + full <= height - 1) {
 			p->height = full;
-		} else if (!strcmp(p->style, "stacked") && spare >= 4) {
+		} else if (p->style == STYLE_STACKED && spare >= 4) {
 			p->max_cpu_rows = spare - 1; /* one line says how many more */
 			p->height = pane_draw(t, i, 0, 0, COLS, false);
 		} else {

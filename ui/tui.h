@@ -28,6 +28,7 @@ enum role {
 enum charset { CHARS_AUTO, CHARS_UTF8, CHARS_ASCII };
 enum tristate { TRI_AUTO, TRI_ON, TRI_OFF };
 enum bar_style { BAR_BLOCKS, BAR_PIPES, BAR_HASHES };
+enum pane_style { STYLE_VALUES, STYLE_BARS, STYLE_TABLE, STYLE_STACKED };
 enum spark_style { SPARK_SWEEP, SPARK_SCROLL, SPARK_OFF };
 
 struct settings {
@@ -46,7 +47,7 @@ struct upane {
 	const struct profile *profile;
 	char *key;   /* "profile/pane", for settings */
 	char *title;
-	const char *style; /* bars, table, stacked, values */
+	enum pane_style style; /* the profile's style=, resolved once at layout */
 	int nmetrics;
 	const struct prof_metric **metrics;
 	int *metric_index; /* in the profile */
