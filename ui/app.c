@@ -40,10 +40,10 @@ static void focus_pane(struct tui *t, int dir, bool to_last_row)
 }
 
 static void cmd_quit(struct tui *t) { t->quit = true; }
-static void cmd_help(struct tui *t) { ui_mode_enter(t, &help_mode); t->help_scroll = 0; }
-static void cmd_setup(struct tui *t) { ui_mode_enter(t, &setup_mode); t->setup_row = 0; }
-static void cmd_errors(struct tui *t) { ui_mode_enter(t, &errors_mode); t->errors_scroll = 0; }
-static void cmd_find(struct tui *t) { ui_mode_enter(t, &find_mode); t->find[0] = '\0'; }
+static void cmd_help(struct tui *t) { ui_mode_enter(t, &help_mode, xcalloc(1, sizeof(struct scroll_view))); }
+static void cmd_setup(struct tui *t) { ui_mode_enter(t, &setup_mode, xcalloc(1, sizeof(struct scroll_view))); }
+static void cmd_errors(struct tui *t) { ui_mode_enter(t, &errors_mode, xcalloc(1, sizeof(struct scroll_view))); }
+static void cmd_find(struct tui *t) { ui_mode_enter(t, &find_mode, xcalloc(1, sizeof(struct prompt))); }
 static void cmd_find_next(struct tui *t) { find_next(t); }
 static void cmd_redraw(struct tui *t) { (void)t; crt_forget_screen(); }
 static void cmd_next_pane(struct tui *t) { focus_pane(t, 1, false); }
@@ -188,8 +188,7 @@ static void cmd_filter(struct tui *t)
 		free(why);
 		return;
 	}
-	ui_mode_enter(t, &filter_mode);
-	t->fe = fe;
+	ui_mode_enter(t, &filter_mode, fe);
 }
 
 static void cmd_record(struct tui *t)

@@ -75,9 +75,9 @@ static void errors_draw(struct tui *t)
 	int n = wrap(msgs, nmsgs, iw, &lines);
 	if (!n)
 		crt_put(iy, ix, iw, R_DIALOG, "No errors: every group opened.");
-	if (t->errors_scroll > n - 1)
-		t->errors_scroll = n > 0 ? n - 1 : 0;
-	for (int i = t->errors_scroll, y = iy; i < n && y < iy + ih; i++, y++)
+	if (((struct scroll_view *)t->mode_data)->first > n - 1)
+		((struct scroll_view *)t->mode_data)->first = n > 0 ? n - 1 : 0;
+	for (int i = ((struct scroll_view *)t->mode_data)->first, y = iy; i < n && y < iy + ih; i++, y++)
 		crt_put(y, ix, iw, R_DIALOG, lines[i]);
 	for (int i = 0; i < nmsgs; i++)
 		free(msgs[i]);
@@ -90,10 +90,10 @@ static void errors_draw(struct tui *t)
 static void errors_key(struct tui *t, int key)
 {
 	switch (key) {
-	case KEY_UP: if (t->errors_scroll > 0) t->errors_scroll--; break;
-	case KEY_DOWN: t->errors_scroll++; break;
-	case KEY_PPAGE: t->errors_scroll -= 10; if (t->errors_scroll < 0) t->errors_scroll = 0; break;
-	case KEY_NPAGE: t->errors_scroll += 10; break;
+	case KEY_UP: if (((struct scroll_view *)t->mode_data)->first > 0) ((struct scroll_view *)t->mode_data)->first--; break;
+	case KEY_DOWN: ((struct scroll_view *)t->mode_data)->first++; break;
+	case KEY_PPAGE: ((struct scroll_view *)t->mode_data)->first -= 10; if (((struct scroll_view *)t->mode_data)->first < 0) ((struct scroll_view *)t->mode_data)->first = 0; break;
+	case KEY_NPAGE: ((struct scroll_view *)t->mode_data)->first += 10; break;
 	default: ui_mode_leave(t); break;
 	}
 }

@@ -197,7 +197,7 @@ static const char *row_hint(const struct filter_editor *fe)
 
 static void filter_editor_draw(struct tui *t)
 {
-	struct filter_editor *fe = t->fe;
+	struct filter_editor *fe = t->mode_data;
 	char title[160];
 	const struct instance_info *i0 = &t->f->iinfo[fe->insts[0]];
 	size_t tn = fe->groups ? (size_t)snprintf(title, sizeof(title), "Filters: %s (", fe->name)
@@ -262,7 +262,7 @@ static void value_text(const struct prof_filter *f, uint64_t v, char *buf, size_
 /* Apply every change; on a refusal, put back what was already applied. */
 static bool apply(struct tui *t)
 {
-	struct filter_editor *fe = t->fe;
+	struct filter_editor *fe = t->mode_data;
 	int order[64], n = 0;
 	/* clear before set, so that exclusive pairs can be swapped in one go */
 	for (int pass = 0; pass < 2; pass++)
@@ -328,10 +328,9 @@ static void close_editor(struct tui *t)
 	ui_mode_leave(t);
 }
 
-static void filter_editor_leave(struct tui *t)
+static void filter_editor_release(void *data)
 {
-	filter_editor_free(t->fe);
-	t->fe = NULL;
+	filter_editor_free(data);
 }
 
 static void edit_key(struct tui *t, struct filter_editor *fe, int key)
@@ -366,7 +365,7 @@ static void edit_key(struct tui *t, struct filter_editor *fe, int key)
 
 static void filter_editor_key(struct tui *t, int key)
 {
-	struct filter_editor *fe = t->fe;
+	struct filter_editor *fe = t->mode_data;
 	if (fe->editing) {
 		edit_key(t, fe, key);
 		return;
@@ -449,4 +448,4 @@ static void filter_editor_key(struct tui *t, int key)
 	}
 }
 
-const struct ui_mode filter_mode = { "filter editor", filter_editor_draw, filter_editor_key, filter_editor_leave };
+const struct ui_mode filter_mode = { "filter editor", filter_editor_draw, filter_editor_key, filter_editor_release };

@@ -51,18 +51,20 @@ void find_next(struct tui *t)
 
 static void find_key(struct tui *t, int key)
 {
-	size_t n = strlen(t->find);
+	struct prompt *p = t->mode_data;
+	size_t n = strlen(p->text);
 	if (key == 27) {
 		ui_mode_leave(t);
 	} else if (key == '\r' || key == '\n' || key == KEY_ENTER) {
+		snprintf(t->find, sizeof(t->find), "%s", p->text); /* n repeats it */
 		ui_mode_leave(t);
 		t->found_pane = -1; /* a new search starts at the focused pane */
 		find_next(t);
 	} else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && n) {
-		t->find[n - 1] = '\0';
-	} else if (key < 256 && isprint(key) && n + 1 < sizeof(t->find)) {
-		t->find[n] = (char)key;
-		t->find[n + 1] = '\0';
+		p->text[n - 1] = '\0';
+	} else if (key < 256 && isprint(key) && n + 1 < sizeof(p->text)) {
+		p->text[n] = (char)key;
+		p->text[n + 1] = '\0';
 	}
 }
 
@@ -70,7 +72,7 @@ static void find_key(struct tui *t, int key)
 static void find_draw(struct tui *t)
 {
 	char line[128];
-	snprintf(line, sizeof(line), " Find metric: %s_", t->find);
+	snprintf(line, sizeof(line), " Find metric: %s_", ((struct prompt *)t->mode_data)->text);
 	crt_put(2, 0, COLS, R_INPUT, line);
 }
 

@@ -62,12 +62,13 @@ static void help_line(const struct tui *t, int i, const char **keys, const char 
 /* The first line shown, kept so that the last page is full. */
 static int clamp_scroll(struct tui *t, int shown)
 {
+	struct scroll_view *v = t->mode_data;
 	int most = help_lines(t) - shown;
-	if (t->help_scroll > most)
-		t->help_scroll = most;
-	if (t->help_scroll < 0)
-		t->help_scroll = 0;
-	return t->help_scroll;
+	if (v->first > most)
+		v->first = most;
+	if (v->first < 0)
+		v->first = 0;
+	return v->first;
 }
 
 static void help_draw(struct tui *t)
@@ -77,7 +78,7 @@ static void help_draw(struct tui *t)
 	bool fits = n + 2 <= LINES - 2;
 	crt_box(86, n + 2, fits ? "pmutop help (any key closes)" : "pmutop help (Up/Down/PgUp/PgDn scroll, other keys close)",
 		&iy, &ix, &iw, &ih);
-	t->help_page = ih;
+	((struct scroll_view *)t->mode_data)->page = ih;
 	int first = clamp_scroll(t, ih);
 	for (int line = first, y = iy; line < n && y < iy + ih; line++, y++) {
 		const char *keys, *text;
@@ -95,21 +96,22 @@ static void help_draw(struct tui *t)
 
 static void help_key(struct tui *t, int key)
 {
-	int page = t->help_page > 1 ? t->help_page - 1 : 1;
-	if (t->help_page >= help_lines(t)) { /* it all shows: any key closes */
+	struct scroll_view *v = t->mode_data;
+	int page = v->page > 1 ? v->page - 1 : 1;
+	if (v->page >= help_lines(t)) { /* it all shows: any key closes */
 		ui_mode_leave(t);
 		return;
 	}
 	switch (key) {
-	case KEY_UP: t->help_scroll--; break;
-	case KEY_DOWN: t->help_scroll++; break;
-	case KEY_PPAGE: t->help_scroll -= page; break;
-	case KEY_NPAGE: t->help_scroll += page; break;
-	case KEY_HOME: t->help_scroll = 0; break;
-	case KEY_END: t->help_scroll = help_lines(t); break;
+	case KEY_UP: v->first--; break;
+	case KEY_DOWN: v->first++; break;
+	case KEY_PPAGE: v->first -= page; break;
+	case KEY_NPAGE: v->first += page; break;
+	case KEY_HOME: v->first = 0; break;
+	case KEY_END: v->first = help_lines(t); break;
 	default: ui_mode_leave(t); return;
 	}
-	clamp_scroll(t, t->help_page);
+	clamp_scroll(t, v->page);
 }
 
 const struct ui_mode help_mode = { "help", help_draw, help_key, NULL };

@@ -6,17 +6,30 @@
 
 struct tui;
 
+/* Each mode keeps its state in t->mode_data (tmux: a mode's data pointer), given to
+ * ui_mode_enter() and freed when the mode is left. */
 struct ui_mode {
 	const char *name;
 	void (*draw)(struct tui *t);         /* over the panes, after them */
 	void (*key)(struct tui *t, int key); /* a key while the mode is on top */
-	void (*leave)(struct tui *t);        /* free what the mode holds; may be NULL */
+	void (*free)(void *data);            /* frees the mode's data; NULL: free() */
+};
+
+/* The modes' data */
+struct scroll_view {
+	int first; /* the first line (or row) shown */
+	int page;  /* lines the view shows, as last drawn */
+};
+
+struct prompt {
+	char text[64];
 };
 
 extern const struct ui_mode help_mode, setup_mode, errors_mode, filter_mode, find_mode, jump_mode;
 
-/* Put a mode on top of the panes (leaving the one there), or go back to the panes. */
-void ui_mode_enter(struct tui *t, const struct ui_mode *m);
+/* Put a mode on top of the panes with its data (leaving the one there, and freeing its
+ * data), or go back to the panes. */
+void ui_mode_enter(struct tui *t, const struct ui_mode *m, void *data);
 void ui_mode_leave(struct tui *t);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/util.h"
 #include "engine/runloop.h"
 #include "mode.h"
 #include "tui.h"
@@ -84,31 +85,34 @@ static bool parse_jump(const char *text, uint64_t now_wall, uint64_t *wall)
 
 static void jump_key(struct tui *t, int key)
 {
-	size_t n = strlen(t->jump);
+	struct prompt *pr = t->mode_data;
+	size_t n = strlen(pr->text);
 	if (key == 27) {
 		ui_mode_leave(t);
 	} else if (key == '\r' || key == '\n' || key == KEY_ENTER) {
 		struct ui_position p;
 		position(t, &p);
 		uint64_t wall;
+		char text[sizeof(pr->text)];
+		snprintf(text, sizeof(text), "%s", pr->text);
 		ui_mode_leave(t);
-		if (!parse_jump(t->jump, p.wall, &wall)) {
-			tui_message(t, true, "'%s': jump to HH:MM[:SS], +5m or -90s", t->jump);
+		if (!parse_jump(text, p.wall, &wall)) {
+			tui_message(t, true, "'%s': jump to HH:MM[:SS], +5m or -90s", text);
 			return;
 		}
 		show(t, rp(t)->seq_at_wall(rp(t)->ctx, wall));
 	} else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && n) {
-		t->jump[n - 1] = '\0';
-	} else if (key < 256 && isprint(key) && n + 1 < sizeof(t->jump)) {
-		t->jump[n] = (char)key;
-		t->jump[n + 1] = '\0';
+		pr->text[n - 1] = '\0';
+	} else if (key < 256 && isprint(key) && n + 1 < sizeof(pr->text)) {
+		pr->text[n] = (char)key;
+		pr->text[n + 1] = '\0';
 	}
 }
 
 static void jump_draw(struct tui *t)
 {
 	char line[128];
-	snprintf(line, sizeof(line), " Jump to (HH:MM:SS, +5m, -90s): %s_", t->jump);
+	snprintf(line, sizeof(line), " Jump to (HH:MM:SS, +5m, -90s): %s_", ((struct prompt *)t->mode_data)->text);
 	crt_put(2, 0, COLS, R_INPUT, line);
 }
 
@@ -141,8 +145,7 @@ static void slower(struct tui *t) { speed(t, 0.5); }
 
 static void jump_prompt(struct tui *t)
 {
-	t->jump[0] = '\0';
-	ui_mode_enter(t, &jump_mode);
+	ui_mode_enter(t, &jump_mode, xcalloc(1, sizeof(struct prompt)));
 }
 
 static void no_recording(struct tui *t)

@@ -51,7 +51,7 @@ static void setup_draw(struct tui *t)
 	crt_box(72, nrows(t) + 6, "Setup (Left/Right/Space change, Esc saves and closes)", &iy, &ix, &iw, &ih);
 	char line[160];
 	int rows = ih - 2; /* headings take two lines */
-	int first = t->setup_row >= rows ? t->setup_row - rows + 1 : 0;
+	int first = ((struct scroll_view *)t->mode_data)->first >= rows ? ((struct scroll_view *)t->mode_data)->first - rows + 1 : 0;
 	int y = iy;
 	for (int r = first; r < nrows(t) && y < iy + ih; r++) {
 		if (r == S_PANES) {
@@ -80,13 +80,13 @@ static void setup_draw(struct tui *t)
 					 m->title, m->name);
 			}
 		}
-		crt_put(y++, ix, iw, r == t->setup_row ? R_FOCUS : R_DIALOG, line);
+		crt_put(y++, ix, iw, r == ((struct scroll_view *)t->mode_data)->first ? R_FOCUS : R_DIALOG, line);
 	}
 }
 
 static void change(struct tui *t, int dir)
 {
-	int r = t->setup_row;
+	int r = ((struct scroll_view *)t->mode_data)->first;
 	switch (r) {
 	case S_COLOUR: t->set.colour = (enum tristate)((t->set.colour + 3 + dir) % 3); break;
 	case S_CHARS: t->set.chars = (enum charset)((t->set.chars + 3 + dir) % 3); break;
@@ -124,8 +124,8 @@ static void change(struct tui *t, int dir)
 static void setup_key(struct tui *t, int key)
 {
 	switch (key) {
-	case KEY_UP: if (t->setup_row > 0) t->setup_row--; break;
-	case KEY_DOWN: if (t->setup_row < nrows(t) - 1) t->setup_row++; break;
+	case KEY_UP: if (((struct scroll_view *)t->mode_data)->first > 0) ((struct scroll_view *)t->mode_data)->first--; break;
+	case KEY_DOWN: if (((struct scroll_view *)t->mode_data)->first < nrows(t) - 1) ((struct scroll_view *)t->mode_data)->first++; break;
 	case KEY_LEFT: change(t, -1); break;
 	case KEY_RIGHT: case ' ': case '\r': case '\n': case KEY_ENTER: change(t, 1); break;
 	case 27: case 'q': case 's': case KEY_F(2): case KEY_F(10):

@@ -107,13 +107,10 @@ struct tui {
 	bool paused;
 	double interval;
 	const struct ui_mode *mode; /* the view on top of the panes, or NULL */
+	void *mode_data;            /* its state (mode.h), freed when it is left */
 	int nkeys;
 	const struct key_binding *keys; /* the key table, for help */
-	struct filter_editor *fe;
-	int setup_row, errors_scroll;
-	int help_scroll, help_page; /* help's first line shown, and lines it shows */
-	char find[64];
-	char jump[32]; /* a replay's 'g' prompt */
+	char find[64];                /* the last search, which n repeats */
 	int found_pane, found_metric; /* the last match, where n goes on from (-1: none) */
 	char message[256];
 	char more[16]; /* " ↓45% ": the panes go on below the screen */
