@@ -77,6 +77,8 @@ START_TEST(human_numbers)
 	fmt(0.0, "GB/s", "0.00", "GB/s");
 	fmt(430551, "/s", "431k", "/s");        /* counts get k, M, G */
 	fmt(1234567890, "/s", "1.23G", "/s");
+	fmt(0.0, "errors", "0", "errors");      /* a count of none has no decimals */
+	fmt(-0.0, "/s", "0", "/s");
 	fmt(189.4, "ns", "189", "ns");
 	fmt(56.78, "ns", "56.8", "ns");
 	fmt(23.456, "%", "23.5", "%");

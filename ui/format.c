@@ -105,7 +105,11 @@ void format_human(double v, const char *unit, char *num, size_t nlen, char *u, s
 		fixed(v, 1, num, nlen);
 		return;
 	}
-	/* counts and rates: k, M, G suffixes */
+	/* counts and rates: k, M, G suffixes; none at all is "0", not "0.00 errors" */
+	if (v == 0) {
+		snprintf(num, nlen, "0");
+		return;
+	}
 	static const char *const suffix[] = { "", "k", "M", "G", "T" };
 	int s = 0;
 	while (fabs(v) >= 1000 && s < 4) {
