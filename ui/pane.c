@@ -768,7 +768,9 @@ int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw)
 	}
 	int body;
 	p->drew_bars = false;
-	if (p->style == STYLE_TABLE || blocks_as_table(t, pi, w))
+	if (!draw) /* measured at layout, drawn as measured */
+		p->as_table = p->style == STYLE_TABLE || blocks_as_table(t, pi, w);
+	if (p->as_table)
 		body = draw_table(t, pi, y + 1, x, w, draw);
 	else if (p->style == STYLE_STACKED)
 		body = draw_stacked_pane(t, pi, y + 1, x, w, draw);

@@ -48,6 +48,7 @@ struct upane {
 	char *key;   /* "profile/pane", for settings */
 	char *title;
 	enum pane_style style; /* the profile's style=, resolved once at layout */
+	bool as_table;         /* drawn as a table (its style, or blocks that would not fit) */
 	int nmetrics;
 	const struct prof_metric **metrics;
 	int *metric_index; /* in the profile */
