@@ -4,7 +4,8 @@ as the oracle for pmutop's: each MetricExpr of the CPU's *metrics.json evaluated
 raw deltas pmutop read, per socket and for the machine, as perf stat --per-socket / -a
 would: an event is the JSON's encoding, placed with the tree's own format files as
 perf's jevents writes it (event=, ch_mask=, fc_mask=, umask=), and counted on every PMU
-whose name is the Unit's prefix (iMC: uncore_imc_N) - never through pmutop's names.
+whose name is the Unit's prefix (iMC: uncore_imc_N) or the Unit's one PMU (DFPMC:
+amd_df) - never through pmutop's names.
 duration_time is the interval in seconds; source_count() the PMUs an event is summed over
 and #num_packages the sockets, which perf takes machine-wide: such metrics are compared
 for the machine only. d_ratio(a, b) is a / b, 0 when b is; a ScaleUnit's number
@@ -13,9 +14,10 @@ for the machine only. d_ratio(a, b) is a / b, 0 when b is; a ScaleUnit's number
 import glob, json, os, re, sys
 
 UNIT_PMU = {"iMC": "uncore_imc", "UPI": "uncore_upi", "UPI LL": "uncore_upi", "IIO": "uncore_iio",
-            "CHA": "uncore_cha", "M2M": "uncore_m2m", "UMCPMC": "amd_umc"}
+            "CHA": "uncore_cha", "M2M": "uncore_m2m", "UMCPMC": "amd_umc", "DFPMC": "amd_df", "L3PMC": "amd_l3"}
 TERMS = (("EventCode", "event"), ("PortMask", "ch_mask"), ("FCMask", "fc_mask"), ("UMask", "umask"),
-         ("RdWrMask", "rdwrmask"))
+         ("RdWrMask", "rdwrmask"), ("EnAllCores", "enallcores"), ("EnAllSlices", "enallslices"),
+         ("SliceId", "sliceid"), ("ThreadMask", "threadmask"))
 
 
 def place(spec, value):
@@ -70,11 +72,11 @@ def main():
                 ev = events[m.group(0)]
                 prefix = UNIT_PMU[ev["Unit"]]
                 return repr(sum(c["delta"] for c in counters
-                                if re.match(re.escape(prefix) + r"_\d+$", c["pmu"])
+                                if re.match(re.escape(prefix) + r"(_\d+)?$", c["pmu"])
                                 and int(c["config"], 16) == encode(root, c["pmu"], ev)))
             def source_count(m):  # the PMUs an event is summed over
                 prefix = UNIT_PMU[events[m.group(1)]["Unit"]]
-                return repr(len({c["pmu"] for c in counters if re.match(re.escape(prefix) + r"_\d+$", c["pmu"])}))
+                return repr(len({c["pmu"] for c in counters if re.match(re.escape(prefix) + r"(_\d+)?$", c["pmu"])}))
             def token(m):  # an event's count; anything else (d_ratio, duration_time) stays
                 return count(m) if m.group(0) in events else m.group(0)
             py = re.sub(r"source_count\(([^)]*)\)", source_count, expr)

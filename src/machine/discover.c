@@ -226,6 +226,27 @@ static void read_midr(struct pmu *p, const char *root)
 	}
 }
 
+/* An x86 machine's CPU identity as perf's mapfile.csv writes it ("AuthenticAMD-25-11":
+ * vendor, decimal family, hex model), from sysfs' CPU modalias
+ * ("cpu:type:x86,ven0002fam0019mod0011:feature:..."), kept as the attribute "cpuid" of
+ * every PMU that counts on CPUs: AMD's data fabric events change every generation, and
+ * profiles tell the generations apart with 'when = cpuid AuthenticAMD-25-1?'. */
+static char *x86_cpuid(const char *root)
+{
+	char *dir = path_join(root, "sys/devices/system/cpu");
+	char *alias = sysfs_read_attr(dir, "modalias");
+	free(dir);
+	unsigned ven, fam, mod;
+	char *id = NULL;
+	if (alias && sscanf(alias, "cpu:type:x86,ven%4xfam%4xmod%4x", &ven, &fam, &mod) == 3) {
+		static const char *const vendors[] = { [0] = "GenuineIntel", [2] = "AuthenticAMD", [9] = "HygonGenuine" };
+		const char *v = ven < ARRAY_SIZE(vendors) && vendors[ven] ? vendors[ven] : "unknown";
+		id = xasprintf("%s-%u-%X", v, fam, mod);
+	}
+	free(alias);
+	return id;
+}
+
 static void read_type(struct pmu *p)
 {
 	const char *t = pmu_attr(p, "type");
@@ -363,11 +384,18 @@ struct machine *machine_discover(const char *root)
 	}
 	free_names(names, n);
 	online_from_pmus(m);
+	char *cpuid = x86_cpuid(root);
 	for (int i = 0; i < m->npmus; i++) {
-		read_type(&m->pmus[i]);
-		read_cpus(&m->pmus[i], &m->online);
-		read_midr(&m->pmus[i], root);
+		struct pmu *p = &m->pmus[i];
+		read_type(p);
+		read_cpus(p, &m->online);
+		read_midr(p, root);
+		if (cpuid && p->cpus.n && !pmu_attr(p, "cpuid")) {
+			int cap = p->nattrs;
+			add_attr(p, &cap, "cpuid", xstrdup(cpuid));
+		}
 	}
+	free(cpuid);
 	discover_hwmon(m);
 	bfperf_discover(m);
 	sensors_discover(m);
