@@ -636,6 +636,24 @@ see "xeon: c says what its rows are" "showing every row like socket0/ch0"
 keys q
 quit_ok "xeon 80x24 quit"
 
+# the EPYC demo: memory controllers, the data fabric by requester, IO, xGMI and L3 per
+# socket; at 120x40 and 80x24
+PMUTOP_ARGS="--demo epyc -d 0.2"
+start 120 40 LANG=C.UTF-8
+see "epyc: memory per socket" "Memory read .* [0-9.]* GB/s .*Memory read .* [0-9.]* GB/s"
+see "epyc: fabric by requester per socket" "Local CPU read .* [0-9.]* GB/s .*Local CPU read .* [0-9.]* GB/s"
+keys End
+see "epyc: L3 per socket" "L3 read miss latency .* [0-9]* cycles .*L3 read miss latency"
+see "epyc: TopDown says why not" "TopDown unavailable: no core PMU whose TopDown pmutop knows"
+keys q
+quit_ok "epyc 120x40 quit"
+start 80 24 LANG=C.UTF-8
+see "epyc 80x24: memory" "Memory read .* [0-9.]* GB/s"
+text 'c'
+see "epyc: a controller's row on c" "^socket0/umc0$"
+keys q
+quit_ok "epyc 80x24 quit"
+
 # the Grace demo: memory (SCF), PCIe with the root ports it counts, the socket links with
 # CNVLink's remote sockets, per socket, at 120x40
 PMUTOP_ARGS="--demo grace -d 0.2"

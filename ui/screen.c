@@ -280,7 +280,7 @@ static void draw_body(struct tui *t)
 	t->more[0] = '\0';
 	if (total > height) /* how far down the panes the screen is, for the key bar */
 		snprintf(t->more, sizeof(t->more), " %s%d%% ", t->scroll + height < total ? (t->utf8 ? "↓" : "v") : "",
-			 (int)(100.0 * (t->scroll + height) / total));
+			 t->scroll + height >= total ? 100 : (int)(100.0 * (t->scroll + height) / total));
 }
 
 void screen_draw(struct tui *t)
