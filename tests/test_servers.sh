@@ -15,7 +15,9 @@ cd "$scratch"
 metrics="memory_bandwidth_read memory_bandwidth_write memory_bandwidth_total iio_bandwidth_read iio_bandwidth_write
          upi_data_transmit_bw upi_data_receive_bw io_bandwidth_read io_bandwidth_write
          llc_miss_local_memory_bandwidth_read llc_miss_remote_memory_bandwidth_read
-         llc_demand_data_read_miss_latency uncore_frequency"
+         llc_demand_data_read_miss_latency uncore_frequency io_bandwidth_read_local io_bandwidth_read_remote
+         io_bandwidth_write_local io_bandwidth_write_remote llc_miss_local_memory_bandwidth_write
+         llc_miss_remote_memory_bandwidth_write numa_reads_addressed_to_local_dram numa_reads_addressed_to_remote_dram"
 
 # the demo, with its own model
 "$PMUTOP" --demo xeon -b --format json --raw -n 3 --fake-clock > demo.json 2> demo.err || fail "demo xeon: $(cat demo.err)"
