@@ -259,6 +259,17 @@ START_TEST(cpu_offline_leaves_the_aggregate)
 	core_second();
 	session_sample(s, 4 * SEC);
 	ck_assert_double_eq_tol(value_of(s, "c.ips", "all")->value, 2000.0, 1e-9);
+	/* no output reads the CPUs' rows: they are not evaluated, their sum still is */
+	session_want_details(s, false);
+	core_second();
+	session_sample(s, 5 * SEC);
+	ck_assert_int_eq(value_of(s, "c.ips", "cpu0")->state, VS_NO_VALUE);
+	ck_assert_double_eq_tol(value_of(s, "c.ips", "all")->value, 2000.0, 1e-9);
+	session_want_details(s, true);
+	core_second();
+	session_sample(s, 6 * SEC);
+	ck_assert_int_eq(value_of(s, "c.ips", "cpu0")->state, VS_OK);
+	ck_assert_double_eq_tol(value_of(s, "c.ips", "cpu0")->value, 1000.0, 1e-9);
 	session_free(s);
 	profile_free(p);
 	machine_free(m); /* (root belongs to tmp_dir(), which removes it at the end) */

@@ -651,6 +651,11 @@ start 80 24 LANG=C.UTF-8
 see "epyc 80x24: memory" "Memory read .* [0-9.]* GB/s"
 text 'c'
 see "epyc: a controller's row on c" "^socket0/umc0$"
+# its values are evaluated again once shown (collapsed, the engine skips members' values)
+wait_for "^ Memory read  *\[.*\] *[0-9.]* GB/s" 6
+screen
+if awk '/^socket0\/umc0$/ { getline; print; exit }' "$scratch/screen.txt" | grep -q "Memory read .* [0-9.][0-9.]* GB/s"; then ok
+else fail "epyc: a controller's values once c shows it:"; cat "$scratch/screen.txt" >&2; fi
 keys q
 quit_ok "epyc 80x24 quit"
 

@@ -386,8 +386,16 @@ static void ui_destroy(struct output *o)
 	free(o);
 }
 
+/* Before the first layout every row may show; after it, only what the panes show. */
+static bool ui_wants_details(struct output *o)
+{
+	const struct tui *t = o->priv;
+	return !t->npanes || panes_show_members(t);
+}
+
 static const struct output_ops ui_ops = {
 	.name = "monitor",
+	.wants_details = ui_wants_details,
 	.frame = ui_frame,
 	.idle = ui_idle,
 	.pollfds = ui_pollfds,

@@ -67,6 +67,7 @@ static void pane_columns(struct upane *p, const struct frame *s, const struct pr
 		has_aggregate |= in->nmembers > 0;
 		has_detail |= detail;
 		p->is_detail[k] = detail;
+		p->member_row[k] |= detail;
 		p->cpu_details |= detail && !strncmp(in->name, "cpu", 3) && isdigit((unsigned char)in->name[3]);
 	}
 	p->expandable = has_aggregate && has_detail;
@@ -159,6 +160,7 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 	}
 	p->inst = xmalloc(sizeof(int) * (size_t)cap);
 	p->is_detail = xcalloc((size_t)cap, sizeof(bool));
+	p->member_row = xcalloc((size_t)cap, sizeof(bool));
 	p->open = xcalloc((size_t)cap, sizeof(bool));
 	p->cell = xmalloc(sizeof(int) * (size_t)(cap * nm1));
 	pane_columns(p, s, prof, cap);
@@ -279,6 +281,7 @@ void layout_free(struct tui *t)
 		free(p->metric_index);
 		free(p->inst);
 		free(p->is_detail);
+		free(p->member_row);
 		free(p->open);
 		free(p->cell);
 		free(p->scale);
@@ -299,4 +302,17 @@ void layout_free(struct tui *t)
 bool pane_shows(const struct upane *p, int i)
 {
 	return p->expanded || !p->is_detail[i];
+}
+
+/* Does a pane on screen show a row of a sum's member (a CPU, a channel)? The engine then
+ * evaluates those values; otherwise it need not (session_want_details). */
+bool panes_show_members(const struct tui *t)
+{
+	for (int pi = 0; pi < t->npanes; pi++) {
+		const struct upane *p = &t->panes[pi];
+		for (int i = 0; i < p->ninst && !p->hidden; i++)
+			if (p->member_row[i] && pane_shows(p, i))
+				return true;
+	}
+	return false;
 }

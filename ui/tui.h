@@ -58,6 +58,7 @@ struct upane {
 	int ninst;     /* distinct instance names ("socket0", "socket0/rc3"), in session order */
 	int *inst;     /* for each name, its first session instance */
 	bool *is_detail; /* per-CPU names that collapse behind aggregates */
+	bool *member_row; /* a member of a sum (its values are evaluated only when shown) */
 	int *cell;     /* ninst x nmetrics session instances (the metric's group, that name), -1 if none */
 	int *slot;     /* ninst x nmetrics value slots, -1 where the metric does not exist */
 	int label_w;   /* widest metric title, for the label column */
@@ -184,6 +185,7 @@ float pane_scale(struct tui *t, struct upane *p, int m);
 void layout_build(struct tui *t);
 void layout_free(struct tui *t);
 bool pane_shows(const struct upane *p, int i);
+bool panes_show_members(const struct tui *t);
 
 /* pane.c: one pane; returns the lines it used (drawn only when draw is true) */
 int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw);

@@ -763,6 +763,10 @@ static bool has_inputs(const struct instance *inst, const struct prof_formula *f
 static void bind_values(struct session *s)
 {
 	int vcap = 0;
+	bool *member = xcalloc((size_t)(s->ninstances ? s->ninstances : 1), sizeof(bool));
+	for (int ii = 0; ii < s->ninstances; ii++)
+		for (int k = 0; k < s->inst[ii].nmembers; k++)
+			member[s->inst[ii].members[k]] = true;
 	for (int pi = 0; pi < s->nprofiles; pi++) {
 		const struct profile *p = s->profiles[pi];
 		for (int mi = 0; mi < p->nmetrics; mi++) {
@@ -777,10 +781,12 @@ static void bind_values(struct session *s)
 					continue;
 				grow_array(&s->vinfo, &vcap, s->nvalues + 1, sizeof(struct value_info));
 				s->vinfo[s->nvalues++] = (struct value_info){
-					.profile = pi, .metric = mi, .instance = ii, .form = fi, .m = &p->metrics[mi] };
+					.profile = pi, .metric = mi, .instance = ii, .form = fi, .m = &p->metrics[mi],
+					.detail = member[ii] };
 			}
 		}
 	}
+	free(member);
 }
 
 const char *instance_event_name(const struct instance *inst, int event)

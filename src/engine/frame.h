@@ -71,6 +71,7 @@ struct value_info {
 	int profile, metric, instance;
 	int form; /* which of the metric's formulae (the one for the instance's group) */
 	const struct prof_metric *m;
+	bool detail; /* of a member of a sum (a CPU, a channel): evaluated only when asked */
 };
 
 struct frame_value {

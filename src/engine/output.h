@@ -6,6 +6,7 @@
 #define PMUTOP_OUTPUT_H
 
 #include <poll.h>
+#include <stdbool.h>
 
 struct frame;
 struct output;
@@ -26,6 +27,9 @@ struct output_ops {
 	/* The loop ends: flush and restore. Returns 0, or non-zero if output was lost. */
 	int (*finish)(struct output *o);
 	void (*destroy)(struct output *o);
+	/* Will it read the values of sums' members (per-CPU rows, channels) in the next
+	 * frame? NULL: always (batch, the exporter). The monitor asks only for what it shows. */
+	bool (*wants_details)(struct output *o);
 };
 
 struct output {

@@ -116,6 +116,10 @@ static void pace(struct runloop *l, uint64_t now)
 
 static void publish(struct runloop *l, uint64_t now)
 {
+	bool details = false;
+	for (int i = 0; i < l->noutputs && !details; i++)
+		details = !l->outputs[i]->ops->wants_details || l->outputs[i]->ops->wants_details(l->outputs[i]);
+	session_want_details(l->s, details || !l->noutputs);
 	const struct frame *f = session_sample(l->s, now);
 	l->frames++;
 	for (int i = 0; i < l->noutputs; i++) {

@@ -264,6 +264,14 @@ const struct frame *session_sample(struct session *s, uint64_t now_ns)
 		const struct value_info *vi = &s->vinfo[k];
 		assert(vi->instance >= 0 && vi->instance < s->ninstances && vi->form >= 0 && vi->form < vi->m->nforms);
 		struct frame_value *v = &fvs[k];
+		if (vi->detail && s->skip_details) { /* no output reads it: not worth a formula */
+			v->state = VS_NO_VALUE;
+			v->value = NAN;
+			v->why = NULL;
+			v->coverage = 1.0f;
+			v->multiplexed = false;
+			continue;
+		}
 		const struct instance *inst = &s->inst[vi->instance];
 		const struct prof_formula *m = &vi->m->forms[vi->form];
 		enum value_state state = VS_OK;

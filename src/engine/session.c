@@ -111,6 +111,11 @@ void session_use_meters(struct session *s, void (*meters)(void *ctx, struct fram
 	s->meters_ctx = ctx;
 }
 
+void session_want_details(struct session *s, bool want)
+{
+	s->skip_details = !want;
+}
+
 void session_use_clock(struct session *s, struct clock *c)
 {
 	s->clock = c;

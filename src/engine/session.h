@@ -19,6 +19,10 @@ void session_note_event(struct session *s, enum session_event_kind kind, int ins
 /* A replay: frames say the recorded sources ("sim", "live+hwmon") and host meters. */
 void session_set_source_label(struct session *s, const char *label);
 void session_use_meters(struct session *s, void (*meters)(void *ctx, struct frame *f), void *ctx);
+/* Will the next frame's readers read the values of sums' members (per-CPU rows, a
+ * socket's channels)? When none does, those are not evaluated (state "no value"); the
+ * sums are, from the members' counts. Default: yes. */
+void session_want_details(struct session *s, bool want);
 
 /* Bind profiles to the machine: find instances, encode their events with the current
  * filters. Problems become per-instance states, never a failure of the whole session. */

@@ -147,6 +147,7 @@ struct instance {
 
 struct session {
 	const struct machine *machine;
+	bool skip_details; /* no output reads the members' values this frame (session_want_details) */
 	int nsources;
 	struct source **sources; /* tried in order: the first that claims an instance counts it */
 	char *source_kinds;      /* "sim", "live+hwmon": the kinds that count something */

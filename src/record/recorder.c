@@ -606,8 +606,16 @@ static void rec_destroy(struct output *o)
 	free(o);
 }
 
+/* A recording keeps the counters' raw deltas; the replay evaluates the values again. */
+static bool rec_wants_details(struct output *o)
+{
+	(void)o;
+	return false;
+}
+
 static const struct output_ops recorder_ops = {
 	.name = "recorder",
+	.wants_details = rec_wants_details,
 	.frame = rec_frame,
 	.finish = rec_finish,
 	.destroy = rec_destroy,
