@@ -220,46 +220,10 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 	fi->coverage = (float)cov;
 }
 
-const struct frame *session_sample(struct session *s, uint64_t now_ns)
+/* Every metric value from its instance's event values, states and coverage; a sum's
+ * member's only when an output reads it. */
+static void evaluate_values(struct session *s, struct frame_value *fvs, double elapsed)
 {
-	struct frame *f = &s->frames[s->cur ^ 1]; /* the one outputs are not reading */
-	assert(s->cur == 0 || s->cur == 1);
-	struct frame_counter *fcs = (struct frame_counter *)f->counters;
-	struct frame_instance *fis = (struct frame_instance *)f->inst;
-	struct frame_value *fvs = (struct frame_value *)f->values;
-	double elapsed = now_ns > s->last_ns ? (double)(now_ns - s->last_ns) : 0.0;
-	if (s->ngone)
-		s->ngone = session_retry_gone(s, now_ns);
-	for (int i = 0; i < s->ninstances; i++) {
-		struct instance *inst = &s->inst[i];
-		inst->read_errno = 0;
-		if (inst->opened && !inst->nmembers) {
-			int r = inst->source->ops->read(inst->source, inst, now_ns);
-			if (r < 0)
-				inst->read_errno = -r;
-		}
-	}
-	for (int k = 0; k < s->nsources; k++) {
-		if (s->sources[k]->ops->read_done)
-			s->sources[k]->ops->read_done(s->sources[k]);
-		s->sources[k]->now_ns = now_ns;
-	}
-	for (int i = 0; i < s->ninstances; i++) {
-		struct instance *inst = &s->inst[i];
-		if (!inst->read_errno || !inst->opened)
-			continue;
-		for (int c = 0; c < inst->ncounters; c++)
-			counter_read_failed(&inst->counters[c]);
-		if (inst->read_errno == ENODEV) {
-			session_instance_gone(s, inst, ENODEV, now_ns);
-			s->ngone++;
-		}
-	}
-	/* members come before their aggregates, so one pass in order suffices */
-	for (int i = 0; i < s->ninstances; i++)
-		instance_vars(s, &s->inst[i], elapsed, fcs, &fis[i]);
-	for (int i = 0; i < s->ninstances; i++)
-		s->inst[i].skip_next = false; /* aggregates inherited it through the event states */
 	for (int k = 0; k < s->nvalues; k++) {
 		const struct value_info *vi = &s->vinfo[k];
 		assert(vi->instance >= 0 && vi->instance < s->ninstances && vi->form >= 0 && vi->form < vi->m->nforms);
@@ -302,6 +266,49 @@ const struct frame *session_sample(struct session *s, uint64_t now_ns)
 		v->value = expr_eval(m->expr, inst->vars);
 		v->state = isnan(v->value) ? VS_NO_VALUE : VS_OK;
 	}
+}
+
+const struct frame *session_sample(struct session *s, uint64_t now_ns)
+{
+	struct frame *f = &s->frames[s->cur ^ 1]; /* the one outputs are not reading */
+	assert(s->cur == 0 || s->cur == 1);
+	struct frame_counter *fcs = (struct frame_counter *)f->counters;
+	struct frame_instance *fis = (struct frame_instance *)f->inst;
+	struct frame_value *fvs = (struct frame_value *)f->values;
+	double elapsed = now_ns > s->last_ns ? (double)(now_ns - s->last_ns) : 0.0;
+	if (s->ngone)
+		s->ngone = session_retry_gone(s, now_ns);
+	for (int i = 0; i < s->ninstances; i++) {
+		struct instance *inst = &s->inst[i];
+		inst->read_errno = 0;
+		if (inst->opened && !inst->nmembers) {
+			int r = inst->source->ops->read(inst->source, inst, now_ns);
+			if (r < 0)
+				inst->read_errno = -r;
+		}
+	}
+	for (int k = 0; k < s->nsources; k++) {
+		if (s->sources[k]->ops->read_done)
+			s->sources[k]->ops->read_done(s->sources[k]);
+		s->sources[k]->now_ns = now_ns;
+	}
+	for (int i = 0; i < s->ninstances; i++) {
+		struct instance *inst = &s->inst[i];
+		if (!inst->read_errno || !inst->opened)
+			continue;
+		for (int c = 0; c < inst->ncounters; c++)
+			counter_read_failed(&inst->counters[c]);
+		if (inst->read_errno == ENODEV) {
+			session_instance_gone(s, inst, ENODEV, now_ns);
+			s->ngone++;
+		}
+	}
+	/* members come before their aggregates, so one pass in order suffices */
+	for (int i = 0; i < s->ninstances; i++)
+		instance_vars(s, &s->inst[i], elapsed, fcs, &fis[i]);
+	for (int i = 0; i < s->ninstances; i++)
+		s->inst[i].skip_next = false; /* aggregates inherited it through the event states */
+	evaluate_values(s, fvs, elapsed);
 	if (s->meters)
 		s->meters(s->meters_ctx, f);
 	else
