@@ -90,6 +90,9 @@ int main(int argc, char **argv)
 	uint64_t now = sim ? 1000000000ull : clock_monotonic_ns();
 	session_add_source(s, src);
 	session_start(s, now);
+	/* as the monitor's default view: no pane shows a sum's members (per-CPU rows) */
+	if (getenv("BENCH_NO_DETAILS"))
+		session_want_details(s, false);
 	uint64_t t1 = clock_monotonic_ns();
 	int counters = 0, leaders = 0;
 	for (int i = 0; i < s->ninstances; i++) {

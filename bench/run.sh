@@ -62,6 +62,11 @@ if command -v valgrind > /dev/null; then
     base=$(BENCH_SYSFS_ROOT=$scale ir "$bin" sim 0)
     with=$(BENCH_SYSFS_ROOT=$scale ir "$bin" sim 10)
     echo "bench: scale_16x144_instructions_per_counter $(( (with - base) / 10 / n )) instructions ($n counters)"
+    # the same as the monitor refreshes it for its default view (sockets, no per-CPU rows:
+    # their values are not evaluated, the sums are)
+    base=$(BENCH_NO_DETAILS=1 BENCH_SYSFS_ROOT=$scale ir "$bin" sim 0)
+    with=$(BENCH_NO_DETAILS=1 BENCH_SYSFS_ROOT=$scale ir "$bin" sim 10)
+    echo "bench: scale_16x144_monitor_view_instructions_per_counter $(( (with - base) / 10 / n )) instructions ($n counters)"
     rm -rf "$scale"
     base=$(BENCH_UNCORE_ONLY=1 ir "$bin" sim 0)
     with=$(BENCH_UNCORE_ONLY=1 ir "$bin" sim 100)

@@ -7,6 +7,7 @@
  * filter (HNS3's filtermode/) is "n/a" with the reason, not a failure of the instance. */
 #include "engine/bind.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -840,6 +841,28 @@ static void build_infos(struct session *s)
 	}
 }
 
+/* What the sampler relies on every refresh, checked once here: each counter has its own
+ * frame slot and an event of its group, each value an instance and a formula, and an
+ * aggregate's members come before it (one pass sums them). */
+static void assert_bound(const struct session *s)
+{
+	for (int i = 0; i < s->ninstances; i++) {
+		const struct instance *inst = &s->inst[i];
+		for (int c = 0; c < inst->ncounters; c++) {
+			const struct counter *ct = &inst->counters[c];
+			assert(ct->slot >= 0 && ct->slot < s->ncounters && ct->event >= 0 && ct->event < inst->group->nevents);
+			(void)ct;
+		}
+		for (int k = 0; k < inst->nmembers; k++)
+			assert(inst->members[k] < i);
+	}
+	for (int k = 0; k < s->nvalues; k++) {
+		const struct value_info *vi = &s->vinfo[k];
+		assert(vi->instance >= 0 && vi->instance < s->ninstances && vi->form >= 0 && vi->form < vi->m->nforms);
+		(void)vi;
+	}
+}
+
 void session_bind(struct session *s)
 {
 	int cap = 0;
@@ -855,6 +878,7 @@ void session_bind(struct session *s)
 	}
 	bind_values(s);
 	build_infos(s);
+	assert_bound(s);
 }
 
 void session_refresh_counter_info(struct session *s)

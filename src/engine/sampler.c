@@ -140,7 +140,6 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 		double el = 0;
 		bool any = false;
 		for (int i = 0; i < inst->nmembers; i++) {
-			assert(inst->members[i] < inst - s->inst); /* binding puts members first: one pass */
 			const struct instance *mb = &s->inst[inst->members[i]];
 			if (!mb->opened || mb->off) /* a member that cannot count (offline CPU) is not a zero */
 				continue;
@@ -167,7 +166,6 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 		int nen = 0, ncum = 0, nenabled = 0;
 		for (int c = 0; c < inst->ncounters; c++) {
 			struct counter *ct = &inst->counters[c];
-			assert(ct->slot >= 0 && ct->slot < s->ncounters && ct->event >= 0 && ct->event < g->nevents);
 			struct frame_counter *fc = &fcs[ct->slot];
 			if (!inst->opened || inst->event_na[ct->event]) {
 				memset(fc, 0, sizeof(*fc));
@@ -226,7 +224,6 @@ static void evaluate_values(struct session *s, struct frame_value *fvs, double e
 {
 	for (int k = 0; k < s->nvalues; k++) {
 		const struct value_info *vi = &s->vinfo[k];
-		assert(vi->instance >= 0 && vi->instance < s->ninstances && vi->form >= 0 && vi->form < vi->m->nforms);
 		struct frame_value *v = &fvs[k];
 		if (vi->detail && s->skip_details) { /* no output reads it: not worth a formula */
 			v->state = VS_NO_VALUE;
@@ -270,7 +267,8 @@ static void evaluate_values(struct session *s, struct frame_value *fvs, double e
 
 const struct frame *session_sample(struct session *s, uint64_t now_ns)
 {
-	struct frame *f = &s->frames[s->cur ^ 1]; /* the one outputs are not reading */
+	struct frame *f = &s->frames[s->cur ^ 1]; /* the one outputs are not reading (members
+						    * before aggregates, slots in range: assert_bound()) */
 	assert(s->cur == 0 || s->cur == 1);
 	struct frame_counter *fcs = (struct frame_counter *)f->counters;
 	struct frame_instance *fis = (struct frame_instance *)f->inst;
