@@ -140,8 +140,12 @@ struct store *store_create(const char *path, bool force, char **err)
 	}
 	sqlite3_busy_timeout(st->db, 1000);
 	/* auto_vacuum before any table: the tail table's pages, freed as each chunk is
-	 * written, are given back to the file system when the recording closes */
-	if (store_exec(st, "PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+	 * written, are given back to the file system when the recording closes. 512-byte
+	 * pages: a small profile's chunk (8 counters x 60 samples, about 2 KB) no longer
+	 * leaves most of a 4 KiB page empty, nor does each table's root (the live host
+	 * recording: 6.1 B a counter sample, now 4.5-4.8); seeking a 24-hour file stays at
+	 * 1.1 ms (make bench) */
+	if (store_exec(st, "PRAGMA page_size = 512; PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
 			   "PRAGMA application_id = " STORE_APPLICATION_ID ";", err) < 0 ||
 	    store_exec(st, schema, err) < 0) {
 		store_close(st);
