@@ -1,11 +1,16 @@
-/* codec.c - column-major zig-zag varint deltas under zstd.
+/* codec.c - column-major zig-zag deltas under zstd.
  *
- * Blob: one byte (0 stored, 1 zstd), then the payload: "PMC1", varint samples, varint
- * counters, the per-sample columns (seq, time, wall, interval as deltas; cpu and
+ * Blob: one byte (0 stored, 1 zstd), then the payload: "PMC2", varint samples, varint
+ * counters, the per-sample columns (seq, time, wall, interval as varint deltas; cpu and
  * temperature as their bits), then per column kind (state, raw, enabled, running) every
- * counter's column in slot order. A column is the zig-zag varints of each value minus
- * the one before it (the first minus zero): steady rates make small numbers and an idle
- * counter a run of zero bytes, which zstd folds to almost nothing. */
+ * counter's column in slot order. A counter's column is the zig-zag of each value minus
+ * the one before it (the first minus zero) in byte planes: one byte w, the bytes each
+ * needs at most, then the w planes (every value's lowest byte, then the next, ...).
+ * Steady rates make small numbers and an idle counter w = 0; a noisy counter's low
+ * planes are noise zstd leaves as they are, and its top plane is a few symbols zstd's
+ * entropy coder packs, without the varints' continuation bit in every byte (the demo's
+ * recording: 3.21 B a counter sample in varints, now less). "PMC1" chunks (varints for
+ * every column) are still read. */
 #include "record/codec.h"
 
 #include <stdio.h>
@@ -15,7 +20,8 @@
 
 #include "base/util.h"
 
-#define MAGIC "PMC1"
+#define MAGIC "PMC2"
+#define MAGIC_VARINT "PMC1"
 #define MAX_SAMPLES 100000
 #define MAX_COUNTERS 1000000
 
@@ -105,6 +111,87 @@ static void put_bits(struct buf *b, double d)
 		}                                                                                 \
 	} while (0)
 
+/* The prediction of a counter's next value: the mean of its last PREDICT_N (fewer at
+ * a column's start), in integers so that the reader predicts the same. */
+#define PREDICT_N 4
+_Static_assert(PREDICT_N == 4, "predict()'s fast path divides by 4 with shifts");
+struct predictor {
+	uint64_t last[PREDICT_N];
+	int n;
+};
+
+static uint64_t predict(const struct predictor *p)
+{
+	if (p->n == PREDICT_N) { /* floor(sum / 4) without a 128-bit division */
+		uint64_t hi = 0, lo = 0;
+		for (int i = 0; i < PREDICT_N; i++) {
+			hi += p->last[i] >> 2;
+			lo += p->last[i] & 3;
+		}
+		return hi + (lo >> 2);
+	}
+	if (!p->n)
+		return 0;
+	unsigned __int128 sum = 0;
+	for (int i = 0; i < p->n; i++)
+		sum += p->last[i];
+	return (uint64_t)(sum / (unsigned)p->n);
+}
+
+static void predictor_add(struct predictor *p, uint64_t v, int j)
+{
+	p->last[j % PREDICT_N] = v;
+	if (p->n < PREDICT_N)
+		p->n++;
+}
+
+enum column_kind { COL_STATE, COL_RAW, COL_ENABLED, COL_RUNNING };
+
+static uint64_t get_value(const struct rec_sample *s, enum column_kind kind, int k)
+{
+	switch (kind) {
+	case COL_STATE: return s->state[k];
+	case COL_RAW: return s->raw[k];
+	case COL_ENABLED: return s->enabled[k];
+	case COL_RUNNING: return s->running[k];
+	}
+	return 0;
+}
+
+/* Every counter's column of one kind: their plane counts, then the planes, every
+ * column's top plane first, the next ones after (see the head). */
+static void put_kind(struct buf *b, const struct rec_sample *samples, int n, int nc, enum column_kind kind)
+{
+	uint64_t *z = xmalloc(sizeof(uint64_t) * (size_t)(n ? n : 1) * (size_t)(nc ? nc : 1));
+	unsigned char *w = xcalloc((size_t)(nc ? nc : 1), 1);
+	for (int k = 0; k < nc; k++) {
+		struct predictor pr = { { 0 }, 0 };
+		uint64_t all = 0;
+		for (int j = 0; j < n; j++) {
+			uint64_t v = get_value(&samples[j], kind, k);
+			z[(size_t)k * (size_t)n + (size_t)j] = zigzag(v, predict(&pr));
+			all |= z[(size_t)k * (size_t)n + (size_t)j];
+			predictor_add(&pr, v, j);
+		}
+		while (w[k] < 8 && all >> (8 * w[k]))
+			w[k]++;
+	}
+	need(b, (size_t)nc);
+	memcpy(b->p + b->len, w, (size_t)nc);
+	b->len += (size_t)nc;
+	for (int t = 0; t < 8; t++)
+		for (int k = 0; k < nc; k++) {
+			if (w[k] <= t)
+				continue;
+			int plane = w[k] - 1 - t;
+			need(b, (size_t)n);
+			for (int j = 0; j < n; j++)
+				b->p[b->len++] = (unsigned char)(z[(size_t)k * (size_t)n + (size_t)j] >> (8 * plane));
+		}
+	free(w);
+	free(z);
+}
+
 unsigned char *codec_encode(const struct rec_sample *samples, int n, int ncounters, int level, size_t *size)
 {
 	struct buf b = { 0 };
@@ -123,22 +210,16 @@ unsigned char *codec_encode(const struct rec_sample *samples, int n, int ncounte
 		b.p[b.len++] = samples[j].have_temp;
 		put_bits(&b, samples[j].temp_c);
 	}
-	for (int k = 0; k < ncounters; k++)
-		COLUMN(&b, samples, n, s_->state[k]);
-	for (int k = 0; k < ncounters; k++)
-		COLUMN(&b, samples, n, s_->raw[k]);
-	for (int k = 0; k < ncounters; k++)
-		COLUMN(&b, samples, n, s_->enabled[k]);
-	for (int k = 0; k < ncounters; k++)
-		COLUMN(&b, samples, n, s_->running[k]);
+	for (int kind = COL_STATE; kind <= COL_RUNNING; kind++)
+		put_kind(&b, samples, n, ncounters, (enum column_kind)kind);
 	unsigned char *out;
 	if (level > 0) {
 		size_t bound = ZSTD_compressBound(b.len);
 		out = xmalloc(bound + 1);
-		size_t z = ZSTD_compress(out + 1, bound, b.p, b.len, level);
-		if (!ZSTD_isError(z)) {
+		size_t packed = ZSTD_compress(out + 1, bound, b.p, b.len, level);
+		if (!ZSTD_isError(packed)) {
 			out[0] = 1;
-			*size = z + 1;
+			*size = packed + 1;
 			free(b.p);
 			return out;
 		}
@@ -199,6 +280,69 @@ static double get_bits(struct rd *r)
 		}                                                                                 \
 	} while (0)
 
+/* Counter k's value of sample s: its state's byte or a count. */
+static void set_value(struct rec_sample *s, enum column_kind kind, int k, uint64_t v)
+{
+	switch (kind) {
+	case COL_STATE: s->state[k] = (uint8_t)v; break;
+	case COL_RAW: s->raw[k] = v; break;
+	case COL_ENABLED: s->enabled[k] = v; break;
+	case COL_RUNNING: s->running[k] = v; break;
+	}
+}
+
+/* Counter k's column of varints (PMC1). */
+static void get_varint_column(struct rd *r, struct rec_sample *s, int n, enum column_kind kind, int k)
+{
+	uint64_t prev = 0;
+	for (int j = 0; j < n && !r->bad; j++) {
+		prev = unzigzag(get_varint(r), prev);
+		set_value(&s[j], kind, k, prev);
+	}
+}
+
+/* Every counter's column of one kind, from planes (PMC2): the counts, checked against
+ * what is left, then the planes in the writer's order. */
+static void get_kind(struct rd *r, struct rec_sample *s, int n, int nc, enum column_kind kind)
+{
+	if ((size_t)nc > r->len - r->at) {
+		r->bad = true;
+		return;
+	}
+	const unsigned char *w = r->p + r->at;
+	r->at += (size_t)nc;
+	uint64_t bytes = 0;
+	for (int k = 0; k < nc; k++) {
+		if (w[k] > 8) {
+			r->bad = true;
+			return;
+		}
+		bytes += (uint64_t)w[k] * (uint64_t)n;
+	}
+	if (bytes > r->len - r->at) {
+		r->bad = true;
+		return;
+	}
+	uint64_t *z = xcalloc((size_t)(n ? n : 1) * (size_t)(nc ? nc : 1), sizeof(uint64_t));
+	for (int t = 0; t < 8; t++)
+		for (int k = 0; k < nc; k++) {
+			if (w[k] <= t)
+				continue;
+			int plane = w[k] - 1 - t;
+			for (int j = 0; j < n; j++)
+				z[(size_t)k * (size_t)n + (size_t)j] |= (uint64_t)r->p[r->at++] << (8 * plane);
+		}
+	for (int k = 0; k < nc; k++) {
+		struct predictor pr = { { 0 }, 0 };
+		for (int j = 0; j < n; j++) {
+			uint64_t v = unzigzag(z[(size_t)k * (size_t)n + (size_t)j], predict(&pr));
+			predictor_add(&pr, v, j);
+			set_value(&s[j], kind, k, v);
+		}
+	}
+	free(z);
+}
+
 void codec_free_samples(struct rec_sample *samples, int n)
 {
 	for (int j = 0; j < n; j++)
@@ -246,15 +390,18 @@ int codec_decode(const unsigned char *blob, size_t size, int ncounters, int max_
 		}
 		r = (struct rd){ .p = plain, .len = (size_t)want };
 	}
-	if (r.len < 4 || memcmp(r.p, MAGIC, 4)) {
+	if (r.len < 4 || (memcmp(r.p, MAGIC, 4) && memcmp(r.p, MAGIC_VARINT, 4))) {
 		free(plain);
 		*err = xstrdup("damaged chunk (no header)");
 		return -1;
 	}
+	bool planes = !memcmp(r.p, MAGIC, 4);
 	r.at = 4;
 	uint64_t n = get_varint(&r), nc = get_varint(&r);
+	/* every sample's own columns take 21 bytes at least, and every counter's column a
+	 * byte (planes) or a byte a value (varints) */
 	if (r.bad || n > MAX_SAMPLES || n > (uint64_t)max_samples || nc != (uint64_t)ncounters || nc > MAX_COUNTERS ||
-	    n * (4 + 17 + 4 * nc) > r.len - r.at) { /* every value takes a byte at least */
+	    n * (4 + 17) + 4 * nc * (planes ? 1 : n) > r.len - r.at) {
 		free(plain);
 		*err = r.bad || n > MAX_SAMPLES || n > (uint64_t)max_samples || nc > MAX_COUNTERS
 			       ? xstrdup("damaged chunk (bad sizes)")
@@ -279,14 +426,12 @@ int codec_decode(const unsigned char *blob, size_t size, int ncounters, int max_
 			s[j].have_temp = r.p[r.at++];
 		s[j].temp_c = get_bits(&r);
 	}
-	for (int k = 0; k < ncounters && !r.bad; k++)
-		UNCOLUMN(&r, s, ni, s_->state[k]);
-	for (int k = 0; k < ncounters && !r.bad; k++)
-		UNCOLUMN(&r, s, ni, s_->raw[k]);
-	for (int k = 0; k < ncounters && !r.bad; k++)
-		UNCOLUMN(&r, s, ni, s_->enabled[k]);
-	for (int k = 0; k < ncounters && !r.bad; k++)
-		UNCOLUMN(&r, s, ni, s_->running[k]);
+	for (int kind = COL_STATE; kind <= COL_RUNNING && !r.bad; kind++)
+		if (planes)
+			get_kind(&r, s, ni, ncounters, (enum column_kind)kind);
+		else
+			for (int k = 0; k < ncounters && !r.bad; k++)
+				get_varint_column(&r, s, ni, (enum column_kind)kind, k);
 	bool bad = r.bad || r.at != r.len;
 	free(plain);
 	if (bad) {
