@@ -553,6 +553,9 @@ text '/'
 text 'retiring'
 keys Enter
 see "TopDown pane on the Neoverse cores" "socket1 *R*B*F*S* *R *[0-9]*% B *[0-9]*% F *[0-9]*% S *[0-9]*%"
+# the last pane: c adds its CPU rows below the screen's end, and scrolls to them
+keys c
+see "c scrolls to the first row it adds" "^ cpu0  *R*B*F*S* *R *[0-9]*%"
 keys q
 quit_ok "tegra topdown quit"
 PMUTOP_ARGS="--demo spr -d 0.2"

@@ -122,6 +122,14 @@ static void toggle_per_cpu(struct tui *t, struct upane *p, const char *none)
 	for (int i = 0; i < p->ninst && !one; i++)
 		if (p->is_detail[i])
 			one = t->f->iinfo[p->inst[i]].name;
+	if (p->expanded && one) { /* focus the first row it added, so the screen scrolls to it */
+		t->relayout = true;
+		pane_draw(t, (int)(p - t->panes), 0, 0, COLS, false);
+		for (int i = 0; i < p->ninst && !t->row; i++)
+			for (int r = 0; p->is_detail[i] && r < p->nrows && !t->row; r++)
+				if (p->row_inst[r] == p->inst[i])
+					t->row = r;
+	}
 	if (!p->expanded)
 		tui_message(t, false, "showing summaries");
 	else if (one && !strncmp(one, "cpu", 3))
