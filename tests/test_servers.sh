@@ -50,6 +50,29 @@ expect_eq "an alias is a PMU name" "$("$PMUTOP" encode --sysfs-root t 'uncore_ty
 "$PMUTOP" list --sysfs-root t pmus > pmus.txt
 expect_grep "the PCU found, no profile" "^uncore_pcu .*(no profile)$" pmus.txt
 grep -q "^uncore_imc_0 .*(no profile)" pmus.txt && fail "uncore_imc_0 is counted by the xeon profile" || ok
+# Ice Lake-SP (the CPU modalias says family 6, model 0x6A): its IMCs count CAS with event 4
+# (the kernel's cas_count_read says so too); perf's icelakex MetricExpr is the oracle.
+# Sapphire Rapids' IIO and CHA encodings are not counted there, rather than counted wrong.
+icx="${PERF_EVENTS_DIR:-}/arch/x86/icelakex"
+if [ -f "$icx/icx-metrics.json" ]; then
+    sh "$TOP_SRCDIR/tests/fixtures/gen-xeon.sh" icx 2 4 6 3 4 2 > /dev/null
+    printf 'cpu:type:x86,ven0000fam0006mod006A:feature:,0000\n' > icx/sys/devices/system/cpu/modalias
+    for d in icx/sys/bus/event_source/devices/uncore_imc_[0-9]*; do
+        printf 'event=0x04,umask=0x0f' > "$d/events/cas_count_read"
+        printf 'event=0x04,umask=0x30' > "$d/events/cas_count_write"
+    done
+    "$PMUTOP" --sim --sysfs-root icx -b --format json --raw -n 3 --fake-clock > icx.json 2> icx.err || fail "icx: $(cat icx.err)"
+    python3 "$TOP_SRCDIR/tests/uncore_metrics.py" "$icx" icx icx.json memory_bandwidth_read memory_bandwidth_write \
+        memory_bandwidth_total upi_data_transmit_bw upi_data_receive_bw > icx.out &&
+        ok || { fail "icx differs from perf's MetricExpr:"; head -n 12 icx.out >&2; }
+    expect_grep "icx: five metrics, two sockets and the machine" "^15 values agreed" icx.out
+    "$PMUTOP" --sim --sysfs-root icx --dry-run > icx.tsv
+    cut -f2 icx.tsv | sort -u | tr '\n' ' ' > icx.groups
+    expect_eq "icx: IMC by Ice Lake's codes and UPI; no SPR IIO or CHA encodings" "$(cat icx.groups)" "imc_icx upi "
+else
+    skip_check "perf's icelakex JSON not found in '$icx': the Ice Lake-SP oracle is not run"
+fi
+
 # AMD EPYC: amd_umc_<i> numbered over the sockets, one CPU of its socket each; the
 # kernel names no events (perf's JSON encodings); the profile picks itself
 zen4="${PERF_EVENTS_DIR:-}/arch/x86/amdzen4"
