@@ -90,17 +90,27 @@ if [ -f "$zen4/recommended.json" ]; then
     # five UMC, nine data fabric and three L3 metrics, two sockets and the machine
     expect_grep "epyc: seventeen metrics, two sockets and the machine" "^51 values agreed" amd.out
     # a Zen 3 (family 25, model 0x01) or a Zen 5 (family 26): the data fabric's events
-    # differ there, so its group and the L3's do not bind; the UMCs still count
+    # differ there, so its group does not bind (nor Zen 4's L3 on a Zen 3); the UMCs still
+    # count, and a Zen 5's L3 by perf's amdzen5 definitions (latency in ns)
     for alias in ven0002fam0019mod0001 ven0002fam001Amod0002; do
         EPYC_MODALIAS="cpu:type:x86,$alias:feature:,0000" sh "$TOP_SRCDIR/tests/fixtures/gen-epyc.sh" amd-$alias 2 8 "12 12"
-        "$PMUTOP" --sim --sysfs-root amd-$alias -b --format json -n 1 --fake-clock > other.json 2> /dev/null
+        "$PMUTOP" --sim --sysfs-root amd-$alias -b --format json --raw -n 3 --fake-clock > other-$alias.json 2> other.err
         python3 -c "
 import json, sys
-o = json.loads(open('other.json').read().splitlines()[-1])
+o = json.loads(open('other-$alias.json').read().splitlines()[-1])
 names = {m['metric'] for m in o['metrics']}
-assert 'umc_mem_bandwidth' in names and not names & {'dram_read_data_for_local_processor', 'l3_misses'}, sorted(names)
+zen5 = '$alias'.endswith('1Amod0002')
+assert 'umc_mem_bandwidth' in names and 'dram_read_data_for_local_processor' not in names, sorted(names)
+assert ('l3_misses' in names) == zen5 and ('l3_read_miss_latency' in names) is False, sorted(names)
 " && ok || fail "epyc $alias: Zen 4's data fabric and L3 events bound where they mean something else"
+        grep -q "no PMU matches" other.err && fail "epyc $alias: a generation's variant said a PMU is missing" || ok
     done
+    zen5="${PERF_EVENTS_DIR:-}/arch/x86/amdzen5"
+    python3 "$TOP_SRCDIR/tests/uncore_metrics.py" "$zen5" amd-ven0002fam001Amod0002 other-ven0002fam001Amod0002.json \
+        l3_cache_accesses l3_misses l3_read_miss_latency_for_local_dram l3_read_miss_latency_for_remote_dram \
+        umc_mem_read_bandwidth umc_mem_bandwidth > zen5.out &&
+        ok || { fail "zen 5 differs from perf's MetricExpr:"; head -n 12 zen5.out >&2; }
+    expect_grep "zen 5: six metrics, two sockets and the machine" "^18 values agreed" zen5.out
     python3 - amd.json <<'PY' && ok || fail "epyc: UMC instances are named by their socket and the kernel's index (see above)"
 import json, sys
 o = json.loads(open(sys.argv[1]).read().splitlines()[-1])
