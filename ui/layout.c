@@ -77,12 +77,25 @@ static void pane_columns(struct upane *p, const struct frame *s, const struct pr
 
 /* A row per metric only under instances of its own group (a mixed pane's PCIe metrics
  * are not n/a under a socket); titles that repeat say their group; the label width. */
-static void pane_rows(struct upane *p)
+static bool metric_group_missing(const struct frame *f, const struct prof_metric *pm)
+{
+	for (int g = 0; g < f->nmissing; g++)
+		for (int k = 0; k < pm->nforms; k++)
+			if (pm->forms[k].group_name && !strcmp(f->missing[g]->name, pm->forms[k].group_name))
+				return true;
+	return false;
+}
+
+static void pane_rows(const struct frame *f, struct upane *p)
 {
 	int nm = p->nmetrics;
 	for (int m = 0; m < nm; m++) {
 		for (int i = 0; i < p->ninst; i++)
 			p->has_cells[m] |= p->cell[i * nm + m] >= 0;
+		/* a metric of another generation's variant (Zen 4's L3 latency on a Zen 5): no
+		 * row, rather than an n/a; only a missing PMU's metrics say so in a row */
+		if (!p->has_cells[m] && !metric_group_missing(f, p->metrics[m]))
+			p->has_cells[m] = true;
 		p->mixed |= p->metrics[m]->forms[0].group != p->metrics[0]->forms[0].group;
 		bool repeated = false;
 		for (int o = 0; o < nm; o++)
@@ -167,7 +180,7 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 	p->has_cells = xcalloc((size_t)nm1, sizeof(bool));
 	p->sort_pos = xcalloc((size_t)cap, sizeof(int));
 	p->mtitle = xcalloc((size_t)nm1, sizeof(char *));
-	pane_rows(p);
+	pane_rows(s, p);
 	p->slot = xmalloc(sizeof(int) * (size_t)(p->ninst * nm + 1));
 	p->scale = xcalloc((size_t)nm1, sizeof(float));
 	for (int i = 0; i < p->ninst; i++)
