@@ -33,6 +33,8 @@ sh "$TOP_SRCDIR/tests/fixtures/gen-grace.sh" grace 2 4 "0 4"
 run generated-grace --sim --sysfs-root grace
 sh "$TOP_SRCDIR/tests/fixtures/gen-epyc.sh" epyc 2 8 "12 11"
 run generated-epyc --sim --sysfs-root epyc
+EPYC_MODALIAS="cpu:type:x86,ven0002fam001Amod0002:feature:,0000" sh "$TOP_SRCDIR/tests/fixtures/gen-epyc.sh" zen5 2 8 "12 12"
+run generated-zen5 --sim --sysfs-root zen5
 for kind in spr icl adl neoverse-v2 skl; do
     sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" $kind "cpu-$kind" 2 4 > /dev/null
     run "generated-$kind" --sim --sysfs-root "cpu-$kind" -p topdown -p host

@@ -174,6 +174,13 @@ m=$(wc -l < epyc.tsv)
 [ "$m" -ge 100 ] && ok || fail "epyc: expected five events on each of 23 UMCs, got $m"
 oracle epyc epyc.tsv
 n=$((n + m))
+# ... and a Zen 5's (its own data fabric events and L3 group)
+EPYC_MODALIAS="cpu:type:x86,ven0002fam001Amod0002:feature:,0000" sh "$TOP_SRCDIR/tests/fixtures/gen-epyc.sh" zen5 2 8 "12 12"
+"$PMUTOP" --sim --sysfs-root zen5 --dry-run | grep -v "	umc	" | sort -t "$(printf "\t")" -u -k3,3 > zen5.tsv
+m=$(wc -l < zen5.tsv)
+[ "$m" -eq 98 ] && ok || fail "zen 5: expected 92 data fabric and 6 L3 events, got $m"
+oracle zen5 zen5.tsv
+n=$((n + m))
 
 # the host profile on this machine's own sysfs (software events, msr/tsc/, RAPL if any)
 "$PMUTOP" --dry-run -p host | sort -t "$(printf "\t")" -u -k3,3 > host.tsv

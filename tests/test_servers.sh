@@ -111,6 +111,42 @@ assert ('l3_misses' in names) == zen5 and ('l3_read_miss_latency' in names) is F
         umc_mem_read_bandwidth umc_mem_bandwidth > zen5.out &&
         ok || { fail "zen 5 differs from perf's MetricExpr:"; head -n 12 zen5.out >&2; }
     expect_grep "zen 5: six metrics, two sockets and the machine" "^18 values agreed" zen5.out
+    # Zen 5's data fabric: perf 6.12 ships no events for it, so the oracle is SERVERS.md
+    # §4.3-4.4 (AMD's Zen 5 guide): each metric's beats, encoded with the document's DF
+    # config formula, summed from --raw per socket and for the machine, x 6.4e-5 MB/s
+    python3 - amd-ven0002fam001Amod0002 other-ven0002fam001Amod0002.json <<'PY' && ok || fail "zen 5 fabric differs from SERVERS.md's formulae (see above)"
+import glob, json, sys
+root, raw = sys.argv[1], sys.argv[2]
+def df(e, u):
+    return (e & 0xff) | ((e >> 8) & 0x3f) << 32 | (u & 0xff) << 8 | ((u >> 8) & 0xf) << 24
+cs, io, link = [0x1f + 0x40 * k for k in range(12)], [0x81f + 0x40 * k for k in range(8)], [0xd5f + 0x40 * k for k in range(6)]
+metrics = {
+    "dram_read_bandwidth_for_local_or_remote_socket": [df(e, 0xffe) for e in cs],
+    "dram_write_bandwidth_for_local_socket": [df(e, 0x7ff) for e in cs],
+    "dram_write_bandwidth_for_remote_socket": [df(e, 0xbff) for e in cs],
+    "dram_write_bandwidth_for_local_or_remote_socket": [df(e, 0xfff) for e in cs],
+    "upstream_dma_read_bandwidth_for_local_socket": [df(e, 0x7fe) for e in io],
+    "upstream_dma_write_bandwidth_for_local_socket": [df(e, 0x7ff) for e in io],
+    "upstream_dma_read_bandwidth_for_remote_socket": [df(e, 0xbfe) for e in io],
+    "upstream_dma_write_bandwidth_for_remote_socket": [df(e, 0xbff) for e in io],
+    "cross_socket_inbound_data_bandwidth_for_local_socket": [df(e, 0xf3f) for e in link],
+    "cross_socket_outbound_data_bandwidth_for_local_socket": [df(e, 0xf3e) for e in link],
+}
+sock = {int(p.split("/")[-3][3:]): int(open(p).read()) for p in glob.glob(root + "/sys/devices/system/cpu/cpu[0-9]*/topology/physical_package_id")}
+frame = json.loads(open(raw).read().splitlines()[-1])
+secs = frame["interval_ns"] / 1e9
+shown = {(m["metric"], m["instance"]): m["value"] for m in frame["metrics"]}
+df_counters = [c for c in frame["counters"] if c["pmu"] == "amd_df"]
+n = 0
+for name, configs in metrics.items():
+    for inst in ("socket0", "socket1", "all"):
+        cs_ = [c for c in df_counters if inst == "all" or "socket%d" % sock[c["cpu"]] == inst]
+        want = sum(c["delta"] for c in cs_ if int(c["config"], 16) in configs) * 6.4e-5 / secs
+        got = shown.get((name, inst))
+        assert got is not None and abs(got - want) <= 1e-6 * max(want, 1e-9), (name, inst, got, want)
+        n += 1
+assert n == 30
+PY
     python3 - amd.json <<'PY' && ok || fail "epyc: UMC instances are named by their socket and the kernel's index (see above)"
 import json, sys
 o = json.loads(open(sys.argv[1]).read().splitlines()[-1])
