@@ -501,6 +501,11 @@ START_TEST(prom_label_escapes)
 	ck_assert_str_eq(name, "pmutop_nic_ssu_rpu_packets_per_second");
 	prom_metric_name(name, sizeof(name), "bf.pcie.in_bytes", NULL, "bytes_per_second", false);
 	ck_assert_str_eq(name, "pmutop_bf_pcie_in_bytes_per_second");
+	/* perf's data volumes in MiB (AMD's data fabric) are exported in bytes */
+	struct prom_unit u;
+	prom_unit_of("MiB", &u);
+	ck_assert_str_eq(u.suffix, "bytes");
+	ck_assert_double_eq(u.factor, 1048576.0);
 	/* values as printf's %.17g writes them, counts by hand */
 	double vals[] = { 0, 1, -5, 123456789012345.0, 9007199254740991.0, 9007199254740992.0, 1e16, 0.5, 1.0 / 3,
 			  2.5e-9, 6.02e23 };

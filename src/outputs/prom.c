@@ -23,7 +23,7 @@ void prom_unit_of(const char *unit, struct prom_unit *out)
 		{ "Joules", "joules", "joules", 1 },                     { "°C", "celsius", "celsius", 1 },
 		{ "C", "celsius", "celsius", 1 },                        { "RPM", "rpm", NULL, 1 },
 		{ "/s", "per_second", NULL, 1 },                        { "errors/s", "errors_per_second", NULL, 1 },
-		{ "x", "ratio", "ratio", 1 },
+		{ "x", "ratio", "ratio", 1 },                            { "MiB", "bytes", "bytes", 1048576 },
 	};
 	*out = (struct prom_unit){ "", NULL, 1 };
 	for (size_t i = 0; unit && i < ARRAY_SIZE(units); i++)
