@@ -90,12 +90,12 @@ static void pane_rows(const struct frame *f, struct upane *p)
 {
 	int nm = p->nmetrics;
 	for (int m = 0; m < nm; m++) {
+		bool any = false;
 		for (int i = 0; i < p->ninst; i++)
-			p->has_cells[m] |= p->cell[i * nm + m] >= 0;
-		/* a metric of another generation's variant (Zen 4's L3 latency on a Zen 5): no
-		 * row, rather than an n/a; only a missing PMU's metrics say so in a row */
-		if (!p->has_cells[m] && !metric_group_missing(f, p->metrics[m]))
-			p->has_cells[m] = true;
+			any |= p->cell[i * nm + m] >= 0;
+		/* no instance has it: a row that says why when its PMU is missing; none for a
+		 * metric of another generation's variant (Zen 4's L3 latency on a Zen 5) */
+		p->says_missing[m] = !any && metric_group_missing(f, p->metrics[m]);
 		p->mixed |= p->metrics[m]->forms[0].group != p->metrics[0]->forms[0].group;
 		bool repeated = false;
 		for (int o = 0; o < nm; o++)
@@ -177,7 +177,7 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 	p->open = xcalloc((size_t)cap, sizeof(bool));
 	p->cell = xmalloc(sizeof(int) * (size_t)(cap * nm1));
 	pane_columns(p, s, prof, cap);
-	p->has_cells = xcalloc((size_t)nm1, sizeof(bool));
+	p->says_missing = xcalloc((size_t)nm1, sizeof(bool));
 	p->sort_pos = xcalloc((size_t)cap, sizeof(int));
 	p->mtitle = xcalloc((size_t)nm1, sizeof(char *));
 	pane_rows(s, p);
@@ -288,7 +288,7 @@ void layout_free(struct tui *t)
 		for (int m = 0; m < p->nmetrics; m++)
 			free(p->mtitle[m]);
 		free(p->mtitle);
-		free(p->has_cells);
+		free(p->says_missing);
 		free(p->sort_pos);
 		free(p->metrics);
 		free(p->metric_index);

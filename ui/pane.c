@@ -151,7 +151,7 @@ static void row_label(struct tui *t, int pi, int row, int y, int x, int w, const
  * altogether: then the row says so). */
 static bool block_has(const struct upane *p, int i, int m)
 {
-	return p->cell[i * p->nmetrics + m] >= 0 || (!p->is_detail[i] && !p->has_cells[m]);
+	return p->cell[i * p->nmetrics + m] >= 0 || (!p->is_detail[i] && p->says_missing[m]);
 }
 
 static int block_height(const struct upane *p, int i)

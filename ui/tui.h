@@ -53,7 +53,7 @@ struct upane {
 	const struct prof_metric **metrics;
 	int *metric_index; /* in the profile */
 	char **mtitle;     /* per metric, as shown: its title, and its group's where titles repeat */
-	bool *has_cells;   /* per metric: some instance of the pane is of the metric's group */
+	bool *says_missing; /* per metric: no instance has it because its PMU is missing (a row says so) */
 	bool mixed;        /* the pane shows metrics of more than one group */
 	int ninst;     /* distinct instance names ("socket0", "socket0/rc3"), in session order */
 	int *inst;     /* for each name, its first session instance */
