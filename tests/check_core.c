@@ -18,6 +18,7 @@
 #include "machine/pmu.h"
 #include "machine/procstat.h"
 #include "outputs/prom.h"
+#include "sources/simmodel.h"
 #include "testutil.h"
 #include "base/util.h"
 
@@ -485,6 +486,60 @@ END_TEST
 
 /* Label values in the exposition: backslash, double quote and newline escaped, as the
  * text format wants; anything else as it is. */
+/* A model's points (a CPU's rates, with what does not vary with the CPU shared per socket
+ * and what does not vary with t evaluated once) give what evaluating every rate of the
+ * section afresh gives, in any order of CPUs and times; the oracle is the formulae
+ * written out in C. */
+static double point_oracle(const char *rate, double t, int socket, int cpu)
+{
+	double lane = cpu - 4 * floor(cpu / 4.0), m = t - 10 * floor(t / 10);
+	double busy = 100 * (1 + lane), wave = 1 + m + socket;
+	if (!strcmp(rate, "busy"))
+		return busy;
+	if (!strcmp(rate, "wave"))
+		return wave;
+	return busy * wave; /* mix */
+}
+
+START_TEST(sim_points_agree_with_the_formulae)
+{
+	char *dir = tmp_dir();
+	put_file(dir, "model.ini",
+		 "[pmu core*]\n"
+		 "rate.lane = cpu - 4 * floor(cpu / 4)\n"
+		 "rate.m = t - 10 * floor(t / 10)\n"
+		 "rate.busy = 100 * (1 + lane)\n"
+		 "rate.wave = 1 + m + socket\n"
+		 "rate.mix = busy * wave\n");
+	char *path = xasprintf("%s/model.ini", dir);
+	struct sim_model *m = sim_model_load(path);
+	ck_assert_ptr_nonnull(m);
+	const struct sim_section *sec = sim_model_section(m, "core0");
+	ck_assert_ptr_nonnull(sec);
+	ck_assert(sim_section_reads_cpu(sec));
+	struct sim_point pts[2][6];
+	for (int socket = 0; socket < 2; socket++)
+		for (int c = 0; c < 6; c++)
+			sim_point_init(&pts[socket][c], sec, socket, 0, socket * 6 + c);
+	const char *rates[] = { "busy", "wave", "mix" };
+	const double times[] = { 1.5, 1.5, 2.25, 13.0, 2.25 };
+	for (int i = 0; i < 5; i++)
+		for (int k = 0; k < 3; k++)
+			for (int c = 5; c >= 0; c--) /* CPUs in turn, as a core PMU's counters are read */
+				for (int socket = 0; socket < 2; socket++) {
+					int cpu = socket * 6 + c, idx = sim_rate_index(sec, rates[k]);
+					double want = point_oracle(rates[k], times[i], socket, cpu);
+					ck_assert_double_eq_tol(sim_point_rate(&pts[socket][c], idx, times[i]), want, 1e-9);
+					ck_assert_double_eq_tol(sim_rate(sec, idx, rates[k], times[i], socket, 0, cpu), want, 1e-9);
+				}
+	for (int socket = 0; socket < 2; socket++)
+		for (int c = 0; c < 6; c++)
+			sim_point_release(&pts[socket][c]);
+	sim_model_free(m);
+	free(path);
+}
+END_TEST
+
 START_TEST(prom_label_escapes)
 {
 	char buf[256] = "";
@@ -657,6 +712,7 @@ int main(void)
 	tcase_add_test(t, dvsec_walk);
 	tcase_add_test(t, rc_map_of_the_demo_tree);
 	tcase_add_test(t, prom_label_escapes);
+	tcase_add_test(t, sim_points_agree_with_the_formulae);
 	suite_add_tcase(s, t);
 	/* 150 000 printf calls: seconds under valgrind */
 	TCase *numbers = tcase_create("numbers");

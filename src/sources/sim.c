@@ -26,13 +26,24 @@ struct sim_counter {
 	const char *event; /* decoded alias (points into the machine), a legacy name, or raw */
 	char raw[24];      /* "r10ad": an encoding no alias names, as perf writes raw events */
 	const struct sim_section *sec;
+	struct sim_point *at; /* where its rate is evaluated: shared by its CPU's counters */
 	double selection;
+	double jitter, running; /* the section's, kept at open */
 	double acc;        /* exact count so far */
-	uint64_t id;       /* stable identity for the noise stream */
+	uint64_t stream;   /* its noise stream's start: the seed and the counter's identity */
 	int index;         /* the PMU name's last number */
-	int rate;          /* the model's rate for the event, -1 for a default one */
+	int rate;          /* the model's rate for the event, -1 for a default one ... */
+	double fixed_rate; /* ... which is this */
 	uint64_t open_ns, last_ns;
 	uint64_t reads;
+};
+
+/* An instance's counters and the places their rates are evaluated at: one per CPU when
+ * the model's rates read the CPU, else one for all. */
+struct sim_instance {
+	struct sim_counter *counters;
+	struct sim_point *points;
+	int npoints;
 };
 
 /* splitmix64: tiny, good enough, and the same on every machine */
@@ -72,6 +83,42 @@ static int last_number(const char *name)
 	return p < end ? atoi(p) : 0;
 }
 
+static struct sim_instance *sim_instance_new(const struct instance *inst, const struct sim_section *sec)
+{
+	struct sim_instance *si = xcalloc(1, sizeof(*si));
+	si->counters = xcalloc((size_t)(inst->ncounters ? inst->ncounters : 1), sizeof(*si->counters));
+	bool per_cpu = sim_section_reads_cpu(sec) && inst->cpus.n > 1;
+	si->npoints = per_cpu ? inst->cpus.n : 1;
+	si->points = xcalloc((size_t)si->npoints, sizeof(*si->points));
+	int index = last_number(inst->pmu->name);
+	for (int i = 0; i < si->npoints; i++)
+		sim_point_init(&si->points[i], sec, inst->socket, index, inst->cpus.n ? inst->cpus.cpu[per_cpu ? i : 0] : 0);
+	return si;
+}
+
+static void sim_instance_free(struct sim_instance *si)
+{
+	for (int i = 0; si && i < si->npoints; i++)
+		sim_point_release(&si->points[i]);
+	if (si)
+		free(si->counters);
+	free(si);
+}
+
+/* The point of a counter's CPU (the instance's CPUs are ascending). */
+static struct sim_point *point_of(struct sim_instance *si, const struct instance *inst, int cpu)
+{
+	int lo = 0, hi = si->npoints - 1;
+	while (si->npoints > 1 && lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (inst->cpus.cpu[mid] < cpu)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return &si->points[lo];
+}
+
 static int sim_open(struct source *src, struct instance *inst)
 {
 	struct sim_source *ss = src->priv;
@@ -79,8 +126,9 @@ static int sim_open(struct source *src, struct instance *inst)
 		ss->start_ns = src->now_ns;
 		ss->started = true;
 	}
-	struct sim_counter *sc = xcalloc((size_t)(inst->ncounters ? inst->ncounters : 1), sizeof(*sc));
 	const struct sim_section *sec = sim_model_section(ss->model, inst->pmu->name); /* one PMU */
+	struct sim_instance *si = sim_instance_new(inst, sec);
+	struct sim_counter *sc = si->counters;
 	for (int k = 0; k < inst->ncounters; k++) {
 		const struct counter *ct = &inst->counters[k];
 		if (!instance_counts_event(inst, ct->event))
@@ -102,17 +150,22 @@ static int sim_open(struct source *src, struct instance *inst)
 		if (sim_rate_is_scaled(sc[k].sec, sc[k].event) && inst->scale[ct->event] > 0)
 			sc[k].selection /= inst->scale[ct->event]; /* the model speaks in scaled units */
 		sc[k].open_ns = sc[k].last_ns = src->now_ns;
-		sc[k].id = hash_str(inst->event_str[ct->event]) ^ mix((uint64_t)ct->cpu);
+		sc[k].stream = mix(ss->seed ^ mix(hash_str(inst->event_str[ct->event]) ^ mix((uint64_t)ct->cpu)));
 		sc[k].index = last_number(inst->pmu->name);
 		sc[k].rate = sim_rate_index(sc[k].sec, sc[k].event);
+		sc[k].at = point_of(si, inst, ct->cpu);
+		if (sc[k].rate < 0 && sc[k].event)
+			sc[k].fixed_rate = sim_default_rate(sc[k].event);
+		sc[k].jitter = sim_model_jitter(ss->model, sec);
+		sc[k].running = sim_running_fraction(sec);
 		if (!sc[k].event) {
-			free(sc);
+			sim_instance_free(si);
 			inst->open_error = xasprintf("%s: the simulated driver knows no event with config 0x%llx (ENOENT)",
 						     inst->pmu->name, (unsigned long long)ct->attr.config[0]);
 			return -2;
 		}
 	}
-	inst->priv = sc;
+	inst->priv = si;
 	return 0;
 }
 
@@ -126,28 +179,35 @@ static inline uint64_t round_count(double x)
 static int sim_read(struct source *src, struct instance *inst, uint64_t now_ns)
 {
 	struct sim_source *ss = src->priv;
-	struct sim_counter *sc = inst->priv;
+	struct sim_counter *sc = ((struct sim_instance *)inst->priv)->counters;
+	uint64_t since = 0; /* the counters' last read: the same but after a filter change */
+	bool timed = false;
+	double dt = 0, tmid = 0;
 	for (int k = 0; k < inst->ncounters; k++) {
 		struct counter *ct = &inst->counters[k];
 		struct sim_counter *c = &sc[k];
 		if (!c->event)
 			continue;
 		if (now_ns > c->last_ns) {
-			double dt = (double)(now_ns - c->last_ns) / 1e9;
-			double tmid = ((double)(c->last_ns + now_ns) / 2 - (double)ss->start_ns) / 1e9;
-			double rate = sim_rate(c->sec, c->rate, c->event, tmid, inst->socket, c->index, ct->cpu);
-			double jitter = sim_model_jitter(ss->model, c->sec);
-			double noise = 1.0;
-			if (jitter > 0) {
-				uint64_t r = mix(ss->seed ^ mix(c->id ^ mix(c->reads)));
-				noise += jitter * (((double)(r >> 11) / 9007199254740992.0) * 2 - 1);
+			if (!timed || c->last_ns != since) {
+				timed = true;
+				since = c->last_ns;
+				dt = (double)(now_ns - since) / 1e9;
+				tmid = ((double)(since + now_ns) / 2 - (double)ss->start_ns) / 1e9;
 			}
-			c->acc += rate * c->selection * dt * noise * sim_running_fraction(c->sec);
+			double rate = c->rate >= 0 ? sim_point_rate(c->at, c->rate, tmid) : c->fixed_rate;
+			double noise = 1.0;
+			if (c->jitter > 0) {
+				/* splitmix64's own sequence: the n-th draw mixes start + n x gamma */
+				uint64_t r = mix(c->stream + c->reads * 0x9e3779b97f4a7c15ull);
+				noise += c->jitter * (((double)(r >> 11) / 9007199254740992.0) * 2 - 1);
+			}
+			c->acc += rate * c->selection * dt * noise * c->running;
 			c->last_ns = now_ns;
 			c->reads++;
 		}
 		double enabled = (double)(now_ns - c->open_ns);
-		counter_read_count(ct, round_count(c->acc), (uint64_t)enabled, round_count(enabled * sim_running_fraction(c->sec)));
+		counter_read_count(ct, round_count(c->acc), (uint64_t)enabled, round_count(enabled * c->running));
 	}
 	return 0;
 }
@@ -161,7 +221,7 @@ static bool sim_claims(struct source *src, const struct instance *inst)
 static void sim_close(struct source *src, struct instance *inst)
 {
 	(void)src;
-	free(inst->priv);
+	sim_instance_free(inst->priv);
 	inst->priv = NULL;
 }
 

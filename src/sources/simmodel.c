@@ -16,6 +16,12 @@
 #include "machine/pcimap.h"
 
 enum { SLOT_T, SLOT_SOCKET, SLOT_INDEX, SLOT_CPU, SLOT_NFIXED };
+enum rate_list {
+	RATES_ALL_T, RATES_ALL_ONCE,       /* a point of its own */
+	RATES_CPU_T, RATES_CPU_ONCE,       /* a CPU's, beside its socket's base point */
+	RATES_SHARED_T, RATES_SHARED_ONCE, /* the base point's */
+	RATES_NLISTS
+};
 
 struct sim_rate {
 	char *event;
@@ -60,8 +66,11 @@ struct sim_section {
 	int nscaled;
 	double running;
 	double jitter;  /* this section's noise, or NAN for the model's */
-	double *slots; /* fixed slots then one per rate, for the last key evaluated */
-	bool cached;
+	struct sim_point last; /* sim_rate()'s: the last place asked */
+	int *lists[RATES_NLISTS]; /* the rates by what they vary with (sort_rates) */
+	int nlist[RATES_NLISTS];
+	struct sim_point **bases; /* the shared rates, one point per (socket, index) */
+	int nbases;
 	bool uses[SLOT_NFIXED]; /* which of t, socket, index, cpu its rates read: the rest
 				  * is left out of the cache key (TopDown's 144 CPUs share one) */
 };
@@ -293,14 +302,57 @@ static void mark_use(void *ctx, int slot)
 		((struct sim_section *)ctx)->uses[slot] = true;
 }
 
+/* What a rate reads, through the rates above it it reads. */
+struct rate_reads {
+	const uint8_t *reads; /* per rate: READS_CPU | READS_T */
+	uint8_t mask;
+};
+enum { READS_CPU = 1, READS_T = 2 };
+
+static void mark_reads(void *ctx, int slot)
+{
+	struct rate_reads *c = ctx;
+	if (slot == SLOT_CPU)
+		c->mask |= READS_CPU;
+	else if (slot == SLOT_T)
+		c->mask |= READS_T;
+	else if (slot >= SLOT_NFIXED)
+		c->mask |= c->reads[slot - SLOT_NFIXED];
+}
+
+/* Sort a section's rates by what they vary with (a rate reads only the slots and the
+ * rates above it, so one pass in order settles it): those that read the CPU are a CPU's
+ * own, the rest its socket's; those that do not read t are evaluated once. */
+static void sort_rates(struct sim_section *sec)
+{
+	uint8_t *reads = xcalloc((size_t)sec->nrates + 1, 1);
+	for (int list = 0; list < RATES_NLISTS; list++)
+		sec->lists[list] = xcalloc((size_t)sec->nrates + 1, sizeof(int));
+	for (int r = 0; r < sec->nrates; r++) {
+		struct rate_reads c = { reads, 0 };
+		if (sec->rates[r].expr)
+			expr_foreach_var(sec->rates[r].expr, mark_reads, &c);
+		reads[r] = c.mask;
+		bool by_t = c.mask & READS_T, by_cpu = c.mask & READS_CPU;
+		enum rate_list all = by_t ? RATES_ALL_T : RATES_ALL_ONCE;
+		enum rate_list own = by_cpu ? (by_t ? RATES_CPU_T : RATES_CPU_ONCE) : (by_t ? RATES_SHARED_T : RATES_SHARED_ONCE);
+		sec->lists[all][sec->nlist[all]++] = r;
+		sec->lists[own][sec->nlist[own]++] = r;
+	}
+	free(reads);
+}
+
+static void point_init_whole(struct sim_point *pt, const struct sim_section *sec, int socket, int index, int cpu);
+
 static void finish(struct sim_model *m)
 {
 	for (int i = 0; i < m->nsections; i++) {
 		struct sim_section *sec = &m->sections[i];
-		sec->slots = xcalloc((size_t)(SLOT_NFIXED + sec->nrates), sizeof(double));
 		for (int r = 0; r < sec->nrates; r++)
 			if (sec->rates[r].expr)
 				expr_foreach_var(sec->rates[r].expr, mark_use, sec);
+		sort_rates(sec);
+		point_init_whole(&sec->last, sec, 0, 0, 0); /* sim_rate() moves it: every rate */
 	}
 	if (!m->title)
 		m->title = xstrdup("simulated machine");
@@ -367,7 +419,14 @@ void sim_model_free(struct sim_model *m)
 		for (int j = 0; j < s->nunfiltered; j++)
 			free(s->unfiltered[j]);
 		free(s->unfiltered);
-		free(s->slots);
+		sim_point_release(&s->last);
+		for (int list = 0; list < RATES_NLISTS; list++)
+			free(s->lists[list]);
+		for (int b = 0; b < s->nbases; b++) {
+			sim_point_release(s->bases[b]);
+			free(s->bases[b]);
+		}
+		free(s->bases);
 		free(s->glob);
 	}
 	free(m->sections);
@@ -414,7 +473,7 @@ const struct sim_section *sim_model_section(const struct sim_model *m, const cha
 }
 
 /* Plausible, stable rates for events the model does not name. */
-static double default_rate(const char *event)
+double sim_default_rate(const char *event)
 {
 	uint32_t h = 2166136261u;
 	for (const char *p = event; *p; p++)
@@ -432,26 +491,119 @@ int sim_rate_index(const struct sim_section *sec, const char *event)
 	return -1;
 }
 
+/* A point evaluates the list of rates that vary with t each time, the next list once. */
+static void point_lists(struct sim_point *pt, enum rate_list each)
+{
+	pt->each = pt->sec->lists[each];
+	pt->neach = pt->sec->nlist[each];
+	pt->once = pt->sec->lists[each + 1];
+	pt->nonce = pt->sec->nlist[each + 1];
+}
+
+static double *new_slots(struct sim_point *pt, const struct sim_section *sec, int socket, int index, int cpu)
+{
+	pt->moves = sec->uses[SLOT_T];
+	double *slots = xcalloc((size_t)(SLOT_NFIXED + sec->nrates), sizeof(double));
+	slots[SLOT_SOCKET] = socket;
+	slots[SLOT_INDEX] = index;
+	slots[SLOT_CPU] = cpu;
+	pt->rates = slots + SLOT_NFIXED;
+	return slots;
+}
+
+/* The section's point for the rates that do not read the CPU at (socket, index). */
+static struct sim_point *base_point(struct sim_section *sec, int socket, int index)
+{
+	for (int b = 0; b < sec->nbases; b++) {
+		const double *slots = sec->bases[b]->slots;
+		if (slots[SLOT_SOCKET] == socket && slots[SLOT_INDEX] == index)
+			return sec->bases[b];
+	}
+	struct sim_point *base = xcalloc(1, sizeof(*base));
+	*base = (struct sim_point){ .sec = sec };
+	base->slots = new_slots(base, sec, socket, index, -1);
+	point_lists(base, RATES_SHARED_T);
+	sec->bases = xrealloc(sec->bases, sizeof(*sec->bases) * (size_t)(sec->nbases + 1));
+	sec->bases[sec->nbases++] = base;
+	return base;
+}
+
+static void point_init_whole(struct sim_point *pt, const struct sim_section *sec, int socket, int index, int cpu)
+{
+	*pt = (struct sim_point){ .sec = sec };
+	pt->slots = new_slots(pt, sec, socket, index, cpu);
+	point_lists(pt, RATES_ALL_T);
+}
+
+void sim_point_init(struct sim_point *pt, const struct sim_section *sec, int socket, int index, int cpu)
+{
+	*pt = (struct sim_point){ .sec = sec };
+	if (!sec)
+		return;
+	pt->slots = new_slots(pt, sec, socket, index, cpu);
+	bool cpu_own = sec->nlist[RATES_CPU_T] + sec->nlist[RATES_CPU_ONCE] > 0;
+	bool shared = sec->nlist[RATES_SHARED_T] + sec->nlist[RATES_SHARED_ONCE] > 0;
+	if (cpu_own && shared) { /* the model's CPUs share what does not vary with them */
+		pt->shared = base_point((struct sim_section *)sec, socket, index);
+		point_lists(pt, RATES_CPU_T);
+	} else {
+		point_lists(pt, RATES_ALL_T);
+	}
+}
+
+void sim_point_release(struct sim_point *pt)
+{
+	free(pt->slots);
+	pt->slots = NULL;
+}
+
+bool sim_section_reads_cpu(const struct sim_section *sec)
+{
+	return sec && sec->uses[SLOT_CPU];
+}
+
+void sim_point_evaluate(struct sim_point *pt, double t)
+{
+	const struct sim_section *sec = pt->sec;
+	double *slots = pt->slots;
+	if (pt->valid && (!pt->moves || pt->t == t))
+		return;
+	pt->t = slots[SLOT_T] = t;
+	if (pt->shared) {
+		sim_point_evaluate(pt->shared, t);
+		for (int list = RATES_SHARED_T; list <= RATES_SHARED_ONCE; list++)
+			for (int i = 0; i < sec->nlist[list]; i++) {
+				int r = SLOT_NFIXED + sec->lists[list][i];
+				slots[r] = pt->shared->slots[r];
+			}
+	}
+	for (int i = 0; !pt->valid && i < pt->nonce; i++) {
+		int r = pt->once[i];
+		slots[SLOT_NFIXED + r] = expr_eval(sec->rates[r].expr, slots);
+	}
+	for (int i = 0; i < pt->neach; i++) {
+		int r = pt->each[i];
+		slots[SLOT_NFIXED + r] = expr_eval(sec->rates[r].expr, slots);
+	}
+	pt->valid = true;
+}
+
 double sim_rate(const struct sim_section *sec, int rate, const char *event, double t, int socket, int index, int cpu)
 {
 	if (!sec || rate < 0)
-		return default_rate(event);
-	/* every counter of an instance asks with the same key: evaluate the section once */
-	double *slots = sec->slots;
-	struct sim_section *mut = (struct sim_section *)sec;
-	if (!sec->cached || (sec->uses[SLOT_T] && slots[SLOT_T] != t) ||
-	    (sec->uses[SLOT_SOCKET] && slots[SLOT_SOCKET] != socket) ||
+		return sim_default_rate(event);
+	/* callers that keep no point of their own: the section's last place, kept while the
+	 * place it is asked for does not change */
+	struct sim_point *pt = &((struct sim_section *)sec)->last;
+	double *slots = pt->slots;
+	if ((sec->uses[SLOT_SOCKET] && slots[SLOT_SOCKET] != socket) ||
 	    (sec->uses[SLOT_INDEX] && slots[SLOT_INDEX] != index) || (sec->uses[SLOT_CPU] && slots[SLOT_CPU] != cpu)) {
-		slots[SLOT_T] = t;
 		slots[SLOT_SOCKET] = socket;
 		slots[SLOT_INDEX] = index;
 		slots[SLOT_CPU] = cpu;
-		for (int i = 0; i < sec->nrates; i++)
-			slots[SLOT_NFIXED + i] = expr_eval(sec->rates[i].expr, slots);
-		mut->cached = true;
+		pt->valid = false;
 	}
-	double r = slots[SLOT_NFIXED + rate];
-	return isnan(r) || r < 0 ? 0 : r;
+	return sim_point_rate(pt, rate, t);
 }
 
 /* Is cell (or, from the PCI map, the device at bit/bdf) selected by attr's fields? */

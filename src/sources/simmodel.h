@@ -50,6 +50,38 @@ int sim_rate_index(const struct sim_section *sec, const char *event);
 /* Events per second of an event at time t for a PMU on socket (index and cpu as the
  * model names them); rate is from sim_rate_index(). */
 double sim_rate(const struct sim_section *sec, int rate, const char *event, double t, int socket, int index, int cpu);
+/* One place a section's rates are evaluated at (socket, index, cpu), holding them for the
+ * last t asked: the counters of one CPU share one, so a section is evaluated once per
+ * place per refresh whatever order its counters are read in (a core PMU's are by event). */
+struct sim_point {
+	const struct sim_section *sec;
+	bool valid;
+	bool moves;   /* its rates read t */
+	double t;     /* the t they were evaluated at */
+	double *slots;
+	const double *rates; /* in slots: one per rate of the section */
+	/* the rates it evaluates, all or those that read the CPU (the rest from the section's
+	 * point for its socket and index): each time t moves, and once those that do not read t */
+	const int *each, *once;
+	int neach, nonce;
+	struct sim_point *shared;
+};
+void sim_point_init(struct sim_point *pt, const struct sim_section *sec, int socket, int index, int cpu);
+void sim_point_release(struct sim_point *pt);
+void sim_point_evaluate(struct sim_point *pt, double t);
+/* Events per second of the section's rate (from sim_rate_index(), >= 0) at time t; the
+ * point is evaluated once per t (this runs per counter per refresh). */
+static inline double sim_point_rate(struct sim_point *pt, int rate, double t)
+{
+	if (!pt->valid || (pt->moves && pt->t != t))
+		sim_point_evaluate(pt, t);
+	double r = pt->rates[rate];
+	return r >= 0 ? r : 0; /* a negative rate or none (NaN) counts nothing */
+}
+/* The rate of an event the model does not name: plausible and stable. */
+double sim_default_rate(const char *event);
+/* Do the section's rates depend on the CPU (else one point serves all of a PMU's)? */
+bool sim_section_reads_cpu(const struct sim_section *sec);
 /* Where a PMU is, for cells taken from the PCI map: its socket, and its root complex
  * (the PMU name's last number). */
 struct pci_map;
