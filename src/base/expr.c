@@ -24,6 +24,8 @@ enum op {
 	/* fused by compile (formulae without jumps): a variable or a constant as the right
 	 * operand, one dispatch instead of two */
 	OP_ADDV, OP_SUBV, OP_MULV, OP_DIVV, OP_ADDK, OP_SUBK, OP_MULK, OP_DIVK,
+	OP_END, /* after the last instruction (code[n]): the evaluator needs no bounds check */
+	OP_COUNT
 };
 
 static bool reads_var(uint8_t op)
@@ -369,6 +371,8 @@ struct expr *expr_compile(const char *text, const struct expr_names *names, char
 	}
 	ps.e->depth = ps.maxsp;
 	fuse(ps.e);
+	grow_array(&ps.e->code, &ps.e->cap, ps.e->n + 1, sizeof(struct insn));
+	ps.e->code[ps.e->n] = (struct insn){ .op = OP_END };
 	return ps.e;
 }
 
@@ -380,81 +384,101 @@ void expr_free(struct expr *e)
 	free(e);
 }
 
+/* Direct threading (GCC's and clang's labels as values): each instruction jumps straight
+ * to the next one's code, with no loop test or switch range check; metric and model
+ * formulae run per counter per refresh. */
 double expr_eval(const struct expr *e, const double *vars)
 {
+	static const void *const at[OP_COUNT] = {
+		[OP_CONST] = &&op_const, [OP_VAR] = &&op_var, [OP_ADD] = &&op_add, [OP_SUB] = &&op_sub,
+		[OP_MUL] = &&op_mul, [OP_DIV] = &&op_div, [OP_NEG] = &&op_neg, [OP_NOT] = &&op_not,
+		[OP_LT] = &&op_lt, [OP_LE] = &&op_le, [OP_GT] = &&op_gt, [OP_GE] = &&op_ge,
+		[OP_EQ] = &&op_eq, [OP_NE] = &&op_ne, [OP_AND] = &&op_and, [OP_OR] = &&op_or,
+		[OP_MIN] = &&op_minmax, [OP_MAX] = &&op_minmax, [OP_ABS] = &&op_abs, [OP_SQRT] = &&op_sqrt,
+		[OP_FLOOR] = &&op_floor, [OP_SIN] = &&op_sin, [OP_COS] = &&op_cos, [OP_JFALSE] = &&op_jfalse,
+		[OP_JUMP] = &&op_jump, [OP_ADDV] = &&op_addv, [OP_SUBV] = &&op_subv, [OP_MULV] = &&op_mulv,
+		[OP_DIVV] = &&op_divv, [OP_ADDK] = &&op_addk, [OP_SUBK] = &&op_subk, [OP_MULK] = &&op_mulk,
+		[OP_DIVK] = &&op_divk, [OP_END] = &&op_end,
+	};
 	double st[EXPR_MAX_DEPTH + 1]; /* expr_compile() refuses formulae deeper than this */
-	int sp = 0;
-	for (int pc = 0; pc < e->n; pc++) {
-		const struct insn *in = &e->code[pc];
-		double a, b;
-		switch ((enum op)in->op) {
-		case OP_CONST: st[sp++] = in->k; break;
-		case OP_VAR: st[sp++] = vars[in->arg]; break;
-		case OP_ADD: sp--; st[sp - 1] += st[sp]; break;
-		case OP_SUB: sp--; st[sp - 1] -= st[sp]; break;
-		case OP_MUL: sp--; st[sp - 1] *= st[sp]; break;
-		case OP_DIV:
-			b = st[--sp];
-			a = st[sp - 1];
-			st[sp - 1] = b == 0.0 ? NAN : a / b; /* "no value", never a made-up 0 or inf */
-			break;
-		case OP_NEG: st[sp - 1] = -st[sp - 1]; break;
-		case OP_NOT: a = st[sp - 1]; st[sp - 1] = isnan(a) ? NAN : a == 0.0; break;
-#define CMP(OPC, expr_)                                                      \
-	case OPC:                                                            \
-		b = st[--sp];                                                \
-		a = st[sp - 1];                                              \
-		st[sp - 1] = isnan(a) || isnan(b) ? NAN : (double)(expr_);   \
-		break;
-		CMP(OP_LT, a < b)
-		CMP(OP_LE, a <= b)
-		CMP(OP_GT, a > b)
-		CMP(OP_GE, a >= b)
-		CMP(OP_EQ, a == b)
-		CMP(OP_NE, a != b)
-		CMP(OP_AND, a != 0.0 && b != 0.0)
-		CMP(OP_OR, a != 0.0 || b != 0.0)
-#undef CMP
-		case OP_MIN:
-		case OP_MAX: {
-			int n = in->arg;
-			double r = st[sp - n];
-			for (int i = sp - n + 1; i < sp; i++) {
-				if (isnan(st[i]) || isnan(r))
-					r = NAN;
-				else if (in->op == OP_MIN ? st[i] < r : st[i] > r)
-					r = st[i];
-			}
-			sp -= n - 1;
-			st[sp - 1] = r;
-			break;
-		}
-		case OP_ADDV: st[sp - 1] += vars[in->arg]; break;
-		case OP_SUBV: st[sp - 1] -= vars[in->arg]; break;
-		case OP_MULV: st[sp - 1] *= vars[in->arg]; break;
-		case OP_DIVV: b = vars[in->arg]; st[sp - 1] = b == 0.0 ? NAN : st[sp - 1] / b; break;
-		case OP_ADDK: st[sp - 1] += in->k; break;
-		case OP_SUBK: st[sp - 1] -= in->k; break;
-		case OP_MULK: st[sp - 1] *= in->k; break;
-		case OP_DIVK: st[sp - 1] = in->k == 0.0 ? NAN : st[sp - 1] / in->k; break;
-		case OP_ABS: st[sp - 1] = fabs(st[sp - 1]); break;
-		case OP_SQRT: st[sp - 1] = st[sp - 1] < 0 ? NAN : sqrt(st[sp - 1]); break;
-		case OP_FLOOR: st[sp - 1] = floor(st[sp - 1]); break;
-		case OP_SIN: st[sp - 1] = sin(st[sp - 1]); break;
-		case OP_COS: st[sp - 1] = cos(st[sp - 1]); break;
-		case OP_JFALSE:
-			a = st[--sp];
-			if (isnan(a)) {
-				st[sp++] = NAN;
-				pc = in->arg2 - 1;
-			} else if (a == 0.0) {
-				pc = in->arg - 1;
-			}
-			break;
-		case OP_JUMP: pc = in->arg - 1; break;
-		}
+	double *top = st - 1;          /* the top value */
+	const struct insn *code = e->code, *in = code;
+	double a, b;
+#define DISPATCH() goto *at[in->op]
+#define NEXT()                \
+	do {                  \
+		in++;         \
+		DISPATCH();   \
+	} while (0)
+#define BINARY(expr_)         \
+	b = *top--;           \
+	a = *top;             \
+	*top = (expr_);       \
+	NEXT()
+/* a comparison of "no value" is no value */
+#define COMPARE(expr_) BINARY(isnan(a) || isnan(b) ? NAN : (double)(expr_))
+	DISPATCH();
+op_const: *++top = in->k; NEXT();
+op_var: *++top = vars[in->arg]; NEXT();
+op_add: BINARY(a + b);
+op_sub: BINARY(a - b);
+op_mul: BINARY(a * b);
+op_div: BINARY(b == 0.0 ? NAN : a / b); /* "no value", never a made-up 0 or inf */
+op_neg: *top = -*top; NEXT();
+op_not: *top = isnan(*top) ? NAN : *top == 0.0; NEXT();
+op_lt: COMPARE(a < b);
+op_le: COMPARE(a <= b);
+op_gt: COMPARE(a > b);
+op_ge: COMPARE(a >= b);
+op_eq: COMPARE(a == b);
+op_ne: COMPARE(a != b);
+op_and: COMPARE(a != 0.0 && b != 0.0);
+op_or: COMPARE(a != 0.0 || b != 0.0);
+op_minmax: {
+	int n = in->arg;
+	double *first = top - n + 1, r = *first;
+	for (double *x = first + 1; x <= top; x++) {
+		if (isnan(*x) || isnan(r))
+			r = NAN;
+		else if (in->op == OP_MIN ? *x < r : *x > r)
+			r = *x;
 	}
-	return sp ? st[sp - 1] : NAN;
+	top = first;
+	*top = r;
+	NEXT();
+}
+op_abs: *top = fabs(*top); NEXT();
+op_sqrt: *top = *top < 0 ? NAN : sqrt(*top); NEXT();
+op_floor: *top = floor(*top); NEXT();
+op_sin: *top = sin(*top); NEXT();
+op_cos: *top = cos(*top); NEXT();
+op_jfalse:
+	a = *top--;
+	if (isnan(a)) {
+		*++top = NAN;
+		in = code + in->arg2;
+		DISPATCH();
+	}
+	if (a == 0.0) {
+		in = code + in->arg;
+		DISPATCH();
+	}
+	NEXT();
+op_jump: in = code + in->arg; DISPATCH();
+op_addv: *top += vars[in->arg]; NEXT();
+op_subv: *top -= vars[in->arg]; NEXT();
+op_mulv: *top *= vars[in->arg]; NEXT();
+op_divv: b = vars[in->arg]; *top = b == 0.0 ? NAN : *top / b; NEXT();
+op_addk: *top += in->k; NEXT();
+op_subk: *top -= in->k; NEXT();
+op_mulk: *top *= in->k; NEXT();
+op_divk: *top = in->k == 0.0 ? NAN : *top / in->k; NEXT();
+op_end:
+	return top >= st ? *top : NAN;
+#undef COMPARE
+#undef BINARY
+#undef NEXT
+#undef DISPATCH
 }
 
 void expr_foreach_var(const struct expr *e, void (*fn)(void *ctx, int slot), void *ctx)
