@@ -3,6 +3,7 @@
  * of every demo machine, errors with a line), and the store (tail, chunks, seeking by
  * seq and time, format checks). */
 #include <math.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,6 +280,71 @@ START_TEST(store_tail_chunks_and_seeking)
 }
 END_TEST
 
+/* Long meta texts (the snapshot, profiles) are zstd blobs; text rows (older files) read
+ * as they are; a blob that is not a frame, or claims more than a reader takes, reads as
+ * none (the replay then says the file is damaged). */
+START_TEST(long_meta_packed_and_checked)
+{
+	char *dir = tmp_dir();
+	char *path = xasprintf("%s/m.pmrec", dir);
+	char *err = NULL;
+	struct store *st = store_create(path, false, &err);
+	ck_assert_msg(st != NULL, "%s", err);
+	size_t len = 40000;
+	char *text = xmalloc(len + 1);
+	for (size_t i = 0; i < len; i++)
+		text[i] = (char)('a' + (i * 7 + i / 13) % 26);
+	text[len] = 0;
+	ck_assert_int_eq(store_put_meta(st, "machine", text, &err), 0);
+	ck_assert_int_eq(store_put_meta(st, "host", "short", &err), 0);
+	ck_assert_int_eq(store_put_meta(st, "format", STORE_FORMAT, &err), 0);
+	ck_assert_int_eq(store_put_meta(st, "version", "1", &err), 0);
+	ck_assert_int_eq(store_put_meta(st, "ncounters", "1", &err), 0);
+	store_close(st);
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	sqlite3_stmt *q;
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT typeof(value), length(value) FROM meta WHERE key = ?1", -1, &q, NULL), SQLITE_OK);
+	sqlite3_bind_text(q, 1, "machine", -1, SQLITE_STATIC);
+	ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
+	ck_assert_str_eq((const char *)sqlite3_column_text(q, 0), "blob");
+	ck_assert_int_lt(sqlite3_column_int(q, 1), (int)len / 4);
+	sqlite3_reset(q);
+	sqlite3_bind_text(q, 1, "host", -1, SQLITE_STATIC);
+	ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
+	ck_assert_str_eq((const char *)sqlite3_column_text(q, 0), "text");
+	sqlite3_finalize(q);
+	st = store_open(path, &err);
+	ck_assert_msg(st != NULL, "%s", err);
+	char *got = store_meta(st, "machine");
+	ck_assert_str_eq(got, text);
+	free(got);
+	store_close(st);
+	/* as an older file holds it: text */
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "UPDATE meta SET value = ?1 WHERE key = 'machine'", -1, &q, NULL), SQLITE_OK);
+	sqlite3_bind_text(q, 1, text, -1, SQLITE_STATIC);
+	ck_assert_int_eq(sqlite3_step(q), SQLITE_DONE);
+	sqlite3_finalize(q);
+	st = store_open(path, &err);
+	got = store_meta(st, "machine");
+	ck_assert_str_eq(got, text);
+	free(got);
+	store_close(st);
+	/* not a zstd frame; a frame that says it holds 1 GiB (its header only) */
+	const char *bad[] = { "UPDATE meta SET value = X'00112233445566' WHERE key = 'machine'",
+			      "UPDATE meta SET value = X'28B52FFDE00000004000000000' WHERE key = 'machine'" };
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(sqlite3_exec(db, bad[i], NULL, NULL, NULL), SQLITE_OK);
+		st = store_open(path, &err);
+		ck_assert_ptr_null(store_meta(st, "machine"));
+		store_close(st);
+	}
+	sqlite3_close(db);
+	free(text);
+	free(path);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("record");
@@ -289,6 +355,7 @@ int main(void)
 	tcase_add_test(t, idle_counters_cost_almost_nothing);
 	tcase_add_test(t, snapshot_round_trip);
 	tcase_add_test(t, store_tail_chunks_and_seeking);
+	tcase_add_test(t, long_meta_packed_and_checked);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }

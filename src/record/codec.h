@@ -23,8 +23,10 @@ void rec_sample_alloc(struct rec_sample *s, int ncounters);
 void rec_sample_free(struct rec_sample *s);
 void rec_sample_copy(struct rec_sample *dst, const struct rec_sample *src, int ncounters);
 
-/* Encode n samples of ncounters; compress with zstd at level (0: store). Returns a
- * malloc'd blob and its size. */
+/* Encode n samples of ncounters; compress with zstd at level (0: store; AUTO: as hard
+ * as ~0.1 s of the recorder's thread allows for the chunk's size). Returns a malloc'd
+ * blob and its size. */
+#define CODEC_LEVEL_AUTO (-1)
 unsigned char *codec_encode(const struct rec_sample *samples, int n, int ncounters, int level, size_t *size);
 /* Decode a blob into *n freshly allocated samples of ncounters; 0, or -1 with *err set
  * when the blob is damaged, holds another number of counters, or more than max_samples

@@ -140,7 +140,7 @@ struct replay *replay_open(const char *path, char **err)
 	free(snap);
 	uint64_t v;
 	if (!r->m) {
-		*err = xasprintf("%s: damaged recording (its machine description: %s)", path, serr ? serr : "missing");
+		*err = xasprintf("%s: damaged recording (its machine description: %s)", path, serr ? serr : "missing or damaged");
 	} else if (!start || !parse_u64(start, &v)) {
 		*err = xasprintf("%s: damaged recording (no start time)", path);
 	} else {
