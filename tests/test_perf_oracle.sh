@@ -151,6 +151,14 @@ m=$(wc -l < xeon.tsv)
 grep -q '	!	' xeon.tsv && fail "xeon: $(grep '	!	' xeon.tsv | head -n 1)"
 oracle xeon xeon.tsv
 n=$((n + m))
+# ... and an Ice Lake-SP's (its own CAS codes, CHA umask field and clock-tick event)
+XEON_MODEL=icx sh "$TOP_SRCDIR/tests/fixtures/gen-xeon.sh" icx 2 4 6 3 4 2
+"$PMUTOP" --sim --sysfs-root icx --dry-run -p xeon | sort -t "$(printf "\t")" -u -k3,3 > icx.tsv
+m=$(wc -l < icx.tsv)
+[ "$m" -eq 62 ] && ok || fail "icx: expected 12 IMC, 6 UPI and 44 CHA events, got $m"
+grep -q '	!	' icx.tsv && fail "icx: $(grep '	!	' icx.tsv | head -n 1)"
+oracle icx icx.tsv
+n=$((n + m))
 
 # Grace uncore (PMUs suffixed by NUMA node, here 0 and 4): every event the grace profile
 # opens, with the root ports and remote sockets it sets (6.12 counts nothing on a filter

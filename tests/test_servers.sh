@@ -51,24 +51,28 @@ expect_eq "an alias is a PMU name" "$("$PMUTOP" encode --sysfs-root t 'uncore_ty
 expect_grep "the PCU found, no profile" "^uncore_pcu .*(no profile)$" pmus.txt
 grep -q "^uncore_imc_0 .*(no profile)" pmus.txt && fail "uncore_imc_0 is counted by the xeon profile" || ok
 # Ice Lake-SP (the CPU modalias says family 6, model 0x6A): its IMCs count CAS with event 4
-# (the kernel's cas_count_read says so too); perf's icelakex MetricExpr is the oracle.
-# Sapphire Rapids' IIO and CHA encodings are not counted there, rather than counted wrong.
+# (the kernel's cas_count_read says so too), its CHAs' clock ticks are event 0 and perf
+# sums IO writes from ITOM hits and misses; perf's icelakex MetricExpr is the oracle (its
+# IO read bandwidth is tma_info_system_io_read_bw, in GB/s). Sapphire Rapids' IIO
+# encodings are not counted there, rather than counted wrong.
 icx="${PERF_EVENTS_DIR:-}/arch/x86/icelakex"
 if [ -f "$icx/icx-metrics.json" ]; then
-    sh "$TOP_SRCDIR/tests/fixtures/gen-xeon.sh" icx 2 4 6 3 4 2 > /dev/null
-    printf 'cpu:type:x86,ven0000fam0006mod006A:feature:,0000\n' > icx/sys/devices/system/cpu/modalias
-    for d in icx/sys/bus/event_source/devices/uncore_imc_[0-9]*; do
-        printf 'event=0x04,umask=0x0f' > "$d/events/cas_count_read"
-        printf 'event=0x04,umask=0x30' > "$d/events/cas_count_write"
-    done
+    XEON_MODEL=icx sh "$TOP_SRCDIR/tests/fixtures/gen-xeon.sh" icx 2 4 6 3 4 2 > /dev/null
     "$PMUTOP" --sim --sysfs-root icx -b --format json --raw -n 3 --fake-clock > icx.json 2> icx.err || fail "icx: $(cat icx.err)"
     python3 "$TOP_SRCDIR/tests/uncore_metrics.py" "$icx" icx icx.json memory_bandwidth_read memory_bandwidth_write \
-        memory_bandwidth_total upi_data_transmit_bw upi_data_receive_bw > icx.out &&
+        memory_bandwidth_total upi_data_transmit_bw upi_data_receive_bw io_bandwidth_write \
+        io_bandwidth_read=tma_info_system_io_read_bw*1000 io_bandwidth_read_local io_bandwidth_read_remote \
+        io_bandwidth_write_local io_bandwidth_write_remote llc_miss_local_memory_bandwidth_read \
+        llc_miss_remote_memory_bandwidth_read llc_miss_local_memory_bandwidth_write \
+        llc_miss_remote_memory_bandwidth_write numa_reads_addressed_to_local_dram numa_reads_addressed_to_remote_dram \
+        llc_demand_data_read_miss_latency uncore_frequency > icx.out &&
         ok || { fail "icx differs from perf's MetricExpr:"; head -n 12 icx.out >&2; }
-    expect_grep "icx: five metrics, two sockets and the machine" "^15 values agreed" icx.out
+    # 5 IMC/UPI + 12 CHA metrics per socket and the machine (3 values each), and the
+    # latency and uncore clock for the machine only (perf's source_count x #num_packages)
+    expect_grep "icx: memory, links and LLC per socket and the machine" "^53 values agreed" icx.out
     "$PMUTOP" --sim --sysfs-root icx --dry-run > icx.tsv
     cut -f2 icx.tsv | sort -u | tr '\n' ' ' > icx.groups
-    expect_eq "icx: IMC by Ice Lake's codes and UPI; no SPR IIO or CHA encodings" "$(cat icx.groups)" "imc_icx upi "
+    expect_eq "icx: IMC and CHA by Ice Lake's codes, UPI; no SPR IIO encodings" "$(cat icx.groups)" "cha_icx imc_icx upi "
 else
     skip_check "perf's icelakex JSON not found in '$icx': the Ice Lake-SP oracle is not run"
 fi

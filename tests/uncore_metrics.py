@@ -10,7 +10,10 @@ duration_time is the interval in seconds; source_count() the PMUs an event is su
 and #num_packages the sockets, which perf takes machine-wide: such metrics are compared
 for the machine only. d_ratio(a, b) is a / b, 0 when b is; a ScaleUnit's number
 ("100%") multiplies, as perf stat prints it. Exits 1 when a value differs by more than
-1e-6 relative, or when nothing was compared."""
+1e-6 relative, or when nothing was compared.
+A METRIC written OURS=PERFS*FACTOR compares pmutop's OURS with perf's PERFS times FACTOR
+(a metric perf names otherwise on one CPU: Ice Lake-SP's IO read bandwidth is its
+tma_info_system_io_read_bw, in GB/s)."""
 import glob, json, os, re, sys
 
 UNIT_PMU = {"iMC": "uncore_imc", "UPI": "uncore_upi", "UPI LL": "uncore_upi", "IIO": "uncore_iio",
@@ -62,11 +65,14 @@ def main():
         groups.setdefault("socket%d" % sockets[c["cpu"]], []).append(c)
     bad = agreed = 0
     npackages = len(set(sockets.values()))
-    for name in names:
+    for spec in names:
+        ours, _, theirs = spec.partition("=")
+        name, _, factor = (theirs or ours).partition("*")
+        factor = float(factor or 1)
         expr = metrics[name]["MetricExpr"]
         machine_wide = "source_count(" in expr or "#num_packages" in expr
         for inst, counters in groups.items():
-            if (name, inst) not in shown or (machine_wide and inst != "all"):
+            if (ours, inst) not in shown or (machine_wide and inst != "all"):
                 continue  # perf's source_count x #num_packages is the machine's: perf -a only
             def count(m):
                 ev = events[m.group(0)]
@@ -82,11 +88,11 @@ def main():
             py = re.sub(r"source_count\(([^)]*)\)", source_count, expr)
             py = re.sub(r"(?<![\w.#])[A-Za-z_][A-Za-z0-9_.]*", token, py).replace("duration_time", repr(seconds))
             py = py.replace("#num_packages", repr(npackages))
-            scale = float(re.match(r"[0-9.e+-]*", metrics[name].get("ScaleUnit", "1")).group(0) or 1)
+            scale = factor * float(re.match(r"[0-9.e+-]*", metrics[name].get("ScaleUnit", "1")).group(0) or 1)
             want = scale * eval(py, {"__builtins__": {}}, {"d_ratio": lambda a, b: a / b if b else 0})
-            got = shown[(name, inst)]
+            got = shown[(ours, inst)]
             if got is None or abs(got - want) > 1e-6 * max(abs(want), 1e-9):
-                print("%s %s: pmutop %s, perf's MetricExpr %r" % (name, inst, got, want))
+                print("%s %s: pmutop %s, perf's MetricExpr (%s) %r" % (ours, inst, got, name, want))
                 bad += 1
             else:
                 agreed += 1
