@@ -17,7 +17,8 @@ metrics="memory_bandwidth_read memory_bandwidth_write memory_bandwidth_total iio
          llc_miss_local_memory_bandwidth_read llc_miss_remote_memory_bandwidth_read
          llc_demand_data_read_miss_latency uncore_frequency io_bandwidth_read_local io_bandwidth_read_remote
          io_bandwidth_write_local io_bandwidth_write_remote llc_miss_local_memory_bandwidth_write
-         llc_miss_remote_memory_bandwidth_write numa_reads_addressed_to_local_dram numa_reads_addressed_to_remote_dram"
+         llc_miss_remote_memory_bandwidth_write numa_reads_addressed_to_local_dram numa_reads_addressed_to_remote_dram
+         memory_extra_write_bw_due_to_directory_updates"
 
 # the demo, with its own model
 "$PMUTOP" --demo xeon -b --format json --raw -n 3 --fake-clock > demo.json 2> demo.err || fail "demo xeon: $(cat demo.err)"
@@ -42,7 +43,18 @@ for s in range(3):  # one instance per counting CPU: per socket, named by its bo
 assert {"socket0", "socket1", "socket2", "all"} <= insts, sorted(insts)
 assert not any("ch5" in i for i in insts), "a box id the tree does not have"
 assert not any("free_running" in m["instance"] for m in o["metrics"]), "free-running PMUs are not CAS counters"
+# the CHAs' and M2Ms' directory writes, summed where both groups have an instance of that
+# name: per socket and for the machine, not per LLC slice (no M2M is named like one)
+extra = {m["instance"] for m in o["metrics"] if m["metric"] == "memory_extra_write_bw_due_to_directory_updates"}
+assert extra == {"socket0", "socket1", "socket2", "all"}, sorted(extra)
 PY
+# a Xeon without M2M PMUs (Granite Rapids has none): no directory-write metric, no
+# complaint about a missing PMU, everything else as before
+cp -r t no-m2m && rm -r no-m2m/sys/bus/event_source/devices/uncore_m2m_*
+"$PMUTOP" --sim --sysfs-root no-m2m -b --format json -n 2 --fake-clock > no-m2m.json 2> no-m2m.err || fail "no m2m: $(cat no-m2m.err)"
+grep -q "memory_extra_write_bw" no-m2m.json && fail "no m2m: the directory-write metric has a value without M2Ms" || ok
+grep -q "m2m" no-m2m.err && fail "no m2m: said $(cat no-m2m.err)" || ok
+grep -q '"memory_bandwidth_read"' no-m2m.json && ok || fail "no m2m: memory bandwidth went with it"
 # alias names (uncore_type_6_0 for uncore_imc_0) are PMU names, as perf takes them
 expect_eq "an alias is a PMU name" "$("$PMUTOP" encode --sysfs-root t 'uncore_type_6_0/event=5,umask=0xcf/' | cut -f2-)" \
     "$("$PMUTOP" encode --sysfs-root t 'uncore_imc_0/event=5,umask=0xcf/' | cut -f2-)"
@@ -65,14 +77,15 @@ if [ -f "$icx/icx-metrics.json" ]; then
         io_bandwidth_write_local io_bandwidth_write_remote llc_miss_local_memory_bandwidth_read \
         llc_miss_remote_memory_bandwidth_read llc_miss_local_memory_bandwidth_write \
         llc_miss_remote_memory_bandwidth_write numa_reads_addressed_to_local_dram numa_reads_addressed_to_remote_dram \
-        llc_demand_data_read_miss_latency uncore_frequency > icx.out &&
+        llc_demand_data_read_miss_latency uncore_frequency memory_extra_write_bw_due_to_directory_updates > icx.out &&
         ok || { fail "icx differs from perf's MetricExpr:"; head -n 12 icx.out >&2; }
-    # 5 IMC/UPI + 12 CHA metrics per socket and the machine (3 values each), and the
-    # latency and uncore clock for the machine only (perf's source_count x #num_packages)
-    expect_grep "icx: memory, links and LLC per socket and the machine" "^53 values agreed" icx.out
+    # 5 IMC/UPI + 12 CHA metrics and the CHA+M2M directory writes per socket and the
+    # machine (3 values each), and the latency and uncore clock for the machine only
+    # (perf's source_count x #num_packages)
+    expect_grep "icx: memory, links and LLC per socket and the machine" "^56 values agreed" icx.out
     "$PMUTOP" --sim --sysfs-root icx --dry-run > icx.tsv
     cut -f2 icx.tsv | sort -u | tr '\n' ' ' > icx.groups
-    expect_eq "icx: IMC and CHA by Ice Lake's codes, UPI; no SPR IIO encodings" "$(cat icx.groups)" "cha_icx imc_icx upi "
+    expect_eq "icx: IMC, CHA and M2M by Ice Lake's codes, UPI; no SPR IIO encodings" "$(cat icx.groups)" "cha_icx imc_icx m2m_icx upi "
 else
     skip_check "perf's icelakex JSON not found in '$icx': the Ice Lake-SP oracle is not run"
 fi

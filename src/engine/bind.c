@@ -761,9 +761,20 @@ static bool has_inputs(const struct instance *inst, const struct prof_formula *f
 	return true;
 }
 
+/* The instance a form's imports (GROUP.EVENT) come from: the other group's instance of
+ * the same name (socket0 with socket0), or -1 when it has none (a slice, a channel). */
+static int import_partner(const struct session *s, const struct instance *inst, const struct prof_formula *f)
+{
+	const struct prof_group *og = &inst->profile->groups[f->import_group];
+	for (int i = 0; i < s->ninstances; i++)
+		if (s->inst[i].group == og && !strcmp(s->inst[i].name, inst->name))
+			return i;
+	return -1;
+}
+
 static void bind_values(struct session *s)
 {
-	int vcap = 0;
+	int vcap = 0, nimport_vars = 0;
 	bool *member = xcalloc((size_t)(s->ninstances ? s->ninstances : 1), sizeof(bool));
 	for (int ii = 0; ii < s->ninstances; ii++)
 		for (int k = 0; k < s->inst[ii].nmembers; k++)
@@ -778,16 +789,24 @@ static void bind_values(struct session *s)
 				int fi = metric_form_index(&p->metrics[mi], (int)(inst->group - p->groups));
 				if (fi < 0)
 					continue;
-				if (!inst->unavailable && !has_inputs(inst, &p->metrics[mi].forms[fi]))
+				const struct prof_formula *f = &p->metrics[mi].forms[fi];
+				if (!inst->unavailable && !has_inputs(inst, f))
 					continue;
+				int partner = f->nimports ? import_partner(s, inst, f) : -1;
+				if (f->nimports && partner < 0)
+					continue; /* no value where the other group has no instance */
+				if (f->nimports && group_nvars(inst->group) + f->nimports > nimport_vars)
+					nimport_vars = group_nvars(inst->group) + f->nimports;
 				grow_array(&s->vinfo, &vcap, s->nvalues + 1, sizeof(struct value_info));
 				s->vinfo[s->nvalues++] = (struct value_info){
 					.profile = pi, .metric = mi, .instance = ii, .form = fi, .m = &p->metrics[mi],
-					.detail = member[ii] };
+					.detail = member[ii], .partner = partner };
 			}
 		}
 	}
 	free(member);
+	free(s->import_vars);
+	s->import_vars = nimport_vars ? xcalloc((size_t)nimport_vars, sizeof(double)) : NULL;
 }
 
 const char *instance_event_name(const struct instance *inst, int event)

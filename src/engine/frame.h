@@ -72,6 +72,8 @@ struct value_info {
 	int form; /* which of the metric's formulae (the one for the instance's group) */
 	const struct prof_metric *m;
 	bool detail; /* of a member of a sum (a CPU, a channel): evaluated only when asked */
+	int partner; /* the instance of the same name in the group its formula imports
+		      * GROUP.EVENT from (prof_import), or -1 */
 };
 
 struct frame_value {

@@ -684,6 +684,9 @@ void profile_free(struct profile *p)
 			free(m->forms[j].text);
 			expr_free(m->forms[j].expr);
 			free(m->forms[j].inputs);
+			for (int k = 0; k < m->forms[j].nimports; k++)
+				free(m->forms[j].imports[k].name);
+			free(m->forms[j].imports);
 		}
 		free(m->forms);
 		free(m->unit);

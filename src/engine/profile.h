@@ -92,6 +92,14 @@ struct prof_group {
 };
 
 /* How a metric is computed on the instances of one group. */
+/* An event of another group a formula reads as GROUP.EVENT (perf's metrics that add a
+ * second PMU's events: the M2M's directory updates to the CHAs'): the value is taken from
+ * that group's instance of the same name (socket0, all), in slot group_nvars() + k. */
+struct prof_import {
+	char *name; /* "m2m.dir_update" */
+	int event;  /* in the other group */
+};
+
 struct prof_formula {
 	char *group_name;
 	int group; /* index in profile->groups */
@@ -99,6 +107,9 @@ struct prof_formula {
 	struct expr *expr;
 	int ninputs;
 	int *inputs; /* the group events the formula reads, found once at load */
+	int import_group; /* the one other group it reads (GROUP.EVENT), or -1 */
+	int nimports;
+	struct prof_import *imports;
 	int line, col;
 };
 

@@ -10,9 +10,13 @@
 #include "engine/profile.h"
 #include "engine/profile_load.h"
 
-/* Formula names: the group's events, the builtins, the group's declared attributes. */
+/* Formula names: the group's events, the builtins, the group's declared attributes, and
+ * another group's events as GROUP.EVENT (imports, one other group a formula). */
 struct name_ctx {
 	const struct prof_group *g;
+	const struct profile *p;
+	struct prof_formula *f;
+	char *why; /* an import that cannot be: said instead of "unknown name" */
 };
 
 static const char *const builtin_names[VAR_NBUILTINS] = { "elapsed_ns", "elapsed_s", "ncpus" };
@@ -30,19 +34,65 @@ int group_attr_slot(const struct prof_group *g, int attr_index)
 
 static const char *known_name(void *ctx, int i)
 {
-	const struct prof_group *g = ((struct name_ctx *)ctx)->g;
+	const struct name_ctx *nc = ctx;
+	const struct prof_group *g = nc->g;
 	if (i < g->nevents)
 		return g->events[i].name;
 	i -= g->nevents;
 	if (i < VAR_NBUILTINS)
 		return builtin_names[i];
 	i -= VAR_NBUILTINS;
-	return i < g->nattrs ? g->attr_ids[i] : NULL;
+	if (i < g->nattrs)
+		return g->attr_ids[i];
+	i -= g->nattrs;
+	return i < nc->f->nimports ? nc->f->imports[i].name : NULL;
+}
+
+static int find_group(const struct profile *p, const char *name)
+{
+	for (int i = 0; i < p->ngroups; i++)
+		if (!strcmp(p->groups[i].name, name))
+			return i;
+	return -1;
+}
+
+/* GROUP.EVENT of another group of the profile: its import slot, or -1. */
+static int resolve_import(struct name_ctx *nc, const char *name)
+{
+	const char *dot = strchr(name, '.');
+	if (!dot)
+		return -1;
+	char *gname = xstrndup(name, (size_t)(dot - name));
+	int og = find_group(nc->p, gname);
+	free(gname);
+	if (og < 0 || &nc->p->groups[og] == nc->g)
+		return -1;
+	struct prof_formula *f = nc->f;
+	if (f->import_group >= 0 && f->import_group != og) {
+		free(nc->why);
+		nc->why = xasprintf("'%s': a formula reads one other group's events, and this one reads [group %s]'s already", name,
+				    nc->p->groups[f->import_group].name);
+		return -1;
+	}
+	const struct prof_group *o = &nc->p->groups[og];
+	for (int e = 0; e < o->nevents; e++) {
+		if (strcmp(o->events[e].name, dot + 1))
+			continue;
+		for (int k = 0; k < f->nimports; k++)
+			if (!strcmp(f->imports[k].name, name))
+				return group_nvars(nc->g) + k;
+		f->import_group = og;
+		f->imports = xrealloc(f->imports, sizeof(*f->imports) * (size_t)(f->nimports + 1));
+		f->imports[f->nimports] = (struct prof_import){ xstrdup(name), e };
+		return group_nvars(nc->g) + f->nimports++;
+	}
+	return -1;
 }
 
 static int resolve_name(void *ctx, const char *name)
 {
-	const struct prof_group *g = ((struct name_ctx *)ctx)->g;
+	struct name_ctx *nc = ctx;
+	const struct prof_group *g = nc->g;
 	for (int i = 0; i < g->nevents; i++)
 		if (!strcmp(g->events[i].name, name))
 			return i;
@@ -52,15 +102,7 @@ static int resolve_name(void *ctx, const char *name)
 	for (int i = 0; i < g->nattrs; i++)
 		if (!strcmp(g->attr_ids[i], name))
 			return group_attr_slot(g, i);
-	return -1;
-}
-
-static int find_group(const struct profile *p, const char *name)
-{
-	for (int i = 0; i < p->ngroups; i++)
-		if (!strcmp(p->groups[i].name, name))
-			return i;
-	return -1;
+	return resolve_import(nc, name);
 }
 
 static int filter_index(const struct prof_group *g, const char *term)
@@ -201,16 +243,19 @@ static void check_form(struct loader *L, struct prof_metric *m, struct prof_form
 		       primary ? "" : f->group_name);
 		return;
 	}
-	struct name_ctx ctx = { &L->p->groups[f->group] };
+	f->import_group = -1;
+	struct name_ctx ctx = { &L->p->groups[f->group], L->p, f, NULL };
 	struct expr_names names = { resolve_name, known_name, &ctx };
 	char *err;
 	int col;
 	f->expr = expr_compile(f->text, &names, &err, &col);
 	if (!f->expr) {
-		lerror(L, f->line, f->col + col - 1, "%s", err);
+		lerror(L, f->line, f->col + col - 1, "%s", ctx.why ? ctx.why : err);
 		free(err);
+		free(ctx.why);
 		return;
 	}
+	free(ctx.why);
 	struct input_ctx ic = { f, L->p->groups[f->group].nevents };
 	expr_foreach_var(f->expr, note_input, &ic);
 }

@@ -218,6 +218,26 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 	fi->coverage = (float)cov;
 }
 
+/* The states and coverage of a formula's imports (GROUP.EVENT) from its partner
+ * instance, and the variables it is evaluated on: the instance's, then the imports. */
+static const double *with_imports(struct session *s, const struct value_info *vi, const struct prof_formula *m,
+				  enum value_state *state, double *coverage)
+{
+	const struct instance *inst = &s->inst[vi->instance], *pt = &s->inst[vi->partner];
+	if (pt->unavailable || (!pt->opened && !pt->nmembers))
+		*state = VS_UNAVAILABLE;
+	for (int i = 0; i < m->nimports; i++) {
+		*state = worse(*state, pt->event_state[m->imports[i].event]);
+		if (pt->event_coverage[m->imports[i].event] < *coverage)
+			*coverage = pt->event_coverage[m->imports[i].event];
+	}
+	int n = group_nvars(inst->group);
+	memcpy(s->import_vars, inst->vars, sizeof(double) * (size_t)n);
+	for (int i = 0; i < m->nimports; i++)
+		s->import_vars[n + i] = pt->vars[m->imports[i].event];
+	return s->import_vars;
+}
+
 /* Every metric value from its instance's event values, states and coverage; a sum's
  * member's only when an output reads it. */
 static void evaluate_values(struct session *s, struct frame_value *fvs, double elapsed)
@@ -246,6 +266,7 @@ static void evaluate_values(struct session *s, struct frame_value *fvs, double e
 					coverage = inst->event_coverage[m->inputs[i]];
 			}
 		}
+		const double *vars = vi->partner >= 0 ? with_imports(s, vi, m, &state, &coverage) : inst->vars;
 		if (elapsed <= 0 && state == VS_OK)
 			state = VS_NO_VALUE;
 		v->coverage = (float)coverage;
@@ -260,7 +281,7 @@ static void evaluate_values(struct session *s, struct frame_value *fvs, double e
 			continue;
 		}
 		v->why = NULL;
-		v->value = expr_eval(m->expr, inst->vars);
+		v->value = expr_eval(m->expr, vars);
 		v->state = isnan(v->value) ? VS_NO_VALUE : VS_OK;
 	}
 }

@@ -81,6 +81,7 @@ void session_free(struct session *s)
 	free(s->inst);
 	free(s->iinfo);
 	free(s->vinfo);
+	free(s->import_vars);
 	free(s->cinfo);
 	free(s->missing);
 	free(s->pending);

@@ -165,6 +165,7 @@ struct session {
 	struct instance_info *iinfo;
 	int nvalues;
 	struct value_info *vinfo;
+	double *import_vars; /* an instance's values and a partner's imports, for such formulae */
 	int ncounters;
 	struct counter_info *cinfo;
 	/* two frames, published alternately; frames[cur] is the newest */
