@@ -401,7 +401,7 @@ double expr_eval(const struct expr *e, const double *vars)
 		[OP_DIVK] = &&op_divk, [OP_END] = &&op_end,
 	};
 	double st[EXPR_MAX_DEPTH + 1]; /* expr_compile() refuses formulae deeper than this */
-	double *top = st - 1;          /* the top value */
+	double *sp = st;               /* the next free slot: sp[-1] is the top value */
 	const struct insn *code = e->code, *in = code;
 	double a, b;
 #define DISPATCH() goto *at[in->op]
@@ -411,21 +411,21 @@ double expr_eval(const struct expr *e, const double *vars)
 		DISPATCH();   \
 	} while (0)
 #define BINARY(expr_)         \
-	b = *top--;           \
-	a = *top;             \
-	*top = (expr_);       \
+	b = *--sp;            \
+	a = sp[-1];           \
+	sp[-1] = (expr_);     \
 	NEXT()
 /* a comparison of "no value" is no value */
 #define COMPARE(expr_) BINARY(isnan(a) || isnan(b) ? NAN : (double)(expr_))
 	DISPATCH();
-op_const: *++top = in->k; NEXT();
-op_var: *++top = vars[in->arg]; NEXT();
+op_const: *sp++ = in->k; NEXT();
+op_var: *sp++ = vars[in->arg]; NEXT();
 op_add: BINARY(a + b);
 op_sub: BINARY(a - b);
 op_mul: BINARY(a * b);
 op_div: BINARY(b == 0.0 ? NAN : a / b); /* "no value", never a made-up 0 or inf */
-op_neg: *top = -*top; NEXT();
-op_not: *top = isnan(*top) ? NAN : *top == 0.0; NEXT();
+op_neg: sp[-1] = -sp[-1]; NEXT();
+op_not: sp[-1] = isnan(sp[-1]) ? NAN : sp[-1] == 0.0; NEXT();
 op_lt: COMPARE(a < b);
 op_le: COMPARE(a <= b);
 op_gt: COMPARE(a > b);
@@ -435,27 +435,26 @@ op_ne: COMPARE(a != b);
 op_and: COMPARE(a != 0.0 && b != 0.0);
 op_or: COMPARE(a != 0.0 || b != 0.0);
 op_minmax: {
-	int n = in->arg;
-	double *first = top - n + 1, r = *first;
-	for (double *x = first + 1; x <= top; x++) {
+	double *first = sp - in->arg, r = *first;
+	for (double *x = first + 1; x < sp; x++) {
 		if (isnan(*x) || isnan(r))
 			r = NAN;
 		else if (in->op == OP_MIN ? *x < r : *x > r)
 			r = *x;
 	}
-	top = first;
-	*top = r;
+	sp = first + 1;
+	sp[-1] = r;
 	NEXT();
 }
-op_abs: *top = fabs(*top); NEXT();
-op_sqrt: *top = *top < 0 ? NAN : sqrt(*top); NEXT();
-op_floor: *top = floor(*top); NEXT();
-op_sin: *top = sin(*top); NEXT();
-op_cos: *top = cos(*top); NEXT();
+op_abs: sp[-1] = fabs(sp[-1]); NEXT();
+op_sqrt: sp[-1] = sp[-1] < 0 ? NAN : sqrt(sp[-1]); NEXT();
+op_floor: sp[-1] = floor(sp[-1]); NEXT();
+op_sin: sp[-1] = sin(sp[-1]); NEXT();
+op_cos: sp[-1] = cos(sp[-1]); NEXT();
 op_jfalse:
-	a = *top--;
+	a = *--sp;
 	if (isnan(a)) {
-		*++top = NAN;
+		*sp++ = NAN;
 		in = code + in->arg2;
 		DISPATCH();
 	}
@@ -465,16 +464,16 @@ op_jfalse:
 	}
 	NEXT();
 op_jump: in = code + in->arg; DISPATCH();
-op_addv: *top += vars[in->arg]; NEXT();
-op_subv: *top -= vars[in->arg]; NEXT();
-op_mulv: *top *= vars[in->arg]; NEXT();
-op_divv: b = vars[in->arg]; *top = b == 0.0 ? NAN : *top / b; NEXT();
-op_addk: *top += in->k; NEXT();
-op_subk: *top -= in->k; NEXT();
-op_mulk: *top *= in->k; NEXT();
-op_divk: *top = in->k == 0.0 ? NAN : *top / in->k; NEXT();
+op_addv: sp[-1] += vars[in->arg]; NEXT();
+op_subv: sp[-1] -= vars[in->arg]; NEXT();
+op_mulv: sp[-1] *= vars[in->arg]; NEXT();
+op_divv: b = vars[in->arg]; sp[-1] = b == 0.0 ? NAN : sp[-1] / b; NEXT();
+op_addk: sp[-1] += in->k; NEXT();
+op_subk: sp[-1] -= in->k; NEXT();
+op_mulk: sp[-1] *= in->k; NEXT();
+op_divk: sp[-1] = in->k == 0.0 ? NAN : sp[-1] / in->k; NEXT();
 op_end:
-	return top >= st ? *top : NAN;
+	return sp > st ? sp[-1] : NAN;
 #undef COMPARE
 #undef BINARY
 #undef NEXT
