@@ -98,10 +98,12 @@ static struct sim_instance *sim_instance_new(const struct instance *inst, const 
 
 static void sim_instance_free(struct sim_instance *si)
 {
-	for (int i = 0; si && i < si->npoints; i++)
+	if (!si)
+		return;
+	for (int i = 0; i < si->npoints; i++)
 		sim_point_release(&si->points[i]);
-	if (si)
-		free(si->counters);
+	free(si->points);
+	free(si->counters);
 	free(si);
 }
 
