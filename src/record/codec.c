@@ -233,9 +233,10 @@ unsigned char *codec_encode(const struct rec_sample *samples, int n, int ncounte
 	for (int kind = COL_STATE; kind <= COL_RUNNING; kind++)
 		put_kind(&b, samples, n, ncounters, (enum column_kind)kind);
 	unsigned char *out;
-	if (level == CODEC_LEVEL_AUTO) /* zstd's 19 takes ~33 ns a byte of these planes here (the
-					* demo's 0.9 MB chunk: 30 ms), 9 a third of it: ~0.1 s at most */
-		level = b.len <= (3u << 20) ? 19 : b.len <= (12u << 20) ? 9 : 3;
+	if (level == CODEC_LEVEL_AUTO) /* zstd's 18 takes ~30 ns a byte of these planes here (a
+					* 1 098-counter chunk, 0.8 MB: 25 ms; 19 took 72 ms for
+					* 0.4 % less), 9 a tenth of it: ~0.1 s at most */
+		level = b.len <= (3u << 20) ? 18 : b.len <= (12u << 20) ? 9 : 3;
 	if (level > 0) {
 		size_t bound = ZSTD_compressBound(b.len);
 		out = xmalloc(bound + 1);
