@@ -242,8 +242,12 @@ static int draw_blocks(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 				if (c >= 0)
 					instance_note(t, c, p->mixed, note, sizeof(note), &nr);
 			}
-			crt_put(y, x, bw - 1, R_TITLE, in->name);
-			crt_put(y, x + (int)strlen(in->name) + 1, bw - (int)strlen(in->name) - 2, nr, note);
+			/* where it is on the PCI bus, when binding found that (an IIO stack's root bus) */
+			const char *seg = frame_label(t->f, p->inst[i], "segment");
+			char title[96];
+			snprintf(title, sizeof(title), seg ? "%s (%s)" : "%s", in->name, seg);
+			crt_put(y, x, bw - 1, R_TITLE, title);
+			crt_put(y, x + (int)strlen(title) + 1, bw - (int)strlen(title) - 2, nr, note);
 		}
 		int yy = y + 1;
 		for (int m = 0; m < p->nmetrics; m++) {

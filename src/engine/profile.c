@@ -209,6 +209,31 @@ static char *attr_ident(const char *attr)
 
 /* A pattern or template's {name} places: closed, not nested, a name binding can hold
  * (letters, digits, '_' or a leading '@', under 64 characters), at most 8 of them. */
+/* The end of one {name}, or of {@ATTR} whose ATTR may be PMU/ATTR and hold {name}s
+ * (uncore_iio_{stack}/die{socket}); NULL with *why and *at (where) when malformed. */
+static const char *brace_end(const char *p, const char **why, const char **at)
+{
+	bool attr = p[1] == '@';
+	const char *q = p + 1 + attr;
+	while (isalnum((unsigned char)*q) || *q == '_' || (attr && (*q == '/' || *q == '{'))) {
+		if (*q != '{') {
+			q++;
+		} else if (q[1] == '@') {
+			*why = "an {@attribute} inside another";
+			*at = q;
+			return NULL;
+		} else if (!(q = brace_end(q, why, at))) {
+			return NULL;
+		}
+	}
+	if (*q != '}' || q == p + 1 + attr || q - p > 64) {
+		*why = *q == '}' ? "an empty or over-long {name}" : "'{' not closed by '}' after a name";
+		*at = q;
+		return NULL;
+	}
+	return q + 1;
+}
+
 static void check_braces(struct loader *L, const char *key, const char *value)
 {
 	int n = 0;
@@ -219,21 +244,16 @@ static void check_braces(struct loader *L, const char *key, const char *value)
 		}
 		if (*p != '{')
 			continue;
-		const char *q = p + 1;
-		if (*q == '@')
-			q++;
-		while (isalnum((unsigned char)*q) || *q == '_')
-			q++;
-		if (*q != '}' || q == p + 1 || q - p > 64) {
-			lerror(L, L->in.line, value_column(L) + (int)(q - value),
-			       *q == '}' ? "%s: an empty or over-long {name}" : "%s: '{' not closed by '}' after a name", key);
+		const char *why = "", *at = p, *q = brace_end(p, &why, &at);
+		if (!q) {
+			lerror(L, L->in.line, value_column(L) + (int)(at - value), "%s: %s", key, why);
 			return;
 		}
 		if (++n > 8) {
 			lerror(L, L->in.line, value_column(L) + (int)(p - value), "%s: more than 8 {names}", key);
 			return;
 		}
-		p = q;
+		p = q - 1;
 	}
 }
 
@@ -266,7 +286,7 @@ static void parse_exclusive(struct loader *L, const char *value)
 static void group_key(struct loader *L, const char *name, const char *value)
 {
 	struct prof_group *g = cur_group(L);
-	if (!strcmp(name, "pmu") || !strcmp(name, "instance") || !strcmp(name, "label"))
+	if (!strcmp(name, "pmu") || !strcmp(name, "instance") || !strcmp(name, "label") || !strcmp(name, "pci_bus"))
 		check_braces(L, name, value);
 	if (!strcmp(name, "pmu")) {
 		set_string(&g->pmu_pattern, value);
@@ -276,6 +296,8 @@ static void group_key(struct loader *L, const char *name, const char *value)
 		set_string(&g->label, value);
 	} else if (!strcmp(name, "pci_rc")) {
 		set_string(&g->pci_rc, value);
+	} else if (!strcmp(name, "pci_bus")) {
+		set_string(&g->pci_bus, value);
 	} else if (!strcmp(name, "per_bit")) {
 		set_string(&g->per_bit, value);
 	} else if (!strcmp(name, "title")) {
@@ -345,7 +367,7 @@ static void group_key(struct loader *L, const char *name, const char *value)
 	} else if (!strcmp(name, "leader")) {
 		set_string(&g->leader, value);
 	} else {
-		lerror(L, L->in.line, 0, "unknown key '%s' in [group %s] (known: pmu, instance, label, pci_rc, per_bit, title, events, "
+		lerror(L, L->in.line, 0, "unknown key '%s' in [group %s] (known: pmu, instance, label, pci_rc, pci_bus, per_bit, title, events, "
 		       "optional, event.NAME, optional.NAME, filter.TERM, choice.FILTER.NAME, attrs, notes, needs, lacks, when, unless, alternative, exclusive, per, aggregate, aggregate_suffix, grouped, leader)",
 		       name, g->name);
 	}
@@ -631,6 +653,7 @@ void profile_free(struct profile *p)
 		free(g->instance);
 		free(g->label);
 		free(g->pci_rc);
+		free(g->pci_bus);
 		free(g->per_bit);
 		free(g->leader);
 		free(g->aggregate_suffix);

@@ -69,6 +69,8 @@ struct prof_group {
 	char *instance;    /* "socket{socket}/rc{rc}"; default: the PMU name */
 	char *label;       /* how a row names an instance, "S{socket} RC{rc}"; default: instance */
 	char *pci_rc;      /* "{socket} {rc}": the instance is this PCIe root complex */
+	char *pci_bus;     /* "SEG:BUS" once expanded ({@die{socket}}): the instance is the
+			    * PCI host bridge of this root bus (an Intel IIO stack) */
 	char *per_bit;     /* "FILTER EVENT...": one more instance per root port (a bit of the
 			    * mask FILTER), counting EVENTS with only its bit set */
 	enum group_split split;

@@ -105,24 +105,70 @@ static bool is_bdf(const char *s)
 	return sscanf(s, "%x:%x:%x.%x%c", &a, &b, &c, &d, &tail) == 4;
 }
 
-/* Devices behind a root port: the PCI function directories nested below it. */
-static void add_devices(struct pci_port *p, const char *dir, int depth)
+struct strings {
+	int n;
+	char **v;
+};
+
+static void push(struct strings *l, char *str)
+{
+	l->v = xrealloc(l->v, sizeof(char *) * (size_t)(l->n + 1));
+	l->v[l->n++] = str;
+}
+
+static char *describe_function(const char *dir, const char *bdf, int depth)
+{
+	char *cls = sysfs_read_attr(dir, "class");
+	unsigned c = cls ? (unsigned)strtoul(cls, NULL, 16) : 0;
+	free(cls);
+	return xasprintf("%*s%s %s", depth, "", bdf, class_name(c));
+}
+
+/* The PCI functions nested below dir (behind a bridge), indented by depth if indent. */
+static void add_nested(struct strings *l, const char *dir, int depth, bool indent)
 {
 	char **names;
 	int n = list_dir(dir, &names);
-	for (int i = 0; i < n && depth < 4; i++) {
+	for (int i = 0; i < n && depth <= 4; i++) {
 		if (!is_bdf(names[i]))
 			continue;
 		char *sub = path_join(dir, names[i]);
-		char *cls = sysfs_read_attr(sub, "class");
-		unsigned c = cls ? (unsigned)strtoul(cls, NULL, 16) : 0;
-		p->devices = xrealloc(p->devices, sizeof(char *) * (size_t)(p->ndevices + 1));
-		p->devices[p->ndevices++] = xasprintf("%s %s", names[i], class_name(c));
-		free(cls);
-		add_devices(p, sub, depth + 1);
+		push(l, describe_function(sub, names[i], indent ? depth : 0));
+		add_nested(l, sub, depth + 1, indent);
 		free(sub);
 	}
 	free_names(names, n);
+}
+
+/* Devices behind a root port. */
+static void add_devices(struct pci_port *p, const char *dir)
+{
+	struct strings l = { p->ndevices, p->devices };
+	add_nested(&l, dir, 0, false);
+	p->ndevices = l.n;
+	p->devices = l.v;
+}
+
+int pci_bus_devices(const char *root, unsigned segment, unsigned bus, char ***out)
+{
+	struct strings l = { 0, NULL };
+	char prefix[16];
+	snprintf(prefix, sizeof(prefix), "%04x:%02x:", segment, bus);
+	char *dir = path_join(root, "sys/bus/pci/devices");
+	char **names;
+	int n = list_dir(dir, &names);
+	for (int i = 0; i < n; i++) {
+		if (!is_bdf(names[i]) || strncmp(names[i], prefix, strlen(prefix)))
+			continue;
+		char *dev = path_join(dir, names[i]);
+		push(&l, describe_function(dev, names[i], 0));
+		add_nested(&l, dev, 1, true);
+		free(dev);
+	}
+	free_names(names, n);
+	free(dir);
+	*out = l.v;
+	return l.n;
 }
 
 static int cmp_ports(const void *a, const void *b)
@@ -169,7 +215,7 @@ struct pci_map *pci_map_read(const char *root)
 			p->rp = d[0xe];
 			p->rc = d[0xf];
 			p->socket = d[0x10];
-			add_devices(p, dev, 0);
+			add_devices(p, dev);
 		}
 		free(cfgpath);
 		free(dev);

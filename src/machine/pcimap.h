@@ -22,6 +22,10 @@ struct pci_map {
 
 struct pci_map *pci_map_read(const char *root);
 void pci_map_free(struct pci_map *m);
+/* The PCI functions on root bus SEGMENT:BUS below root, each "0000:16:02.0 PCI bridge",
+ * followed by those behind it (indented a space per level): an Intel IIO stack's
+ * devices. Returns how many; *out (and each string) is the caller's to free. */
+int pci_bus_devices(const char *root, unsigned segment, unsigned bus, char ***out);
 /* Find the DVSEC in a config space image; returns its offset or -1. */
 int pci_find_nvidia_dvsec(const unsigned char *cfg, size_t len);
 /* "RC3 (0004:00)" or "RC3" */
