@@ -155,11 +155,11 @@ profile_oracle() { # NAME PROFILE MIN WHAT
 # ids with a hole, three sockets): every event the xeon profile opens, per socket
 sh "$TOP_SRCDIR/tests/fixtures/gen-xeon.sh" xeon 3 4 6 3 4 2
 mv xeon/sys/bus/event_source/devices/uncore_imc_5 xeon/sys/bus/event_source/devices/uncore_imc_9
-profile_oracle xeon xeon 13 "the IMC, UPI, IIO, CHA and M2M events"
+profile_oracle xeon xeon 144 "144 IMC, UPI, IIO (free-running too), CHA, M2M and PCU events"
 # ... and an Ice Lake-SP's (its own CAS codes, CHA umask field, clock-tick and M2M events):
-# 6 IMCs x 2, 3 UPI x 2, 2 CHAs x 24, 3 M2Ms x 1
+# 6 IMCs x 2, 3 UPI x 2, 2 CHAs x 24, 3 M2Ms x 1, 4 free-running IIO stacks x 8 inbound
 XEON_MODEL=icx sh "$TOP_SRCDIR/tests/fixtures/gen-xeon.sh" icx 2 4 6 3 4 2
-profile_oracle icx xeon 69 "69 IMC, UPI, CHA and M2M events"
+profile_oracle icx xeon 101 "101 IMC, UPI, CHA, M2M and free-running IIO events"
 
 # Grace uncore (PMUs suffixed by NUMA node, here 0 and 4): every event the grace profile
 # opens, with the root ports and remote sockets it sets (6.12 counts nothing on a filter

@@ -19,11 +19,23 @@ metrics="memory_bandwidth_read memory_bandwidth_write memory_bandwidth_total iio
          io_bandwidth_write_local io_bandwidth_write_remote llc_miss_local_memory_bandwidth_write
          llc_miss_remote_memory_bandwidth_write numa_reads_addressed_to_local_dram numa_reads_addressed_to_remote_dram
          memory_extra_write_bw_due_to_directory_updates"
+# what perf counts but defines no metric of, in perf's own event names: the IIO stacks'
+# free-running bytes (32 a count, the JSON says) and the PCU's limit cycles and C-state
+# occupancy (cores added every PCU cycle), per socket and for the machine
+parts() { k=0 out=""; while [ $k -lt 8 ]; do out="$out${out:++}UNC_IIO_BANDWIDTH_$1.PART${k}_FREERUN"; k=$((k + 1)); done; echo "$out"; }
+own="iio_inbound_bandwidth~($(parts IN))*32/1e6/duration_time
+     iio_outbound_bandwidth~($(parts OUT))*32/1e6/duration_time
+     pcu_freq_thermal_limited~100*UNC_P_FREQ_MAX_LIMIT_THERMAL_CYCLES/UNC_P_CLOCKTICKS
+     pcu_freq_power_limited~100*UNC_P_FREQ_MAX_POWER_CYCLES/UNC_P_CLOCKTICKS
+     pcu_prochot_external~100*UNC_P_PROCHOT_EXTERNAL_CYCLES/UNC_P_CLOCKTICKS
+     pcu_freq_transitions~100*UNC_P_FREQ_TRANS_CYCLES/UNC_P_CLOCKTICKS
+     pcu_cores_c0~UNC_P_POWER_STATE_OCCUPANCY_CORES_C0/(UNC_P_CLOCKTICKS/#num_packages)
+     pcu_cores_c6~UNC_P_POWER_STATE_OCCUPANCY_CORES_C6/(UNC_P_CLOCKTICKS/#num_packages)"
 
 # the demo, with its own model
 "$PMUTOP" --demo xeon -b --format json --raw -n 3 --fake-clock > demo.json 2> demo.err || fail "demo xeon: $(cat demo.err)"
 # shellcheck disable=SC2086
-python3 "$TOP_SRCDIR/tests/uncore_metrics.py" "$spr" "$TOP_SRCDIR/profiles/machines/xeon" demo.json $metrics > demo.out &&
+python3 "$TOP_SRCDIR/tests/uncore_metrics.py" "$spr" "$TOP_SRCDIR/profiles/machines/xeon" demo.json $metrics $own > demo.out &&
     ok || { fail "xeon demo differs from perf's MetricExpr:"; head -n 12 demo.out >&2; }
 
 # a tree pmutop has not seen, under the default model, with no -p: the profile picks itself
@@ -31,8 +43,14 @@ sh "$TOP_SRCDIR/tests/fixtures/gen-xeon.sh" t 3 4 6 3 4 2
 mv t/sys/bus/event_source/devices/uncore_imc_5 t/sys/bus/event_source/devices/uncore_imc_9
 "$PMUTOP" --sim --sysfs-root t -b --format json --raw -n 3 --fake-clock > t.json 2> t.err || fail "generated xeon: $(cat t.err)"
 # shellcheck disable=SC2086
-python3 "$TOP_SRCDIR/tests/uncore_metrics.py" "$spr" t t.json $metrics > t.out &&
+python3 "$TOP_SRCDIR/tests/uncore_metrics.py" "$spr" t t.json $metrics $own > t.out &&
     ok || { fail "generated xeon differs from perf's MetricExpr:"; head -n 12 t.out >&2; }
+# 20 perf metrics and 6 of the free-running and PCU ones per socket (3) and for the
+# machine; perf's LLC latency and uncore clock and the two core counts for the machine
+expect_grep "xeon: every metric per socket and the machine" "^108 values agreed" t.out
+# the 32 bytes a count are also what the kernel's own scale says (MiB)
+expect_eq "free-running IIO: the driver's scale is 32 bytes" \
+    "$(awk '{ printf "%.6f", $1 * 1048576 }' t/sys/bus/event_source/devices/uncore_iio_free_running_0/events/bw_in_port0.scale)" "32.000000"
 python3 - t.json <<'PY' && ok || fail "per-socket instances of PMUs that count on every socket (see above)"
 import json, sys
 o = json.loads(open(sys.argv[1]).read().splitlines()[-1])
@@ -61,7 +79,9 @@ expect_eq "an alias is a PMU name" "$("$PMUTOP" encode --sysfs-root t 'uncore_ty
     "$("$PMUTOP" encode --sysfs-root t 'uncore_imc_0/event=5,umask=0xcf/' | cut -f2-)"
 # list pmus says which uncore PMUs no profile counts (something to write a profile for)
 "$PMUTOP" list --sysfs-root t pmus > pmus.txt
-expect_grep "the PCU found, no profile" "^uncore_pcu .*(no profile)$" pmus.txt
+# (SPR's free-running IMC counters have no bandwidth, so nothing counts them)
+expect_grep "the free-running IMCs found, no profile" "^uncore_imc_free_running_0 .*(no profile)$" pmus.txt
+grep -q "^uncore_pcu .*(no profile)" pmus.txt && fail "uncore_pcu is counted by the xeon profile" || ok
 grep -q "^uncore_imc_0 .*(no profile)" pmus.txt && fail "uncore_imc_0 is counted by the xeon profile" || ok
 # Ice Lake-SP (the CPU modalias says family 6, model 0x6A): its IMCs count CAS with event 4
 # (the kernel's cas_count_read says so too), its CHAs' clock ticks are event 0 and perf
@@ -78,15 +98,25 @@ if [ -f "$icx/icx-metrics.json" ]; then
         io_bandwidth_write_local io_bandwidth_write_remote llc_miss_local_memory_bandwidth_read \
         llc_miss_remote_memory_bandwidth_read llc_miss_local_memory_bandwidth_write \
         llc_miss_remote_memory_bandwidth_write numa_reads_addressed_to_local_dram numa_reads_addressed_to_remote_dram \
-        llc_demand_data_read_miss_latency uncore_frequency memory_extra_write_bw_due_to_directory_updates > icx.out &&
+        llc_demand_data_read_miss_latency uncore_frequency memory_extra_write_bw_due_to_directory_updates \
+        "iio_inbound_bandwidth~($(parts IN))*32/1e6/duration_time" > icx.out &&
         ok || { fail "icx differs from perf's MetricExpr:"; head -n 12 icx.out >&2; }
-    # 5 IMC/UPI + 12 CHA metrics and the CHA+M2M directory writes per socket and the
-    # machine (3 values each), and the latency and uncore clock for the machine only
-    # (perf's source_count x #num_packages)
-    expect_grep "icx: memory, links and LLC per socket and the machine" "^56 values agreed" icx.out
+    # 5 IMC/UPI + 12 CHA metrics, the CHA+M2M directory writes and the free-running
+    # inbound bytes per socket and the machine (3 values each), and the latency and
+    # uncore clock for the machine only (perf's source_count x #num_packages)
+    expect_grep "icx: memory, links, IO and LLC per socket and the machine" "^59 values agreed" icx.out
     "$PMUTOP" --sim --sysfs-root icx --dry-run > icx.tsv
     cut -f2 icx.tsv | sort -u | tr '\n' ' ' > icx.groups
-    expect_eq "icx: IMC, CHA and M2M by Ice Lake's codes, UPI; no SPR IIO encodings" "$(cat icx.groups)" "cha_icx imc_icx m2m_icx upi "
+    # no PCU either: Ice Lake-SP's PCU format has no umask for its occupancy events
+    expect_eq "icx: IMC, CHA and M2M by Ice Lake's codes, UPI, inbound IIO; no SPR IIO or PCU encodings" \
+        "$(cat icx.groups)" "cha_icx iio_free_icx imc_icx m2m_icx upi "
+    # inbound only (Ice Lake's JSON has no outbound free-running counter)
+    python3 - icx.json <<'PY' && ok || fail "icx: free-running IIO stacks (see above)"
+import json, sys
+o = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+insts = {m["instance"] for m in o["metrics"] if m["metric"] == "iio_inbound_bandwidth"}
+assert "socket1/iio2" in insts and "iio_outbound_bandwidth" not in {m["metric"] for m in o["metrics"]}, sorted(insts)
+PY
 else
     skip_check "perf's icelakex JSON not found in '$icx': the Ice Lake-SP oracle is not run"
 fi

@@ -626,11 +626,24 @@ start 120 40 LANG=C.UTF-8
 see "xeon: memory per socket" "Memory read .* [0-9.]* GB/s .*Memory read .* [0-9.]* GB/s"
 see "xeon: socket links" "UPI transmit .* [0-9.]* GB/s"
 see "xeon: IO stacks" "IIO read .* [0-9.]* GB/s"
+see "xeon: IO stacks' free-running bytes" "IIO in (to CPU) .* [0-9.]* GB/s .*IIO in (to CPU)"
 see "xeon: the bar scale beside what Enter does" "Memory (c: per channel) ─* bar = [0-9.]* GB/s  \[Enter: details\] ─$"
 keys End
 see "xeon: TopDown too" "TopDown (share of pipeline slots)"
+see "xeon: the PCU's limits per socket" "Freq capped: power  *\[.*\] *[0-9.]* % .*Freq capped: power"
+see "xeon: cores in C0 per socket" "Cores in C0 .* [0-9.]* cores"
 keys q
 quit_ok "xeon 120x40 quit"
+# the Memory pane's members on 'c' are its channels: the LLC slices, whose directory
+# writes need a mesh-to-memory unit of the same name, have no row there (not an n/a)
+start 120 70 LANG=C.UTF-8
+text 'c'
+see "xeon: channels on c" "socket1/ch7"
+see "xeon: the Memory pane's end in sight" "Socket links (UPI"
+grep -q "socket0/cha0" "$scratch/screen.txt" && fail "xeon: an LLC slice in the Memory pane" || ok
+grep -q "n/a: no its events" "$scratch/screen.txt" && fail "xeon: a slice said 'n/a: no its events'" || ok
+keys q
+quit_ok "xeon 120x70 quit"
 start 80 24 LANG=C.UTF-8
 see "xeon 80x24: memory" "Memory read .* [0-9.]* GB/s"
 text 'c'
@@ -638,6 +651,20 @@ see "xeon: a channel's row on c" "socket1/ch0"
 see "xeon: c says what its rows are" "showing every row like socket0/ch0"
 keys q
 quit_ok "xeon 80x24 quit"
+
+# an Ice Lake-SP: its IIO stacks named with the root bus its driver's dieN prints
+XEON_MODEL=icx sh "$TOP_SRCDIR/tests/fixtures/gen-xeon.sh" "$scratch/icx" 2 4 6 3 4 2
+PMUTOP_ARGS="--sim --sysfs-root $scratch/icx -d 0.2"
+start 120 40 LANG=C.UTF-8
+text '/'
+text 'IIO in'
+keys Enter
+see "icx: the IO pane" "found iio_inbound_bandwidth"
+text 'c'
+see "icx: a stack with its PCI segment and root bus" "^socket0/iio2 (0000:2a)  *socket1/iio2 (0000:aa)"
+grep -q "IIO read" "$scratch/screen.txt" && fail "icx: SPR's IIO metrics shown (n/a) on an Ice Lake" || ok
+keys q
+quit_ok "icx quit"
 
 # the EPYC demo: memory controllers, the data fabric by requester, IO, xGMI and L3 per
 # socket; at 120x40 and 80x24

@@ -13,11 +13,16 @@ for the machine only. d_ratio(a, b) is a / b, 0 when b is; a ScaleUnit's number
 1e-6 relative, or when nothing was compared.
 A METRIC written OURS=PERFS*FACTOR compares pmutop's OURS with perf's PERFS times FACTOR
 (a metric perf names otherwise on one CPU: Ice Lake-SP's IO read bandwidth is its
-tma_info_system_io_read_bw, in GB/s)."""
+tma_info_system_io_read_bw, in GB/s).
+A METRIC written OURS~EXPR compares pmutop's OURS with EXPR, a MetricExpr in perf's
+syntax over perf's JSON event names, for what perf counts but defines no metric of (the
+PCU's limit cycles, the IIO free-running bytes): the events, their encodings and PMUs
+are still perf's; the arithmetic is the test's, from the JSON's own descriptions."""
 import glob, json, os, re, sys
 
 UNIT_PMU = {"iMC": "uncore_imc", "UPI": "uncore_upi", "UPI LL": "uncore_upi", "IIO": "uncore_iio",
-            "CHA": "uncore_cha", "M2M": "uncore_m2m", "UMCPMC": "amd_umc", "DFPMC": "amd_df", "L3PMC": "amd_l3"}
+            "CHA": "uncore_cha", "M2M": "uncore_m2m", "PCU": "uncore_pcu",
+            "iio_free_running": "uncore_iio_free_running", "UMCPMC": "amd_umc", "DFPMC": "amd_df", "L3PMC": "amd_l3"}
 TERMS = (("EventCode", "event"), ("PortMask", "ch_mask"), ("FCMask", "fc_mask"), ("UMask", "umask"),
          ("RdWrMask", "rdwrmask"), ("EnAllCores", "enallcores"), ("EnAllSlices", "enallslices"),
          ("SliceId", "sliceid"), ("ThreadMask", "threadmask"))
@@ -66,7 +71,10 @@ def main():
     bad = agreed = 0
     npackages = len(set(sockets.values()))
     for spec in names:
-        ours, _, theirs = spec.partition("=")
+        ours, tilde, own = spec.partition("~")
+        if tilde:
+            metrics[ours] = {"MetricExpr": own}
+        ours, _, theirs = ours.partition("=")
         name, _, factor = (theirs or ours).partition("*")
         factor = float(factor or 1)
         expr = metrics[name]["MetricExpr"]

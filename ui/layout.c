@@ -112,6 +112,34 @@ static void pane_rows(const struct frame *f, struct upane *p)
 		p->label_w = 28;
 }
 
+/* A formula that reads another group (GROUP.EVENT) has a value only where that group has
+ * an instance of the same name (a socket, not an LLC slice): elsewhere no cell, and a
+ * name left with no cell at all is no column (the Memory pane's CHA slices on 'c'). */
+static void drop_unpartnered(struct upane *p, const struct frame *s, const struct profile *prof)
+{
+	int nm = p->nmetrics, kept = 0;
+	for (int k = 0; k < p->ninst; k++) {
+		bool any = false;
+		for (int m = 0; m < nm; m++) {
+			int c = p->cell[k * nm + m];
+			const struct prof_formula *f =
+				c >= 0 ? metric_form(p->metrics[m], (int)(s->iinfo[c].group - prof->groups)) : NULL;
+			if (f && f->nimports && p->slot[k * nm + m] < 0)
+				p->cell[k * nm + m] = -1;
+			any |= p->cell[k * nm + m] >= 0;
+		}
+		if (!any && p->ninst > 1)
+			continue;
+		p->inst[kept] = p->inst[k];
+		p->is_detail[kept] = p->is_detail[k];
+		p->member_row[kept] = p->member_row[k];
+		memmove(&p->cell[kept * nm], &p->cell[k * nm], sizeof(int) * (size_t)nm);
+		memmove(&p->slot[kept * nm], &p->slot[k * nm], sizeof(int) * (size_t)nm);
+		kept++;
+	}
+	p->ninst = kept;
+}
+
 /* What a pane with nothing to show says: the profile's words, else the PMU missing. */
 static void pane_missing(struct upane *p, const struct frame *s, const struct profile *prof,
 			 const struct prof_pane *def)
@@ -188,6 +216,7 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 			int c = p->cell[i * nm + m];
 			p->slot[i * nm + m] = c >= 0 ? value_slot(s, pi, midx[m], c) : -1;
 		}
+	drop_unpartnered(p, s, prof);
 	pane_missing(p, s, prof, def);
 	p->hidden = settings_is_hidden(&t->set, p->key);
 	p->sort = -1;
