@@ -661,7 +661,8 @@ text 'IIO in'
 keys Enter
 see "icx: the IO pane" "found iio_inbound_bandwidth"
 text 'c'
-see "icx: a stack with its PCI segment and root bus" "^socket0/iio2 (0000:2a)  *socket1/iio2 (0000:aa)"
+see "icx: a stack with its PCI segment, root bus and device" "^socket0/iio2 (0000:2a) NVMe controller  *socket1/iio2 (0000:aa) NVMe controller"
+grep -q "iio1 (0000:15) [A-Za-z]" "$scratch/screen.txt" && fail "icx: a device named on a bus that has none" || ok
 grep -q "IIO read" "$scratch/screen.txt" && fail "icx: SPR's IIO metrics shown (n/a) on an Ice Lake" || ok
 keys q
 quit_ok "icx quit"
