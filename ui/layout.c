@@ -140,6 +140,31 @@ static void drop_unpartnered(struct upane *p, const struct frame *s, const struc
 	p->ninst = kept;
 }
 
+/* A block's title, made once per layout (the instances' static half does not change): the
+ * instance's name and, where binding found its PCI root bus (an IIO stack), the bus and
+ * what lspci would name behind its bridges: "socket0/iio2 (0000:2a) NVMe controller +1".
+ * Its details list the functions, "BDF class", those behind a bridge indented; the root
+ * bus's own functions (the stack's integrated devices, its root ports) are not named. */
+static char *block_title(const struct frame *f, int inst)
+{
+	const struct instance_info *in = &f->iinfo[inst];
+	const char *seg = frame_label(f, inst, "segment");
+	const char *first = NULL;
+	int more = 0;
+	for (int k = 0; seg && k < in->ndetails; k++) {
+		const char *d = in->details[k], *cls = d[0] == ' ' ? strchr(d + strspn(d, " "), ' ') : NULL;
+		if (!cls || !strcmp(cls + 1, "PCI bridge") || !strcmp(cls + 1, "device"))
+			continue;
+		more += first != NULL;
+		first = first ? first : cls + 1;
+	}
+	if (!seg)
+		return xstrdup(in->name);
+	if (!first)
+		return xasprintf("%s (%s)", in->name, seg);
+	return more ? xasprintf("%s (%s) %s +%d", in->name, seg, first, more) : xasprintf("%s (%s) %s", in->name, seg, first);
+}
+
 /* What a pane with nothing to show says: the profile's words, else the PMU missing. */
 static void pane_missing(struct upane *p, const struct frame *s, const struct profile *prof,
 			 const struct prof_pane *def)
@@ -217,6 +242,9 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 			p->slot[i * nm + m] = c >= 0 ? value_slot(s, pi, midx[m], c) : -1;
 		}
 	drop_unpartnered(p, s, prof);
+	p->ititle = xmalloc(sizeof(char *) * (size_t)(p->ninst + 1));
+	for (int i = 0; i < p->ninst; i++)
+		p->ititle[i] = block_title(s, p->inst[i]);
 	pane_missing(p, s, prof, def);
 	p->hidden = settings_is_hidden(&t->set, p->key);
 	p->sort = -1;
@@ -321,6 +349,9 @@ void layout_free(struct tui *t)
 		free(p->sort_pos);
 		free(p->metrics);
 		free(p->metric_index);
+		for (int k = 0; k < p->ninst; k++)
+			free(p->ititle[k]);
+		free(p->ititle);
 		free(p->inst);
 		free(p->is_detail);
 		free(p->member_row);

@@ -109,28 +109,6 @@ static void instance_note(struct tui *t, int i, bool mixed, char *buf, size_t le
 	}
 }
 
-/* A block's title: the instance's name and, where binding found its PCI root bus (an IIO
- * stack), the bus and what lspci would name behind it: "socket0/iio2 (0000:2a) NVMe
- * controller +1" (its details list the functions, "BDF class", bridges included). */
-static void block_title(const struct frame *f, int inst, char *buf, size_t len)
-{
-	const struct instance_info *in = &f->iinfo[inst];
-	const char *seg = frame_label(f, inst, "segment");
-	snprintf(buf, len, seg ? "%s (%s)" : "%s", in->name, seg);
-	const char *first = NULL;
-	int more = 0;
-	for (int k = 0; seg && k < in->ndetails; k++) {
-		const char *cls = strchr(in->details[k] + strspn(in->details[k], " "), ' ');
-		if (!cls || !strcmp(cls + 1, "PCI bridge") || str_has_prefix(in->details[k], "no PCI"))
-			continue;
-		more += first != NULL;
-		first = first ? first : cls + 1;
-	}
-	size_t n = strlen(buf);
-	if (first)
-		snprintf(buf + n, len - n, more ? " %s +%d" : " %s", first, more);
-}
-
 /* Why a metric has no value slot for this instance: the event its PMU lacks (and the
  * profile's notes, e.g. the C2C peer), or the PMU that is missing altogether. */
 static void missing_text(struct tui *t, const struct prof_metric *pm, int cell, char *buf, size_t len)
@@ -263,8 +241,7 @@ static int draw_blocks(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 				if (c >= 0)
 					instance_note(t, c, p->mixed, note, sizeof(note), &nr);
 			}
-			char title[128];
-			block_title(t->f, p->inst[i], title, sizeof(title));
+			const char *title = p->ititle[i];
 			crt_put(y, x, bw - 1, R_TITLE, title);
 			crt_put(y, x + (int)strlen(title) + 1, bw - (int)strlen(title) - 2, nr, note);
 		}

@@ -57,6 +57,7 @@ struct upane {
 	bool mixed;        /* the pane shows metrics of more than one group */
 	int ninst;     /* distinct instance names ("socket0", "socket0/rc3"), in session order */
 	int *inst;     /* for each name, its first session instance */
+	char **ititle; /* for each name, its block title (with its PCI root bus and device) */
 	bool *is_detail; /* per-CPU names that collapse behind aggregates */
 	bool *member_row; /* a member of a sum (its values are evaluated only when shown) */
 	int *cell;     /* ninst x nmetrics session instances (the metric's group, that name), -1 if none */

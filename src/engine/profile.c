@@ -207,8 +207,6 @@ static char *attr_ident(const char *attr)
 	return s;
 }
 
-/* A pattern or template's {name} places: closed, not nested, a name binding can hold
- * (letters, digits, '_' or a leading '@', under 64 characters), at most 8 of them. */
 /* The end of one {name}, or of {@ATTR} whose ATTR may be PMU/ATTR and hold {name}s
  * (uncore_iio_{stack}/die{socket}); NULL with *why and *at (where) when malformed. */
 static const char *brace_end(const char *p, const char **why, const char **at)
@@ -234,6 +232,9 @@ static const char *brace_end(const char *p, const char **why, const char **at)
 	return q + 1;
 }
 
+/* A pattern or template's {name} places: closed, a name binding can hold (letters,
+ * digits, '_' or a leading '@', under 64 characters; only an {@attribute} holds '/' and
+ * {names}), at most 8 of them. */
 static void check_braces(struct loader *L, const char *key, const char *value)
 {
 	int n = 0;

@@ -124,16 +124,17 @@ static char *describe_function(const char *dir, const char *bdf, int depth)
 	return xasprintf("%*s%s %s", depth, "", bdf, class_name(c));
 }
 
-/* The PCI functions nested below dir (behind a bridge), indented by depth if indent. */
+/* The PCI functions nested below dir (behind a bridge), four levels deep at most,
+ * indented by their depth below the first if indent. */
 static void add_nested(struct strings *l, const char *dir, int depth, bool indent)
 {
 	char **names;
 	int n = list_dir(dir, &names);
-	for (int i = 0; i < n && depth <= 4; i++) {
+	for (int i = 0; i < n && depth < 4; i++) {
 		if (!is_bdf(names[i]))
 			continue;
 		char *sub = path_join(dir, names[i]);
-		push(l, describe_function(sub, names[i], indent ? depth : 0));
+		push(l, describe_function(sub, names[i], indent ? depth + 1 : 0));
 		add_nested(l, sub, depth + 1, indent);
 		free(sub);
 	}
@@ -162,7 +163,7 @@ int pci_bus_devices(const char *root, unsigned segment, unsigned bus, char ***ou
 			continue;
 		char *dev = path_join(dir, names[i]);
 		push(&l, describe_function(dev, names[i], 0));
-		add_nested(&l, dev, 1, true);
+		add_nested(&l, dev, 0, true);
 		free(dev);
 	}
 	free_names(names, n);
