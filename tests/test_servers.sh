@@ -117,6 +117,14 @@ o = json.loads(open(sys.argv[1]).read().splitlines()[-1])
 insts = {m["instance"] for m in o["metrics"] if m["metric"] == "iio_inbound_bandwidth"}
 assert "socket1/iio2" in insts and "iio_outbound_bandwidth" not in {m["metric"] for m in o["metrics"]}, sorted(insts)
 PY
+    # a driver attribute that is not SEGMENT:BUS is said (briefly) and counting goes on
+    cp -r icx icx-bad
+    printf 'zz:qq\n' > icx-bad/sys/bus/event_source/devices/uncore_iio_2/die0
+    "$PMUTOP" --sim --sysfs-root icx-bad -b --format json -n 1 --fake-clock > icx-bad.json 2> icx-bad.err &&
+        ok || fail "icx: a bad dieN file stopped pmutop: $(cat icx-bad.err)"
+    expect_grep "icx: a bad dieN names the instance and what it read" \
+        "instance socket0/iio2: pci_bus {@uncore_iio_{stack}/die{socket}} reads 'zz:qq', not SEGMENT:BUS" icx-bad.err
+    grep -q '"socket0/iio2"' icx-bad.json && ok || fail "icx: the stack with a bad dieN is not counted"
 else
     skip_check "perf's icelakex JSON not found in '$icx': the Ice Lake-SP oracle is not run"
 fi

@@ -542,7 +542,8 @@ static void describe_pci_bus(const struct machine *m, struct instance *inst, cha
 	char tail;
 	if (sscanf(text, "%x:%x%c", &seg, &bus, &tail) != 2 || seg > 0xffff || bus > 0xff) {
 		if (!strchr(text, '{')) /* an unexpanded template: the driver has no map here */
-			diag_warn("%s: pci_bus '%s' is not SEGMENT:BUS", inst->group->name, text);
+			diag_warn("%s, instance %s: pci_bus %s reads '%.40s%s', not SEGMENT:BUS", inst->group->name,
+				  inst->name, inst->group->pci_bus, text, strlen(text) > 40 ? "..." : "");
 		free(text);
 		return;
 	}
