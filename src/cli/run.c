@@ -233,7 +233,7 @@ static int add_outputs(struct options *o, struct session *s, struct runloop *loo
 	if (!rp && (o->record || (!o->batch && !o->serve_only))) {
 		struct recorder_options ro = { .path = o->record, .force = o->force, .rotate_ns = o->rotate_ns,
 					       .keep = o->keep, .command = o->command,
-					       .essential = o->record_only && !o->listen };
+					       .essential = o->record_only && !o->listen, .paced = o->fake_clock };
 		char *err = NULL;
 		rec = recorder_output_new(s, &ro, &err);
 		if (!rec) {

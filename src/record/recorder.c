@@ -64,6 +64,7 @@ struct recorder {
 	bool thread_running;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
+	pthread_cond_t drained; /* a job left the queue, or the recording stopped */
 	struct job *head, *tail;
 	int queued;
 	/* shared status (under lock) */
@@ -178,6 +179,7 @@ static void set_error(struct recorder *r, char *why)
 	else
 		free(why);
 	r->active = false;
+	pthread_cond_broadcast(&r->drained);
 	pthread_mutex_unlock(&r->lock);
 }
 
@@ -391,6 +393,7 @@ static void *writer(void *arg)
 		if (!r->head)
 			r->tail = NULL;
 		r->queued--;
+		pthread_cond_signal(&r->drained);
 		pthread_mutex_unlock(&r->lock);
 		bool quit = false;
 		switch (j->kind) {
@@ -513,6 +516,8 @@ static int rec_frame(struct output *o, const struct frame *f)
 	if (!r->statics_built)
 		build_statics(r, f);
 	pthread_mutex_lock(&r->lock);
+	while (r->opt.paced && r->queued >= MAX_QUEUE && !r->error)
+		pthread_cond_wait(&r->drained, &r->lock);
 	bool behind = r->queued >= MAX_QUEUE;
 	pthread_mutex_unlock(&r->lock);
 	if (behind) {
@@ -602,6 +607,7 @@ static void rec_destroy(struct output *o)
 	free(r->base);
 	pthread_mutex_destroy(&r->lock);
 	pthread_cond_destroy(&r->cond);
+	pthread_cond_destroy(&r->drained);
 	free(r);
 	free(o);
 }
@@ -634,6 +640,7 @@ struct output *recorder_output_new(struct session *s, const struct recorder_opti
 	r->opt = *opt;
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->cond, NULL);
+	pthread_cond_init(&r->drained, NULL);
 	for (int i = 0; i < STORE_CHUNK; i++)
 		rec_sample_alloc(&r->held[i], s->ncounters);
 	struct output *o = xcalloc(1, sizeof(*o));

@@ -20,6 +20,9 @@ struct recorder_options {
 	const char *command; /* the command line, for record --info */
 	bool essential;     /* the run's only output (pmutop record): when the recording stops
 			     * on an error, the run ends with it, non-zero (a service restarts) */
+	bool paced;         /* time is the frames' own (--fake-clock): a refresh waits for a
+			     * full queue to drain instead of saying the disk does not keep up,
+			     * since frames come as fast as they are made, not with time */
 };
 
 /* An output that records when started (now, if o->path is set). The recorder belongs
