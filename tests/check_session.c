@@ -375,6 +375,59 @@ START_TEST(bad_cpumask_is_unavailable)
 }
 END_TEST
 
+/* A metric in another unit on another family (perf's l3_read_miss_latency: core clocks on
+ * Zen 4, ns on Zen 5) takes the unit of the form that binds; were forms in two units to
+ * bind at once, the later one's values are left out, with a warning naming both. */
+static int values_named(const struct session *s, const char *metric)
+{
+	int n = 0;
+	for (int k = 0; k < s->nvalues; k++)
+		n += !strcmp(s->vinfo[k].m->name, metric);
+	return n;
+}
+
+START_TEST(metric_unit_follows_the_bound_form)
+{
+	char *dir = tmp_dir();
+	put_file(dir, "u.ini",
+		 "[group old]\npmu = fake_pmu_{n}\ninstance = f{n}\nalternative = yes\nevents = a\n"
+		 "[group new]\npmu = next_pmu_{n}\ninstance = n{n}\nalternative = yes\nevents = a\n"
+		 "[metric lat]\ngroup = old\nformula = a\nunit = cycles\nformula@new = a * 2\nunit@new = ns\n");
+	char *path = xasprintf("%s/u.ini", dir);
+	const char *pmus[3][2] = { { "fake_pmu_7", NULL }, { "next_pmu_3", NULL }, { "fake_pmu_7", "next_pmu_3" } };
+	const char *want[3] = { "cycles", "ns", "cycles" };
+	for (int c = 0; c < 3; c++) {
+		char *root = tmp_dir();
+		for (int k = 0; k < 2 && pmus[c][k]; k++) {
+			char *d = xasprintf("sys/bus/event_source/devices/%s", pmus[c][k]);
+			char *t = xasprintf("%s/type", d), *e = xasprintf("%s/format/event", d), *a = xasprintf("%s/events/a", d);
+			put_file(root, t, "42\n");
+			put_file(root, e, "config:0-7\n");
+			put_file(root, a, "event=0x1\n");
+			free(t); free(e); free(a); free(d);
+		}
+		struct machine *m = machine_discover(root);
+		int nerr;
+		struct profile *p = profile_load(path, &nerr);
+		ck_assert_ptr_nonnull(p);
+		struct profile *ps[1] = { p };
+		diag_clear();
+		struct session *s = session_new(m, ps, 1);
+		ck_assert_str_eq(p->metrics[0].unit, want[c]);
+		ck_assert_int_eq(values_named(s, "lat"), 1); /* with both, the old group's only */
+		bool warned = false;
+		for (int k = 0; k < diag_count(); k++)
+			warned |= strstr(diag_message(k, NULL), "[metric lat]: group new gives it in 'ns'") &&
+				  strstr(diag_message(k, NULL), "'cycles'");
+		ck_assert_msg(warned == (c == 2), "case %d: warned %d", c, warned);
+		session_free(s);
+		profile_free(p);
+		machine_free(m);
+	}
+	free(path);
+}
+END_TEST
+
 START_TEST(open_failure_is_per_instance)
 {
 	memset(&script, 0, sizeof(script));
@@ -655,6 +708,7 @@ int main(void)
 	tcase_add_test(t, sampler_narrow_counter_wraps);
 	tcase_add_test(t, filters_encode_and_refuse);
 	tcase_add_test(t, open_failure_is_per_instance);
+	tcase_add_test(t, metric_unit_follows_the_bound_form);
 	tcase_add_test(t, bad_cpumask_is_unavailable);
 	tcase_add_test(t, cpumask_keeps_online_cpus);
 	tcase_add_test(t, aggregate_filter_change_is_all_or_nothing);

@@ -157,16 +157,28 @@ o = json.loads(open('other-$alias.json').read().splitlines()[-1])
 names = {m['metric'] for m in o['metrics']}
 zen5 = '$alias'.endswith('1Amod0002')
 assert 'umc_mem_bandwidth' in names and 'dram_read_data_for_local_processor' not in names, sorted(names)
-assert ('l3_misses' in names) == zen5 and ('l3_read_miss_latency' in names) is False, sorted(names)
+assert ('l3_misses' in names) == zen5 and ('l3_read_miss_latency' in names) == zen5, sorted(names)
 " && ok || fail "epyc $alias: Zen 4's data fabric and L3 events bound where they mean something else"
         grep -q "no PMU matches" other.err && fail "epyc $alias: a generation's variant said a PMU is missing" || ok
     done
     zen5="${PERF_EVENTS_DIR:-}/arch/x86/amdzen5"
     python3 "$TOP_SRCDIR/tests/uncore_metrics.py" "$zen5" amd-ven0002fam001Amod0002 other-ven0002fam001Amod0002.json \
-        l3_cache_accesses l3_misses l3_read_miss_latency_for_local_dram l3_read_miss_latency_for_remote_dram \
-        umc_mem_read_bandwidth umc_mem_bandwidth > zen5.out &&
+        l3_cache_accesses l3_misses l3_read_miss_latency l3_read_miss_latency_for_local_dram \
+        l3_read_miss_latency_for_remote_dram umc_mem_read_bandwidth umc_mem_bandwidth > zen5.out &&
         ok || { fail "zen 5 differs from perf's MetricExpr:"; head -n 12 zen5.out >&2; }
-    expect_grep "zen 5: six metrics, two sockets and the machine" "^18 values agreed" zen5.out
+    # perf's one l3_read_miss_latency: core clocks on Zen 4 (checked above), ns on Zen 5
+    expect_grep "zen 5: seven metrics, two sockets and the machine" "^21 values agreed" zen5.out
+    # ... and so are its exported series and recording rules: seconds on Zen 5, a bare
+    # number (core clocks) on Zen 4
+    "$PMUTOP" rules --sim --sysfs-root amd-ven0002fam001Amod0002 > zen5-rules.yml 2> rules.err || fail "rules: $(cat rules.err)"
+    "$PMUTOP" rules --sim --sysfs-root amd > zen4-rules.yml 2> rules.err || fail "rules: $(cat rules.err)"
+    expect_grep "zen 5: the latency's rule is in seconds" "record: pmutop:l3_read_miss_latency_seconds:" zen5-rules.yml
+    expect_grep "zen 4: the latency's rule is in core clocks" "record: pmutop:l3_read_miss_latency:" zen4-rules.yml
+    "$PMUTOP" list metrics > metrics.txt 2>&1
+    expect_grep "list metrics names both units" "^l3_read_miss_latency  *cycles|ns " metrics.txt
+    if command -v promtool > /dev/null; then
+        promtool check rules --lint-fatal zen5-rules.yml > lint.out 2>&1 && ok || fail "promtool: $(cat lint.out)"
+    fi
     # Zen 5's data fabric: perf 6.12 ships no events for it, so the oracle is SERVERS.md
     # §4.3-4.4 (AMD's Zen 5 guide): each metric's beats, encoded with the document's DF
     # config formula, summed from --raw per socket and for the machine, x 6.4e-5 MB/s

@@ -717,14 +717,15 @@ text 'c'
 see "epyc: a controller's row on c" "socket0/umc0"
 keys q
 quit_ok "epyc quit"
-# a Zen 5: its L3 with perf's Zen 5 latencies; Zen 4's latency is no row at all (not an
-# n/a: nothing is missing, that variant is another generation's)
+# a Zen 5: its L3 with perf's Zen 5 latencies, the overall one in ns where Zen 4's is
+# in core clocks (no "cycles" row, nor an n/a: that variant is another generation's)
 EPYC_MODALIAS="cpu:type:x86,ven0002fam001Amod0002:feature:,0000" sh "$TOP_SRCDIR/tests/fixtures/gen-epyc.sh" "$scratch/zen5" 2 8 "12 12"
 PMUTOP_ARGS="--sim --sysfs-root $scratch/zen5 -d 0.2"
 start 120 50 LANG=C.UTF-8
 keys End
 see "zen 5: local DRAM latency per socket" "Local DRAM miss latency  *[0-9]* ns .*Local DRAM miss latency"
-unseen "zen 5: no row for Zen 4's latency" "L3 read miss latency"
+see "zen 5: the L3 read miss latency in ns" "L3 read miss latency  *[0-9]* ns"
+unseen "zen 5: no latency in Zen 4's unit" "latency  *[0-9.]* *cycles"
 keys q
 quit_ok "zen 5 quit"
 

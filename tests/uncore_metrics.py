@@ -17,7 +17,9 @@ tma_info_system_io_read_bw, in GB/s).
 A METRIC written OURS~EXPR compares pmutop's OURS with EXPR, a MetricExpr in perf's
 syntax over perf's JSON event names, for what perf counts but defines no metric of (the
 PCU's limit cycles, the IIO free-running bytes): the events, their encodings and PMUs
-are still perf's; the arithmetic is the test's, from the JSON's own descriptions."""
+are still perf's; the arithmetic is the test's, from the JSON's own descriptions.
+A metric compared under perf's own name must also be in the unit of perf's ScaleUnit
+("1ns": ns; "core clocks" is pmutop's "cycles"), where the ScaleUnit names one."""
 import glob, json, os, re, sys
 
 UNIT_PMU = {"iMC": "uncore_imc", "UPI": "uncore_upi", "UPI LL": "uncore_upi", "IIO": "uncore_iio",
@@ -65,6 +67,7 @@ def main():
     frame = json.loads(open(raw).read().splitlines()[-1])
     seconds = frame["interval_ns"] / 1e9
     shown = {(m["metric"], m["instance"]): m.get("value") for m in frame["metrics"]}
+    units = {m["metric"]: m.get("unit") for m in frame["metrics"]}
     groups = {"all": frame["counters"]}
     for c in frame["counters"]:
         groups.setdefault("socket%d" % sockets[c["cpu"]], []).append(c)
@@ -79,6 +82,11 @@ def main():
         factor = float(factor or 1)
         expr = metrics[name]["MetricExpr"]
         machine_wide = "source_count(" in expr or "#num_packages" in expr
+        perf_unit = re.sub(r"^[0-9.e+-]*", "", metrics[name].get("ScaleUnit", ""))
+        perf_unit = {"core clocks": "cycles"}.get(perf_unit, perf_unit)
+        if not tilde and not theirs and perf_unit and ours in units and units[ours] != perf_unit:
+            print("%s: pmutop's unit is %r, perf's ScaleUnit %r" % (ours, units[ours], metrics[name]["ScaleUnit"]))
+            bad += 1
         for inst, counters in groups.items():
             if (ours, inst) not in shown or (machine_wide and inst != "all"):
                 continue  # perf's source_count x #num_packages is the machine's: perf -a only

@@ -83,6 +83,20 @@ static void list_events(const struct machine *m)
 	}
 }
 
+/* A metric's unit, and the others its forms give on other families ("cycles|ns"). */
+static void metric_units(const struct prof_metric *m, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", m->unit);
+	for (int i = 0; i < m->nforms; i++) {
+		bool seen = !strcmp(m->forms[i].unit, m->unit);
+		for (int k = 0; k < i && !seen; k++)
+			seen = !strcmp(m->forms[k].unit, m->forms[i].unit);
+		size_t at = strlen(buf);
+		if (!seen)
+			snprintf(buf + at, len - at, "|%s", m->forms[i].unit);
+	}
+}
+
 static void list_profiles(const struct machine *m, bool metrics)
 {
 	struct profile **all;
@@ -94,9 +108,11 @@ static void list_profiles(const struct machine *m, bool metrics)
 			printf("%-16s %-8s %s  (%s)\n", p->name,
 			       p->always ? "always" : match ? "matches" : p->fallback ? "fallback" : "-", p->title, p->path);
 		} else {
-			for (int j = 0; j < p->nmetrics; j++)
-				printf("%-32s %-8s %-10s %s\n", p->metrics[j].name, p->metrics[j].unit, p->name,
-				       p->metrics[j].title);
+			for (int j = 0; j < p->nmetrics; j++) {
+				char units[64];
+				metric_units(&p->metrics[j], units, sizeof(units));
+				printf("%-32s %-8s %-10s %s\n", p->metrics[j].name, units, p->name, p->metrics[j].title);
+			}
 		}
 		profile_free(all[i]);
 	}

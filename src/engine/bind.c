@@ -846,6 +846,33 @@ static int import_partner(const struct session *s, const struct instance *inst, 
 	return -1;
 }
 
+/* Whether a form's values may join the metric's: one metric has one unit in a session
+ * (a column, a series name), so a form in another unit than the first bound is refused. */
+static bool unit_agrees(const struct profile *p, const struct prof_metric *m, int fi, const char **unit)
+{
+	const struct prof_formula *f = &m->forms[fi];
+	if (!*unit) {
+		*unit = f->unit;
+		return true;
+	}
+	if (!strcmp(*unit, f->unit))
+		return true;
+	diag_warn("%s: [metric %s]: group %s gives it in '%s', a group bound before in '%s'; its values are left out",
+		  p->path, m->name, p->groups[f->group].name, f->unit, *unit);
+	return false;
+}
+
+/* The metric's unit for this session: its bound forms' (the first form's if none bound). */
+static void settle_unit(struct prof_metric *m, const char *unit)
+{
+	if (!unit && m->nforms)
+		unit = m->forms[0].unit;
+	if (unit && strcmp(unit, m->unit)) {
+		free(m->unit);
+		m->unit = xstrdup(unit);
+	}
+}
+
 static void bind_values(struct session *s)
 {
 	int vcap = 0, nimport_vars = 0;
@@ -854,8 +881,10 @@ static void bind_values(struct session *s)
 		for (int k = 0; k < s->inst[ii].nmembers; k++)
 			member[s->inst[ii].members[k]] = true;
 	for (int pi = 0; pi < s->nprofiles; pi++) {
-		const struct profile *p = s->profiles[pi];
+		struct profile *p = s->profiles[pi];
 		for (int mi = 0; mi < p->nmetrics; mi++) {
+			const char *unit = NULL;
+			int refused = -1;
 			for (int ii = 0; ii < s->ninstances; ii++) {
 				const struct instance *inst = &s->inst[ii];
 				if (inst->profile != p)
@@ -866,6 +895,10 @@ static void bind_values(struct session *s)
 				const struct prof_formula *f = &p->metrics[mi].forms[fi];
 				if (!inst->unavailable && !has_inputs(inst, f))
 					continue;
+				if (fi == refused || !unit_agrees(p, &p->metrics[mi], fi, &unit)) {
+					refused = fi; /* said once */
+					continue;
+				}
 				int partner = f->nimports ? import_partner(s, inst, f) : -1;
 				if (f->nimports && partner < 0)
 					continue; /* no value where the other group has no instance */
@@ -876,6 +909,7 @@ static void bind_values(struct session *s)
 					.profile = pi, .metric = mi, .instance = ii, .form = fi, .m = &p->metrics[mi],
 					.detail = member[ii], .partner = partner };
 			}
+			settle_unit(&p->metrics[mi], unit);
 		}
 	}
 	free(member);

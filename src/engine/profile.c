@@ -415,6 +415,9 @@ static void metric_key(struct loader *L, const char *name, const char *value)
 		set_string(&f->group_name, value);
 	} else if (!strcmp(name, "unit")) {
 		set_string(&m->unit, value);
+	} else if (str_has_prefix(name, "unit@") && name[5]) {
+		/* Zen 5's L3 latency: perf's one name, in ns there and in core clocks on Zen 4 */
+		set_string(&form_named(m, name + 5)->unit, value);
 	} else if (!strcmp(name, "title")) {
 		set_string(&m->title, value);
 	} else if (!strcmp(name, "max")) {
@@ -430,7 +433,7 @@ static void metric_key(struct loader *L, const char *name, const char *value)
 			lerror(L, L->in.line, value_column(L), "alert must be a number (values above it are alarms), not '%s'",
 			       value);
 	} else {
-		lerror(L, L->in.line, 0, "unknown key '%s' in [metric %s] (known: formula, formula@GROUP, group, unit, title, max, alert)", name,
+		lerror(L, L->in.line, 0, "unknown key '%s' in [metric %s] (known: formula, formula@GROUP, group, unit, unit@GROUP, title, max, alert)", name,
 		       m->name);
 	}
 }
@@ -706,6 +709,7 @@ void profile_free(struct profile *p)
 		for (int j = 0; j < m->nforms; j++) {
 			free(m->forms[j].group_name);
 			free(m->forms[j].text);
+			free(m->forms[j].unit);
 			expr_free(m->forms[j].expr);
 			free(m->forms[j].inputs);
 			for (int k = 0; k < m->forms[j].nimports; k++)

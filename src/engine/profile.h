@@ -112,6 +112,7 @@ struct prof_formula {
 	int import_group; /* the one other group it reads (GROUP.EVENT), or -1 */
 	int nimports;
 	struct prof_import *imports;
+	char *unit; /* from 'unit@GROUP' where this group's values are in another unit, or NULL */
 	int line, col;
 };
 
@@ -121,6 +122,7 @@ struct prof_metric {
 	 * from 'formula@GROUP': one metric, computed per family (TopDown on Intel or Arm) */
 	int nforms;
 	struct prof_formula *forms;
+	/* the forms' one unit: after binding, that of the forms that bound (metric_settle_unit) */
 	char *unit;
 	char *title;
 	double max; /* bar scale; 0 = auto */

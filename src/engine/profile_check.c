@@ -277,6 +277,9 @@ static void check_metric(struct loader *L, struct prof_metric *m)
 	}
 	if (!m->unit)
 		m->unit = xstrdup("");
+	for (int i = 0; i < m->nforms; i++) /* each form's own; binding settles the metric's */
+		if (!m->forms[i].unit)
+			m->forms[i].unit = xstrdup(m->unit);
 	if (!m->title)
 		m->title = xstrdup(m->name);
 }
