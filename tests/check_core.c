@@ -305,6 +305,17 @@ START_TEST(encode_errors)
 	ck_assert_msg(strstr(e, "empty term"), "%s", e);
 	free(e);
 	machine_free(m);
+	/* a bad term inside a driver's alias names the alias it came from */
+	char *root = tmp_dir();
+	put_file(root, "sys/bus/event_source/devices/odd_pmu/type", "40\n");
+	put_file(root, "sys/bus/event_source/devices/odd_pmu/format/event", "config:0-7\n");
+	put_file(root, "sys/bus/event_source/devices/odd_pmu/events/odd", "event=0x1,nosuch=2\n");
+	m = machine_discover(root);
+	e = encode_error(m, "odd_pmu/odd,event=2/");
+	ck_assert_msg(strstr(e, "odd_pmu/odd,event=2/ (event odd of odd_pmu is 'event=0x1,nosuch=2'): unknown term 'nosuch'"),
+		      "%s", e);
+	free(e);
+	machine_free(m);
 }
 END_TEST
 

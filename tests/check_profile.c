@@ -202,6 +202,37 @@ START_TEST(long_lines_are_not_split)
 }
 END_TEST
 
+/* Start-up reads only the [profile] section of a profile that cannot apply: that read
+ * stops at the next section, says nothing, and gives up (NULL: read it whole) where the
+ * header cannot be trusted. */
+START_TEST(header_only_load)
+{
+	char *path = write_profile(good);
+	struct profile *p = profile_load_header(path);
+	ck_assert_ptr_nonnull(p);
+	ck_assert(p->header_only);
+	ck_assert_str_eq(p->name, "t");
+	ck_assert_int_eq(p->nrequires, 1);
+	ck_assert_str_eq(p->requires[0], "nvidia_ucf_pmu_*");
+	ck_assert_int_eq(p->ngroups + p->nmetrics + p->npanes, 0);
+	profile_free(p);
+	free(path);
+	const char *untrusted[] = {
+		"[group g]\npmu = x\nevents = a\n[profile]\nrequires = x\n", /* the header comes late */
+		"[profile]\nrequires x\n[group g]\n",                           /* an error in it */
+		"[profile\nrequires = x\n",                                       /* a broken header line */
+		"; no header at all\n[metric m]\nformula = 1\n",
+	};
+	for (size_t i = 0; i < sizeof(untrusted) / sizeof(untrusted[0]); i++) {
+		diag_clear();
+		path = write_profile(untrusted[i]);
+		ck_assert_msg(profile_load_header(path) == NULL, "case %zu was trusted", i);
+		ck_assert_msg(diag_count() == 0, "case %zu said: %s", i, diag_message(0, NULL));
+		free(path);
+	}
+}
+END_TEST
+
 START_TEST(missing_file)
 {
 	diag_clear();
@@ -257,6 +288,7 @@ int main(void)
 	Suite *s = suite_create("profile");
 	TCase *t = tcase_create("profile");
 	tcase_add_test(t, load_good);
+	tcase_add_test(t, header_only_load);
 	tcase_add_test(t, errors_name_file_line_column);
 	tcase_add_test(t, long_lines_are_not_split);
 	tcase_add_test(t, reader_robustness);

@@ -395,6 +395,19 @@ printf '[profile]\nname = mine\n[group g]\npmu = software\ninstance = all\nevent
     > xdg/pmutop/profiles/mine.ini
 XDG_CONFIG_HOME="$PWD/xdg" "$PMUTOP" list profiles > xdg.out
 expect_grep "profiles from XDG_CONFIG_HOME" "^mine " xdg.out
+# start-up reads whole only the profiles that may apply: one whose [profile] comes after
+# its groups still applies, and a broken one for another machine is said by 'list
+# profiles', not at every start
+mkdir -p xdg2/pmutop/profiles
+printf '[group late]\npmu = nvidia_ucf_pmu_{s}\ninstance = s{s}\nevents = cycles\n[metric late.cyc]\nformula = cycles\n[profile]\nrequires = nvidia_ucf_pmu_*\n' \
+    > xdg2/pmutop/profiles/late.ini
+printf '[profile]\nrequires = no_such_pmu_*\n[group g]\npmu = no_such_pmu\nevents = a\n[metric g.x]\nformula = a +\n' \
+    > xdg2/pmutop/profiles/elsewhere.ini
+XDG_CONFIG_HOME="$PWD/xdg2" "$PMUTOP" --demo -b -n 1 --fake-clock --format csv > late.csv 2> late.err
+expect_grep "a profile whose header comes late applies" ",late.cyc,s0," late.csv
+grep -q "elsewhere.ini" late.err && fail "a broken profile for another machine was read at start: $(cat late.err)" || ok
+XDG_CONFIG_HOME="$PWD/xdg2" "$PMUTOP" list profiles > /dev/null 2> list.err
+expect_grep "list profiles says the broken one" "elsewhere.ini:7:14: formula ends" list.err
 mkdir -p moved/bin moved/share/pmutop
 cp "$PMUTOP" moved/bin/pmutop
 cp -R "$TOP_SRCDIR/profiles" moved/share/pmutop/profiles

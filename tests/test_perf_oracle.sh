@@ -187,7 +187,7 @@ n=$((n + m))
 EPYC_MODALIAS="cpu:type:x86,ven0002fam001Amod0002:feature:,0000" sh "$TOP_SRCDIR/tests/fixtures/gen-epyc.sh" zen5 2 8 "12 12"
 "$PMUTOP" --sim --sysfs-root zen5 --dry-run | grep -v "	umc	" | sort -t "$(printf "\t")" -u -k3,3 > zen5.tsv
 m=$(wc -l < zen5.tsv)
-[ "$m" -eq 98 ] && ok || fail "zen 5: expected 92 data fabric and 6 L3 events, got $m"
+[ "$m" -eq 100 ] && ok || fail "zen 5: expected 92 data fabric and 8 L3 events, got $m"
 oracle zen5 zen5.tsv
 n=$((n + m))
 

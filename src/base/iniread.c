@@ -16,7 +16,9 @@ void ini_error(struct ini_reader *r, int line, int col, const char *fmt, ...)
 	va_start(ap, fmt);
 	char *msg = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (col > 0)
+	if (r->quiet)
+		;
+	else if (col > 0)
 		diag_error("%s:%d:%d: %s", r->path, line, col, msg);
 	else
 		diag_error("%s:%d: %s", r->path, line, msg);
@@ -100,7 +102,7 @@ static bool next_line(struct ini_reader *r)
 static char *reader(char *str, int num, void *stream)
 {
 	struct ini_reader *r = stream;
-	if (r->pending_off >= r->pending_len && !next_line(r))
+	if (r->pending_off >= r->pending_len && (r->stop || !next_line(r)))
 		return NULL;
 	size_t n = r->pending_len - r->pending_off;
 	if (n > (size_t)num - 1)

@@ -8,6 +8,7 @@
 #define PMUTOP_INIREAD_H
 
 #include <ini.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -20,6 +21,8 @@ struct ini_reader {
 	int line;         /* the line being parsed, from 1 */
 	char *raw;        /* that line as read */
 	int nerrors;
+	bool quiet; /* errors are counted, not said (a trial read whose errors a full one says) */
+	bool stop;  /* set by the caller: the next line is the end (what it wanted is read) */
 	/* a section header ("[pmu x]", trimmed), before inih parses the line */
 	void (*section)(void *ctx, char *header);
 	void *ctx;

@@ -23,11 +23,25 @@ char *path_join(const char *root, const char *rel)
 	return xasprintf("%.*s/%s", (int)n, root, rel);
 }
 
+static char *read_fd_text(int fd, size_t limit, bool once);
+
 char *read_text_file(const char *path, size_t limit)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
+	return fd < 0 ? NULL : read_fd_text(fd, limit, false);
+}
+
+char *read_attr_file(const char *path, size_t limit)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	return fd < 0 ? NULL : read_fd_text(fd, limit, true);
+}
+
+/* Reads fd to its end (at most limit bytes) and closes it. With once, a read shorter than
+ * asked is the end: so it is for a sysfs attribute (shown whole by one read) and a
+ * regular file, which saves discovery a read() per file. */
+static char *read_fd_text(int fd, size_t limit, bool once)
+{
 	size_t cap = 256, len = 0;
 	char *buf = xmalloc(cap);
 	for (;;) {
@@ -53,6 +67,8 @@ char *read_text_file(const char *path, size_t limit)
 		if (r == 0)
 			break;
 		len += (size_t)r;
+		if (once && len + 1 < cap)
+			break;
 	}
 	close(fd);
 	buf[len] = '\0';
@@ -62,7 +78,7 @@ char *read_text_file(const char *path, size_t limit)
 char *sysfs_read_attr(const char *dir, const char *name)
 {
 	char *p = path_join(dir, name);
-	char *s = read_text_file(p, 65536);
+	char *s = read_attr_file(p, 65536);
 	free(p);
 	if (s)
 		chomp(s);
@@ -110,29 +126,89 @@ bool is_regular_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static int cmp_names(const void *a, const void *b)
+struct dir_entry {
+	char *name;
+	unsigned char type;
+};
+
+static int cmp_entries(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct dir_entry *)a)->name, ((const struct dir_entry *)b)->name);
+}
+
+int dir_open(const char *path)
+{
+	return open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+int list_dir_at(int dirfd, char ***names, enum dir_kind **kinds)
+{
+	*names = NULL;
+	if (kinds)
+		*kinds = NULL;
+	if (dirfd < 0)
+		return -1;
+	/* getdents64 on the caller's descriptor: fdopendir would want a dup of it and
+	 * fcntl checks, three system calls a directory that discovery does by the hundred */
+	int n = 0, cap = 0;
+	struct dir_entry *e = NULL;
+	char buf[8192] __attribute__((aligned(8)));
+	ssize_t got;
+	while ((got = getdents64(dirfd, buf, sizeof(buf))) > 0) {
+		for (ssize_t at = 0; at < got;) {
+			const struct dirent64 *de = (const struct dirent64 *)(void *)(buf + at);
+			at += de->d_reclen;
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			grow_array(&e, &cap, n + 1, sizeof(*e));
+			e[n++] = (struct dir_entry){ xstrdup(de->d_name), de->d_type };
+		}
+	}
+	if (got < 0 && !n)
+		return -1;
+	if (!n)
+		return 0; /* *names stays NULL, as callers expect of an empty directory */
+	qsort(e, (size_t)n, sizeof(*e), cmp_entries);
+	*names = xcalloc((size_t)n, sizeof(char *));
+	if (kinds)
+		*kinds = xcalloc((size_t)n, sizeof(enum dir_kind));
+	for (int i = 0; i < n; i++) {
+		(*names)[i] = e[i].name;
+		if (kinds) /* a link (sysfs' devices/) or a file system that does not say: stat */
+			(*kinds)[i] = e[i].type == DT_DIR ? DIR_KIND_DIR : e[i].type == DT_REG ? DIR_KIND_FILE : DIR_KIND_ASK;
+	}
+	free(e);
+	return n;
+}
+
+int list_dir_kinds(const char *path, char ***names, enum dir_kind **kinds)
+{
+	int fd = dir_open(path);
+	int n = list_dir_at(fd, names, kinds);
+	if (fd >= 0)
+		close(fd);
+	return n;
 }
 
 int list_dir(const char *path, char ***names)
 {
-	*names = NULL;
-	DIR *d = opendir(path);
-	if (!d)
-		return -1;
-	int n = 0, cap = 0;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		grow_array(names, &cap, n + 1, sizeof(char *));
-		(*names)[n++] = xstrdup(de->d_name);
-	}
-	closedir(d);
-	if (n)
-		qsort(*names, (size_t)n, sizeof(char *), cmp_names);
-	return n;
+	return list_dir_kinds(path, names, NULL);
+}
+
+enum dir_kind dir_entry_kind_at(int dirfd, const char *name, enum dir_kind kind)
+{
+	struct stat st;
+	if (kind != DIR_KIND_ASK)
+		return kind;
+	if (fstatat(dirfd, name, &st, 0) < 0)
+		return DIR_KIND_OTHER;
+	return S_ISDIR(st.st_mode) ? DIR_KIND_DIR : S_ISREG(st.st_mode) ? DIR_KIND_FILE : DIR_KIND_OTHER;
+}
+
+char *read_attr_at(int dirfd, const char *name, size_t limit)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	return fd < 0 ? NULL : read_fd_text(fd, limit, true);
 }
 
 void free_names(char **names, int n)

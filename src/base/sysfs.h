@@ -12,6 +12,8 @@ char *path_join(const char *root, const char *rel);
 /* Read a small text file whole (at most limit bytes). Returns a malloc'd string or NULL
  * with errno set. */
 char *read_text_file(const char *path, size_t limit);
+/* The same for a sysfs attribute or a regular file, where a short read is the end. */
+char *read_attr_file(const char *path, size_t limit);
 
 /* Read and chomp one attribute file; NULL if unreadable. */
 char *sysfs_read_attr(const char *dir, const char *name);
@@ -29,6 +31,20 @@ FILE *open_user_file(const char *path, const char **why);
 /* Sorted list of the entries of a directory (no . and ..); returns count, -1 if it cannot
  * be opened. Free with free_names(). */
 int list_dir(const char *path, char ***names);
+/* The same with what each entry is, as its directory entry says (DIR_KIND_ASK where it
+ * does not: links, file systems without d_type); *kinds is freed with free(). */
+enum dir_kind { DIR_KIND_FILE, DIR_KIND_DIR, DIR_KIND_OTHER, DIR_KIND_ASK };
+int list_dir_kinds(const char *path, char ***names, enum dir_kind **kinds);
+/* Reading a directory's files by its descriptor (discovery reads thousands: each
+ * path walked from the root again cost more than the read): dir_open gives one (-1 on
+ * failure; close() it), list_dir_at lists it, read_attr_at reads NAME in it as
+ * read_attr_file does. */
+int dir_open(const char *path);
+int list_dir_at(int dirfd, char ***names, enum dir_kind **kinds);
+char *read_attr_at(int dirfd, const char *name, size_t limit);
+/* kind, or where it is DIR_KIND_ASK what stat says of NAME in dirfd: a stat per file
+ * saved where the directory said. */
+enum dir_kind dir_entry_kind_at(int dirfd, const char *name, enum dir_kind kind);
 void free_names(char **names, int n);
 
 #endif

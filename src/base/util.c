@@ -69,6 +69,21 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
+char *xstrcat_n(const char *const *parts, int n)
+{
+	size_t len = 0, at = 0;
+	for (int i = 0; i < n; i++)
+		len += strlen(parts[i]);
+	char *s = xmalloc(len + 1);
+	for (int i = 0; i < n; i++) {
+		size_t k = strlen(parts[i]);
+		memcpy(s + at, parts[i], k);
+		at += k;
+	}
+	s[at] = '\0';
+	return s;
+}
+
 void grow_array(void *array_ptr, int *cap, int need, size_t elem)
 {
 	void **array = array_ptr;
@@ -87,6 +102,13 @@ void chomp(char *s)
 	size_t n = strlen(s);
 	if (n && s[n - 1] == '\n')
 		s[n - 1] = '\0';
+}
+
+char *chomp_text(char *s)
+{
+	if (s)
+		chomp(s);
+	return s;
 }
 
 char *trim(char *s)

@@ -15,6 +15,11 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The strings one after the other: xasprintf("%s%s%s") without printf's cost, for
+ * start-up paths that join a string per event. */
+char *xstrcat_n(const char *const *parts, int n);
+#define xstrcat(...) xstrcat_n((const char *const[]){ __VA_ARGS__ }, \
+			       (int)(sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(const char *)))
 char *xvasprintf(const char *fmt, va_list ap);
 
 /* Grow *array (of *cap elements of size elem) so that it holds at least need elements. */
@@ -22,6 +27,8 @@ void grow_array(void *array_ptr, int *cap, int need, size_t elem);
 
 /* Remove one trailing newline (drivers print one; hybrid x86 event files do not). */
 void chomp(char *s);
+/* s without its trailing newline (NULL stays NULL): for a file just read */
+char *chomp_text(char *s);
 /* Strip leading and trailing white space in place; returns s advanced. */
 char *trim(char *s);
 /* Words of a list written with blanks or commas ("a b", "a,b") / with blanks only, as a

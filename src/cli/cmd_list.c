@@ -21,7 +21,7 @@ static bool *pmus_in_use(const struct machine *m)
 {
 	bool *bound = xcalloc((size_t)(m->npmus ? m->npmus : 1), sizeof(bool));
 	struct profile **all, **chosen;
-	int n = catalog_load_all(&all);
+	int n = catalog_load_for(m, &all);
 	int nc = n > 0 ? catalog_select(all, n, m, &chosen) : 0;
 	struct session *s = nc > 0 ? session_new(m, chosen, nc) : NULL;
 	for (int i = 0; s && i < s->ninstances; i++)

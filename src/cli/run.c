@@ -112,7 +112,7 @@ static int load_profiles(const struct options *o, const struct machine *m, struc
 		return o->nprofiles;
 	}
 	struct profile **all;
-	int n = catalog_load_all(&all);
+	int n = catalog_load_for(m, &all);
 	int k = catalog_select(all, n, m, out);
 	if (!k) {
 		fprintf(stderr, "pmutop: no profile matches this machine's PMUs and none is a fallback "

@@ -375,9 +375,9 @@ int instance_encode(const struct machine *m, struct instance *inst, char **err)
 		} else {
 			char *filters = event_filter_terms(inst, e, &na[e]);
 			if (!filters) { /* present, but not under these filters: encode it bare */
-				strs[e] = xasprintf("%s/%s/", p->name, terms);
+				strs[e] = xstrcat(p->name, "/", terms, "/");
 			} else {
-				strs[e] = xasprintf("%s/%s%s%s/", p->name, terms, *filters ? "," : "", filters);
+				strs[e] = xstrcat(p->name, "/", terms, *filters ? "," : "", filters, "/");
 				free(filters);
 			}
 		}

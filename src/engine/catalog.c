@@ -96,7 +96,9 @@ char *catalog_find_profile(const char *arg)
 	return found;
 }
 
-int catalog_load_all(struct profile ***out)
+/* Every profile of the catalog, whole, or with headers_only their [profile] sections
+ * (those whose header cannot be trusted are read whole). */
+static int load_catalog(struct profile ***out, bool headers_only)
 {
 	char **dirs;
 	int ndirs = catalog_profile_dirs(&dirs);
@@ -110,7 +112,9 @@ int catalog_load_all(struct profile ***out)
 				continue;
 			char *path = path_join(dirs[d], names[i]);
 			int nerr;
-			struct profile *p = profile_load(path, &nerr);
+			struct profile *p = headers_only ? profile_load_header(path) : NULL;
+			if (!p)
+				p = profile_load(path, &nerr);
 			free(path);
 			if (!p)
 				continue;
@@ -128,6 +132,39 @@ int catalog_load_all(struct profile ***out)
 	}
 	free_names(dirs, ndirs);
 	return n;
+}
+
+int catalog_load_all(struct profile ***out)
+{
+	return load_catalog(out, false);
+}
+
+/* Would name_unsupported have anything to look at: a PMU or hwmon device beyond the
+ * kernel's generic ones? */
+static bool has_uncommon_pmus(const struct machine *m);
+
+int catalog_load_for(const struct machine *m, struct profile ***out)
+{
+	int n = load_catalog(out, true), kept = 0;
+	bool any_match = false;
+	for (int i = 0; i < n; i++)
+		any_match |= !(*out)[i]->always && profile_matches((*out)[i], m);
+	/* with none for this machine, every profile's groups say which PMUs none counts */
+	bool all = !any_match && has_uncommon_pmus(m);
+	for (int i = 0; i < n; i++) {
+		struct profile *p = (*out)[i];
+		bool wanted = all || p->always || p->fallback || profile_matches(p, m);
+		struct profile *whole = NULL;
+		int nerr;
+		if (wanted && p->header_only)
+			whole = profile_load(p->path, &nerr); /* errors said; NULL then */
+		else if (wanted)
+			whole = p, p = NULL;
+		profile_free(p);
+		if (whole)
+			(*out)[kept++] = whole;
+	}
+	return kept;
 }
 
 /* Does any group of any profile count this PMU? */
@@ -154,14 +191,28 @@ static bool some_group_counts(struct profile **all, int n, const struct pmu *pmu
 /* When no profile is for this machine, say what it has that none counts yet (a NIC's or
  * a DPU's counters), rather than only what the fallback profile misses. The kernel's
  * own generic PMUs are not news. */
-static void name_unsupported(struct profile **all, int n, const struct machine *m)
+static bool generic_pmu(const struct pmu *p)
 {
 	static const char *const generic[] = { "software", "tracepoint", "breakpoint", "kprobe", "uprobe", "msr",
 					      "power", "cstate_*", "intel_pt", "intel_bts", "cpu", "cpu_core", "cpu_atom" };
+	for (size_t k = 0; k < ARRAY_SIZE(generic); k++)
+		if (fnmatch(generic[k], p->name, 0) == 0)
+			return true;
+	return false;
+}
+
+static bool has_uncommon_pmus(const struct machine *m)
+{
+	for (int i = 0; i < m->npmus; i++)
+		if (!generic_pmu(&m->pmus[i]))
+			return true;
+	return m->nhwmon > 0;
+}
+
+static void name_unsupported(struct profile **all, int n, const struct machine *m)
+{
 	for (int i = 0; i < m->npmus; i++) {
-		bool common = false;
-		for (size_t k = 0; k < ARRAY_SIZE(generic) && !common; k++)
-			common = fnmatch(generic[k], m->pmus[i].name, 0) == 0;
+		bool common = generic_pmu(&m->pmus[i]);
 		if (!common && !some_group_counts(all, n, &m->pmus[i]))
 			diag_warn("PMU %s: found, but no profile counts it yet (see pmutop list profiles)", m->pmus[i].name);
 	}

@@ -16,6 +16,10 @@ char *catalog_find_profile(const char *arg);
 /* Load every profile of the path (first of each name wins). Broken files are reported
  * and skipped. */
 int catalog_load_all(struct profile ***out);
+/* The profiles catalog_select may choose for m, whole (the others are read only as far
+ * as their [profile] section, to know they do not apply: start-up compiles just what
+ * it uses). */
+int catalog_load_for(const struct machine *m, struct profile ***out);
 
 /* The profiles to use on m: those whose 'requires' match, else the fallback ones.
  * Takes ownership of all; returns the chosen, frees the rest. */

@@ -535,10 +535,17 @@ static void start_section(struct loader *L, char *header)
 	}
 	struct profile *p = L->p;
 	L->kind = SEC_BAD;
-	if (!strcmp(s, "profile") && !arg) {
-		L->kind = SEC_PROFILE;
+	bool is_profile = !strcmp(s, "profile") && !arg;
+	if (L->header_only && !is_profile && L->header_read) {
+		L->in.stop = true;
 		return;
 	}
+	if (is_profile) {
+		L->kind = SEC_PROFILE;
+		L->header_read = !p->ngroups && !p->nmetrics && !p->npanes && !L->header_late;
+		return;
+	}
+	L->header_late = true;
 	if (!arg || !valid_name(arg)) {
 		lerror(L, L->in.line, 0, "section [%s%s%s] needs a name of letters, digits, '_', '.', '-' "
 		       "(sections: [profile], [group NAME], [metric NAME], [pane NAME])", s, arg ? " " : "", arg ? arg : "");
@@ -584,7 +591,7 @@ static void on_section(void *ctx, char *header)
 	start_section(ctx, header);
 }
 
-static struct profile *load_stream(const char *path, FILE *f, int *nerrors);
+static struct profile *load_stream(const char *path, FILE *f, int *nerrors, bool header_only);
 
 struct profile *profile_load(const char *path, int *nerrors)
 {
@@ -596,7 +603,15 @@ struct profile *profile_load(const char *path, int *nerrors)
 		*nerrors = 1;
 		return NULL;
 	}
-	return load_stream(path, f, nerrors);
+	return load_stream(path, f, nerrors, false);
+}
+
+struct profile *profile_load_header(const char *path)
+{
+	const char *why;
+	FILE *f = open_user_file(path, &why);
+	int nerrors;
+	return f ? load_stream(path, f, &nerrors, true) : NULL;
 }
 
 struct profile *profile_load_text(const char *path, const char *text, int *nerrors)
@@ -611,19 +626,24 @@ struct profile *profile_load_text(const char *path, const char *text, int *nerro
 			return NULL;
 		}
 	}
-	return load_stream(path, f, nerrors);
+	return load_stream(path, f, nerrors, false);
 }
 
 /* Takes f. */
-static struct profile *load_stream(const char *path, FILE *f, int *nerrors)
+static struct profile *load_stream(const char *path, FILE *f, int *nerrors, bool header_only)
 {
-	struct loader L = { .path = path, .in = { .path = path, .f = f, .section = on_section } };
+	struct loader L = { .path = path, .in = { .path = path, .f = f, .section = on_section, .quiet = header_only },
+			    .header_only = header_only };
 	L.in.ctx = &L;
 	L.p = xcalloc(1, sizeof(struct profile));
 	L.p->path = xstrdup(path);
 	ini_read(&L.in, handler, &L);
 	fclose(f);
 	ini_reader_free(&L.in);
+	if (header_only && (L.in.nerrors || !L.header_read)) {
+		profile_free(L.p); /* not a header to trust: the caller reads it whole */
+		return NULL;
+	}
 
 	struct profile *p = L.p;
 	if (!p->name) {
@@ -634,6 +654,11 @@ static struct profile *load_stream(const char *path, FILE *f, int *nerrors)
 	}
 	if (!p->title)
 		p->title = xstrdup(p->name);
+	if (header_only) {
+		p->header_only = true;
+		*nerrors = 0;
+		return p;
+	}
 	if (!p->ngroups && !p->nmetrics && !L.in.nerrors)
 		lerror(&L, L.in.line ? L.in.line : 1, 0, "defines no [group] and no [metric]: it would count nothing");
 	profile_check(&L);

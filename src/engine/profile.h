@@ -157,6 +157,7 @@ struct profile {
 	char **requires; /* PMU name globs: selected when any matches */
 	bool fallback;   /* used when no other profile matches */
 	bool always;     /* used on every machine, beside the others (its panes say what is missing) */
+	bool header_only; /* from profile_load_header: no groups, metrics or panes read */
 	int ngroups;
 	struct prof_group *groups;
 	int nmetrics;
@@ -168,6 +169,11 @@ struct profile {
 /* Load and check a profile. On error returns NULL and prints every problem as
  * "FILE:LINE[:COL]: message" through diag_error(); *nerrors is set. */
 struct profile *profile_load(const char *path, int *nerrors);
+/* Its [profile] section alone (name, requires, always, fallback), read until the next
+ * section and checked no further: which profiles apply, without compiling the others.
+ * NULL, and nothing said, where that cannot be trusted (no [profile] first, an error in
+ * it, a file that cannot be read): the caller loads it whole. */
+struct profile *profile_load_header(const char *path);
 /* The same from text held in memory (a recording's copy), messages naming path. */
 struct profile *profile_load_text(const char *path, const char *text, int *nerrors);
 void profile_free(struct profile *p);

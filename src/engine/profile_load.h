@@ -20,6 +20,9 @@ struct loader {
 	int index;      /* of the current group/metric/pane */
 	int gcap, mcap, pcap;
 	char *pending_default; /* filter.X's default= while the filter is parsed */
+	bool header_only;      /* read [profile] alone: stop at the next section */
+	bool header_read;      /* [profile] came, and first */
+	bool header_late;      /* another section came before it */
 };
 
 #define lerror(L, ...) ini_error(&(L)->in, __VA_ARGS__)

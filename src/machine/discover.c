@@ -7,6 +7,7 @@
 #include "machine/discover.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,10 +36,11 @@ static bool skip_entry(const char *name)
 	return false;
 }
 
-static void add_attr(struct pmu *p, int *cap, const char *name, char *value)
+/* Takes name and value. */
+static void add_attr(struct pmu *p, int *cap, char *name, char *value)
 {
 	grow_array(&p->attrs, cap, p->nattrs + 1, sizeof(*p->attrs));
-	p->attrs[p->nattrs].name = xstrdup(name);
+	p->attrs[p->nattrs].name = name;
 	p->attrs[p->nattrs].value = value;
 	p->nattrs++;
 }
@@ -46,12 +48,13 @@ static void add_attr(struct pmu *p, int *cap, const char *name, char *value)
 static void read_formats(struct pmu *p)
 {
 	char *dir = path_join(p->dir, "format");
+	int dfd = dir_open(dir);
 	char **names;
-	int n = list_dir(dir, &names);
+	int n = list_dir_at(dfd, &names, NULL);
 	int cap = 0;
 	for (int i = 0; i < n; i++) {
 		char *path = path_join(dir, names[i]);
-		char *spec = read_text_file(path, ATTR_LIMIT);
+		char *spec = read_attr_at(dfd, names[i], ATTR_LIMIT);
 		struct format_field f = { 0 };
 		if (!spec) {
 			diag_warn("%s: cannot read: %s", path, strerror(errno));
@@ -70,6 +73,8 @@ static void read_formats(struct pmu *p)
 		free(path);
 	}
 	free_names(names, n);
+	if (dfd >= 0)
+		close(dfd);
 	free(dir);
 }
 
@@ -83,36 +88,38 @@ static bool is_alias_meta(const char *name)
 	return false;
 }
 
+static int cmp_name(const void *key, const void *elem)
+{
+	return strcmp(key, *(char *const *)elem);
+}
+
+/* names is list_dir's, sorted */
 static bool listed(char **names, int n, const char *name)
 {
-	for (int i = 0; i < n; i++)
-		if (!strcmp(names[i], name))
-			return true;
-	return false;
+	return n > 0 && bsearch(name, names, (size_t)n, sizeof(char *), cmp_name) != NULL;
 }
 
 static void read_aliases(struct pmu *p)
 {
 	char *dir = path_join(p->dir, "events");
+	int dfd = dir_open(dir);
 	char **names;
-	int n = list_dir(dir, &names);
+	int n = list_dir_at(dfd, &names, NULL);
 	int cap = 0;
 	for (int i = 0; i < n; i++) {
 		if (is_alias_meta(names[i]))
 			continue;
-		char *path = path_join(dir, names[i]);
-		char *terms = read_text_file(path, ATTR_LIMIT);
+		char *terms = read_attr_at(dfd, names[i], ATTR_LIMIT);
 		if (!terms) {
-			diag_warn("%s: cannot read: %s", path, strerror(errno));
-			free(path);
+			diag_warn("%s/%s: cannot read: %s", dir, names[i], strerror(errno));
 			continue;
 		}
 		chomp(terms);
 		struct pmu_alias a = { .name = xstrdup(names[i]), .terms = xstrdup(trim(terms)), .scale = 1.0 };
 		free(terms);
 		/* the directory's listing says which .scale and .unit exist: no open to find out */
-		char *meta = xasprintf("%s.scale", names[i]);
-		char *scale = listed(names, n, meta) ? sysfs_read_attr(dir, meta) : NULL;
+		char *meta = xstrcat(names[i], ".scale");
+		char *scale = listed(names, n, meta) ? chomp_text(read_attr_at(dfd, meta, ATTR_LIMIT)) : NULL;
 		if (scale) {
 			char *end;
 			double v = strtod_c(scale, &end);
@@ -123,52 +130,57 @@ static void read_aliases(struct pmu *p)
 			free(scale);
 		}
 		free(meta);
-		meta = xasprintf("%s.unit", names[i]);
-		a.unit = listed(names, n, meta) ? sysfs_read_attr(dir, meta) : NULL;
+		meta = xstrcat(names[i], ".unit");
+		a.unit = listed(names, n, meta) ? chomp_text(read_attr_at(dfd, meta, ATTR_LIMIT)) : NULL;
 		free(meta);
 		grow_array(&p->aliases, &cap, p->naliases + 1, sizeof(a));
 		p->aliases[p->naliases++] = a;
-		free(path);
 	}
 	free_names(names, n);
+	if (dfd >= 0)
+		close(dfd);
 	free(dir);
 }
 
 /* Plain files of the PMU directory, and one level of sub-directories (caps/, filtermode/). */
 static void read_attrs(struct pmu *p)
 {
+	int dfd = dir_open(p->dir);
 	char **names;
-	int n = list_dir(p->dir, &names);
+	enum dir_kind *kinds;
+	int n = list_dir_at(dfd, &names, &kinds);
 	int cap = 0;
 	for (int i = 0; i < n; i++) {
 		if (skip_entry(names[i]))
 			continue;
-		char *path = path_join(p->dir, names[i]);
-		if (is_dir(path)) {
+		enum dir_kind kind = dir_entry_kind_at(dfd, names[i], kinds[i]);
+		if (kind == DIR_KIND_DIR) {
+			int sfd = openat(dfd, names[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			char **sub;
-			int m = list_dir(path, &sub);
+			enum dir_kind *subkinds;
+			int m = list_dir_at(sfd, &sub, &subkinds);
 			for (int j = 0; j < m; j++) {
-				char *rel = xasprintf("%s/%s", names[i], sub[j]);
-				char *full = path_join(p->dir, rel);
-				char *v = is_regular_file(full) ? read_text_file(full, ATTR_LIMIT) : NULL;
-				if (v) {
-					chomp(v);
-					add_attr(p, &cap, rel, v);
-				}
-				free(full);
-				free(rel);
+				char *v = dir_entry_kind_at(sfd, sub[j], subkinds[j]) == DIR_KIND_FILE
+						  ? chomp_text(read_attr_at(sfd, sub[j], ATTR_LIMIT))
+						  : NULL;
+				if (v)
+					add_attr(p, &cap, xstrcat(names[i], "/", sub[j]), v);
 			}
 			free_names(sub, m);
-		} else if (is_regular_file(path)) {
-			char *v = read_text_file(path, ATTR_LIMIT);
-			if (v) { /* write-only or root-only files are simply not attributes for us */
-				chomp(v);
-				add_attr(p, &cap, names[i], v);
-			}
+			free(subkinds);
+			if (sfd >= 0)
+				close(sfd);
+		} else if (kind == DIR_KIND_FILE) {
+			/* write-only or root-only files are simply not attributes for us */
+			char *v = chomp_text(read_attr_at(dfd, names[i], ATTR_LIMIT));
+			if (v)
+				add_attr(p, &cap, xstrdup(names[i]), v);
 		}
-		free(path);
 	}
 	free_names(names, n);
+	free(kinds);
+	if (dfd >= 0)
+		close(dfd);
 }
 
 static void read_cpus(struct pmu *p, const struct cpulist *online)
@@ -222,7 +234,7 @@ static void read_midr(struct pmu *p, const char *root)
 	free(dir);
 	if (v) {
 		int cap = p->nattrs;
-		add_attr(p, &cap, "midr_el1", v);
+		add_attr(p, &cap, xstrdup("midr_el1"), v);
 	}
 }
 
@@ -392,7 +404,7 @@ struct machine *machine_discover(const char *root)
 		read_midr(p, root);
 		if (cpuid && p->cpus.n && !pmu_attr(p, "cpuid")) {
 			int cap = p->nattrs;
-			add_attr(p, &cap, "cpuid", xstrdup(cpuid));
+			add_attr(p, &cap, xstrdup("cpuid"), xstrdup(cpuid));
 		}
 	}
 	free(cpuid);

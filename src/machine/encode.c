@@ -151,9 +151,15 @@ static int apply_term(const struct pmu *p, const char *name, const char *value, 
 		out->alias = a->name;
 		out->scale = a->scale;
 		out->unit = a->unit;
-		char *sub = xasprintf("%s (event %s of %s is '%s')", what, a->name, p->name, a->terms);
-		int r = apply_terms(p, a->terms, out, depth + 1, sub, err);
-		free(sub);
+		int r = apply_terms(p, a->terms, out, depth + 1, what, err);
+		if (r < 0 && *err && str_has_prefix(*err, what)) {
+			/* say which alias the bad term came from; made only on failure (formatting
+			 * it for every alias was a twentieth of the demo's start-up) */
+			size_t n = strlen(what);
+			char *e = xasprintf("%s (event %s of %s is '%s')%s", what, a->name, p->name, a->terms, *err + n);
+			free(*err);
+			*err = e;
+		}
 		return r;
 	}
 	char *valid = valid_terms(p);
