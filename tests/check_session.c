@@ -658,6 +658,40 @@ START_TEST(root_complexes_described_by_the_engine)
 }
 END_TEST
 
+/* JSON strings: quotes and backslashes escaped, a control character as \\u00XX, the rest
+ * written as it is (in runs), whatever a profile or a driver named things. */
+START_TEST(batch_json_escapes)
+{
+	struct machine *m = fake_machine();
+	char *dir = tmp_dir();
+	put_file(dir, "j.ini", "[group g]\npmu = fake_pmu_{n}\ninstance = a\"b\\c\x01" "d{n}\nevents = a\n"
+			       "[metric g.v]\nformula = a\n");
+	char *path = xasprintf("%s/j.ini", dir);
+	int nerr;
+	struct profile *p = profile_load(path, &nerr);
+	ck_assert_msg(p != NULL, "%s", diag_count() ? diag_message(0, NULL) : "");
+	struct profile *ps[1] = { p };
+	memset(&script, 0, sizeof(script));
+	struct session *s = session_new(m, ps, 1);
+	struct source *src = xcalloc(1, sizeof(*src));
+	src->ops = &script_ops;
+	session_add_source(s, src);
+	session_start(s, SEC);
+	struct frame fr = *session_sample(s, 2 * SEC);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	ck_assert(batch_write_frame(out, BATCH_JSON, true, true, &fr));
+	fclose(out);
+	ck_assert_msg(strstr(buf, "\"instance\":\"a\\\"b\\\\c\\u0001d7\""), "%.400s", buf);
+	free(buf);
+	session_free(s);
+	profile_free(p);
+	machine_free(m);
+	free(path);
+}
+END_TEST
+
 START_TEST(batch_json_shape)
 {
 	char *model = test_path("fixtures/tegra410-const.ini");
@@ -717,6 +751,7 @@ int main(void)
 	tcase_add_test(t, sim_seed_is_deterministic);
 	tcase_add_test(t, c2c_write_metrics_only_for_gpu_peers);
 	tcase_add_test(t, batch_json_shape);
+	tcase_add_test(t, batch_json_escapes);
 	tcase_add_test(t, root_complexes_described_by_the_engine);
 	suite_add_tcase(s, t);
 	return run_suite(s);

@@ -439,7 +439,7 @@ struct output *ui_output_new(struct session *s, const struct ui_options *opt)
 	if (gethostname(t->hostname, sizeof(t->hostname) - 1) < 0)
 		snprintf(t->hostname, sizeof(t->hostname), "?");
 	if (opt->machine)
-		snprintf(t->hostname, sizeof(t->hostname), "%s", opt->machine);
+		str_copy(t->hostname, sizeof(t->hostname), opt->machine);
 	diag_set_quiet(true); /* warnings go to the error view, not over the screen */
 	crt_install_signal_handlers();
 	if (!crt_init(t)) {

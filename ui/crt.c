@@ -411,7 +411,7 @@ void crt_box(int w, int h, const char *title, int *iy, int *ix, int *iw, int *ih
 		size_t keep = room - (utf8 ? 2 : 4);
 		while (keep > 0 && ((unsigned char)t[keep] & 0xc0) == 0x80) /* not inside a character */
 			keep--;
-		snprintf(t + keep, sizeof(t) - keep, "%s", more);
+		str_copy(t + keep, sizeof(t) - keep, more);
 	}
 	crt_put(y, x + 2, w - 4, R_DIALOG, t);
 	*iy = y + 1;

@@ -72,7 +72,7 @@ struct filter_editor *filter_editor_new(struct tui *t, const int *insts, int nin
 				*why = xasprintf("%s: %s", info->name, t->f->inst[inst].error);
 			continue;
 		}
-		snprintf(fe->name, sizeof(fe->name), "%s", info->name);
+		str_copy(fe->name, sizeof(fe->name), info->name);
 		fe->insts[fe->ninst++] = inst;
 		int ref = info->nmembers ? info->members[0] : inst; /* an aggregate: its members' filters */
 		fe->items = xrealloc(fe->items, sizeof(*fe->items) * (size_t)(fe->n + g->nfilters));
@@ -254,7 +254,7 @@ static void filter_editor_draw(struct tui *t)
 static void value_text(const struct prof_filter *f, uint64_t v, char *buf, size_t len)
 {
 	if (f->type == FILTER_ENUM && v < (uint64_t)f->nchoices)
-		snprintf(buf, len, "%s", f->choices[v].name);
+		str_copy(buf, len, f->choices[v].name);
 	else
 		snprintf(buf, len, "0x%llx", (unsigned long long)v);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tui.h"
+#include "base/util.h"
 
 /* v with 'decimals' digits after the point, as %.Nf would print it: integer arithmetic,
  * because every value on screen goes through here every frame. */
@@ -69,7 +70,7 @@ void format_human(double v, const char *unit, char *num, size_t nlen, char *u, s
 		{ "uW", "mW", "W", "kW" },
 		{ "ns", "us", "ms", "s" },
 	};
-	snprintf(u, ulen, "%s", unit);
+	str_copy(u, ulen, unit);
 	if (isnan(v)) {
 		snprintf(num, nlen, "-");
 		return;
@@ -93,7 +94,7 @@ void format_human(double v, const char *unit, char *num, size_t nlen, char *u, s
 			v *= 1000;
 			at--;
 		}
-		snprintf(u, ulen, "%s", ladder[at]);
+		str_copy(u, ulen, ladder[at]);
 		if (!strcmp(ladder[at], "ns")) { /* at most one decimal: tenths of a nanosecond */
 			fixed(v, fabs(v) >= 99.95 ? 0 : 1, num, nlen);
 			return;
@@ -119,7 +120,7 @@ void format_human(double v, const char *unit, char *num, size_t nlen, char *u, s
 	sig3(v, num, nlen);
 	if (s) {
 		size_t n = strlen(num);
-		snprintf(num + n, nlen - n, "%s", suffix[s]);
+		str_copy(num + n, nlen - n, suffix[s]);
 	}
 }
 

@@ -41,7 +41,7 @@ static void value_text(struct tui *t, int slot, const struct frame_value *v, con
 		if (impossible || (pm->has_alert && v->value > pm->alert)) /* ECC errors growing */
 			*r = R_ERROR;
 		if (vc && vc->state == VS_OK + 1 && vc->shown == t->shown[slot] && vc->mux == v->multiplexed) {
-			snprintf(buf, len, "%s", vc->text);
+			str_copy(buf, len, vc->text);
 			return;
 		}
 		format_human(t->shown[slot], unit, num, sizeof(num), u, sizeof(u));
@@ -50,7 +50,7 @@ static void value_text(struct tui *t, int slot, const struct frame_value *v, con
 			vc->state = VS_OK + 1; /* 0: nothing cached yet */
 			vc->shown = t->shown[slot];
 			vc->mux = v->multiplexed;
-			snprintf(vc->text, sizeof(vc->text), "%s", buf);
+			str_copy(vc->text, sizeof(vc->text), buf);
 		}
 		return;
 	}
@@ -88,7 +88,7 @@ static void instance_note(struct tui *t, int i, bool mixed, char *buf, size_t le
 	*r = R_DIM;
 	buf[0] = '\0';
 	if (in->error) {
-		snprintf(buf, len, "%s", in->error);
+		str_copy(buf, len, in->error);
 		*r = R_ERROR;
 		return;
 	}
@@ -397,7 +397,7 @@ static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 		for (int m = 0; m < ncols; m++) {
 			char h[64];
 			int at;
-			snprintf(h, sizeof(h), "%s", p->mtitle[m]);
+			str_copy(h, sizeof(h), p->mtitle[m]);
 			if (hl == 2 && (int)strlen(h) > cw - 1 && split_title(h, &at) <= cw - 1 && at >= 0) {
 				h[at] = '\0';
 				put_right(y0, x0 + labw + (m + 1) * cw, cw - 1, R_TITLE, h);

@@ -94,7 +94,7 @@ static void jump_key(struct tui *t, int key)
 		position(t, &p);
 		uint64_t wall;
 		char text[sizeof(pr->text)];
-		snprintf(text, sizeof(text), "%s", pr->text);
+		str_copy(text, sizeof(text), pr->text);
 		ui_mode_leave(t);
 		if (!parse_jump(text, p.wall, &wall)) {
 			tui_message(t, true, "'%s': jump to HH:MM[:SS], +5m or -90s", text);

@@ -69,6 +69,15 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
+void str_copy(char *dst, size_t size, const char *src)
+{
+	if (!size)
+		return;
+	size_t n = strnlen(src, size - 1);
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 char *xstrcat_n(const char *const *parts, int n)
 {
 	size_t len = 0, at = 0;

@@ -15,6 +15,9 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* src into dst[size], cut to fit and always terminated: snprintf(dst, size, "%s", src)
+ * without printf's cost. */
+void str_copy(char *dst, size_t size, const char *src);
 /* The strings one after the other: xasprintf("%s%s%s") without printf's cost, for
  * start-up paths that join a string per event. */
 char *xstrcat_n(const char *const *parts, int n);

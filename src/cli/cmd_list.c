@@ -86,7 +86,7 @@ static void list_events(const struct machine *m)
 /* A metric's unit, and the others its forms give on other families ("cycles|ns"). */
 static void metric_units(const struct prof_metric *m, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", m->unit);
+	str_copy(buf, len, m->unit);
 	for (int i = 0; i < m->nforms; i++) {
 		bool seen = !strcmp(m->forms[i].unit, m->unit);
 		for (int k = 0; k < i && !seen; k++)

@@ -278,7 +278,7 @@ static int add_outputs(struct options *o, struct session *s, struct runloop *loo
 		n += (size_t)snprintf(title + n, tlen - n, "%s%s", i ? " + " : "", s->profiles[i]->name);
 	static char host[256]; /* the monitor keeps the pointer until the loop ends */
 	char *h = rp ? replay_meta(rp, "host") : NULL;
-	snprintf(host, sizeof(host), "%s", h ? h : "");
+	str_copy(host, sizeof(host), h ? h : "");
 	free(h);
 	static struct ui_options uo;
 	static struct ui_player player;

@@ -192,8 +192,8 @@ static void add_label(struct instance *inst, const char *key, const char *value)
 			return;
 	inst->labels = xrealloc(inst->labels, sizeof(*inst->labels) * (size_t)(inst->nlabels + 1));
 	struct label *l = &inst->labels[inst->nlabels++];
-	snprintf(l->key, sizeof(l->key), "%s", key);
-	snprintf(l->value, sizeof(l->value), "%s", value);
+	str_copy(l->key, sizeof(l->key), key);
+	str_copy(l->value, sizeof(l->value), value);
 }
 
 static void alloc_instance_arrays(struct instance *inst)
@@ -250,7 +250,7 @@ static const char *accepted_choices(const struct instance *inst, const struct pr
 	if (at)
 		snprintf(attr, sizeof(attr), "%.*s%s%s", (int)(at - f->accepts), f->accepts, alias, at + 7);
 	else
-		snprintf(attr, sizeof(attr), "%s", f->accepts);
+		str_copy(attr, sizeof(attr), f->accepts);
 	return pmu_attr(inst->pmu, attr);
 }
 

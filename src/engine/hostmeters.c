@@ -9,6 +9,7 @@
 #include "engine/state.h"
 #include "machine/hwsensors.h"
 #include "machine/procstat.h"
+#include "base/util.h"
 
 void session_use_host_meters(struct session *s, struct procstat *ps, bool sensors)
 {
@@ -28,7 +29,7 @@ void host_meters_read(struct session *s, struct frame *f)
 		hw_sensors_read(&t);
 		f->have_temp = t.have;
 		f->cpu_temp_c = t.cpu_c;
-		snprintf(s->temp_chip, sizeof(s->temp_chip), "%s", t.chip);
+		str_copy(s->temp_chip, sizeof(s->temp_chip), t.chip);
 		f->temp_chip = s->temp_chip;
 	}
 }

@@ -43,7 +43,7 @@ void hw_sensors_each(void (*fn)(void *ctx, const struct hw_sensor_found *f), voi
 	while ((chip = sensors_get_detected_chips(NULL, &c))) {
 		char name[128];
 		if (sensors_snprintf_chip_name(name, sizeof(name), chip) < 0)
-			snprintf(name, sizeof(name), "%s", chip->prefix ? chip->prefix : "chip");
+			str_copy(name, sizeof(name), chip->prefix ? chip->prefix : "chip");
 		const sensors_feature *feat;
 		int f = 0;
 		while ((feat = sensors_get_features(chip, &f))) {
@@ -104,7 +104,7 @@ void hw_sensors_read(struct hw_temps *out)
 			if (!out->have || v > out->cpu_c) {
 				out->cpu_c = v;
 				out->have = true;
-				snprintf(out->chip, sizeof(out->chip), "%s", chip->prefix);
+				str_copy(out->chip, sizeof(out->chip), chip->prefix);
 			}
 		}
 	}

@@ -210,7 +210,7 @@ struct pci_map *pci_map_read(const char *root)
 			m->ports = xrealloc(m->ports, sizeof(struct pci_port) * (size_t)(m->n + 1));
 			struct pci_port *p = &m->ports[m->n++];
 			memset(p, 0, sizeof(*p));
-			snprintf(p->bdf, sizeof(p->bdf), "%s", names[i]);
+			str_copy(p->bdf, sizeof(p->bdf), names[i]);
 			p->bus = d[0xc];
 			p->segment = d[0xd];
 			p->rp = d[0xe];

@@ -87,7 +87,7 @@ static void tree_sensors(struct machine *m, int *cap)
 		if (same > 1)
 			snprintf(chip, sizeof(chip), "%s-%s", m->hwmon[i].name, base ? base + 1 : dir);
 		else
-			snprintf(chip, sizeof(chip), "%s", m->hwmon[i].name);
+			str_copy(chip, sizeof(chip), m->hwmon[i].name);
 		char **names;
 		int n = list_dir(dir, &names);
 		for (int k = 0; k < n; k++) {

@@ -331,7 +331,7 @@ static bool rec_pci(struct reading *r, char **f)
 	grow_array(&pm->ports, &r->rcap, pm->n + 1, sizeof(*pm->ports));
 	struct pci_port *rp = r->rp = &pm->ports[pm->n++];
 	memset(rp, 0, sizeof(*rp));
-	snprintf(rp->bdf, sizeof(rp->bdf), "%s", f[1]);
+	str_copy(rp->bdf, sizeof(rp->bdf), f[1]);
 	rp->segment = (int)a, rp->bus = (int)b, rp->rp = (int)c, rp->rc = (int)d, rp->socket = (int)e;
 	r->p = NULL;
 	return ok;

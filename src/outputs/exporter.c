@@ -94,7 +94,7 @@ static int family(struct exporter *x, const char *name, const char *type, const 
 	struct family *f = &x->fam[x->nfam];
 	memset(f, 0, sizeof(*f));
 	bool counter = !strcmp(type, "counter");
-	snprintf(f->name, sizeof(f->name), "%s", name);
+	str_copy(f->name, sizeof(f->name), name);
 	if (counter && str_has_suffix(f->name, "_total"))
 		f->name[strlen(f->name) - 6] = '\0';
 	snprintf(f->sample, sizeof(f->sample), "%s%s", f->name, counter ? "_total" : "");
@@ -215,7 +215,7 @@ static void instance_series(struct exporter *x, const struct frame *f, int i, in
 	char labels[1024], name[192], help[256];
 	instance_labels(ii, labels, sizeof(labels));
 	char with_group[1100];
-	snprintf(with_group, sizeof(with_group), "%s", labels);
+	str_copy(with_group, sizeof(with_group), labels);
 	prom_label(with_group, sizeof(with_group), "group", ii->group->name);
 	add_series(x, counting, with_group, S_COUNTING, i, 1);
 	add_series(x, coverage, with_group, S_COVERAGE, i, 1);
@@ -304,7 +304,7 @@ static void relabel(struct exporter *x, int i, const char *filters)
 {
 	struct series *se = &x->ser[i];
 	char labels[1400], event[128];
-	snprintf(labels, sizeof(labels), "%s", se->base_labels);
+	str_copy(labels, sizeof(labels), se->base_labels);
 	if (se->kind == S_FILTERS) {
 		prom_label(labels, sizeof(labels), "filters", filters ? filters : "");
 	} else {

@@ -55,7 +55,7 @@ static char *translate(const struct instance *inst, const char *formula, const c
 					a = k;
 			char name[192];
 			if (*q == '(' && (!strcmp(id, "abs") || !strcmp(id, "sqrt") || !strcmp(id, "floor"))) {
-				snprintf(piece, sizeof(piece), "%s", id);
+				str_copy(piece, sizeof(piece), id);
 			} else if (*q == '(') {
 				*why = "min/max of two values has no PromQL counterpart";
 			} else if (e >= 0 && !inst->present[e]) {
@@ -67,7 +67,7 @@ static char *translate(const struct instance *inst, const char *formula, const c
 				snprintf(piece, sizeof(piece), "rate(%s[%s])", name, window);
 			} else if (a >= 0) {
 				prom_attr_name(name, sizeof(name), g->name, g->attr_ids[a]);
-				snprintf(piece, sizeof(piece), "%s", name);
+				str_copy(piece, sizeof(piece), name);
 			} else if (!strcmp(id, "elapsed_ns")) {
 				snprintf(piece, sizeof(piece), "1e9"); /* rates are per second */
 			} else if (!strcmp(id, "elapsed_s")) {

@@ -217,7 +217,7 @@ static void save_originals(struct source *src, struct hw_inst *h)
 	if (h->pmu->hw->has_enable) {
 		char buf[16];
 		if (hw_read(src, h, "enable", buf, sizeof(buf)) >= 0)
-			snprintf(h->saved_enable, sizeof(h->saved_enable), "%s", trim(buf));
+			str_copy(h->saved_enable, sizeof(h->saved_enable), trim(buf));
 	}
 	hs->originals = xrealloc(hs->originals, sizeof(*hs->originals) * (size_t)(hs->noriginals + 1));
 	struct block_originals *o = &hs->originals[hs->noriginals++];

@@ -120,7 +120,7 @@ static int sim_write(struct hwmon_io *io, const struct pmu *p, const char *file,
 	if (!b || !hwmon_writable_name(file))
 		return -EPERM;
 	char value[64];
-	snprintf(value, sizeof(value), "%s", text);
+	str_copy(value, sizeof(value), text);
 	char *v = trim(value);
 	uint64_t n;
 	int slot;

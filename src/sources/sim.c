@@ -121,6 +121,21 @@ static struct sim_point *point_of(struct sim_instance *si, const struct instance
 	return &si->points[lo];
 }
 
+/* "r10ad", as perf writes a raw event, without snprintf (a counter each at start-up) */
+static void raw_name(char out[24], uint64_t config)
+{
+	char digits[16];
+	int n = 0;
+	do {
+		digits[n++] = "0123456789abcdef"[config & 15];
+		config >>= 4;
+	} while (config);
+	out[0] = 'r';
+	for (int i = 0; i < n; i++)
+		out[1 + i] = digits[n - 1 - i];
+	out[1 + n] = '\0';
+}
+
 static int sim_open(struct source *src, struct instance *inst)
 {
 	struct sim_source *ss = src->priv;
@@ -140,7 +155,7 @@ static int sim_open(struct source *src, struct instance *inst)
 		/* a model may name an encoding as perf writes raw events (perf's JSON events no
 		 * alias names): that exact encoding wins over an alias it merely contains (the
 		 * any-thread CPU_CLK_UNHALTED.THREAD_ANY is not the alias cpu-cycles) */
-		snprintf(sc[k].raw, sizeof(sc[k].raw), "r%llx", (unsigned long long)ct->attr.config[0]);
+		raw_name(sc[k].raw, ct->attr.config[0]);
 		if (!legacy && sim_rate_index(sec, sc[k].raw) >= 0)
 			sc[k].event = sc[k].raw;
 		else
