@@ -664,6 +664,16 @@ text 'c'
 see "icx: a stack with its PCI segment, root bus and device" "^socket0/iio2 (0000:2a) NVMe controller  *socket1/iio2 (0000:aa) NVMe controller"
 grep -q "iio1 (0000:15) [A-Za-z]" "$scratch/screen.txt" && fail "icx: a device named on a bus that has none" || ok
 grep -q "IIO read" "$scratch/screen.txt" && fail "icx: SPR's IIO metrics shown (n/a) on an Ice Lake" || ok
+# Enter on a stack's row lists the devices on its root bus and behind its bridges
+keys Down Down Down Down
+see "icx: the title says Enter shows a stack's devices" "\[Enter: its devices\]"
+keys Enter
+see "icx: Enter lists the stack's devices" "^ *0000:aa:02.0 PCI bridge *\$"
+see "icx: ... and the device behind the bridge" "^ *└ 0000:ab:00.0 NVMe controller *\$"
+see "icx: the bus's integrated function, named as lspci would" "0000:aa:00.0 system peripheral"
+see "icx: the title says Enter hides them" "\[Enter: hide its devices\]"
+keys Enter
+unseen "icx: Enter again hides them" "0000:ab:00.0 NVMe controller"
 keys q
 quit_ok "icx quit"
 

@@ -167,7 +167,7 @@ static void cmd_expand(struct tui *t)
 		tui_message(t, false, p->show_detail ? "level 2 under each row (Enter: level 1 only)" : "level 1");
 		return;
 	}
-	if (p && in >= 0 && t->f->iinfo[in].ndetails && p->style == STYLE_TABLE) { /* an RC: its root ports */
+	if (p && in >= 0 && t->f->iinfo[in].ndetails && p->style != STYLE_STACKED) { /* an RC's root ports, a stack's devices */
 		for (int i = 0; i < p->ninst; i++)
 			if (!strcmp(t->f->iinfo[p->inst[i]].name, t->f->iinfo[in].name))
 				p->open[i] = !p->open[i];
@@ -227,7 +227,7 @@ static const struct command commands[] = {
 	{ { KEY_PPAGE }, "PgUp", "page up", cmd_page_up },
 	{ { KEY_HOME }, "Home", "first row", cmd_home },
 	{ { KEY_END }, "End", "last row", cmd_end },
-	{ { '\r', '\n', KEY_ENTER }, "Enter", "expand: TopDown level 2, an RC's root ports, per-CPU rows", cmd_expand },
+	{ { '\r', '\n', KEY_ENTER }, "Enter", "expand: TopDown level 2, an RC's root ports, a stack's devices, per-CPU rows", cmd_expand },
 	{ { 'c' }, "c", "per-CPU rows / per-socket summaries", cmd_per_cpu },
 	{ { 'o', KEY_F(6) }, "F6 o", "sort per-CPU rows by the next category", cmd_sort },
 	{ { 'f', KEY_F(4) }, "F4 f", "filter editor for the focused row's group", cmd_filter },

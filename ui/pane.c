@@ -154,12 +154,12 @@ static bool block_has(const struct upane *p, int i, int m)
 	return p->cell[i * p->nmetrics + m] >= 0 || (!p->is_detail[i] && p->says_missing[m]);
 }
 
-static int block_height(const struct upane *p, int i)
+static int block_height(const struct tui *t, const struct upane *p, int i)
 {
 	int h = 1;
 	for (int m = 0; m < p->nmetrics; m++)
 		h += block_has(p, i, m);
-	return h;
+	return h + (p->open[i] ? t->f->iinfo[p->inst[i]].ndetails : 0);
 }
 
 static void draw_block_row(struct tui *t, int pi, int i, int m, int yy, int x, int bw, bool bars)
@@ -206,6 +206,8 @@ static void draw_block_row(struct tui *t, int pi, int i, int m, int yy, int x, i
 	if (sparkw && slot >= 0)
 		draw_sparkline(t, yy, vx_end + 1, sparkw, slot, scale);
 }
+
+static int detail_lines(struct tui *t, const struct upane *p, int inst, int y, int x, int w, int labw, int cw, int ncols);
 
 /* bars / values: one block per instance name, side by side when they fit */
 static int draw_blocks(struct tui *t, int pi, int y0, int x0, int w, bool draw)
@@ -257,8 +259,10 @@ static int draw_blocks(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 				draw_block_row(t, pi, i, m, yy, x, bw, bars);
 			yy++;
 		}
-		if (block_height(p, i) > tallest)
-			tallest = block_height(p, i);
+		if (p->open[i] && draw) /* Enter: the devices behind a stack or an RC, under its block */
+			detail_lines(t, p, p->inst[i], yy, x, bw - 1, 0, 0, 0);
+		if (block_height(t, p, i) > tallest)
+			tallest = block_height(t, p, i);
 		if (++col == ncols) {
 			col = 0;
 			lines += tallest;
@@ -679,9 +683,20 @@ static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool 
 	return lines;
 }
 
-/* What Enter does in a pane with detail rows (CPUs, or a socket's channels and links) */
-static const char *enter_hint(const struct upane *p)
+/* What Enter does in the pane: on a focused row with details (an RC's root ports, a
+ * stack's devices) it shows or hides them; elsewhere a pane with detail rows (CPUs, a
+ * socket's channels and links) shows or hides those. NULL: nothing. */
+static const char *enter_hint(const struct tui *t, int pi)
 {
+	const struct upane *p = &t->panes[pi];
+	int in = t->focus == pi && t->row >= 0 && t->row < p->nrows ? p->row_inst[t->row] : -1;
+	if (in >= 0 && t->f->iinfo[in].ndetails && p->style != STYLE_STACKED) {
+		for (int i = 0; i < p->ninst; i++)
+			if (!strcmp(t->f->iinfo[p->inst[i]].name, t->f->iinfo[in].name))
+				return p->open[i] ? " [Enter: hide its devices] " : " [Enter: its devices] ";
+	}
+	if (!p->expandable || p->style == STYLE_STACKED) /* stacked panes hint in their legend */
+		return NULL;
 	if (p->expanded)
 		return " [Enter: collapse] ";
 	return p->cpu_details ? " [Enter: per CPU] " : " [Enter: details] ";
@@ -695,10 +710,9 @@ void pane_draw_title(struct tui *t, int pi, int y, int x, int w)
 	char title[160];
 	snprintf(title, sizeof(title), " %s ", p->title);
 	crt_put(y, x + 1, w - 2, t->focus == pi ? R_TITLE_FOCUS : R_TITLE, title);
-	if (p->expandable && p->style != STYLE_STACKED) { /* stacked panes hint in their legend */
-		const char *hint = enter_hint(p);
+	const char *hint = enter_hint(t, pi);
+	if (hint)
 		crt_put(y, x + w - (int)strlen(hint) - 1, (int)strlen(hint), R_DIM, hint);
-	}
 }
 
 /* Blocks that repeat one block per instance and would take much of the screen read
@@ -777,7 +791,8 @@ int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw)
 	else
 		body = draw_blocks(t, pi, y + 1, x, w, draw);
 	if (*full && p->drew_bars) { /* left of the Enter hint, which it used to cover */
-		int hint = p->expandable ? (int)strlen(enter_hint(p)) - 1 : 0;
+		const char *h = enter_hint(t, pi);
+		int hint = h ? (int)strlen(h) - 1 : 0;
 		crt_put(y, x + w - (int)strlen(full) - 2 - hint, (int)strlen(full), R_DIM, full);
 	}
 	return 1 + body;

@@ -90,7 +90,7 @@ static const char *class_name(unsigned cls)
 		{ 0x020000, 0xffff00, "Ethernet controller" }, { 0x020700, 0xffff00, "InfiniBand controller" },
 		{ 0x020000, 0xff0000, "network controller" }, { 0x030200, 0xffff00, "3D controller (GPU)" },
 		{ 0x030000, 0xff0000, "display controller" }, { 0x060400, 0xffff00, "PCI bridge" },
-		{ 0x120000, 0xff0000, "processing accelerator" },
+		{ 0x080000, 0xff0000, "system peripheral" },	  { 0x120000, 0xff0000, "processing accelerator" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(classes); i++)
 		if ((cls & classes[i].mask) == classes[i].code)
