@@ -156,10 +156,11 @@ profile_oracle() { # NAME PROFILE MIN WHAT
 sh "$TOP_SRCDIR/tests/fixtures/gen-xeon.sh" xeon 3 4 6 3 4 2
 mv xeon/sys/bus/event_source/devices/uncore_imc_5 xeon/sys/bus/event_source/devices/uncore_imc_9
 profile_oracle xeon xeon 144 "144 IMC, UPI, IIO (free-running too), CHA, M2M and PCU events"
-# ... and an Ice Lake-SP's (its own CAS codes, CHA umask field, clock-tick and M2M events):
-# 6 IMCs x 2, 3 UPI x 2, 2 CHAs x 24, 3 M2Ms x 1, 4 free-running IIO stacks x 8 inbound
+# ... and an Ice Lake-SP's (its own CAS codes, CHA umask field, clock-tick, M2M and PCU
+# events): 6 IMCs x 2, 3 UPI x 2, 2 CHAs x 24, 3 M2Ms x 1, 4 free-running IIO stacks x 8
+# inbound, the PCU's 7
 XEON_MODEL=icx sh "$TOP_SRCDIR/tests/fixtures/gen-xeon.sh" icx 2 4 6 3 4 2
-profile_oracle icx xeon 101 "101 IMC, UPI, CHA, M2M and free-running IIO events"
+profile_oracle icx xeon 108 "108 IMC, UPI, CHA, M2M, free-running IIO and PCU events"
 
 # Grace uncore (PMUs suffixed by NUMA node, here 0 and 4): every event the grace profile
 # opens, with the root ports and remote sockets it sets (6.12 counts nothing on a filter

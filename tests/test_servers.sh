@@ -99,17 +99,24 @@ if [ -f "$icx/icx-metrics.json" ]; then
         llc_miss_remote_memory_bandwidth_read llc_miss_local_memory_bandwidth_write \
         llc_miss_remote_memory_bandwidth_write numa_reads_addressed_to_local_dram numa_reads_addressed_to_remote_dram \
         llc_demand_data_read_miss_latency uncore_frequency memory_extra_write_bw_due_to_directory_updates \
-        "iio_inbound_bandwidth~($(parts IN))*32/1e6/duration_time" > icx.out &&
+        "iio_inbound_bandwidth~($(parts IN))*32/1e6/duration_time" \
+        pcu_freq_thermal_limited~100*UNC_P_FREQ_MAX_LIMIT_THERMAL_CYCLES/UNC_P_CLOCKTICKS \
+        pcu_freq_power_limited~100*UNC_P_FREQ_MAX_POWER_CYCLES/UNC_P_CLOCKTICKS \
+        pcu_prochot_external~100*UNC_P_PROCHOT_EXTERNAL_CYCLES/UNC_P_CLOCKTICKS \
+        pcu_freq_transitions~100*UNC_P_FREQ_TRANS_CYCLES/UNC_P_CLOCKTICKS \
+        "pcu_cores_c0~UNC_P_POWER_STATE_OCCUPANCY.CORES_C0/(UNC_P_CLOCKTICKS/#num_packages)" \
+        "pcu_cores_c6~UNC_P_POWER_STATE_OCCUPANCY.CORES_C6/(UNC_P_CLOCKTICKS/#num_packages)" > icx.out &&
         ok || { fail "icx differs from perf's MetricExpr:"; head -n 12 icx.out >&2; }
-    # 5 IMC/UPI + 12 CHA metrics, the CHA+M2M directory writes and the free-running
-    # inbound bytes per socket and the machine (3 values each), and the latency and
-    # uncore clock for the machine only (perf's source_count x #num_packages)
-    expect_grep "icx: memory, links, IO and LLC per socket and the machine" "^59 values agreed" icx.out
+    # 5 IMC/UPI + 12 CHA metrics, the CHA+M2M directory writes, the free-running inbound
+    # bytes and four PCU shares per socket and the machine (3 values each), and the
+    # latency, uncore clock and the two C-state counts for the machine only (perf's
+    # source_count and #num_packages are machine-wide)
+    expect_grep "icx: memory, links, IO, LLC and PCU per socket and the machine" "^73 values agreed" icx.out
     "$PMUTOP" --sim --sysfs-root icx --dry-run > icx.tsv
     cut -f2 icx.tsv | sort -u | tr '\n' ' ' > icx.groups
-    # no PCU either: Ice Lake-SP's PCU format has no umask for its occupancy events
-    expect_eq "icx: IMC, CHA and M2M by Ice Lake's codes, UPI, inbound IIO; no SPR IIO or PCU encodings" \
-        "$(cat icx.groups)" "cha_icx iio_free_icx imc_icx m2m_icx upi "
+    # the PCU by icelakex's encodings (clock event 0, C-states one event by umask)
+    expect_eq "icx: IMC, CHA, M2M and PCU by Ice Lake's codes, UPI, inbound IIO; no SPR IIO encodings" \
+        "$(cat icx.groups)" "cha_icx iio_free_icx imc_icx m2m_icx pcu_icx upi "
     # inbound only (Ice Lake's JSON has no outbound free-running counter)
     python3 - icx.json <<'PY' && ok || fail "icx: free-running IIO stacks (see above)"
 import json, sys
