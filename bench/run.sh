@@ -94,6 +94,18 @@ done
 set -- $(printf '%s\n' $times | sort -n)
 echo "bench: demo_first_frame $(awk -v t="$3" 'BEGIN { printf "%.1f", t / 10 }') ms (runs: $(
     for t in "$@"; do awk -v t="$t" 'BEGIN { printf "%.1f ", t / 10 }'; done))"
+# ... and its instructions, start to exit (wall time here swings twofold from day to day;
+# this does not), with the system calls and page faults the kernel adds to them
+if command -v valgrind > /dev/null; then
+    ff=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$b/pmutop" --demo -b -n 1 -d 0.01 --fake-clock \
+        --format json 2>&1 > /dev/null | awk '/Collected :/ { print $4 }')
+    echo "bench: demo_first_frame_instructions $ff instructions"
+fi
+if command -v strace > /dev/null; then
+    sc=$(strace -c -f "$b/pmutop" --demo -b -n 1 -d 0.01 --fake-clock --format json 2>&1 > /dev/null |
+        awk '$NF == "total" { print $4 }')
+    echo "bench: demo_first_frame_syscalls $sc count"
+fi
 # recordings: bytes per counter per sample in the chunks (the demo, its 0.2 % noise
 # included; and its counters at steady rates), the refresh's cost, seeking a 24 h file
 rec=$(mktemp -d)
