@@ -417,7 +417,12 @@ static void metric_key(struct loader *L, const char *name, const char *value)
 		set_string(&m->unit, value);
 	} else if (str_has_prefix(name, "unit@") && name[5]) {
 		/* Zen 5's L3 latency: perf's one name, in ns there and in core clocks on Zen 4 */
-		set_string(&form_named(m, name + 5)->unit, value);
+		struct prof_formula *f = form_named(m, name + 5);
+		set_string(&f->unit, value);
+		if (!f->text) { /* where messages point until its formula comes */
+			f->line = L->in.line;
+			f->col = value_column(L);
+		}
 	} else if (!strcmp(name, "title")) {
 		set_string(&m->title, value);
 	} else if (!strcmp(name, "max")) {

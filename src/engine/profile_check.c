@@ -233,6 +233,11 @@ static void check_form(struct loader *L, struct prof_metric *m, struct prof_form
 		       m->name, f->group_name ? f->group_name : "");
 		return;
 	}
+	if (!f->text && f->unit) { /* a unit@GROUP with no formula@GROUP */
+		lerror(L, f->line, 0, "[metric %s]: unit@%s without formula@%s (the unit of the metric's own group is 'unit =')",
+		       m->name, f->group_name, f->group_name);
+		return;
+	}
 	for (struct prof_formula *o = m->forms; o < f; o++)
 		if (o->group == f->group && o->text) {
 			lerror(L, f->line, 0, "[metric %s]: two formulae for group '%s'", m->name, f->group_name);
