@@ -27,6 +27,7 @@
 #include "record/recorder.h"
 #include "record/replay.h"
 #include "sources/hwmon_io.h"
+#include "sources/simmodel.h"
 #include "sources/sources.h"
 #include "ui/ui.h"
 
@@ -431,24 +432,21 @@ static int run_sources(struct run *r)
 				"--dry-run, encode and list read it as it is.\n", r->root);
 		return 1;
 	}
+	/* the simulated machine's traffic model: read once, shared by its three sources */
+	struct sim_model *model = NULL;
+	if (o->sim && !(model = o->model ? sim_model_load(o->model) : sim_model_default()))
+		return 1;
 	if (o->sim) {
-		struct sim_options so = { .model_path = o->model, .seed = o->seed };
-		struct source *src = source_sim_new(m, &so);
-		if (!src)
-			return 1;
-		session_add_source(r->s, src);
+		struct sim_options so = { .model = model, .seed = o->seed };
+		session_add_source(r->s, source_sim_new(m, &so));
 	} else {
 		session_add_source(r->s, source_perf_new(m));
 	}
 	/* BlueField's counter files: the same source over the simulated driver or the files */
-	struct hwmon_io *io = o->sim ? hwmon_io_sim_new(m, o->model, o->seed) : hwmon_io_files_new();
-	if (!io)
-		return 1;
+	struct hwmon_io *io = o->sim ? hwmon_io_sim_new(m, model, o->seed) : hwmon_io_files_new();
 	session_add_source(r->s, source_hwmon_new(m, io));
-	struct source *sensors = source_sensors_new(m, o->model, o->sim);
-	if (!sensors)
-		return 1;
-	session_add_source(r->s, sensors);
+	session_add_source(r->s, source_sensors_new(m, model));
+	sim_model_free(model); /* the sources hold it now */
 	if (o->fake_clock)
 		clock_init_fake(&r->clk, 1000000000ull);
 	else

@@ -29,8 +29,9 @@ struct hwmon_io {
  * no file is created, and no symbolic link is followed. */
 struct hwmon_io *hwmon_io_files_new(void);
 /* The mlxbf-pmc driver simulated in memory from the tree's files and a traffic model
- * (NULL: default rates); the tree is never written. NULL if the model is bad. */
-struct hwmon_io *hwmon_io_sim_new(const struct machine *m, const char *model_path, uint64_t seed);
+ * (a reference is taken); the tree is never written. */
+struct sim_model;
+struct hwmon_io *hwmon_io_sim_new(const struct machine *m, struct sim_model *model, uint64_t seed);
 
 /* Is file one pmutop may write in a block: event<N>, counter<N> or enable? */
 int hwmon_writable_name(const char *file);

@@ -264,14 +264,11 @@ static void load_block(struct sim_io *s, struct sim_block *b, const struct pmu *
 	free(en);
 }
 
-struct hwmon_io *hwmon_io_sim_new(const struct machine *m, const char *model_path, uint64_t seed)
+struct hwmon_io *hwmon_io_sim_new(const struct machine *m, struct sim_model *model, uint64_t seed)
 {
-	struct sim_model *model = model_path ? sim_model_load(model_path) : sim_model_default();
-	if (!model)
-		return NULL;
 	struct sim_io *s = xcalloc(1, sizeof(*s));
 	s->io.ops = &sim_ops;
-	s->model = model;
+	s->model = sim_model_ref(model);
 	s->seed = mix(seed ^ 0xb1fe1d);
 	for (int i = 0; i < m->npmus; i++)
 		if (m->pmus[i].hw)

@@ -131,11 +131,9 @@ static const struct source_ops sensors_ops = {
 	.destroy = sn_destroy,
 };
 
-struct source *source_sensors_new(const struct machine *m, const char *model_path, bool sim)
+struct source *source_sensors_new(const struct machine *m, struct sim_model *sim_model)
 {
-	struct sim_model *model = NULL;
-	if (sim && !(model = model_path ? sim_model_load(model_path) : sim_model_default()))
-		return NULL;
+	struct sim_model *model = sim_model ? sim_model_ref(sim_model) : NULL;
 	struct source *s = xcalloc(1, sizeof(*s));
 	struct sensors_source *ss = xcalloc(1, sizeof(*ss));
 	ss->model = model;

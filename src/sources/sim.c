@@ -262,7 +262,8 @@ static const struct source_ops sim_ops = {
 
 struct source *source_sim_new(const struct machine *m, const struct sim_options *opt)
 {
-	struct sim_model *model = opt->model_path ? sim_model_load(opt->model_path) : sim_model_default();
+	struct sim_model *model = opt->model ? sim_model_ref(opt->model)
+				 : opt->model_path ? sim_model_load(opt->model_path) : sim_model_default();
 	if (!model)
 		return NULL;
 	struct source *s = xcalloc(1, sizeof(*s));

@@ -83,6 +83,7 @@ struct sim_model {
 	struct sim_section *sections;
 	struct ini_reader in; /* the file being read, its line and the errors so far */
 	int cur; /* current section, -1 for [model] */
+	int refs; /* the sources sharing it: one parse per session */
 };
 
 #define merr(m, ...) ini_error(&(m)->in, __VA_ARGS__)
@@ -361,6 +362,7 @@ static void finish(struct sim_model *m)
 struct sim_model *sim_model_load(const char *path)
 {
 	struct sim_model *m = xcalloc(1, sizeof(*m));
+	m->refs = 1;
 	m->path = xstrdup(path);
 	m->cur = -1;
 	const char *why;
@@ -385,14 +387,21 @@ struct sim_model *sim_model_load(const char *path)
 struct sim_model *sim_model_default(void)
 {
 	struct sim_model *m = xcalloc(1, sizeof(*m));
+	m->refs = 1;
 	m->path = xstrdup("(default model)");
 	finish(m);
 	return m;
 }
 
+struct sim_model *sim_model_ref(struct sim_model *m)
+{
+	m->refs++;
+	return m;
+}
+
 void sim_model_free(struct sim_model *m)
 {
-	if (!m)
+	if (!m || --m->refs > 0)
 		return;
 	for (int i = 0; i < m->nsections; i++) {
 		struct sim_section *s = &m->sections[i];

@@ -38,6 +38,8 @@ struct sim_section;
 
 struct sim_model *sim_model_load(const char *path); /* NULL after printing errors */
 struct sim_model *sim_model_default(void);          /* no file: plausible rates for anything */
+/* Another holder of m (the sources of one session share one parse); free drops one. */
+struct sim_model *sim_model_ref(struct sim_model *m);
 void sim_model_free(struct sim_model *m);
 /* The relative noise of a read: the section's own (jitter = 0: a steady clock) or the model's. */
 double sim_model_jitter(const struct sim_model *m, const struct sim_section *sec);

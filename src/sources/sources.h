@@ -14,8 +14,10 @@ struct source *source_perf_new(const struct machine *m);
 char *source_perf_errno_advice(const char *pmu, int err, int paranoid);
 /* read() calls the perf source made so far (make bench). */
 uint64_t source_perf_reads(const struct source *src);
+struct sim_model;
 struct sim_options {
-	const char *model_path; /* NULL: default rates for whatever the tree shows */
+	struct sim_model *model; /* shared (a reference is taken), or NULL: */
+	const char *model_path;  /* loaded from here; NULL: default rates for whatever the tree shows */
 	uint64_t seed;
 };
 /* Returns NULL with a diagnostic if the model file is bad. */
@@ -26,7 +28,7 @@ struct hwmon_io;
 struct source *source_hwmon_new(const struct machine *m, struct hwmon_io *io);
 
 /* hwmon sensor inputs (gauges; energy counts): libsensors live, files on other trees,
- * the traffic model with sim. NULL if the model is bad. */
-struct source *source_sensors_new(const struct machine *m, const char *model_path, bool sim);
+ * the traffic model when sim_model is not NULL (a reference is taken). */
+struct source *source_sensors_new(const struct machine *m, struct sim_model *sim_model);
 
 #endif
