@@ -12,6 +12,8 @@
 #include "machine/encode.h"
 #include "base/expr.h"
 #include "base/numtext.h"
+#include "base/sysfs.h"
+#include "base/util.h"
 #include "machine/format.h"
 #include "machine/pcimap.h"
 #include "machine/discover.h"
@@ -210,6 +212,35 @@ START_TEST(discover_tree)
 	ck_assert_str_eq(a->unit, "Joules");
 	ck_assert_int_eq(pw->naliases, 1); /* .scale and .unit are not events */
 	ck_assert_int_eq(machine_socket_of(m, 5), 1);
+	machine_free(m);
+}
+END_TEST
+
+/* A socket's CPUs from its first CPU's package_cpus_list; a CPU no list names reads its own
+ * physical_package_id. Either way each CPU's socket is what its own file says (the kernel's
+ * word for it): on a tree with lists for one socket only, and on the Tegra410 demo. */
+START_TEST(discover_packages)
+{
+	char *root = small_tree();
+	put_file(root, "sys/devices/system/cpu/cpu0/topology/package_cpus_list", "0-3\n");
+	diag_clear();
+	struct machine *m = machine_discover(root);
+	for (int c = 0; c < 8; c++)
+		ck_assert_int_eq(machine_socket_of(m, c), c < 4 ? 0 : 1);
+	machine_free(m);
+	m = machine_discover(demo_tegra410());
+	ck_assert_int_gt(m->online.n, 72);
+	for (int i = 0; i < m->online.n; i++) {
+		int c = m->online.cpu[i];
+		char *rel = xasprintf("sys/devices/system/cpu/cpu%d/topology", c);
+		char *dir = path_join(demo_tegra410(), rel);
+		char *v = sysfs_read_attr(dir, "physical_package_id");
+		ck_assert_ptr_nonnull(v);
+		ck_assert_int_eq(machine_socket_of(m, c), atoi(v));
+		free(v);
+		free(dir);
+		free(rel);
+	}
 	machine_free(m);
 }
 END_TEST
@@ -711,6 +742,7 @@ int main(void)
 	tcase_add_test(t, format_ranges);
 	tcase_add_test(t, discover_tree);
 	tcase_add_test(t, discover_missing_root);
+	tcase_add_test(t, discover_packages);
 	tcase_add_test(t, encode_aliases_and_filters);
 	tcase_add_test(t, encode_errors);
 	tcase_add_test(t, encode_hns3_config_alias);

@@ -315,6 +315,18 @@ else
     skip_check "strace cannot trace here: which outputs read /proc/stat is not checked"
 fi
 
+# start-up reads each file it needs once: the traffic model (its three sources share one
+# parse), each CPU's identification register (every profile's match asks it)
+if command -v strace > /dev/null && strace -o /dev/null true 2> /dev/null; then
+    strace -o start.trace -e trace=openat,open "$PMUTOP" --demo -b -n 1 --fake-clock --format json > /dev/null
+    grep -v ENOENT start.trace | sed -n 's/^[^"]*"\([^"]*\)".*/\1/p' | sort | uniq -d > twice.out
+    expect_eq "files read twice at start" "$(grep -c -e 'model\.ini$' -e midr_el1 twice.out)" 0
+    # ... and a socket's CPUs from one package_cpus_list, not a file a CPU (two sockets)
+    expect_eq "physical_package_id files read" "$(grep -v ENOENT start.trace | grep -c physical_package_id)" 2
+else
+    skip_check "strace cannot trace here: what start-up reads twice is not checked"
+fi
+
 # a bad traffic model names file, line and column, and nothing runs
 printf '[model]\njitter = 0\n[pmu nvidia_ucf_pmu_*]\nrate.cycles = 2e9 *\n' > badmodel.ini
 "$PMUTOP" --demo --model badmodel.ini -b -n 1 > /dev/null 2> err.out

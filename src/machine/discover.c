@@ -223,18 +223,22 @@ static void read_cpus(struct pmu *p, const struct cpulist *online)
  * CPU's MIDR_EL1, kept as the attribute "midr_el1": perf's metrics differ by core and
  * revision (strcmp_cpuid_str in neoverse-n2-v2's metrics.json), and profiles tell them
  * apart with 'when = midr_el1 GLOB'. Nothing on machines without the file. */
-static void read_midr(struct pmu *p, const char *root)
+static void read_midr(struct pmu *p, const char *root, char **midr_of_cpu)
 {
 	if (!p->cpus.n || pmu_attr(p, "midr_el1"))
 		return;
-	char rel[96];
-	snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/regs/identification", p->cpus.cpu[0]);
-	char *dir = path_join(root, rel);
-	char *v = sysfs_read_attr(dir, "midr_el1");
-	free(dir);
-	if (v) {
+	int cpu = p->cpus.cpu[0];
+	if (!midr_of_cpu[cpu]) { /* read once a CPU: a socket's core PMUs all ask its first */
+		char rel[96];
+		snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/regs/identification", cpu);
+		char *dir = path_join(root, rel);
+		char *v = sysfs_read_attr(dir, "midr_el1");
+		free(dir);
+		midr_of_cpu[cpu] = v ? v : xstrdup("");
+	}
+	if (*midr_of_cpu[cpu]) {
 		int cap = p->nattrs;
-		add_attr(p, &cap, xstrdup("midr_el1"), v);
+		add_attr(p, &cap, xstrdup("midr_el1"), xstrdup(midr_of_cpu[cpu]));
 	}
 }
 
@@ -281,6 +285,39 @@ static void read_type(struct pmu *p)
 		p->type = (int)v;
 }
 
+/* Each CPU's socket: a package's first CPU's physical_package_id, given to every CPU its
+ * package_cpus_list names (two reads a socket, not one a CPU: a 144-CPU Grace opened 144
+ * files); a CPU no list names (a kernel before 5.4, a tree without the lists) reads its own. */
+static void read_packages(struct machine *m, const char *cpudir)
+{
+	enum { UNREAD = -2 };
+	m->socket_of_cpu = xmalloc(sizeof(int) * (size_t)(m->max_cpu ? m->max_cpu : 1));
+	for (int c = 0; c < m->max_cpu; c++)
+		m->socket_of_cpu[c] = UNREAD;
+	for (int c = 0; c < m->max_cpu; c++) {
+		if (m->socket_of_cpu[c] != UNREAD)
+			continue;
+		char rel[64];
+		snprintf(rel, sizeof(rel), "cpu%d/topology/physical_package_id", c);
+		char *v = sysfs_read_attr(cpudir, rel);
+		uint64_t s;
+		int socket = v && parse_u64(v, &s) && s < 65536 ? (int)s : -1;
+		free(v);
+		m->socket_of_cpu[c] = socket;
+		if (socket < 0)
+			continue;
+		snprintf(rel, sizeof(rel), "cpu%d/topology/package_cpus_list", c);
+		char *list = sysfs_read_attr(cpudir, rel);
+		struct cpulist pkg = { 0 };
+		if (list && cpulist_parse(list, &pkg) && cpulist_contains(&pkg, c))
+			for (int i = 0; i < pkg.n; i++)
+				if (pkg.cpu[i] < m->max_cpu && m->socket_of_cpu[pkg.cpu[i]] == UNREAD)
+					m->socket_of_cpu[pkg.cpu[i]] = socket;
+		cpulist_free(&pkg);
+		free(list);
+	}
+}
+
 static void discover_cpus(struct machine *m)
 {
 	char *cpudir = path_join(m->root, "sys/devices/system/cpu");
@@ -303,15 +340,7 @@ static void discover_cpus(struct machine *m)
 		}
 	}
 	m->max_cpu = m->online.n ? m->online.cpu[m->online.n - 1] + 1 : 0;
-	m->socket_of_cpu = xmalloc(sizeof(int) * (size_t)(m->max_cpu ? m->max_cpu : 1));
-	for (int c = 0; c < m->max_cpu; c++) {
-		char *rel = xasprintf("cpu%d/topology/physical_package_id", c);
-		char *v = sysfs_read_attr(cpudir, rel);
-		uint64_t s;
-		m->socket_of_cpu[c] = v && parse_u64(v, &s) && s < 65536 ? (int)s : -1;
-		free(v);
-		free(rel);
-	}
+	read_packages(m, cpudir);
 	free_names(names, n);
 	free(cpudir);
 }
@@ -397,17 +426,22 @@ struct machine *machine_discover(const char *root)
 	free_names(names, n);
 	online_from_pmus(m);
 	char *cpuid = x86_cpuid(root);
+	int ncpus = m->online.n ? m->online.cpu[m->online.n - 1] + 1 : 1;
+	char **midr_of_cpu = xcalloc((size_t)ncpus, sizeof(char *));
 	for (int i = 0; i < m->npmus; i++) {
 		struct pmu *p = &m->pmus[i];
 		read_type(p);
 		read_cpus(p, &m->online);
-		read_midr(p, root);
+		read_midr(p, root, midr_of_cpu);
 		if (cpuid && p->cpus.n && !pmu_attr(p, "cpuid")) {
 			int cap = p->nattrs;
 			add_attr(p, &cap, xstrdup("cpuid"), xstrdup(cpuid));
 		}
 	}
 	free(cpuid);
+	for (int c = 0; c < ncpus; c++)
+		free(midr_of_cpu[c]);
+	free(midr_of_cpu);
 	discover_hwmon(m);
 	bfperf_discover(m);
 	sensors_discover(m);
