@@ -10,6 +10,7 @@
 #include "base/cpulist.h"
 #include "base/diag.h"
 #include "machine/encode.h"
+#include "machine/encode_memo.h"
 #include "base/expr.h"
 #include "base/numtext.h"
 #include "base/sysfs.h"
@@ -272,6 +273,39 @@ static void expect_encoding(struct machine *m, const char *ev, const char *want)
 	encode_format_attr(&enc.attr, buf, sizeof(buf));
 	ck_assert_str_eq(buf, want);
 }
+
+/* The memo answers what the encoder answers, for every alias of every demo PMU asked
+ * twice (the second from the table, after it has grown past its first size), and keeps no
+ * failure: a bad text fails each time with the encoder's message. */
+START_TEST(encode_memo_agrees)
+{
+	struct machine *m = demo();
+	struct encode_memo *memo = encode_memo_new(m);
+	int asked = 0;
+	for (int round = 0; round < 2; round++)
+		for (int i = 0; i < m->npmus; i++)
+			for (int a = 0; a < m->pmus[i].naliases; a++) {
+				char *text = xasprintf("%s/%s/", m->pmus[i].name, m->pmus[i].aliases[a].name);
+				struct encoded_event want, got;
+				char *err = NULL;
+				ck_assert_int_eq(encode_event(m, text, &want, &err), 0);
+				ck_assert_int_eq(encode_event_memo(memo, text, &got, &err), 0);
+				ck_assert_msg(!memcmp(&want.attr, &got.attr, sizeof(want.attr)) && want.scale == got.scale, "%s", text);
+				free(text);
+				asked++;
+			}
+	ck_assert_int_gt(asked, 2 * 64);
+	for (int round = 0; round < 2; round++) {
+		struct encoded_event got;
+		char *err = NULL;
+		ck_assert_int_eq(encode_event_memo(memo, "nvidia_ucf_pmu_0/cycles,nosuchterm=1/", &got, &err), -1);
+		ck_assert_ptr_nonnull(strstr(err, "nosuchterm"));
+		free(err);
+	}
+	encode_memo_free(memo);
+	machine_free(m);
+}
+END_TEST
 
 START_TEST(encode_aliases_and_filters)
 {
@@ -744,6 +778,7 @@ int main(void)
 	tcase_add_test(t, discover_missing_root);
 	tcase_add_test(t, discover_packages);
 	tcase_add_test(t, encode_aliases_and_filters);
+	tcase_add_test(t, encode_memo_agrees);
 	tcase_add_test(t, encode_errors);
 	tcase_add_test(t, encode_hns3_config_alias);
 	tcase_add_test(t, expr_values);

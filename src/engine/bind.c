@@ -19,6 +19,7 @@
 #include "base/diag.h"
 #include "base/expr.h"
 #include "base/util.h"
+#include "machine/encode_memo.h"
 #include "machine/pcimap.h"
 
 #define MAX_CAPS 8
@@ -347,7 +348,7 @@ static bool pmu_takes_legacy(const struct pmu *p, const struct event_attr *legac
 	return p->type == (int)legacy->type || !strcmp(p->name, "cpu") || pmu_attr(p, "cpus") != NULL;
 }
 
-int instance_encode(const struct machine *m, struct instance *inst, char **err)
+int instance_encode(struct session *s, struct instance *inst, char **err)
 {
 	const struct prof_group *g = inst->group;
 	const struct pmu *p = inst->pmu;
@@ -385,7 +386,8 @@ int instance_encode(const struct machine *m, struct instance *inst, char **err)
 		if (!strs[e])
 			continue;
 		char *eerr;
-		if (encode_event(m, strs[e], &enc[e], &eerr) < 0) {
+		if ((s->encodings ? encode_event_memo(s->encodings, strs[e], &enc[e], &eerr)
+				  : encode_event(s->machine, strs[e], &enc[e], &eerr)) < 0) {
 			*err = eerr;
 			r = -1;
 			break;
@@ -635,7 +637,7 @@ static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof,
 		inst->notes = n;
 	}
 	char *err;
-	if (instance_encode(s->machine, inst, &err) < 0) {
+	if (instance_encode(s, inst, &err) < 0) {
 		diag_warn("%s: group %s, instance %s: %s", prof->path, g->name, inst->name, err);
 		free(inst->unavailable);
 		inst->unavailable = err;
@@ -707,7 +709,7 @@ static void bind_root_ports(struct session *s, int *cap, int parent)
 		inst->filter_value[f] = 1ull << rp;
 		inst->locked_filter = f;
 		char *err;
-		if (instance_encode(s->machine, inst, &err) < 0) {
+		if (instance_encode(s, inst, &err) < 0) {
 			free(inst->unavailable);
 			inst->unavailable = err;
 		}
@@ -993,6 +995,7 @@ static void assert_bound(const struct session *s)
 void session_bind(struct session *s)
 {
 	int cap = 0;
+	s->encodings = encode_memo_new(s->machine);
 	for (int pi = 0; pi < s->nprofiles; pi++) {
 		for (int g = 0; g < s->profiles[pi]->ngroups; g++) {
 			int before = s->ninstances;
@@ -1003,6 +1006,8 @@ void session_bind(struct session *s)
 			}
 		}
 	}
+	encode_memo_free(s->encodings);
+	s->encodings = NULL;
 	bind_values(s);
 	build_infos(s);
 	assert_bound(s);

@@ -11,7 +11,7 @@ void session_bind(struct session *s);
 /* Encode every event of the instance with its current filters. The first call makes its
  * counters; later calls change their attrs only. On an encoding error returns -1 with
  * *err set, leaving the instance as it was. */
-int instance_encode(const struct machine *m, struct instance *inst, char **err);
+int instance_encode(struct session *s, struct instance *inst, char **err);
 /* Is filter f usable on the instance's PMU (its format/ has the field)? */
 bool instance_has_filter(const struct instance *inst, int f);
 /* After sources opened counters: copy the kinds and widths they set into the infos. */

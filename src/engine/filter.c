@@ -237,7 +237,7 @@ static int set_on_all(struct session *s, int *list, int n, int f, bool set, uint
 		was_open[done] = inst->opened;
 		inst->filter_set[f] = set;
 		inst->filter_value[f] = v;
-		if (instance_encode(s->machine, inst, err) < 0) {
+		if (instance_encode(s, inst, err) < 0) {
 			inst->filter_set[f] = old_set[done];
 			inst->filter_value[f] = old_v[done];
 			r = -1;
@@ -262,7 +262,7 @@ static int set_on_all(struct session *s, int *list, int n, int f, bool set, uint
 			inst->filter_set[f] = old_set[i];
 			inst->filter_value[f] = old_v[i];
 			char *e2 = NULL;
-			if (instance_encode(s->machine, inst, &e2) == 0 && reopened)
+			if (instance_encode(s, inst, &e2) == 0 && reopened)
 				reopen(s, inst, was_open[i]);
 			free(e2);
 		}
@@ -306,7 +306,7 @@ void session_reset_filters(struct session *s)
 		if (!changed)
 			continue;
 		char *err = NULL;
-		if (!inst->nmembers && instance_encode(s->machine, inst, &err) == 0)
+		if (!inst->nmembers && instance_encode(s, inst, &err) == 0)
 			reopen(s, inst, inst->opened);
 		free(err);
 		mark_changed(s, inst);

@@ -10,6 +10,7 @@
 #include "engine/frame.h"
 #include "engine/profile.h"
 #include "machine/encode.h"
+#include "machine/encode_memo.h"
 #include "machine/pmu.h"
 
 struct source;
@@ -147,6 +148,7 @@ struct instance {
 
 struct session {
 	const struct machine *machine;
+	struct encode_memo *encodings; /* while binding: the texts encoded so far */
 	bool skip_details; /* no output reads the members' values this frame (session_want_details) */
 	int nsources;
 	struct source **sources; /* tried in order: the first that claims an instance counts it */
