@@ -80,20 +80,10 @@ if command -v valgrind > /dev/null; then
 else
     echo "bench: instructions unavailable (install valgrind)"
 fi
-# first frame: start to the first interval printed, demo machine, no waiting; the median
-# of five after one run that warms the page cache (a cold first run reads the binary and
-# the demo's tree from disk: that is the disk, not pmutop)
-"$b/pmutop" --demo -b -n 1 -d 0.01 --fake-clock --format json > /dev/null
-times=""
-for i in 1 2 3 4 5; do
-    start=$(date +%s%N)
-    "$b/pmutop" --demo -b -n 1 -d 0.01 --fake-clock --format json > /dev/null
-    end=$(date +%s%N)
-    times="$times $(( (end - start) / 100000 ))"
-done
-set -- $(printf '%s\n' $times | sort -n)
-echo "bench: demo_first_frame $(awk -v t="$3" 'BEGIN { printf "%.1f", t / 10 }') ms (runs: $(
-    for t in "$@"; do awk -v t="$t" 'BEGIN { printf "%.1f ", t / 10 }'; done))"
+# first frame: start to the first byte of the first interval printed, demo machine, no
+# waiting; the median of nine after one run that warms the page cache (a cold first run
+# reads the binary and the demo's tree from disk: that is the disk, not pmutop)
+python3 "$src/bench/first_frame.py" 9 "$b/pmutop" --demo -b -n 1 -d 0.01 --fake-clock --format json
 # ... and its instructions, start to exit (wall time here swings twofold from day to day;
 # this does not), with the system calls and page faults the kernel adds to them
 if command -v valgrind > /dev/null; then
@@ -105,6 +95,11 @@ if command -v strace > /dev/null; then
     sc=$(strace -c -f "$b/pmutop" --demo -b -n 1 -d 0.01 --fake-clock --format json 2>&1 > /dev/null |
         awk '$NF == "total" { print $4 }')
     echo "bench: demo_first_frame_syscalls $sc count"
+fi
+if command -v perf > /dev/null; then # page faults: each a trap to the hypervisor in a VM (base/heap.h)
+    pf=$(perf stat -x, -e page-faults "$b/pmutop" --demo -b -n 1 -d 0.01 --fake-clock --format json 2>&1 > /dev/null |
+        awk -F, '/page-faults/ { print $1 }')
+    echo "bench: demo_first_frame_page_faults $pf count"
 fi
 # recordings: bytes per counter per sample in the chunks (the demo, its 0.2 % noise
 # included; and its counters at steady rates), the refresh's cost, seeking a 24 h file

@@ -1,6 +1,8 @@
 /* util.c - allocation that never returns NULL, small string helpers. */
 #include "base/util.h"
 
+#include "base/heap.h"
+
 #include <ctype.h>
 #include <locale.h>
 #include <errno.h>
@@ -20,6 +22,7 @@ void *xmalloc(size_t n)
 	void *p = malloc(n ? n : 1);
 	if (!p)
 		out_of_memory();
+	heap_note_growth();
 	return p;
 }
 
@@ -28,6 +31,7 @@ void *xcalloc(size_t n, size_t size)
 	void *p = calloc(n ? n : 1, size ? size : 1);
 	if (!p)
 		out_of_memory();
+	heap_note_growth();
 	return p;
 }
 
@@ -36,6 +40,7 @@ void *xrealloc(void *p, size_t n)
 	p = realloc(p, n ? n : 1);
 	if (!p)
 		out_of_memory();
+	heap_note_growth();
 	return p;
 }
 

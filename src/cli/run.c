@@ -11,6 +11,7 @@
 
 #include "base/clock.h"
 #include "base/diag.h"
+#include "base/heap.h"
 #include "base/sysfs.h"
 #include "base/util.h"
 #include "cli/options.h"
@@ -510,6 +511,7 @@ int pmutop_run(struct options *o)
 	struct run r = { .o = o };
 	r.clock = &r.clk;
 	char title[256] = ""; /* the monitor keeps pointers to these until the loop ends */
+	heap_take_steps(); /* until the first frame is shown */
 	int status = run_machine(&r);
 	if (status)
 		return run_done(&r, status);

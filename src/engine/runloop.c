@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/heap.h"
 #include "base/util.h"
 #include "engine/session.h"
 #include "engine/output.h"
@@ -128,6 +129,8 @@ static void publish(struct runloop *l, uint64_t now)
 			l->quit = true;
 		}
 	}
+	if (l->frames == 1) /* shown: start-up's working set is made (base/heap.h) */
+		heap_stop_steps();
 	if (l->iterations > 0 && l->frames >= l->iterations)
 		l->quit = true;
 }

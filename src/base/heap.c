@@ -1,0 +1,51 @@
+/* heap.c - the heap's growth populated a step at a time (see heap.h). */
+#include <malloc.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "base/heap.h"
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
+#endif
+
+enum { STEP = 256 << 10 }; /* at most this much populated and never used */
+
+/* the thread that starts up: the recorder's thread allocates from an arena of its own */
+static _Thread_local bool on;
+static _Thread_local uintptr_t populated; /* the break as far as it was populated */
+
+static uintptr_t page_down(uintptr_t a)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	return a & ~(page - 1);
+}
+
+void heap_take_steps(void)
+{
+	if (on)
+		return;
+	mallopt(M_TOP_PAD, STEP);
+	populated = page_down((uintptr_t)sbrk(0));
+	on = true;
+}
+
+void heap_stop_steps(void)
+{
+	on = false;
+}
+
+void heap_note_growth(void)
+{
+	if (!on)
+		return;
+	uintptr_t brk = page_down((uintptr_t)sbrk(0)); /* glibc's cached break: no system call */
+	if (brk < populated) /* trimmed: what grows again from here is unpopulated */
+		populated = brk;
+	if (brk == populated)
+		return;
+	if (madvise((void *)populated, brk - populated, MADV_POPULATE_WRITE) != 0)
+		on = false; /* an older kernel: the pages come by faults, as without this */
+	populated = brk;
+}
