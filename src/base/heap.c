@@ -16,10 +16,11 @@ enum { STEP = 256 << 10 }; /* at most this much populated and never used */
 static _Thread_local bool on;
 static _Thread_local uintptr_t populated; /* the break as far as it was populated */
 
+static uintptr_t page_mask; /* ~(page size - 1), found once: sysconf is no cheap call */
+
 static uintptr_t page_down(uintptr_t a)
 {
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	return a & ~(page - 1);
+	return a & page_mask;
 }
 
 void heap_take_steps(void)
@@ -27,6 +28,7 @@ void heap_take_steps(void)
 	if (on)
 		return;
 	mallopt(M_TOP_PAD, STEP);
+	page_mask = ~((uintptr_t)sysconf(_SC_PAGESIZE) - 1);
 	populated = page_down((uintptr_t)sbrk(0));
 	on = true;
 }

@@ -146,6 +146,7 @@ static int sim_open(struct source *src, struct instance *inst)
 	const struct sim_section *sec = sim_model_section(ss->model, inst->pmu->name); /* one PMU */
 	struct sim_instance *si = sim_instance_new(inst, sec);
 	struct sim_counter *sc = si->counters;
+	int index = last_number(inst->pmu->name);
 	for (int k = 0; k < inst->ncounters; k++) {
 		const struct counter *ct = &inst->counters[k];
 		if (!instance_counts_event(inst, ct->event))
@@ -156,20 +157,21 @@ static int sim_open(struct source *src, struct instance *inst)
 		 * alias names): that exact encoding wins over an alias it merely contains (the
 		 * any-thread CPU_CLK_UNHALTED.THREAD_ANY is not the alias cpu-cycles) */
 		raw_name(sc[k].raw, ct->attr.config[0]);
-		if (!legacy && sim_rate_index(sec, sc[k].raw) >= 0)
+		int raw_rate = legacy ? -1 : sim_rate_index(sec, sc[k].raw);
+		if (raw_rate >= 0)
 			sc[k].event = sc[k].raw;
 		else
 			sc[k].event = legacy ? legacy_name(&ct->attr) : sim_decode_event(ss->decoder, inst->pmu, &ct->attr);
 		if (!sc[k].event && ct->attr.type <= 1) /* the 'software' PMU: fixed event numbers */
 			sc[k].event = legacy_name(&ct->attr);
-		struct sim_place at = { src->machine->pci, inst->socket, last_number(inst->pmu->name) };
+		struct sim_place at = { src->machine->pci, inst->socket, index };
 		sc[k].selection = legacy ? 1.0 : sim_selection(sc[k].sec, inst->pmu, sc[k].event, &ct->attr, &at);
 		if (sim_rate_is_scaled(sc[k].sec, sc[k].event) && inst->scale[ct->event] > 0)
 			sc[k].selection /= inst->scale[ct->event]; /* the model speaks in scaled units */
 		sc[k].open_ns = sc[k].last_ns = src->now_ns;
 		sc[k].stream = mix(ss->seed ^ mix(hash_str(inst->event_str[ct->event]) ^ mix((uint64_t)ct->cpu)));
-		sc[k].index = last_number(inst->pmu->name);
-		sc[k].rate = sim_rate_index(sc[k].sec, sc[k].event);
+		sc[k].index = index;
+		sc[k].rate = raw_rate >= 0 ? raw_rate : sim_rate_index(sc[k].sec, sc[k].event);
 		sc[k].at = point_of(si, inst, ct->cpu);
 		if (sc[k].rate < 0 && sc[k].event)
 			sc[k].fixed_rate = sim_default_rate(sc[k].event);

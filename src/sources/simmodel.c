@@ -754,10 +754,10 @@ double sim_running_fraction(const struct sim_section *sec)
 	return sec ? sec->running : 1.0;
 }
 
-/* Bits the alias's own terms set: a field's bits, or a whole word for config=. */
-static uint64_t alias_mask(const struct pmu *p, const char *terms, int word)
+/* Bits the alias's own terms set in each word: a field's bits, or a whole word for config=. */
+static void alias_masks(const struct pmu *p, const char *terms, uint64_t mask[CONFIG_WORDS])
 {
-	uint64_t mask = 0;
+	memset(mask, 0, sizeof(uint64_t) * CONFIG_WORDS);
 	char *copy = xstrdup(terms), *save = NULL;
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(t, '=');
@@ -765,13 +765,12 @@ static uint64_t alias_mask(const struct pmu *p, const char *terms, int word)
 			*eq = '\0';
 		t = trim(t);
 		const struct format_field *f = pmu_find_format(p, t);
-		if (f && f->word == word)
-			mask |= f->bits;
-		else if (!f && str_has_prefix(t, "config") && ((word == 0 && !t[6]) || (t[6] - '0' == word && !t[7])))
-			mask = ~0ull;
+		if (f && f->word >= 0 && f->word < CONFIG_WORDS)
+			mask[f->word] |= f->bits;
+		else if (!f && str_has_prefix(t, "config") && (!t[6] || (t[6] >= '0' && t[6] - '0' < CONFIG_WORDS && !t[7])))
+			mask[t[6] ? t[6] - '0' : 0] = ~0ull;
 	}
 	free(copy);
-	return mask;
 }
 
 /* Each PMU's aliases, encoded once: the value and the bits each sets in each word. */
@@ -834,8 +833,8 @@ static const struct decoded_pmu *decoded(struct sim_decoder *d, const struct pmu
 		struct decoded_alias *da = &dp->a[dp->n++];
 		da->name = a->name;
 		da->bits = 0;
+		alias_masks(p, a->terms, da->mask);
 		for (int w = 0; w < CONFIG_WORDS; w++) {
-			da->mask[w] = alias_mask(p, a->terms, w);
 			da->value[w] = enc.attr.config[w] & da->mask[w];
 			da->bits += __builtin_popcountll(da->mask[w]);
 		}
