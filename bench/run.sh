@@ -83,6 +83,7 @@ fi
 # first frame: start to the first byte of the first interval printed, demo machine, no
 # waiting; the median of nine after one run that warms the page cache (a cold first run
 # reads the binary and the demo's tree from disk: that is the disk, not pmutop)
+sync # the scale tree's removal and the recordings above: their write-back is not pmutop's
 python3 "$src/bench/first_frame.py" 9 "$b/pmutop" --demo -b -n 1 -d 0.01 --fake-clock --format json
 # ... and its instructions, start to exit (wall time here swings twofold from day to day;
 # this does not), with the system calls and page faults the kernel adds to them

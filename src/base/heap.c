@@ -1,5 +1,4 @@
 /* heap.c - the heap's growth populated a step at a time (see heap.h). */
-#include <malloc.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -9,8 +8,6 @@
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
 #endif
-
-enum { STEP = 256 << 10 }; /* at most this much populated and never used */
 
 /* the thread that starts up: the recorder's thread allocates from an arena of its own */
 static _Thread_local bool on;
@@ -27,7 +24,8 @@ void heap_take_steps(void)
 {
 	if (on)
 		return;
-	mallopt(M_TOP_PAD, STEP);
+	/* no mallopt(M_TOP_PAD): glibc grows the break by 128 KiB beyond each request
+	 * already, and setting any threshold turns off its dynamic mmap threshold for good */
 	page_mask = ~((uintptr_t)sysconf(_SC_PAGESIZE) - 1);
 	populated = page_down((uintptr_t)sbrk(0));
 	on = true;

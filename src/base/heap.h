@@ -4,11 +4,12 @@
  * counters, two frames, the sources' state, the outputs' buffers: about 2 MB for the
  * Tegra410 demo). The kernel gives a process its heap one page fault at a time, and in a
  * virtual machine each fault may leave to the hypervisor: 12 us here, 450 of them, a
- * quarter of the first frame. While heap_take_steps() is on, malloc grows the heap in
- * steps (M_TOP_PAD) and every step is populated with one madvise(MADV_POPULATE_WRITE),
- * the pages malloc has just taken for the allocations to come, so nothing is taken that
- * malloc has not asked for, bar the last step's rest. Nothing happens under a malloc
- * that does not use the program break (ASan, valgrind) or a kernel before 5.14. */
+ * quarter of the first frame. glibc's malloc grows the break in steps (128 KiB beyond
+ * the request); while heap_take_steps() is on, each step is populated with one
+ * madvise(MADV_POPULATE_WRITE) as soon as an allocation sees the break move: the pages
+ * malloc has just taken for the allocations to come, so nothing is taken that malloc
+ * has not asked for, bar the last step's rest. Nothing happens under a malloc that does
+ * not use the program break (ASan, valgrind) or a kernel before 5.14. */
 #ifndef PMUTOP_HEAP_H
 #define PMUTOP_HEAP_H
 
