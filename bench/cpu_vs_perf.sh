@@ -36,15 +36,23 @@ echo "bench: host_cpu_vs_perf_stat_$tag $3 ratio (runs: $*)"
 
 # whole process, start and exit included: each run alone for SECONDS intervals, its CPU
 # time from the kernel (perf stat's task-clock of the command); pmutop's share of one CPU
-# and its ratio to perf stat's
+# and its ratio to perf stat's, the median of three pairs (one pair swung 0.18-0.31 here)
 task_ms() { perf stat -x, -e task-clock -o "$tmp" -- "$@" > /dev/null 2>&1; awk -F, '/task-clock/ { print $1 }' "$tmp"; }
 tmp=$(mktemp)
 n=$(( secs * 1000 / ms ))
-ours=$(task_ms "$pmutop" -p host -b -d "$d" --format "$format" -n "$n")
-theirs=$(task_ms perf stat -a -I "$ms" -x, -o /dev/null -e '{context-switches,cpu-migrations,page-faults}' -e msr/tsc/ \
-    sleep "$(awk -v n="$n" -v d="$d" 'BEGIN { print n * d }')")
+pairs=""
+for run in 1 2 3; do
+    ours=$(task_ms "$pmutop" -p host -b -d "$d" --format "$format" -n "$n")
+    theirs=$(task_ms perf stat -a -I "$ms" -x, -o /dev/null -e '{context-switches,cpu-migrations,page-faults}' -e msr/tsc/ \
+        sleep "$(awk -v n="$n" -v d="$d" 'BEGIN { print n * d }')")
+    [ -n "$ours" ] && [ -n "$theirs" ] && pairs="$pairs $(awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "%.3f:%s:%s", a / b, a, b }')"
+done
 rm -f "$tmp"
-if [ -n "$ours" ] && [ -n "$theirs" ]; then
+if [ -n "$pairs" ]; then
+    set -- $(printf '%s\n' $pairs | sort -n)
+    mid=$(eval echo "\${$(( ($# + 1) / 2 ))}")
+    ratio=${mid%%:*} rest=${mid#*:}
+    ours=${rest%%:*} theirs=${rest#*:}
     echo "bench: host_whole_process_cpu_$tag $(awk -v c="$ours" -v n="$n" -v d="$d" 'BEGIN { printf "%.3f", c / (n * d * 1000) * 100 }') % of a CPU ($ours ms over $n intervals)"
-    echo "bench: host_whole_process_vs_perf_stat_$tag $(awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "%.2f", a / b }') ratio ($ours ms against $theirs ms)"
+    echo "bench: host_whole_process_vs_perf_stat_$tag $(awk -v r="$ratio" 'BEGIN { printf "%.2f", r }') ratio ($ours ms against $theirs ms; runs: $(printf '%s\n' "$@" | cut -d: -f1 | tr '\n' ' '))"
 fi
