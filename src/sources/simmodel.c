@@ -67,6 +67,7 @@ struct sim_section {
 	double running;
 	double jitter;  /* this section's noise, or NAN for the model's */
 	struct sim_point last; /* sim_rate()'s: the last place asked */
+	int *by_name; /* the rates' indices in strcmp order of their events: found by halving */
 	int *lists[RATES_NLISTS]; /* the rates by what they vary with (sort_rates) */
 	int nlist[RATES_NLISTS];
 	struct sim_point **bases; /* the shared rates, one point per (socket, index) */
@@ -345,6 +346,22 @@ static void sort_rates(struct sim_section *sec)
 
 static void point_init_whole(struct sim_point *pt, const struct sim_section *sec, int socket, int index, int cpu);
 
+static int by_event(const void *a, const void *b, void *section)
+{
+	const struct sim_section *sec = section;
+	int x = *(const int *)a, y = *(const int *)b;
+	int c = strcmp(sec->rates[x].event, sec->rates[y].event);
+	return c ? c : x - y; /* the first of a name, as a scan finds it */
+}
+
+static void index_rates(struct sim_section *sec)
+{
+	sec->by_name = xmalloc(sizeof(int) * (size_t)(sec->nrates + 1));
+	for (int r = 0; r < sec->nrates; r++)
+		sec->by_name[r] = r;
+	qsort_r(sec->by_name, (size_t)sec->nrates, sizeof(int), by_event, sec);
+}
+
 static void finish(struct sim_model *m)
 {
 	for (int i = 0; i < m->nsections; i++) {
@@ -353,6 +370,7 @@ static void finish(struct sim_model *m)
 			if (sec->rates[r].expr)
 				expr_foreach_var(sec->rates[r].expr, mark_use, sec);
 		sort_rates(sec);
+		index_rates(sec);
 		point_init_whole(&sec->last, sec, 0, 0, 0); /* sim_rate() moves it: every rate */
 	}
 	if (!m->title)
@@ -429,6 +447,7 @@ void sim_model_free(struct sim_model *m)
 			free(s->unfiltered[j]);
 		free(s->unfiltered);
 		sim_point_release(&s->last);
+		free(s->by_name);
 		for (int list = 0; list < RATES_NLISTS; list++)
 			free(s->lists[list]);
 		for (int b = 0; b < s->nbases; b++) {
@@ -494,10 +513,17 @@ double sim_default_rate(const char *event)
 
 int sim_rate_index(const struct sim_section *sec, const char *event)
 {
-	for (int i = 0; sec && event && i < sec->nrates; i++)
-		if (!strcmp(sec->rates[i].event, event))
-			return i;
-	return -1;
+	if (!sec || !event)
+		return -1;
+	int lo = 0, hi = sec->nrates; /* the first rate whose event is not below */
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (strcmp(sec->rates[sec->by_name[mid]].event, event) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < sec->nrates && !strcmp(sec->rates[sec->by_name[lo]].event, event) ? sec->by_name[lo] : -1;
 }
 
 /* A point evaluates the list of rates that vary with t each time, the next list once. */
