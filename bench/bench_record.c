@@ -27,7 +27,7 @@ int main(int argc, char **argv)
 	uint64_t seed = 88172645463325252ull;
 	unlink(path);
 	char *err = NULL;
-	struct store *st = store_create(path, true, &err);
+	struct store *st = store_create(path, true, nc, &err);
 	if (!st) {
 		fprintf(stderr, "bench_record: %s\n", err);
 		return 1;

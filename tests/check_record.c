@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include "base/util.h"
@@ -229,6 +230,36 @@ START_TEST(snapshot_round_trip)
 }
 END_TEST
 
+static void page_size_row(void *ctx, int n, const char *const *v)
+{
+	if (n == 1 && v[0])
+		*(int *)ctx = atoi(v[0]);
+}
+
+/* A file's pages follow the chunks it will hold: a small profile's 2 KB chunks in 512-byte
+ * pages (each table's root and a chunk's last page stay small), a demo-sized one's 200 KB
+ * in 2 KiB pages (a 4-byte link and a read() a page). */
+START_TEST(store_pages_follow_chunks)
+{
+	char *dir = tmp_dir();
+	int sizes[][2] = { { 8, 512 }, { 1250, 2048 }, { 100000, 4096 } };
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		char *path = xasprintf("%s/p%zu.pmrec", dir, i);
+		char *err = NULL;
+		struct store *st = store_create(path, false, sizes[i][0], &err);
+		ck_assert_msg(st != NULL, "%s", err);
+		int page = 0;
+		ck_assert_int_eq(store_query(st, "PRAGMA page_size", page_size_row, &page, &err), 0);
+		ck_assert_int_eq(page, sizes[i][1]);
+		store_close(st);
+		unlink(path);
+		free(path);
+	}
+	rmdir(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(store_tail_chunks_and_seeking)
 {
 	char *dir = tmp_dir();
@@ -236,7 +267,7 @@ START_TEST(store_tail_chunks_and_seeking)
 	int n = 150, nc = 20;
 	struct rec_sample *s = make_samples(n, nc, 11, false);
 	char *err = NULL;
-	struct store *st = store_create(path, false, &err);
+	struct store *st = store_create(path, false, 8, &err);
 	ck_assert_msg(st != NULL, "%s", err);
 	char num[16];
 	snprintf(num, sizeof(num), "%d", nc);
@@ -253,7 +284,7 @@ START_TEST(store_tail_chunks_and_seeking)
 	}
 	/* the last 30 stay in the tail, as after a crash */
 	store_close(st);
-	ck_assert_ptr_null(store_create(path, false, &err)); /* never over a file */
+	ck_assert_ptr_null(store_create(path, false, 8, &err)); /* never over a file */
 	ck_assert_msg(strstr(err, "exists"), "%s", err);
 	free(err);
 	st = store_open(path, &err);
@@ -288,7 +319,7 @@ START_TEST(long_meta_packed_and_checked)
 	char *dir = tmp_dir();
 	char *path = xasprintf("%s/m.pmrec", dir);
 	char *err = NULL;
-	struct store *st = store_create(path, false, &err);
+	struct store *st = store_create(path, false, 8, &err);
 	ck_assert_msg(st != NULL, "%s", err);
 	size_t len = 40000;
 	char *text = xmalloc(len + 1);
@@ -355,6 +386,7 @@ int main(void)
 	tcase_add_test(t, idle_counters_cost_almost_nothing);
 	tcase_add_test(t, snapshot_round_trip);
 	tcase_add_test(t, store_tail_chunks_and_seeking);
+	tcase_add_test(t, store_pages_follow_chunks);
 	tcase_add_test(t, long_meta_packed_and_checked);
 	suite_add_tcase(s, t);
 	return run_suite(s);

@@ -55,6 +55,7 @@ struct recorder {
 	struct session *s;
 	struct recorder_options opt;
 	int ncounters, ninstances;
+	int session_counters; /* the session's, for a new file's page size (read by the thread) */
 	/* what every file holds besides samples, built once on the refresh thread */
 	int nmeta, nrows_counters, nrows_instances;
 	struct row *meta, *rows_counters, *rows_instances;
@@ -312,7 +313,7 @@ static void file_failed(struct recorder *r, char *why)
 static bool open_file(struct recorder *r, const char *path, bool force, uint64_t wall_ns)
 {
 	char *err = NULL;
-	r->st = store_create(path, force, &err);
+	r->st = store_create(path, force, r->session_counters, &err);
 	r->statics_written = false;
 	r->file_wall0 = wall_ns;
 	if (!r->st) {
@@ -637,6 +638,7 @@ struct output *recorder_output_new(struct session *s, const struct recorder_opti
 	*err = NULL;
 	struct recorder *r = xcalloc(1, sizeof(*r));
 	r->s = s;
+	r->session_counters = s->ncounters;
 	r->opt = *opt;
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->cond, NULL);

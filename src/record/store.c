@@ -110,7 +110,22 @@ int store_may_write(const char *path, bool force, char **err)
 	return 0;
 }
 
-struct store *store_create(const char *path, bool force, char **err)
+/* Pages by the chunk they will hold (~3 B a value): 512 bytes keep a small profile's
+ * chunk (8 counters x 60 samples, about 2 KB) and each table's root from leaving most of
+ * a page empty (the live host recording: 6.1 B a counter sample with 4 KiB pages, 3.9
+ * now); a demo-sized chunk (1 250 counters, 200 KB) spread over 400 such pages paid a
+ * 4-byte link in each and a read() for each: at most 128 pages a chunk, up to 4 KiB
+ * (the demo's file: 3.105 -> 3.075 B a counter sample with 2 KiB pages, 3.116 with 4). */
+int store_page_size(int ncounters)
+{
+	long chunk = (long)(ncounters > 0 ? ncounters : 1) * STORE_CHUNK * 3;
+	int page = 512;
+	while (page < 4096 && chunk / page > 128)
+		page *= 2;
+	return page;
+}
+
+struct store *store_create(const char *path, bool force, int ncounters, char **err)
 {
 	*err = NULL;
 	if (store_may_write(path, force, err) < 0)
@@ -141,13 +156,13 @@ struct store *store_create(const char *path, bool force, char **err)
 	}
 	sqlite3_busy_timeout(st->db, 1000);
 	/* auto_vacuum before any table: the tail table's pages, freed as each chunk is
-	 * written, are given back to the file system when the recording closes. 512-byte
-	 * pages: a small profile's chunk (8 counters x 60 samples, about 2 KB) no longer
-	 * leaves most of a 4 KiB page empty, nor does each table's root (the live host
-	 * recording: 6.1 B a counter sample, now 4.5-4.8); seeking a 24-hour file stays at
-	 * 1.1 ms (make bench) */
-	if (store_exec(st, "PRAGMA page_size = 512; PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
-			   "PRAGMA application_id = " STORE_APPLICATION_ID ";", err) < 0 ||
+	 * written, are given back to the file system when the recording closes */
+	char pragmas[256];
+	snprintf(pragmas, sizeof(pragmas),
+		 "PRAGMA page_size = %d; PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode=WAL; "
+		 "PRAGMA synchronous=NORMAL; PRAGMA application_id = " STORE_APPLICATION_ID ";",
+		 store_page_size(ncounters));
+	if (store_exec(st, pragmas, err) < 0 ||
 	    store_exec(st, schema, err) < 0) {
 		store_close(st);
 		return NULL;

@@ -20,8 +20,10 @@
 struct store;
 
 /* ---- writing ---- */
-/* Create path (mode 0640; an existing file is refused unless force). NULL with *err. */
-struct store *store_create(const char *path, bool force, char **err);
+/* Create path (mode 0640; an existing file is refused unless force) for ncounters
+ * counters (its page size follows: store_page_size). NULL with *err. */
+struct store *store_create(const char *path, bool force, int ncounters, char **err);
+int store_page_size(int ncounters);
 /* May a recording be written to path (nothing there, or with force a pmutop recording)?
  * 0, or -1 with *err saying what is there and whether --force would help. */
 int store_may_write(const char *path, bool force, char **err);
