@@ -259,4 +259,19 @@ if unshare -m true 2> /dev/null; then
 else
     skip_check "no mount namespace here: the full-disk path is not exercised"
 fi
+# SQLite and zstd are loaded only to record or replay: without them pmutop still counts,
+# and a recording names what is missing (a private mount hides the library)
+lib=$(ldconfig -p | awk '$1 == "libsqlite3.so.0" { print $NF; exit }')
+if [ -n "$lib" ] && unshare -m true 2> /dev/null; then
+    : > nolib
+    unshare -m sh -c "mount --bind nolib '$(readlink -f "$lib")' &&
+        '$PMUTOP' --demo -b -n 2 --fake-clock --format csv > nolib.csv 2> nolib.err; echo \$? > nolib.rc &&
+        '$PMUTOP' --demo -b -n 2 --fake-clock --format csv -w nolib.pmrec > /dev/null 2> nolib-rec.err; echo \$? > nolib-rec.rc"
+    expect_eq "no SQLite: counting exits 0" "$(cat nolib.rc)" 0
+    expect_eq "no SQLite: every interval printed" "$(tail -n +2 nolib.csv | cut -d, -f1 | uniq | wc -l)" 2
+    expect_eq "no SQLite: recording exits 1" "$(cat nolib-rec.rc)" 1
+    expect_grep "no SQLite: said" "recording needs libsqlite3.so.0 .*Debian: libsqlite3-0" nolib-rec.err
+else
+    skip_check "no mount namespace here (or no libsqlite3.so.0 in ldconfig): SQLite's absence is not exercised"
+fi
 finish

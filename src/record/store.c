@@ -18,6 +18,7 @@
 #include <zstd.h>
 
 #include "base/util.h"
+#include "record/libs_shim.h"
 
 struct store {
 	sqlite3 *db;
@@ -93,6 +94,8 @@ static char *what_is_there(const char *path, char **err)
 int store_may_write(const char *path, bool force, char **err)
 {
 	*err = NULL;
+	if (record_libs_load(err) < 0)
+		return -1;
 	char *what = what_is_there(path, err);
 	if (*err)
 		return -1;
@@ -353,6 +356,8 @@ char *store_meta(struct store *st, const char *key)
 struct store *store_open(const char *path, char **err)
 {
 	*err = NULL;
+	if (record_libs_load(err) < 0)
+		return NULL;
 	struct stat sb;
 	if (stat(path, &sb) != 0) {
 		*err = xasprintf("%s: %s", path, strerror(errno));
