@@ -252,11 +252,8 @@ START_TEST(store_pages_follow_chunks)
 		ck_assert_int_eq(store_query(st, "PRAGMA page_size", page_size_row, &page, &err), 0);
 		ck_assert_int_eq(page, sizes[i][1]);
 		store_close(st);
-		unlink(path);
 		free(path);
 	}
-	rmdir(dir);
-	free(dir);
 }
 END_TEST
 
