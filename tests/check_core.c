@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/cpulist.h"
@@ -15,6 +16,7 @@
 #include "machine/encode_memo.h"
 #include "base/expr.h"
 #include "base/numtext.h"
+#include "base/textbuf.h"
 #include "base/sysfs.h"
 #include "base/util.h"
 #include "machine/format.h"
@@ -110,6 +112,79 @@ START_TEST(format_g10_is_printf)
 	char small[4];
 	ck_assert_int_eq(format_g10(small, sizeof(small), 123456.0), 6); /* cut, as snprintf */
 	ck_assert_str_eq(small, "123");
+}
+END_TEST
+
+static void fixed_as_printf(struct textbuf *tb, double v, int decimals)
+{
+	char want[512];
+	snprintf(want, sizeof(want), "%.*f", decimals, v);
+	textbuf_clear(tb);
+	textbuf_fixed(tb, v, decimals);
+	if (strcmp(want, tb->data) || tb->len != strlen(want))
+		ck_abort_msg("%.17g %%.%df: printf '%s', textbuf '%s'", v, decimals, want, tb->data);
+}
+
+/* The batch writer's text buffer writes what printf does: "%.Nf" (the text header and
+ * JSON coverage) on halves, negatives that round to zero, large and random values; the
+ * integers and hex of --raw; and it grows past any first size. */
+START_TEST(textbuf_is_printf)
+{
+	struct textbuf tb = { 0 };
+	static const double fixed[] = { 0.0, -0.0, 0.5, 1.5, 2.5, -0.5, 0.0005, 0.0015, 2.675, 1.005, -0.0004,
+					-0.04, 99.95, 99.94999, 999999999.9999, 1e9, 1e15, 123.456, 1.0 / 3,
+					0.1 + 0.2, INFINITY, -INFINITY, NAN };
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		for (int d = 0; d <= 6; d++)
+			fixed_as_printf(&tb, fixed[i], d);
+	uint64_t x = 0x2545f4914f6cdd1dull;
+	for (int i = 0; i < 20000; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		fixed_as_printf(&tb, (double)(x >> 11) * pow(10, (double)(x % 14) - 5) / 9007199254740992.0 * ((x & 1) ? -1 : 1),
+				(int)(x % 7));
+		fixed_as_printf(&tb, (double)(x % 1000000) / 1000.0, (int)(x >> 60) % 4); /* exact halves too */
+	}
+	static const uint64_t ints[] = { 0, 1, 9, 10, 4095, 0xdeadbeef, UINT64_MAX, 9007199254740993ull };
+	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
+		char want[64];
+		textbuf_clear(&tb);
+		textbuf_u64(&tb, ints[i]);
+		textbuf_putc(&tb, ' ');
+		textbuf_hex(&tb, ints[i]);
+		textbuf_putc(&tb, ' ');
+		textbuf_int(&tb, -(long long)(ints[i] >> 1));
+		snprintf(want, sizeof(want), "%llu 0x%llx %lld", (unsigned long long)ints[i], (unsigned long long)ints[i],
+			 -(long long)(ints[i] >> 1));
+		ck_assert_str_eq(tb.data, want);
+	}
+	textbuf_clear(&tb);
+	for (int i = 0; i < 1000; i++)
+		textbuf_printf(&tb, "%d,", i);
+	ck_assert_uint_eq(tb.len, 3890);
+	ck_assert_str_eq(tb.data + tb.len - 4, "999,");
+	textbuf_free(&tb);
+}
+END_TEST
+
+/* A frame's time is what gmtime_r and strftime make of it, to the millisecond, over
+ * leap years, centuries and the year 2100, 1970 included. */
+START_TEST(utc_ms_is_strftime)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	for (int i = 0; i < 20000; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		/* 1970..2400 and its first days; the last milliseconds of a day */
+		uint64_t ns = i < 3 ? (uint64_t)i * 86399999000000ull : x % (13569465600ull * 1000000000ull);
+		time_t sec = (time_t)(ns / 1000000000ull);
+		struct tm tm;
+		char want[64], got[64];
+		gmtime_r(&sec, &tm);
+		size_t n = strftime(want, sizeof(want), "%Y-%m-%dT%H:%M:%S", &tm);
+		snprintf(want + n, sizeof(want) - n, ".%03uZ", (unsigned)(ns / 1000000ull % 1000));
+		ck_assert_int_eq(format_utc_ms(got, sizeof(got), ns), (int)strlen(want));
+		if (strcmp(want, got))
+			ck_abort_msg("%llu ns: strftime '%s', format_utc_ms '%s'", (unsigned long long)ns, want, got);
+	}
 }
 END_TEST
 
@@ -826,6 +901,8 @@ int main(void)
 	TCase *numbers = tcase_create("numbers");
 	tcase_set_timeout(numbers, 120);
 	tcase_add_test(numbers, format_g10_is_printf);
+	tcase_add_test(numbers, textbuf_is_printf);
+	tcase_add_test(numbers, utc_ms_is_strftime);
 	suite_add_tcase(s, numbers);
 	return run_suite(s);
 }

@@ -32,8 +32,12 @@ static double scale(double a, int k)
 int format_g10(char *buf, size_t len, double v)
 {
 	double a = fabs(v);
-	if (v == 0 || !(a >= 1e-12 && a < 1e22))
-		return slow(buf, len, v); /* zero's sign, inf, nan, and the far exponents */
+	if (v == 0 && len > 2) { /* "0", "-0": a count that did not move, each interval */
+		strcpy(buf, signbit(v) ? "-0" : "0");
+		return signbit(v) ? 2 : 1;
+	}
+	if (!(a >= 1e-12 && a < 1e22))
+		return slow(buf, len, v); /* inf, nan, a short buffer's zero, the far exponents */
 	int e = (int)floor(log10(a)); /* -12..21: 9 - e stays within the exact powers */
 	/* log10 may be one off near powers of ten: settle e so 1e9 <= a*10^(9-e) < 1e10 */
 	double s = scale(a, 9 - e);
@@ -103,4 +107,53 @@ int format_g10(char *buf, size_t len, double v)
 		buf[c] = '\0';
 	}
 	return n;
+}
+
+/* the proleptic Gregorian date of a day count from 1970-01-01 (days_from_civil's
+ * inverse, in 400-year eras of 146 097 days) */
+static void civil_from_days(int64_t days, int64_t *y, unsigned *m, unsigned *d)
+{
+	days += 719468; /* from 0000-03-01 */
+	int64_t era = (days >= 0 ? days : days - 146096) / 146097;
+	unsigned doe = (unsigned)(days - era * 146097);
+	unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	unsigned mp = (5 * doy + 2) / 153;
+	*d = doy - (153 * mp + 2) / 5 + 1;
+	*m = mp < 10 ? mp + 3 : mp - 9;
+	*y = (int64_t)yoe + era * 400 + (*m <= 2);
+}
+
+static void two_digits(char *at, unsigned v)
+{
+	at[0] = (char)('0' + v / 10 % 10);
+	at[1] = (char)('0' + v % 10);
+}
+
+int format_utc_ms(char *buf, size_t len, uint64_t ns)
+{
+	uint64_t ms = ns / 1000000u, s = ms / 1000;
+	int64_t y;
+	unsigned mo, d, sod = (unsigned)(s % 86400);
+	civil_from_days((int64_t)(s / 86400), &y, &mo, &d);
+	char out[25] = "0000-00-00T00:00:00.000Z";
+	if (y < 0 || y > 9999) { /* not a clock pmutop will meet: printf it */
+		return snprintf_c(buf, len, "%lld-%02u-%02uT%02u:%02u:%02u.%03uZ", (long long)y, mo, d, sod / 3600,
+				  sod / 60 % 60, sod % 60, (unsigned)(ms % 1000));
+	}
+	two_digits(out, (unsigned)(y / 100));
+	two_digits(out + 2, (unsigned)(y % 100));
+	two_digits(out + 5, mo);
+	two_digits(out + 8, d);
+	two_digits(out + 11, sod / 3600);
+	two_digits(out + 14, sod / 60 % 60);
+	two_digits(out + 17, sod % 60);
+	out[20] = (char)('0' + ms % 1000 / 100);
+	two_digits(out + 21, (unsigned)(ms % 100));
+	if (len) {
+		size_t c = len - 1 < 24 ? len - 1 : 24;
+		memcpy(buf, out, c);
+		buf[c] = '\0';
+	}
+	return 24;
 }

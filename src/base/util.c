@@ -198,14 +198,20 @@ double strtod_c(const char *s, char **end)
 	return strtod_l(s, end, c_locale());
 }
 
-int snprintf_c(char *buf, size_t len, const char *fmt, ...)
+int vsnprintf_c(char *buf, size_t len, const char *fmt, va_list ap)
 {
 	locale_t old = uselocale(c_locale());
+	int n = vsnprintf(buf, len, fmt, ap);
+	uselocale(old);
+	return n;
+}
+
+int snprintf_c(char *buf, size_t len, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(buf, len, fmt, ap);
+	int n = vsnprintf_c(buf, len, fmt, ap);
 	va_end(ap);
-	uselocale(old);
 	return n;
 }
 

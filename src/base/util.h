@@ -51,6 +51,7 @@ bool parse_double(const char *s, double *out);
 /* strtod and snprintf in the C locale, for numbers read from or written to files. */
 double strtod_c(const char *s, char **end);
 int snprintf_c(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int vsnprintf_c(char *buf, size_t len, const char *fmt, va_list ap);
 
 /* Levenshtein distance, for "did you mean" hints. */
 int edit_distance(const char *a, const char *b);

@@ -1,6 +1,6 @@
 /* batch.c - batch output of frames: text for people, CSV, JSON lines. Each interval is
- * built in memory and written whole, then flushed, so pipes see it at once and a
- * failing write never leaves half a line. */
+ * built in memory (base/textbuf.h: no stdio formatting in the interval) and written
+ * whole, so pipes see it at once and a failing write never leaves half a line. */
 #include "outputs/batch.h"
 
 #include <errno.h>
@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <time.h>
 
 #include "base/numtext.h"
+#include "base/textbuf.h"
 #include "base/util.h"
 #include "engine/profile.h"
 #include "engine/output.h"
@@ -33,91 +33,86 @@ bool batch_shows_host_meters(enum batch_format f)
 	return f == BATCH_TEXT;
 }
 
-static void iso8601(uint64_t ns, char *buf, size_t len)
-{
-	time_t sec = (time_t)(ns / 1000000000ull);
-	struct tm tm;
-	gmtime_r(&sec, &tm);
-	size_t n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf + n, len - n, ".%03uZ", (unsigned)(ns / 1000000ull % 1000));
-}
-
 void format_metric_value(const struct frame_value *v, char *buf, size_t len)
 {
 	switch ((enum value_state)v->state) {
 	case VS_OK: /* batch output keeps full precision, as CSV and JSON: 0.0013027, 1e-300 */
 		format_g10(buf, len, v->value);
 		break;
-	case VS_NO_VALUE: snprintf(buf, len, "-"); break;
-	case VS_NOT_COUNTED: snprintf(buf, len, "not counted"); break;
-	case VS_UNREADABLE: snprintf(buf, len, "?"); break;
-	case VS_UNAVAILABLE: snprintf(buf, len, "n/a"); break;
+	case VS_NO_VALUE: str_copy(buf, len, "-"); break;
+	case VS_NOT_COUNTED: str_copy(buf, len, "not counted"); break;
+	case VS_UNREADABLE: str_copy(buf, len, "?"); break;
+	case VS_UNAVAILABLE: str_copy(buf, len, "n/a"); break;
 	}
-}
-
-/* A number in C notation whatever the locale; values in full precision ("%.10g", one
- * for every value an interval) the fast way. */
-static void put_num(FILE *f, const char *fmt, double v)
-{
-	char buf[64];
-	if (!strcmp(fmt, "%.10g"))
-		format_g10(buf, sizeof(buf), v);
-	else
-		snprintf_c(buf, sizeof(buf), fmt, v);
-	fputs(buf, f);
 }
 
 /* A JSON number; an infinite value (x / 0 is no value, but a formula may still overflow)
  * is 1e999, which is valid JSON and what JSON parsers read back as infinity, so it keeps
  * the state "ok" that CSV and text give it. */
-static void json_num(FILE *f, const char *fmt, double v)
+static void json_num(struct textbuf *tb, double v)
 {
 	if (isinf(v))
-		fputs(v > 0 ? "1e999" : "-1e999", f);
+		textbuf_put(tb, v > 0 ? "1e999" : "-1e999");
 	else
-		put_num(f, fmt, v);
+		textbuf_g10(tb, v);
+}
+
+/* A raw delta exactly, as "%.17g": a count is a whole number (below 2^53 its digits), a
+ * scaled count may have a fraction. */
+static void json_exact(struct textbuf *tb, double v)
+{
+	if (v >= 0 && v < 9007199254740992.0 && v == floor(v) && !(v == 0 && signbit(v)))
+		textbuf_u64(tb, (uint64_t)v);
+	else if (isinf(v))
+		textbuf_put(tb, v > 0 ? "1e999" : "-1e999");
+	else
+		textbuf_printf(tb, "%.17g", v);
 }
 
 /* JSON string body: our names are plain, but escape anyway. */
-static void json_string(FILE *f, const char *s)
+static void json_string(struct textbuf *tb, const char *s)
 {
-	fputc('"', f);
+	textbuf_putc(tb, '"');
 	while (*s) {
 		size_t plain = 0; /* a run written whole: a character at a time was a JSON frame's cost */
 		while (s[plain] && s[plain] != '"' && s[plain] != '\\' && (unsigned char)s[plain] >= 0x20)
 			plain++;
-		fwrite(s, 1, plain, f);
+		textbuf_putn(tb, s, plain);
 		s += plain;
 		if (!*s)
 			break;
 		unsigned char c = (unsigned char)*s++;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else
-			fprintf(f, "\\u%04x", c);
+		if (c == '"' || c == '\\') {
+			textbuf_putc(tb, '\\');
+			textbuf_putc(tb, (char)c);
+		} else {
+			textbuf_put(tb, "\\u00");
+			textbuf_putc(tb, "0123456789abcdef"[c >> 4]);
+			textbuf_putc(tb, "0123456789abcdef"[c & 15]);
+		}
 	}
-	fputc('"', f);
+	textbuf_putc(tb, '"');
 }
 
-static void csv_field(FILE *f, const char *s)
+static void csv_field(struct textbuf *tb, const char *s)
 {
 	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
+		textbuf_put(tb, s);
 		return;
 	}
-	fputc('"', f);
+	textbuf_putc(tb, '"');
 	for (; *s; s++) {
 		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
+			textbuf_putc(tb, '"');
+		textbuf_putc(tb, *s);
 	}
-	fputc('"', f);
+	textbuf_putc(tb, '"');
 }
 
 /* "a=0x1,b=c" as {"a":"0x1","b":"c"} */
-static void json_filters(FILE *f, const char *filters)
+static void json_filters(struct textbuf *tb, const char *filters)
 {
-	fputc('{', f);
+	textbuf_putc(tb, '{');
 	char *copy = xstrdup(filters), *save = NULL;
 	bool first = true;
 	for (char *kv = strtok_r(copy, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
@@ -126,14 +121,14 @@ static void json_filters(FILE *f, const char *filters)
 			continue;
 		*eq = '\0';
 		if (!first)
-			fputc(',', f);
+			textbuf_putc(tb, ',');
 		first = false;
-		json_string(f, kv);
-		fputc(':', f);
-		json_string(f, eq + 1);
+		json_string(tb, kv);
+		textbuf_putc(tb, ':');
+		json_string(tb, eq + 1);
 	}
 	free(copy);
-	fputc('}', f);
+	textbuf_putc(tb, '}');
 }
 
 /* Instances whose group has filters, or that cannot count: their filters and state. */
@@ -142,177 +137,215 @@ static bool instance_worth_listing(const struct frame *fr, int i)
 	return fr->iinfo[i].group->nfilters > 0 || fr->inst[i].error;
 }
 
-static void write_json(FILE *f, const struct frame *fr, bool raw, const char *when)
+static void json_metrics(struct textbuf *tb, const struct frame *fr)
 {
-	fprintf(f, "{\"time\":\"%s\",\"interval_ns\":%llu,\"source\":", when, (unsigned long long)fr->interval_ns);
-	json_string(f, fr->source);
-	fputs(",\"metrics\":[", f);
+	textbuf_put(tb, ",\"metrics\":[");
 	for (int k = 0; k < fr->nvalues; k++) {
 		const struct frame_value *v = &fr->values[k];
 		const struct value_info *vi = &fr->vinfo[k];
-		fputs(k ? ",{\"profile\":" : "{\"profile\":", f);
-		json_string(f, fr->profiles[vi->profile]->name);
-		fputs(",\"metric\":", f);
-		json_string(f, vi->m->name);
-		fputs(",\"instance\":", f);
-		json_string(f, fr->iinfo[vi->instance].name);
+		textbuf_put(tb, k ? ",{\"profile\":" : "{\"profile\":");
+		json_string(tb, fr->profiles[vi->profile]->name);
+		textbuf_put(tb, ",\"metric\":");
+		json_string(tb, vi->m->name);
+		textbuf_put(tb, ",\"instance\":");
+		json_string(tb, fr->iinfo[vi->instance].name);
 		if (v->state == VS_OK) {
-			fputs(",\"value\":", f);
-			json_num(f, "%.10g", v->value);
+			textbuf_put(tb, ",\"value\":");
+			json_num(tb, v->value);
 		} else {
-			fputs(",\"value\":null", f);
+			textbuf_put(tb, ",\"value\":null");
 		}
-		fputs(",\"unit\":", f);
-		json_string(f, vi->m->unit);
+		textbuf_put(tb, ",\"unit\":");
+		json_string(tb, vi->m->unit);
 		if (v->state != VS_OK) {
-			fputs(",\"state\":", f);
-			json_string(f, value_state_name((enum value_state)v->state));
+			textbuf_put(tb, ",\"state\":");
+			json_string(tb, value_state_name((enum value_state)v->state));
 		}
 		if (v->why) {
-			fputs(",\"reason\":", f);
-			json_string(f, v->why);
+			textbuf_put(tb, ",\"reason\":");
+			json_string(tb, v->why);
 		}
 		if (v->multiplexed) {
-			fputs(",\"coverage\":", f);
-			put_num(f, "%.3f", v->coverage);
+			textbuf_put(tb, ",\"coverage\":");
+			textbuf_fixed(tb, v->coverage, 3);
 		}
-		fputc('}', f);
+		textbuf_putc(tb, '}');
 	}
-	fputc(']', f);
+	textbuf_putc(tb, ']');
+}
+
+static void json_instances(struct textbuf *tb, const struct frame *fr)
+{
 	bool first = true;
 	for (int i = 0; i < fr->ninstances; i++) {
 		if (!instance_worth_listing(fr, i))
 			continue;
-		fputs(first ? ",\"instances\":[{\"group\":" : ",{\"group\":", f);
+		textbuf_put(tb, first ? ",\"instances\":[{\"group\":" : ",{\"group\":");
 		first = false;
-		json_string(f, fr->iinfo[i].group->name);
-		fputs(",\"instance\":", f);
-		json_string(f, fr->iinfo[i].name);
-		fputs(",\"filters\":", f);
-		json_filters(f, fr->inst[i].filters ? fr->inst[i].filters : "");
+		json_string(tb, fr->iinfo[i].group->name);
+		textbuf_put(tb, ",\"instance\":");
+		json_string(tb, fr->iinfo[i].name);
+		textbuf_put(tb, ",\"filters\":");
+		json_filters(tb, fr->inst[i].filters ? fr->inst[i].filters : "");
 		if (fr->inst[i].error) {
-			fputs(",\"error\":", f);
-			json_string(f, fr->inst[i].error);
+			textbuf_put(tb, ",\"error\":");
+			json_string(tb, fr->inst[i].error);
 		}
-		fputc('}', f);
+		textbuf_putc(tb, '}');
 	}
 	if (!first)
-		fputc(']', f);
-	if (raw) {
-		fputs(",\"counters\":[", f);
-		first = true;
-		for (int c = 0; c < fr->ncounters; c++) {
-			const struct counter_info *ci = &fr->cinfo[c];
-			const struct frame_counter *fc = &fr->counters[c];
-			if (!fr->inst[ci->instance].counting)
-				continue;
-			fputs(first ? "{\"pmu\":" : ",{\"pmu\":", f);
-			first = false;
-			json_string(f, fr->iinfo[ci->instance].pmu);
-			fputs(",\"event\":", f);
-			json_string(f, ci->event_name);
-			fprintf(f, ",\"instance\":");
-			json_string(f, fr->iinfo[ci->instance].name);
-			fprintf(f, ",\"config\":\"0x%llx\",\"config1\":\"0x%llx\",\"config2\":\"0x%llx\",\"cpu\":%d,",
-				(unsigned long long)fc->config[0], (unsigned long long)fc->config[1],
-				(unsigned long long)fc->config[2], ci->cpu);
-			if (fc->state == VS_OK) { /* exact: a scaled count may have a fraction */
-				fputs("\"delta\":", f);
-				json_num(f, "%.17g", fc->delta);
-			} else {
-				fputs("\"delta\":null", f);
-			}
-			fprintf(f, ",\"enabled_ns\":%llu,\"running_ns\":%llu}", (unsigned long long)fc->enabled,
-				(unsigned long long)fc->running);
-		}
-		fputc(']', f);
-	}
-	fputs("}\n", f);
+		textbuf_putc(tb, ']');
 }
 
-static void write_csv(FILE *f, const struct frame *fr, bool first_frame, const char *when)
+static void json_counters(struct textbuf *tb, const struct frame *fr)
+{
+	textbuf_put(tb, ",\"counters\":[");
+	bool first = true;
+	for (int c = 0; c < fr->ncounters; c++) {
+		const struct counter_info *ci = &fr->cinfo[c];
+		const struct frame_counter *fc = &fr->counters[c];
+		if (!fr->inst[ci->instance].counting)
+			continue;
+		textbuf_put(tb, first ? "{\"pmu\":" : ",{\"pmu\":");
+		first = false;
+		json_string(tb, fr->iinfo[ci->instance].pmu);
+		textbuf_put(tb, ",\"event\":");
+		json_string(tb, ci->event_name);
+		textbuf_put(tb, ",\"instance\":");
+		json_string(tb, fr->iinfo[ci->instance].name);
+		static const char *const config_key[] = { ",\"config\":\"", "\",\"config1\":\"", "\",\"config2\":\"" };
+		for (int i = 0; i < 3; i++) {
+			textbuf_put(tb, config_key[i]);
+			textbuf_hex(tb, fc->config[i]);
+		}
+		textbuf_put(tb, "\",\"cpu\":");
+		textbuf_int(tb, ci->cpu);
+		if (fc->state == VS_OK) {
+			textbuf_put(tb, ",\"delta\":");
+			json_exact(tb, fc->delta);
+		} else {
+			textbuf_put(tb, ",\"delta\":null");
+		}
+		textbuf_put(tb, ",\"enabled_ns\":");
+		textbuf_u64(tb, fc->enabled);
+		textbuf_put(tb, ",\"running_ns\":");
+		textbuf_u64(tb, fc->running);
+		textbuf_putc(tb, '}');
+	}
+	textbuf_putc(tb, ']');
+}
+
+static void write_json(struct textbuf *tb, const struct frame *fr, bool raw, const char *when)
+{
+	textbuf_put(tb, "{\"time\":\"");
+	textbuf_put(tb, when);
+	textbuf_put(tb, "\",\"interval_ns\":");
+	textbuf_u64(tb, fr->interval_ns);
+	textbuf_put(tb, ",\"source\":");
+	json_string(tb, fr->source);
+	json_metrics(tb, fr);
+	json_instances(tb, fr);
+	if (raw)
+		json_counters(tb, fr);
+	textbuf_put(tb, "}\n");
+}
+
+static void write_csv(struct textbuf *tb, const struct frame *fr, bool first_frame, const char *when)
 {
 	if (first_frame)
-		fputs("time,source,profile,metric,instance,value,unit,state\n", f);
+		textbuf_put(tb, "time,source,profile,metric,instance,value,unit,state\n");
 	for (int k = 0; k < fr->nvalues; k++) {
 		const struct frame_value *v = &fr->values[k];
 		const struct value_info *vi = &fr->vinfo[k];
-		fprintf(f, "%s,%s,", when, fr->source);
-		csv_field(f, fr->profiles[vi->profile]->name);
-		fputc(',', f);
-		csv_field(f, vi->m->name);
-		fputc(',', f);
-		csv_field(f, fr->iinfo[vi->instance].name);
-		if (v->state == VS_OK) {
-			fputc(',', f);
-			put_num(f, "%.10g", v->value);
-			fputc(',', f);
-		} else {
-			fputs(",,", f);
-		}
-		csv_field(f, vi->m->unit);
-		fprintf(f, ",%s\n", v->multiplexed && v->state == VS_OK ? "multiplexed" : value_state_name((enum value_state)v->state));
+		textbuf_put(tb, when);
+		textbuf_putc(tb, ',');
+		textbuf_put(tb, fr->source);
+		textbuf_putc(tb, ',');
+		csv_field(tb, fr->profiles[vi->profile]->name);
+		textbuf_putc(tb, ',');
+		csv_field(tb, vi->m->name);
+		textbuf_putc(tb, ',');
+		csv_field(tb, fr->iinfo[vi->instance].name);
+		textbuf_putc(tb, ',');
+		if (v->state == VS_OK)
+			textbuf_g10(tb, v->value);
+		textbuf_putc(tb, ',');
+		csv_field(tb, vi->m->unit);
+		textbuf_putc(tb, ',');
+		textbuf_put(tb, v->multiplexed && v->state == VS_OK ? "multiplexed" : value_state_name((enum value_state)v->state));
+		textbuf_putc(tb, '\n');
 	}
 }
 
-/* Append s to line at *n, padded with blanks to width (on the left when right-aligned),
- * as printf's "%-28s" and "%12s" do: byte widths, never cut. */
-static void pad_into(char *line, size_t *n, const char *s, int width, bool right)
+/* s padded with blanks to width (on the left when right-aligned), as printf's "%-28s"
+ * and "%12s" do: byte widths, never cut. */
+static void put_padded(struct textbuf *tb, const char *s, int width, bool right)
 {
 	size_t len = strlen(s), pad = len < (size_t)width ? (size_t)width - len : 0;
-	if (right) {
-		memset(line + *n, ' ', pad);
-		*n += pad;
-	}
-	memcpy(line + *n, s, len);
-	*n += len;
-	if (!right) {
-		memset(line + *n, ' ', pad);
-		*n += pad;
-	}
+	if (right)
+		textbuf_pad(tb, ' ', pad);
+	textbuf_putn(tb, s, len);
+	if (!right)
+		textbuf_pad(tb, ' ', pad);
 }
 
-/* "  %-28s %-16s %12s %-6s%s\n" built by hand and written at once: printf's padding and
- * a stream's small writes were a fifth of a live refresh. */
-static void put_text_row(FILE *f, const char *metric, const char *instance, const char *value, const char *unit,
-			 const char *mark)
+/* "  %-28s %-16s %12s %-6s%s\n" */
+static void put_text_row(struct textbuf *tb, const char *metric, const char *instance, const char *value,
+			 const char *unit, const char *mark)
 {
-	char line[512];
-	size_t need = 2 + strlen(metric) + 28 + strlen(instance) + 16 + strlen(value) + 12 + strlen(unit) + 6 + strlen(mark) + 4;
-	if (need > sizeof(line)) { /* names this long are rare: the slow way */
-		fprintf(f, "  %-28s %-16s %12s %-6s%s\n", metric, instance, value, unit, mark);
-		return;
-	}
-	size_t n = 0;
-	pad_into(line, &n, "  ", 0, false);
-	pad_into(line, &n, metric, 28, false);
-	pad_into(line, &n, " ", 0, false);
-	pad_into(line, &n, instance, 16, false);
-	pad_into(line, &n, " ", 0, false);
-	pad_into(line, &n, value, 12, true);
-	pad_into(line, &n, " ", 0, false);
-	pad_into(line, &n, unit, 6, false);
-	pad_into(line, &n, mark, 0, false);
-	line[n++] = '\n';
-	fwrite(line, 1, n, f);
+	textbuf_put(tb, "  ");
+	put_padded(tb, metric, 28, false);
+	textbuf_putc(tb, ' ');
+	put_padded(tb, instance, 16, false);
+	textbuf_putc(tb, ' ');
+	put_padded(tb, value, 12, true);
+	textbuf_putc(tb, ' ');
+	put_padded(tb, unit, 6, false);
+	textbuf_put(tb, mark);
+	textbuf_putc(tb, '\n');
 }
 
-static void write_text(FILE *f, const struct frame *fr, bool first_frame, const char *when)
+static void write_text_header(struct textbuf *tb, const struct frame *fr, const char *when)
 {
-	fprintf(f, "%s  interval ", when);
-	put_num(f, "%.3f", (double)fr->interval_ns / 1e9);
-	fprintf(f, " s  source %s", fr->source);
+	textbuf_put(tb, when);
+	textbuf_put(tb, "  interval ");
+	textbuf_fixed(tb, (double)fr->interval_ns / 1e9, 3);
+	textbuf_put(tb, " s  source ");
+	textbuf_put(tb, fr->source);
 	if (!isnan(fr->cpu_util)) {
-		fputs("  cpu ", f);
-		put_num(f, "%.1f", fr->cpu_util);
-		fputc('%', f);
+		textbuf_put(tb, "  cpu ");
+		textbuf_fixed(tb, fr->cpu_util, 1);
+		textbuf_putc(tb, '%');
 	}
 	if (fr->have_temp) {
-		fputs("  ", f);
-		put_num(f, "%.0f", fr->cpu_temp_c);
-		fprintf(f, "°C (%s)", fr->temp_chip ? fr->temp_chip : "?");
+		textbuf_put(tb, "  ");
+		textbuf_fixed(tb, fr->cpu_temp_c, 0);
+		textbuf_put(tb, "°C (");
+		textbuf_put(tb, fr->temp_chip ? fr->temp_chip : "?");
+		textbuf_putc(tb, ')');
 	}
-	fputc('\n', f);
+	textbuf_putc(tb, '\n');
+}
+
+/* filters at the start and whenever they change; on the first frame what cannot count */
+static void write_text_notes(struct textbuf *tb, const struct frame *fr, bool first_frame)
+{
+	for (int i = 0; i < fr->ninstances; i++) {
+		const struct frame_instance *fi = &fr->inst[i];
+		if (fi->filters && *fi->filters && (first_frame || fi->filters_seq == fr->seq))
+			textbuf_printf(tb, "  filters %s %s: %s\n", fr->iinfo[i].group->name, fr->iinfo[i].name, fi->filters);
+	}
+	for (int i = 0; i < fr->ninstances && first_frame; i++) {
+		if (fr->inst[i].error && !fr->iinfo[i].nmembers)
+			textbuf_printf(tb, "  ! %s %s: %s\n", fr->iinfo[i].group->name, fr->iinfo[i].name, fr->inst[i].error);
+	}
+	for (int i = 0; i < fr->nmissing && first_frame; i++)
+		textbuf_printf(tb, "  ! %s: no PMU matches '%s'\n", fr->missing[i]->name, fr->missing[i]->pmu_pattern);
+}
+
+static void write_text(struct textbuf *tb, const struct frame *fr, bool first_frame, const char *when)
+{
+	write_text_header(tb, fr, when);
 	const struct prof_metric *last = NULL;
 	for (int k = 0; k < fr->nvalues; k++) {
 		const struct frame_value *v = &fr->values[k];
@@ -323,41 +356,13 @@ static void write_text(FILE *f, const struct frame *fr, bool first_frame, const 
 		if (v->why)
 			snprintf(mark, sizeof(mark), "  (%s)", v->why);
 		else if (v->multiplexed)
-			snprintf(mark, sizeof(mark), "  (multiplexed)");
-		put_text_row(f, m == last ? "" : m->name, fr->iinfo[fr->vinfo[k].instance].name, val,
+			str_copy(mark, sizeof(mark), "  (multiplexed)");
+		put_text_row(tb, m == last ? "" : m->name, fr->iinfo[fr->vinfo[k].instance].name, val,
 			     v->state == VS_OK ? m->unit : "", mark);
 		last = m;
 	}
-	/* filters: at the start and whenever they change */
-	for (int i = 0; i < fr->ninstances; i++) {
-		const struct frame_instance *fi = &fr->inst[i];
-		if (fi->filters && *fi->filters && (first_frame || fi->filters_seq == fr->seq))
-			fprintf(f, "  filters %s %s: %s\n", fr->iinfo[i].group->name, fr->iinfo[i].name, fi->filters);
-	}
-	for (int i = 0; i < fr->ninstances && first_frame; i++) {
-		if (fr->inst[i].error && !fr->iinfo[i].nmembers)
-			fprintf(f, "  ! %s %s: %s\n", fr->iinfo[i].group->name, fr->iinfo[i].name, fr->inst[i].error);
-	}
-	for (int i = 0; i < fr->nmissing && first_frame; i++)
-		fprintf(f, "  ! %s: no PMU matches '%s'\n", fr->missing[i]->name, fr->missing[i]->pmu_pattern);
-	fputc('\n', f);
-}
-
-/* Where an interval is built: one memory stream kept for the output's life and
- * rewound each interval (opening one an interval cost a zeroed 8 KiB buffer, a sixth of
- * the host profile's refresh). */
-struct scratch {
-	FILE *m;
-	char *buf;
-	size_t len;
-};
-
-static void scratch_free(struct scratch *sc)
-{
-	if (sc->m)
-		fclose(sc->m);
-	free(sc->buf);
-	memset(sc, 0, sizeof(*sc));
+	write_text_notes(tb, fr, first_frame);
+	textbuf_putc(tb, '\n');
 }
 
 /* Write all of buf or, on a failure part way, cut the file back to where it began. */
@@ -386,22 +391,19 @@ static bool write_whole(int fd, const char *buf, size_t len)
 	return true;
 }
 
-static bool write_frame_via(struct scratch *sc, FILE *out, enum batch_format format, bool raw, bool first,
+/* One interval into tb (kept for the output's life, cleared each interval), then out. */
+static bool write_frame_via(struct textbuf *tb, FILE *out, enum batch_format format, bool raw, bool first,
 			    const struct frame *fr)
 {
 	char when[40];
-	iso8601(fr->wall_ns, when, sizeof(when));
-	if (!sc->m && !(sc->m = open_memstream(&sc->buf, &sc->len)))
-		return false;
-	rewind(sc->m); /* a memory stream's size is its position at the flush */
+	format_utc_ms(when, sizeof(when), fr->wall_ns);
+	textbuf_clear(tb);
 	switch (format) {
-	case BATCH_JSON: write_json(sc->m, fr, raw, when); break;
-	case BATCH_CSV: write_csv(sc->m, fr, first, when); break;
-	case BATCH_TEXT: write_text(sc->m, fr, first, when); break;
+	case BATCH_JSON: write_json(tb, fr, raw, when); break;
+	case BATCH_CSV: write_csv(tb, fr, first, when); break;
+	case BATCH_TEXT: write_text(tb, fr, first, when); break;
 	}
 	errno = 0;
-	if (fflush(sc->m) != 0)
-		return false;
 	/* the interval whole or not at all: written past stdio, and a file that took part of
 	 * it (a full disk) is cut back to where the interval began, so no reader ever sees
 	 * half a JSON line or CSV row */
@@ -409,23 +411,23 @@ static bool write_frame_via(struct scratch *sc, FILE *out, enum batch_format for
 		return false;
 	int fd = fileno(out);
 	if (fd < 0) /* a stream in memory (tests, the bench): stdio it is */
-		return fwrite(sc->buf, 1, sc->len, out) == sc->len && fflush(out) == 0;
-	return write_whole(fd, sc->buf, sc->len);
+		return fwrite(tb->data, 1, tb->len, out) == tb->len && fflush(out) == 0;
+	return write_whole(fd, tb->data, tb->len);
 }
 
 bool batch_write_frame(FILE *out, enum batch_format format, bool raw, bool first, const struct frame *fr)
 {
-	struct scratch sc = { 0 };
-	bool ok = write_frame_via(&sc, out, format, raw, first, fr);
+	struct textbuf tb = { 0 };
+	bool ok = write_frame_via(&tb, out, format, raw, first, fr);
 	int err = errno;
-	scratch_free(&sc);
+	textbuf_free(&tb);
 	errno = err;
 	return ok;
 }
 
 struct batch {
 	FILE *out;
-	struct scratch scratch;
+	struct textbuf text; /* the interval being written */
 	enum batch_format format;
 	bool raw;
 	bool first;
@@ -437,7 +439,7 @@ static int batch_frame(struct output *o, const struct frame *f)
 	struct batch *b = o->priv;
 	if (b->failed)
 		return -1;
-	if (!write_frame_via(&b->scratch, b->out, b->format, b->raw, b->first, f)) {
+	if (!write_frame_via(&b->text, b->out, b->format, b->raw, b->first, f)) {
 		if (errno != EPIPE) /* a reader that went away (| head) is not news */
 			fprintf(stderr, "pmutop: writing batch output: %s\n", strerror(errno ? errno : EIO));
 		b->failed = true;
@@ -456,7 +458,7 @@ static int batch_finish(struct output *o)
 static void batch_destroy(struct output *o)
 {
 	struct batch *b = o->priv;
-	scratch_free(&b->scratch);
+	textbuf_free(&b->text);
 	free(b);
 	free(o);
 }
