@@ -26,9 +26,8 @@ static uint64_t rnd(uint64_t *s)
 
 static struct rec_sample *make_samples(int n, int nc, uint64_t seed, bool idle)
 {
-	struct rec_sample *s = xcalloc((size_t)n, sizeof(*s));
+	struct rec_sample *s = rec_samples_new(n, nc);
 	for (int j = 0; j < n; j++) {
-		rec_sample_alloc(&s[j], nc);
 		s[j].seq = 100 + (uint64_t)j;
 		s[j].time_ns = 5000000000ull + (uint64_t)j * 1000000000ull + rnd(&seed) % 1000;
 		s[j].wall_ns = 1700000000000000000ull + (uint64_t)j * 1000000000ull;
@@ -74,7 +73,7 @@ START_TEST(codec_round_trip_and_damage)
 		ck_assert_int_eq(nd, n);
 		for (int j = 0; j < n; j++)
 			assert_same(&s[j], &d[j], nc);
-		codec_free_samples(d, nd);
+		rec_samples_free(d);
 		/* another recording's counters, cut short, bytes flipped: an error, never a crash */
 		ck_assert_int_lt(codec_decode(blob, size, nc + 1, n, &d, &nd, &err), 0);
 		ck_assert_msg(strstr(err, "counters"), "%s", err);
@@ -86,7 +85,7 @@ START_TEST(codec_round_trip_and_damage)
 			memcpy(bad, blob, size);
 			bad[at] ^= 0x5a;
 			if (codec_decode(bad, size, nc, n, &d, &nd, &err) == 0)
-				codec_free_samples(d, nd); /* a flip inside a value can decode; it must not crash */
+				rec_samples_free(d); /* a flip inside a value can decode; it must not crash */
 			else
 				free(err);
 			free(bad);
@@ -97,7 +96,7 @@ START_TEST(codec_round_trip_and_damage)
 		free(err);
 		free(blob);
 	}
-	codec_free_samples(s, n);
+	rec_samples_free(s);
 	/* a 2 GiB frame of zeros in a few hundred bytes (the crafted recording's trick): its
 	 * claimed size is checked against what the index allows before anything is allocated */
 	size_t zsize = ZSTD_compressBound(1u << 26);
@@ -175,14 +174,14 @@ START_TEST(version_1_chunks_still_decode)
 	ck_assert_int_eq(nd, n);
 	for (int j = 0; j < n; j++)
 		assert_same(&s[j], &d[j], nc);
-	codec_free_samples(d, nd);
+	rec_samples_free(d);
 	/* and the writer writes version 2 */
 	size_t size;
 	unsigned char *v2 = codec_encode(s, n, nc, 0, &size);
 	ck_assert(size > 5 && !memcmp(v2 + 1, "PMC2", 4));
 	free(v2);
 	free(blob);
-	codec_free_samples(s, n);
+	rec_samples_free(s);
 }
 END_TEST
 
@@ -195,7 +194,7 @@ START_TEST(idle_counters_cost_almost_nothing)
 	double per = (double)size / n / nc;
 	ck_assert_msg(per <= 0.2, "%.3f bytes per idle counter per sample", per);
 	free(blob);
-	codec_free_samples(s, n);
+	rec_samples_free(s);
 }
 END_TEST
 
@@ -303,7 +302,7 @@ START_TEST(store_tail_chunks_and_seeking)
 	ck_assert_uint_eq(store_seq_at(st, 0), s[0].seq);
 	rec_sample_free(&got);
 	store_close(st);
-	codec_free_samples(s, n);
+	rec_samples_free(s);
 	free(path);
 }
 END_TEST

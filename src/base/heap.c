@@ -49,3 +49,13 @@ void heap_note_growth(void)
 		on = false; /* an older kernel: the pages come by faults, as without this */
 	populated = brk;
 }
+
+void heap_populate(void *p, size_t len)
+{
+	if (len < HEAP_POPULATE_MIN)
+		return;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), a = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t end = ((uintptr_t)p + len) & ~(page - 1);
+	if (end > a)
+		madvise((void *)a, end - a, MADV_POPULATE_WRITE); /* an older kernel: faults, as before */
+}

@@ -14,11 +14,17 @@
 #define PMUTOP_HEAP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* On (for the calling thread only) until heap_stop_steps(). */
 void heap_take_steps(void);
 void heap_stop_steps(void);
 /* After an allocation: populate what the break has grown by since the last call. */
 void heap_note_growth(void);
+
+/* A large block about to be written whole (a recording's decoded chunk): its pages in
+ * one call, not a fault each. Below HEAP_POPULATE_MIN it does nothing. */
+#define HEAP_POPULATE_MIN (64 * 1024)
+void heap_populate(void *p, size_t len);
 
 #endif

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "base/heap.h"
 #include "base/util.h"
 #include "record/libs_shim.h"
 
@@ -306,7 +307,8 @@ static double get_bits(struct rd *r)
 	} while (0)
 
 /* Counter k's value of sample s: its state's byte or a count. */
-static void set_value(struct rec_sample *s, enum column_kind kind, int k, uint64_t v)
+static inline __attribute__((always_inline)) void set_value(struct rec_sample *s, enum column_kind kind, int k,
+								uint64_t v)
 {
 	switch (kind) {
 	case COL_STATE: s->state[k] = (uint8_t)v; break;
@@ -326,9 +328,35 @@ static void get_varint_column(struct rd *r, struct rec_sample *s, int n, enum co
 	}
 }
 
+/* Counter k's values from its residuals: predict() for the first PREDICT_N, then its
+ * floor(sum / 4) kept as running sums of v >> 2 and v & 3 (exact: four values >> 2 fit
+ * in 64 bits), a value's cost a few additions instead of predict()'s loop. */
+static void unpredict_column(struct rec_sample *s, int n, enum column_kind kind, int k, const uint64_t *residual)
+{
+	struct predictor pr = { { 0 }, 0 };
+	int j = 0;
+	for (; j < n && j < PREDICT_N; j++) {
+		uint64_t v = unzigzag(residual[j], predict(&pr));
+		predictor_add(&pr, v, j);
+		set_value(&s[j], kind, k, v);
+	}
+	uint64_t hi = 0, lo = 0;
+	for (int i = 0; i < PREDICT_N; i++) {
+		hi += pr.last[i] >> 2;
+		lo += pr.last[i] & 3;
+	}
+	for (; j < n; j++) {
+		uint64_t v = unzigzag(residual[j], hi + (lo >> 2)), old = pr.last[j % PREDICT_N];
+		hi += (v >> 2) - (old >> 2);
+		lo += (v & 3) - (old & 3);
+		pr.last[j % PREDICT_N] = v;
+		set_value(&s[j], kind, k, v);
+	}
+}
+
 /* Every counter's column of one kind, from planes (PMC2): the counts, checked against
  * what is left, then the planes in the writer's order. */
-static void get_kind(struct rd *r, struct rec_sample *s, int n, int nc, enum column_kind kind)
+static void get_kind(struct rd *r, struct rec_sample *s, int n, int nc, enum column_kind kind, uint64_t *z)
 {
 	if ((size_t)nc > r->len - r->at) {
 		r->bad = true;
@@ -348,7 +376,7 @@ static void get_kind(struct rd *r, struct rec_sample *s, int n, int nc, enum col
 		r->bad = true;
 		return;
 	}
-	uint64_t *z = xcalloc((size_t)(n ? n : 1) * (size_t)(nc ? nc : 1), sizeof(uint64_t));
+	memset(z, 0, sizeof(uint64_t) * (size_t)n * (size_t)nc);
 	for (int t = 0; t < 8; t++)
 		for (int k = 0; k < nc; k++) {
 			if (w[k] <= t)
@@ -357,21 +385,31 @@ static void get_kind(struct rd *r, struct rec_sample *s, int n, int nc, enum col
 			for (int j = 0; j < n; j++)
 				z[(size_t)k * (size_t)n + (size_t)j] |= (uint64_t)r->p[r->at++] << (8 * plane);
 		}
-	for (int k = 0; k < nc; k++) {
-		struct predictor pr = { { 0 }, 0 };
-		for (int j = 0; j < n; j++) {
-			uint64_t v = unzigzag(z[(size_t)k * (size_t)n + (size_t)j], predict(&pr));
-			predictor_add(&pr, v, j);
-			set_value(&s[j], kind, k, v);
-		}
-	}
-	free(z);
+	for (int k = 0; k < nc; k++)
+		unpredict_column(s, n, kind, k, z + (size_t)k * (size_t)n);
 }
 
-void codec_free_samples(struct rec_sample *samples, int n)
+struct rec_sample *rec_samples_new(int n, int ncounters)
 {
-	for (int j = 0; j < n; j++)
-		rec_sample_free(&samples[j]);
+	size_t ns = (size_t)(n > 0 ? n : 1), nc = (size_t)(ncounters > 0 ? ncounters : 1);
+	size_t head = ns * sizeof(struct rec_sample), values = ns * nc * sizeof(uint64_t);
+	size_t bytes = head + 3 * values + ns * nc;
+	unsigned char *block = xmalloc(bytes);
+	heap_populate(block, bytes);
+	struct rec_sample *s = (struct rec_sample *)block;
+	memset(s, 0, head);
+	unsigned char *at = block + head; /* head is a multiple of 8: the counts stay aligned */
+	for (size_t j = 0; j < ns; j++) {
+		s[j].raw = (uint64_t *)(void *)(at + j * nc * sizeof(uint64_t));
+		s[j].enabled = (uint64_t *)(void *)(at + values + j * nc * sizeof(uint64_t));
+		s[j].running = (uint64_t *)(void *)(at + 2 * values + j * nc * sizeof(uint64_t));
+		s[j].state = at + 3 * values + j * nc;
+	}
+	return s;
+}
+
+void rec_samples_free(struct rec_sample *samples)
+{
 	free(samples);
 }
 
@@ -383,10 +421,45 @@ static uint64_t max_plain(uint64_t n, uint64_t nc)
 	return 4 + 20 + n * (4 * 10 + 8 + 1 + 8 + 4 * 10 * nc);
 }
 
-int codec_decode(const unsigned char *blob, size_t size, int ncounters, int max_samples, struct rec_sample **out,
-		 int *nout, char **err)
+/* zstd's output in b's buffer, grown only when a chunk needs more */
+static unsigned char *plain_room(struct codec_buffers *b, size_t want)
 {
-	*out = NULL;
+	if (want > b->plain_cap || !b->plain) {
+		free(b->plain);
+		b->plain_cap = want ? want : 1;
+		b->plain = xmalloc(b->plain_cap);
+		heap_populate(b->plain, b->plain_cap);
+	}
+	return b->plain;
+}
+
+/* a kind's planes gathered into counts, n x nc of them */
+static uint64_t *plane_room(struct codec_buffers *b, size_t count)
+{
+	if (count > b->counts_cap || !b->counts) {
+		free(b->counts);
+		b->counts_cap = count ? count : 1;
+		b->counts = xmalloc(sizeof(uint64_t) * b->counts_cap);
+		heap_populate(b->counts, sizeof(uint64_t) * b->counts_cap);
+	}
+	return b->counts;
+}
+
+/* room for n samples of nc counters in b, grown only when a chunk needs more */
+static struct rec_sample *sample_room(struct codec_buffers *b, int n, int nc)
+{
+	if (!b->samples || n > b->cap || nc != b->ncounters) {
+		free(b->samples);
+		b->samples = rec_samples_new(n, nc);
+		b->cap = n;
+		b->ncounters = nc;
+	}
+	return b->samples;
+}
+
+int codec_decode_into(struct codec_buffers *b, const unsigned char *blob, size_t size, int ncounters, int max_samples,
+		      int *nout, char **err)
+{
 	*nout = 0;
 	*err = NULL;
 	if (size < 1 || blob[0] > 1) {
@@ -408,17 +481,18 @@ int codec_decode(const unsigned char *blob, size_t size, int ncounters, int max_
 					 max_samples, ncounters);
 			return -1;
 		}
-		plain = xmalloc(want ? (size_t)want : 1);
-		size_t got = ZSTD_decompress(plain, (size_t)want, blob + 1, size - 1);
+		plain = plain_room(b, (size_t)want);
+		if (!b->zstd)
+			b->zstd = ZSTD_createDCtx();
+		size_t got = b->zstd ? ZSTD_decompressDCtx(b->zstd, plain, (size_t)want, blob + 1, size - 1)
+				     : ZSTD_decompress(plain, (size_t)want, blob + 1, size - 1);
 		if (ZSTD_isError(got) || got != want) {
-			free(plain);
 			*err = xasprintf("damaged chunk (%s)", ZSTD_isError(got) ? ZSTD_getErrorName(got) : "short");
 			return -1;
 		}
 		r = (struct rd){ .p = plain, .len = (size_t)want };
 	}
 	if (r.len < 4 || (memcmp(r.p, MAGIC, 4) && memcmp(r.p, MAGIC_VARINT, 4))) {
-		free(plain);
 		*err = xstrdup("damaged chunk (no header)");
 		return -1;
 	}
@@ -429,7 +503,6 @@ int codec_decode(const unsigned char *blob, size_t size, int ncounters, int max_
 	 * byte (planes) or a byte a value (varints) */
 	if (r.bad || n > MAX_SAMPLES || n > (uint64_t)max_samples || nc != (uint64_t)ncounters || nc > MAX_COUNTERS ||
 	    n * (4 + 17) + 4 * nc * (planes ? 1 : n) > r.len - r.at) {
-		free(plain);
 		*err = r.bad || n > MAX_SAMPLES || n > (uint64_t)max_samples || nc > MAX_COUNTERS
 			       ? xstrdup("damaged chunk (bad sizes)")
 			       : nc != (uint64_t)ncounters ? xasprintf("chunk of %llu counters, the recording has %d",
@@ -437,10 +510,9 @@ int codec_decode(const unsigned char *blob, size_t size, int ncounters, int max_
 							     : xstrdup("damaged chunk (too short)");
 		return -1;
 	}
-	struct rec_sample *s = xcalloc(n ? (size_t)n : 1, sizeof(*s));
 	int ni = (int)n;
-	for (int j = 0; j < ni; j++)
-		rec_sample_alloc(&s[j], ncounters);
+	struct rec_sample *s = sample_room(b, ni, ncounters);
+	uint64_t *z = planes ? plane_room(b, (size_t)ni * (size_t)ncounters) : NULL;
 	UNCOLUMN(&r, s, ni, s_->seq);
 	UNCOLUMN(&r, s, ni, s_->time_ns);
 	UNCOLUMN(&r, s, ni, s_->wall_ns);
@@ -455,18 +527,37 @@ int codec_decode(const unsigned char *blob, size_t size, int ncounters, int max_
 	}
 	for (int kind = COL_STATE; kind <= COL_RUNNING && !r.bad; kind++)
 		if (planes)
-			get_kind(&r, s, ni, ncounters, (enum column_kind)kind);
+			get_kind(&r, s, ni, ncounters, (enum column_kind)kind, z);
 		else
 			for (int k = 0; k < ncounters && !r.bad; k++)
 				get_varint_column(&r, s, ni, (enum column_kind)kind, k);
-	bool bad = r.bad || r.at != r.len;
-	free(plain);
-	if (bad) {
-		codec_free_samples(s, ni);
+	if (r.bad || r.at != r.len) {
 		*err = xstrdup("damaged chunk (its columns do not add up)");
 		return -1;
 	}
-	*out = s;
 	*nout = ni;
 	return 0;
+}
+
+void codec_buffers_free(struct codec_buffers *b)
+{
+	if (b->zstd)
+		ZSTD_freeDCtx(b->zstd);
+	free(b->samples);
+	free(b->plain);
+	free(b->counts);
+	*b = (struct codec_buffers){ 0 };
+}
+
+int codec_decode(const unsigned char *blob, size_t size, int ncounters, int max_samples, struct rec_sample **out,
+		 int *nout, char **err)
+{
+	struct codec_buffers b = { 0 };
+	int r = codec_decode_into(&b, blob, size, ncounters, max_samples, nout, err);
+	*out = r == 0 ? b.samples : NULL;
+	if (r != 0)
+		free(b.samples);
+	b.samples = NULL;
+	codec_buffers_free(&b);
+	return r;
 }

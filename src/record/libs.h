@@ -20,7 +20,7 @@
 	X(sqlite3_column_count) X(sqlite3_db_config) X(sqlite3_busy_timeout) X(sqlite3_limit)           \
 	X(ZSTD_createCCtx) X(ZSTD_freeCCtx) X(ZSTD_CCtx_setParameter) X(ZSTD_compress2) X(ZSTD_compress) \
 	X(ZSTD_compressBound) X(ZSTD_isError) X(ZSTD_getErrorName) X(ZSTD_getFrameContentSize)          \
-	X(ZSTD_decompress)
+	X(ZSTD_decompress) X(ZSTD_createDCtx) X(ZSTD_freeDCtx) X(ZSTD_decompressDCtx)
 
 #define RECORD_LIB_SLOT(f) __typeof__(&f) f;
 struct record_libs {

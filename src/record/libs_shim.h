@@ -37,5 +37,8 @@
 #define ZSTD_getErrorName record_libs.ZSTD_getErrorName
 #define ZSTD_getFrameContentSize record_libs.ZSTD_getFrameContentSize
 #define ZSTD_decompress record_libs.ZSTD_decompress
+#define ZSTD_createDCtx record_libs.ZSTD_createDCtx
+#define ZSTD_freeDCtx record_libs.ZSTD_freeDCtx
+#define ZSTD_decompressDCtx record_libs.ZSTD_decompressDCtx
 
 #endif

@@ -26,6 +26,7 @@ struct store {
 	bool writer;
 	int ncounters;
 	/* reader's cache: the decoded chunk (or tail row) that holds seqs first..last */
+	struct codec_buffers decoded; /* cache points into it */
 	struct rec_sample *cache;
 	int ncache;
 	uint64_t cache_first;
@@ -381,7 +382,7 @@ struct store *store_open(const char *path, char **err)
 	sqlite3_limit(st->db, SQLITE_LIMIT_LENGTH, STORE_MAX_VALUE);
 	sqlite3_busy_timeout(st->db, 1000);
 	char *e0 = NULL;
-	store_exec(st, "PRAGMA cell_size_check = ON; PRAGMA mmap_size = 0;", &e0);
+	store_exec(st, "PRAGMA cell_size_check = ON; PRAGMA mmap_size = 0; PRAGMA cache_size = -256;", &e0);
 	free(e0);
 	char *format = NULL, *version = NULL, *nc = NULL;
 	sqlite3_stmt *q;
@@ -442,8 +443,7 @@ uint64_t store_next_seq(struct store *st, uint64_t seq)
 
 static void drop_cache(struct store *st)
 {
-	codec_free_samples(st->cache, st->ncache);
-	st->cache = NULL;
+	st->cache = NULL; /* its memory stays in st->decoded for the next chunk */
 	st->ncache = 0;
 }
 
@@ -458,18 +458,17 @@ static int load(struct store *st, const char *sql, int64_t arg, int max_samples,
 	if (sqlite3_step(q) == SQLITE_ROW) {
 		const void *blob = sqlite3_column_blob(q, 0);
 		int size = sqlite3_column_bytes(q, 0);
-		struct rec_sample *s;
 		int n;
 		char *e2;
 		drop_cache(st);
-		if (codec_decode(blob, (size_t)size, st->ncounters, max_samples, &s, &n, &e2) < 0) {
+		if (codec_decode_into(&st->decoded, blob, (size_t)size, st->ncounters, max_samples, &n, &e2) < 0) {
 			*err = xasprintf("%s: %s", st->path, e2);
 			free(e2);
 			r = -1;
 		} else {
-			st->cache = s;
+			st->cache = st->decoded.samples;
 			st->ncache = n;
-			st->cache_first = n ? s[0].seq : 0;
+			st->cache_first = n ? st->cache[0].seq : 0;
 			r = 0;
 		}
 	}
@@ -567,6 +566,7 @@ void store_close(struct store *st)
 	if (!st)
 		return;
 	drop_cache(st);
+	codec_buffers_free(&st->decoded);
 	sqlite3_close(st->db);
 	free(st->path);
 	free(st);

@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	int n;
 	char *err = NULL;
 	if (codec_decode(data + 1, size - 1, data[0], 60, &s, &n, &err) == 0) /* a chunk holds 60 */
-		codec_free_samples(s, n);
+		rec_samples_free(s);
 	free(err);
 	return 0;
 }
