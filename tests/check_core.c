@@ -332,6 +332,22 @@ START_TEST(discover_packages)
 	struct machine *m = machine_discover(root);
 	for (int c = 0; c < 8; c++)
 		ck_assert_int_eq(machine_socket_of(m, c), c < 4 ? 0 : 1);
+	int others = diag_count(); /* the small tree's own faults (a bad format field) */
+	machine_free(m);
+	/* a list that does not parse, or does not name its own CPU: said once, and each CPU
+	 * of that package reads its own file */
+	put_file(root, "sys/devices/system/cpu/cpu4/topology/package_cpus_list", "4-x\n");
+	put_file(root, "sys/devices/system/cpu/cpu5/topology/package_cpus_list", "0-3\n");
+	diag_clear();
+	m = machine_discover(root);
+	for (int c = 0; c < 8; c++)
+		ck_assert_int_eq(machine_socket_of(m, c), c < 4 ? 0 : 1);
+	ck_assert_int_eq(diag_count(), others + 1);
+	bool said = false;
+	for (int i = 0; i < diag_count(); i++)
+		said |= strstr(diag_message(i, NULL), "cpu4/topology/package_cpus_list: malformed CPU list '4-x'") != NULL;
+	ck_assert_msg(said, "no warning names the malformed package_cpus_list");
+	diag_clear();
 	machine_free(m);
 	m = machine_discover(demo_tegra410());
 	ck_assert_int_gt(m->online.n, 72);

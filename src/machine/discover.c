@@ -291,6 +291,7 @@ static void read_type(struct pmu *p)
 static void read_packages(struct machine *m, const char *cpudir)
 {
 	enum { UNREAD = -2 };
+	bool told = false;
 	m->socket_of_cpu = xmalloc(sizeof(int) * (size_t)(m->max_cpu ? m->max_cpu : 1));
 	for (int c = 0; c < m->max_cpu; c++)
 		m->socket_of_cpu[c] = UNREAD;
@@ -309,10 +310,16 @@ static void read_packages(struct machine *m, const char *cpudir)
 		snprintf(rel, sizeof(rel), "cpu%d/topology/package_cpus_list", c);
 		char *list = sysfs_read_attr(cpudir, rel);
 		struct cpulist pkg = { 0 };
-		if (list && cpulist_parse(list, &pkg) && cpulist_contains(&pkg, c))
+		if (list && cpulist_parse(list, &pkg) && cpulist_contains(&pkg, c)) {
 			for (int i = 0; i < pkg.n; i++)
 				if (pkg.cpu[i] < m->max_cpu && m->socket_of_cpu[pkg.cpu[i]] == UNREAD)
 					m->socket_of_cpu[pkg.cpu[i]] = socket;
+		} else if (list && !told) { /* once: the same fault is usually on every CPU */
+			diag_warn("%s/%s: malformed CPU list '%s' (not its own package's CPUs); each CPU's "
+				  "physical_package_id is read instead",
+				  cpudir, rel, chomp_text(list));
+			told = true;
+		}
 		cpulist_free(&pkg);
 		free(list);
 	}
