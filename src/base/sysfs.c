@@ -131,9 +131,11 @@ struct dir_entry {
 	unsigned char type;
 };
 
+/* Numbers in names in numeric order (uncore_iio_2 before uncore_iio_10, cpu9 before
+ * cpu10), as a person reads them: every output lists instances in this order. */
 static int cmp_entries(const void *a, const void *b)
 {
-	return strcmp(((const struct dir_entry *)a)->name, ((const struct dir_entry *)b)->name);
+	return strverscmp(((const struct dir_entry *)a)->name, ((const struct dir_entry *)b)->name);
 }
 
 int dir_open(const char *path)

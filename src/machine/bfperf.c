@@ -164,7 +164,7 @@ static bool add_block(struct machine *m, int *cap, const char *device, const cha
 
 static int cmp_pmu(const void *a, const void *b)
 {
-	return strcmp(((const struct pmu *)a)->name, ((const struct pmu *)b)->name);
+	return strverscmp(((const struct pmu *)a)->name, ((const struct pmu *)b)->name);
 }
 
 void bfperf_discover(struct machine *m)

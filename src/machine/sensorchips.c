@@ -114,7 +114,7 @@ static void tree_sensors(struct machine *m, int *cap)
 
 static int cmp_pmu(const void *a, const void *b)
 {
-	return strcmp(((const struct pmu *)a)->name, ((const struct pmu *)b)->name);
+	return strverscmp(((const struct pmu *)a)->name, ((const struct pmu *)b)->name);
 }
 
 void sensors_discover(struct machine *m)
