@@ -206,8 +206,31 @@ while read -r ev; do
         seen && /config2 }/ { c2 = $NF }
         END { printf "%s\ttype=%s\tconfig=%s\tconfig1=%s\tconfig2=%s\n", ev, t, c, c1, c2 }'
 done < strings.txt > perf-host.tsv
-cut -f3-7 host.tsv > ours-host.tsv
+# an event pmutop says this machine lacks ("!": a RAPL PMU without energy-pkg, as cloud
+# VMs have) is one perf cannot open either: no perf_event_attr from it
+awk -F '\t' '$4 == "!" { printf "%s\ttype=\tconfig=\tconfig1=\tconfig2=\n", $3; next }
+              { print $3 "\t" $4 "\t" $5 "\t" $6 "\t" $7 }' host.tsv > ours-host.tsv
 if cmp -s ours-host.tsv perf-host.tsv; then ok; else fail "host events differ from perf:"; diff ours-host.tsv perf-host.tsv >&2; fi
+# the same on host variants this machine is not: each event string perf is asked for on
+# a fake tree with a RAPL PMU that has no events, or only energy-psys
+for v in empty psys; do
+    sh "$TOP_SRCDIR/tests/fixtures/gen-host.sh" "host-$v" vm "$v" yes 2
+    "$PMUTOP" --sim --sysfs-root "host-$v" --dry-run -p host | awk -F '\t' '$2 == "power"' > "power-$v.tsv"
+    devs="$scratch/host-$v/sys/bus/event_source/devices"
+    case $v in
+    empty) want="power/energy-pkg/ power/energy-psys/" ;;
+    psys) want="power/energy-psys/" ;;
+    esac
+    expect_eq "host variant $v: the power events pmutop asks for" "$(cut -f3 "power-$v.tsv" | tr '\n' ' ')" "$want "
+    lacks=$(awk -F '\t' '$4 == "!"' "power-$v.tsv" | wc -l)
+    expect_eq "host variant $v: events said to be not on this machine" "$lacks" "$([ $v = empty ] && echo 2 || echo 0)"
+    while IFS="$(printf '\t')" read -r _ _ ev mark _; do
+        got=$(unshare -m sh -c "mount --bind '$devs' /sys/bus/event_source/devices && perf stat -vv -e '$ev' -a true" 2>&1 |
+              grep -c '^perf_event_attr:')
+        if [ "$mark" = "!" ]; then expect_eq "host variant $v: perf cannot open $ev either" "$got" 0
+        else [ "$got" -ge 1 ] && ok || fail "host variant $v: perf did not open $ev, which pmutop opens"; fi
+    done < "power-$v.tsv"
+done
 n=$((n + m))
 
 echo "compared $n event strings with perf"

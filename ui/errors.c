@@ -19,13 +19,21 @@ static int collect(struct tui *t, char ***lines)
 		(*lines)[n++] = xasprintf(__VA_ARGS__);                               \
 	} while (0)
 	const struct frame *s = t->f;
-	for (int i = 0; i < s->ninstances; i++) {
-		const struct instance_info *in = &s->iinfo[i];
-		if (s->inst[i].error && !in->nmembers)
-			ADD("%s/%s %s: %s", in->profile->name, in->group->name, in->name, s->inst[i].error);
+	/* failures first; then what this machine does not have (perf: <not supported>) */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < s->ninstances; i++) {
+			const struct instance_info *in = &s->iinfo[i];
+			if (s->inst[i].error && !in->nmembers && s->inst[i].absent == (pass == 1))
+				ADD("%s%s/%s %s: %s", pass ? "unavailable: " : "", in->profile->name, in->group->name,
+				    in->name, s->inst[i].error);
+		}
 	}
-	for (int i = 0; i < s->nmissing; i++)
-		ADD("group %s: no PMU matches '%s'", s->missing[i]->name, s->missing[i]->pmu_pattern);
+	for (int i = 0; i < s->nmissing; i++) {
+		if (s->missing_why && s->missing_why[i])
+			ADD("group %s: not counted: %s", s->missing[i]->name, s->missing_why[i]);
+		else
+			ADD("group %s: no PMU matches '%s'", s->missing[i]->name, s->missing[i]->pmu_pattern);
+	}
 	for (int i = 0; i < diag_count(); i++) {
 		enum diag_level lv;
 		const char *m = diag_message(i, &lv);

@@ -178,7 +178,9 @@ static void pane_missing(struct upane *p, const struct frame *s, const struct pr
 	for (int g = 0; g < s->nmissing; g++)
 		for (int m = 0; m < p->nmetrics; m++)
 			if (metric_form(p->metrics[m], (int)(s->missing[g] - prof->groups)) && !p->missing)
-				p->missing = xasprintf("PMU missing: no PMU matches '%s'", s->missing[g]->pmu_pattern);
+				p->missing = s->missing_why && s->missing_why[g]
+						     ? xasprintf("not counted: %s", s->missing_why[g])
+						     : xasprintf("PMU missing: no PMU matches '%s'", s->missing[g]->pmu_pattern);
 	if (!p->missing)
 		p->missing = xstrdup("nothing to show on this machine");
 }

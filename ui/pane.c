@@ -89,7 +89,7 @@ static void instance_note(struct tui *t, int i, bool mixed, char *buf, size_t le
 	buf[0] = '\0';
 	if (in->error) {
 		str_copy(buf, len, in->error);
-		*r = R_ERROR;
+		*r = in->absent ? R_DIM : R_ERROR;
 		return;
 	}
 	const char *f = in->filters ? in->filters : "";
@@ -436,9 +436,10 @@ static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 			crt_put(fy, x0, w, R_MARK, fl);
 		char label[48];
 		snprintf(label, sizeof(label), " %s%s", in->display, filtered ? "*" : "");
-		row_label(t, pi, row, y, x0, labw, label, fi->error ? R_ERROR : R_LABEL);
+		enum role er = fi->absent ? R_DIM : R_ERROR;
+		row_label(t, pi, row, y, x0, labw, label, fi->error ? er : R_LABEL);
 		if (fi->error) {
-			crt_put(y, x0 + labw, w - labw, R_ERROR, fi->error);
+			crt_put(y, x0 + labw, w - labw, er, fi->error);
 			continue;
 		}
 		for (int m = 0; m < ncols; m++) {

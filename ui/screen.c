@@ -130,14 +130,20 @@ static void draw_header(struct tui *t)
 		crt_put(1, x + mw + 3, 8, t->f->cpu_temp_c >= 90 ? R_ERROR : R_VALUE, temp);
 		mw += 8;
 	}
-	int groups = 0, failed = 0;
+	int groups = 0, failed = 0, absent = 0;
 	for (int i = 0; i < t->f->ninstances; i++) {
-		groups += !t->f->iinfo[i].nmembers;
-		failed += t->f->inst[i].error && !t->f->iinfo[i].nmembers;
+		const struct frame_instance *fi = &t->f->inst[i];
+		if (t->f->iinfo[i].nmembers)
+			continue;
+		groups++;
+		/* what this machine's PMU lacks is not a failure: said under e, never in red */
+		failed += fi->error && !fi->absent;
+		absent += fi->absent;
 	}
 	char info[128];
-	snprintf(info, sizeof(info), "%d counter groups%s%.0d%s%s", groups, failed ? ", " : "", failed,
-		 failed ? " failed (e: errors)" : "", t->f->nmissing ? ", some PMUs missing (e)" : "");
+	snprintf(info, sizeof(info), "%d counter groups%s%.0d%s%s%s", groups, failed ? ", " : "", failed,
+		 failed ? " failed (e: errors)" : "", absent && !failed ? ", some not on this machine (e)" : "",
+		 t->f->nmissing ? ", some PMUs missing (e)" : "");
 	crt_put(1, x + mw + 4, COLS - (x + mw + 5), failed ? R_ERROR : R_DIM, info);
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/bind_model.h"
 #include "engine/catalog.h"
 #include "cli/commands.h"
 #include "machine/encode.h"
@@ -16,10 +17,12 @@
 #include "base/sysfs.h"
 #include "base/util.h"
 
-/* Which PMUs the profiles chosen for this machine count: bound[i] for m->pmus[i]. */
-static bool *pmus_in_use(const struct machine *m)
+/* Which PMUs the profiles chosen for this machine count: bound[i] for m->pmus[i]; note[i]
+ * why a profile that would count it does not (the CPU model), or NULL. */
+static bool *pmus_in_use(const struct machine *m, char ***note)
 {
 	bool *bound = xcalloc((size_t)(m->npmus ? m->npmus : 1), sizeof(bool));
+	*note = xcalloc((size_t)(m->npmus ? m->npmus : 1), sizeof(char *));
 	struct profile **all, **chosen;
 	int n = catalog_load_for(m, &all);
 	int nc = n > 0 ? catalog_select(all, n, m, &chosen) : 0;
@@ -27,6 +30,8 @@ static bool *pmus_in_use(const struct machine *m)
 	for (int i = 0; s && i < s->ninstances; i++)
 		if (s->inst[i].pmu)
 			bound[s->inst[i].pmu - m->pmus] = true;
+	for (int i = 0; s && i < m->npmus; i++)
+		(*note)[i] = s->pmu_note[i] ? xstrdup(s->pmu_note[i]) : NULL;
 	session_free(s);
 	for (int i = 0; i < nc; i++) /* catalog_select freed the others, and all */
 		profile_free(chosen[i]);
@@ -40,8 +45,11 @@ static bool *pmus_in_use(const struct machine *m)
 static void list_pmus(const struct machine *m)
 {
 	diag_set_quiet(true); /* binding's warnings are the monitor's business, not a listing's */
-	bool *bound = pmus_in_use(m);
+	char **note;
+	bool *bound = pmus_in_use(m, &note);
 	diag_set_quiet(false);
+	if (m->cpuid) /* which profiles' model-specific groups apply depends on it */
+		printf("CPU model %s (from %s)\n", m->cpuid, m->cpuid_from);
 	for (int i = 0; i < m->npmus; i++) {
 		const struct pmu *p = &m->pmus[i];
 		char cpus[256];
@@ -54,10 +62,13 @@ static void list_pmus(const struct machine *m)
 			       p->hw->truncated ? " event_list-cut" : "");
 			continue;
 		}
-		printf("%-40s type=%-4d cpus=%-12s formats=%-3d events=%-4d%s%s%s\n", p->name, p->type,
+		bool unbound = !bound[i] && p->has_cpumask && !p->sensor;
+		printf("%-40s type=%-4d cpus=%-12s formats=%-3d events=%-4d%s%s%s%s%s\n", p->name, p->type,
 		       p->has_cpumask ? cpus : "(all)", p->nformats, p->naliases, id ? " identifier=" : "", id ? id : "",
-		       !bound[i] && p->has_cpumask && !p->sensor ? " (no profile)" : "");
+		       unbound ? " (" : "", unbound ? (note[i] ? note[i] : "no profile") : "", unbound ? ")" : "");
+		free(note[i]);
 	}
+	free(note);
 	free(bound);
 	for (int i = 0; i < m->nhwmon; i++)
 		printf("%-40s hwmon %s\n", m->hwmon[i].name, m->hwmon[i].dir);
@@ -101,12 +112,20 @@ static void list_profiles(const struct machine *m, bool metrics)
 {
 	struct profile **all;
 	int n = catalog_load_all(&all);
+	if (!metrics)
+		printf("CPU model %s%s%s%s\n", m->cpuid ? m->cpuid : "unknown", m->cpuid_from ? " (from " : "",
+		       m->cpuid_from ? m->cpuid_from : "", m->cpuid_from ? ")" : "");
 	for (int i = 0; i < n; i++) {
 		const struct profile *p = all[i];
 		bool match = profile_matches(p, m);
 		if (!metrics) {
-			printf("%-16s %-8s %s  (%s)\n", p->name,
-			       p->always ? "always" : match ? "matches" : p->fallback ? "fallback" : "-", p->title, p->path);
+			char *models = NULL; /* the CPU models its model-specific groups are for */
+			for (int g = 0; g < p->ngroups; g++)
+				model_globs_add(&models, &p->groups[g]);
+			printf("%-16s %-8s %s  (%s)%s%s%s\n", p->name,
+			       p->always ? "always" : match ? "matches" : p->fallback ? "fallback" : "-", p->title, p->path,
+			       models ? " [CPU models: " : "", models ? models : "", models ? "]" : "");
+			free(models);
 		} else {
 			for (int j = 0; j < p->nmetrics; j++) {
 				char units[64];

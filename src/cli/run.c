@@ -126,13 +126,22 @@ static int load_profiles(const struct options *o, const struct machine *m, struc
 
 /* INSTANCE GROUP EVENT-STRING ENCODING ROLE, one line per instance and event in the
  * order they are opened; ROLE is leader, member (of the leader's perf group) or single.
- * Unavailable instances say why. */
+ * Unavailable instances say why: in place of the encoding, "!" and the reason; where
+ * the PMU lacks the events, one such line for each event it lacks, named as perf would
+ * be asked for it (perf cannot open it either). */
 static void print_dry_run(const struct session *s)
 {
 	for (int i = 0; i < s->ninstances; i++) {
 		const struct instance *inst = &s->inst[i];
 		if (inst->nmembers)
 			continue;
+		if (inst->unavailable && inst->absent) {
+			for (int e = 0; e < inst->group->nevents; e++)
+				if (!inst->present[e])
+					printf("%s\t%s\t%s/%s/\t!\t%s\n", inst->name, inst->group->name, inst->pmu->name,
+					       inst->group->events[e].terms, inst->unavailable);
+			continue;
+		}
 		if (inst->unavailable) {
 			printf("%s\t%s\t!\t%s\n", inst->name, inst->group->name, inst->unavailable);
 			continue;
@@ -190,7 +199,13 @@ static bool counts_anything(const struct session *s)
 		if (!why)
 			why = in->unavailable ? in->unavailable : in->open_error;
 	}
-	if (!failed)
+	bool other_model = false;
+	for (int i = 0; s->pmu_note && i < s->machine->npmus; i++)
+		other_model |= s->pmu_note[i] != NULL;
+	if (!failed && other_model)
+		fprintf(stderr, "pmutop: nothing to count: the profiles' groups for this machine's PMUs are for other CPU "
+				"models (see the warning above, and pmutop list pmus)\n");
+	else if (!failed)
 		fprintf(stderr, "pmutop: nothing to count: no PMU the profiles use is on this machine (see pmutop list pmus)\n");
 	else
 		fprintf(stderr, "pmutop: nothing could be counted (%d counter group%s failed); the first: %s\n", failed,

@@ -6,6 +6,7 @@
  * the events it applies to; an event that does not accept the current value of an enum
  * filter (HNS3's filtermode/) is "n/a" with the reason, not a failure of the instance. */
 #include "engine/bind.h"
+#include "engine/bind_model.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -348,6 +349,49 @@ static bool pmu_takes_legacy(const struct pmu *p, const struct event_attr *legac
 	return p->type == (int)legacy->type || !strcmp(p->name, "cpu") || pmu_attr(p, "cpus") != NULL;
 }
 
+/* A PMU with none of a group's events, all of them optional (a RAPL PMU with no events
+ * at all, as some VMs have): nothing to count there, and nothing failed. */
+static char *none_present(const struct prof_group *g, const struct pmu *p)
+{
+	char *names = xstrdup("");
+	for (int e = 0; e < g->nevents; e++) {
+		char *n = xasprintf("%s%s%s", names, e ? ", " : "", g->events[e].terms);
+		free(names);
+		names = n;
+	}
+	char *why = xasprintf("PMU %s has none of the events %s (not on this machine)", p->name, names);
+	free(names);
+	return why;
+}
+
+/* The instance's counters: one per present event and CPU; how many events are present. */
+static int make_counters(struct instance *inst, const struct encoded_event *enc, const bool *present)
+{
+	const struct prof_group *g = inst->group;
+	int ncpu = inst->cpus.n, n = 0, npresent = 0;
+	for (int e = 0; e < g->nevents; e++) {
+		n += present[e] ? ncpu : 0;
+		npresent += present[e];
+	}
+	inst->counters = xcalloc((size_t)(n ? n : 1), sizeof(struct counter));
+	inst->ncounters = n;
+	int k = 0;
+	for (int e = 0; e < g->nevents; e++) {
+		for (int c = 0; present[e] && c < ncpu; c++, k++) {
+			struct counter *ct = &inst->counters[k];
+			ct->attr = enc[e].attr;
+			ct->event = e;
+			ct->cpu = inst->cpus.cpu[c];
+			ct->width = 64;
+			ct->kind = COUNTER_CUMULATIVE;
+			ct->config_stale = 2;
+		}
+	}
+	for (int e = 0; e < g->nevents; e++)
+		inst->present[e] = present[e];
+	return npresent;
+}
+
 int instance_encode(struct session *s, struct instance *inst, char **err)
 {
 	const struct prof_group *g = inst->group;
@@ -372,7 +416,7 @@ int instance_encode(struct session *s, struct instance *inst, char **err)
 			strs[e] = xstrdup(terms);
 		} else if (!is_terms) {
 			if (!g->events[e].optional && !missing)
-				missing = xasprintf("PMU %s has no event '%s'", p->name, terms);
+				missing = xasprintf("PMU %s has no event '%s' (not on this machine)", p->name, terms);
 		} else {
 			char *filters = event_filter_terms(inst, e, &na[e]);
 			if (!filters) { /* present, but not under these filters: encode it bare */
@@ -402,27 +446,12 @@ int instance_encode(struct session *s, struct instance *inst, char **err)
 			ct->config_stale = 2;
 		}
 	} else if (r == 0) {
-		int ncpu = inst->cpus.n, n = 0;
-		for (int e = 0; e < g->nevents; e++)
-			n += present[e] ? ncpu : 0;
-		inst->counters = xcalloc((size_t)(n ? n : 1), sizeof(struct counter));
-		inst->ncounters = n;
-		int k = 0;
-		for (int e = 0; e < g->nevents; e++) {
-			for (int c = 0; present[e] && c < ncpu; c++, k++) {
-				struct counter *ct = &inst->counters[k];
-				ct->attr = enc[e].attr;
-				ct->event = e;
-				ct->cpu = inst->cpus.cpu[c];
-				ct->width = 64;
-				ct->kind = COUNTER_CUMULATIVE;
-				ct->config_stale = 2;
-			}
-		}
-		for (int e = 0; e < g->nevents; e++)
-			inst->present[e] = present[e];
+		int npresent = make_counters(inst, enc, present);
+		if (!missing && !npresent && g->nevents)
+			missing = none_present(g, p);
 		if (missing && !inst->unavailable) {
 			inst->unavailable = missing;
+			inst->absent = true;
 			missing = NULL;
 		}
 	}
@@ -757,18 +786,10 @@ static void add_aggregate(struct session *s, int *cap, struct profile *prof, con
 		inst->vars[group_attr_slot(g, a)] = first_member->vars[group_attr_slot(g, a)];
 }
 
-/* Does p's attribute words[0] match one of the globs after it? */
-static bool attr_holds(const struct pmu *p, char **words)
-{
-	const char *v = pmu_attr(p, words[0]);
-	for (char **w = words + 1; v && *w; w++)
-		if (!fnmatch(*w, v, 0))
-			return true;
-	return false;
-}
-
-/* Does p match one of the group's patterns (space-separated alternatives)? */
-static bool group_matches(const struct prof_group *g, const struct pmu *p, char caps[][2][64], int *ncaps)
+/* Does p match one of the group's patterns (space-separated alternatives)? *model says
+ * whether the group is for this CPU model; false when it is not. */
+static bool group_matches(const struct prof_group *g, const struct pmu *p, char caps[][2][64], int *ncaps,
+			  enum model_verdict *model)
 {
 	char *copy = xstrdup(g->pmu_pattern), *save = NULL;
 	bool ok = false;
@@ -779,22 +800,30 @@ static bool group_matches(const struct prof_group *g, const struct pmu *p, char 
 		ok = pmu_find_alias(p, g->needs[i]) != NULL;
 	for (int i = 0; ok && i < g->nlacks; i++)
 		ok = pmu_find_alias(p, g->lacks[i]) == NULL;
-	if (ok && g->when)
-		ok = attr_holds(p, g->when);
-	if (ok && g->unless)
-		ok = !attr_holds(p, g->unless);
-	return ok;
+	*model = MODEL_NOT_FOR;
+	if (ok)
+		*model = group_model_verdict(g, p);
+	return ok && *model == MODEL_OK;
 }
 
-static void bind_group(struct session *s, int *cap, struct profile *prof, const struct prof_group *g)
+/* Binds g to every PMU it matches; a PMU it would match but for the CPU model is marked
+ * in model_miss (MODEL_OTHER or MODEL_UNKNOWN), and the group's own such verdict is
+ * returned (MODEL_OK: none). */
+static enum model_verdict bind_group(struct session *s, int *cap, struct profile *prof, const struct prof_group *g,
+		       enum model_verdict *model_miss)
 {
 	int first = s->ninstances;
+	enum model_verdict worst = MODEL_OK;
 	for (int i = 0; i < s->machine->npmus; i++) {
 		const struct pmu *p = &s->machine->pmus[i];
 		char caps[MAX_CAPS][2][64];
 		int ncaps;
-		if (!group_matches(g, p, caps, &ncaps))
+		enum model_verdict v;
+		if (!group_matches(g, p, caps, &ncaps, &v)) {
+			if (v == MODEL_OTHER || v == MODEL_UNKNOWN)
+				model_miss[i] = worst = v;
 			continue;
+		}
 		if (g->split == SPLIT_CPU) {
 			for (int c = 0; c < p->cpus.n; c++)
 				bind_pmu_instance(s, cap, prof, g, p, caps, ncaps, p->cpus.cpu[c]);
@@ -808,7 +837,7 @@ static void bind_group(struct session *s, int *cap, struct profile *prof, const 
 	/* per-PMU instances sum too (AMD's UMCs, one PMU each, per socket), but not those
 	 * split into root ports: the ports are already in their RC */
 	if ((g->split != SPLIT_CPU && g->per_bit) || last == first)
-		return;
+		return worst;
 	if (g->aggregate_socket) {
 		int maxsock = -1;
 		for (int i = first; i < last; i++)
@@ -825,6 +854,7 @@ static void bind_group(struct session *s, int *cap, struct profile *prof, const 
 		snprintf(name, sizeof(name), "all%s", g->aggregate_suffix ? g->aggregate_suffix : "");
 		add_aggregate(s, cap, prof, g, first, last, -1, name);
 	}
+	return worst;
 }
 
 /* A metric's value slot exists for an instance unless the formula needs an event the
@@ -992,19 +1022,70 @@ static void assert_bound(const struct session *s)
 	}
 }
 
+/* The PMUs a profile's model-specific groups would count but for the CPU model, and
+ * that none of its other groups counts: said once for the profile (a warning) and by
+ * each PMU (list pmus). */
+static void note_model_misses(struct session *s, const struct profile *prof, const enum model_verdict *miss, int first)
+{
+	const struct machine *m = s->machine;
+	char *names = NULL, *known = NULL;
+	int n = 0;
+	enum model_verdict v = MODEL_OK;
+	for (int i = 0; i < m->npmus; i++) {
+		bool bound = false;
+		for (int k = first; k < s->ninstances && !bound; k++)
+			bound = s->inst[k].pmu == &m->pmus[i];
+		if (miss[i] == MODEL_OK || bound || s->pmu_note[i])
+			continue;
+		v = miss[i];
+		for (int g = 0; g < prof->ngroups; g++) { /* the models its groups are for */
+			char caps[MAX_CAPS][2][64];
+			int ncaps;
+			enum model_verdict gv;
+			if (!group_matches(&prof->groups[g], &m->pmus[i], caps, &ncaps, &gv) && gv == v)
+				model_globs_add(&known, &prof->groups[g]);
+		}
+		if (n++ < 3) {
+			char *x = xasprintf("%s%s%s", names ? names : "", names ? ", " : "", m->pmus[i].name);
+			free(names);
+			names = x;
+		}
+		s->pmu_note[i] = xasprintf("%s: not for this CPU model", prof->name);
+	}
+	if (!n)
+		return;
+	char *why = model_reason(m, prof, known, v);
+	free(known);
+	diag_warn("%s: %d PMU%s (%s%s) not counted: %s", prof->path, n, n == 1 ? "" : "s", names, n > 3 ? ", ..." : "", why);
+	free(why);
+	free(names);
+}
+
 void session_bind(struct session *s)
 {
 	int cap = 0;
 	s->encodings = encode_memo_new(s->machine);
+	int np = s->machine->npmus;
+	s->pmu_note = xcalloc((size_t)(np ? np : 1), sizeof(char *));
 	for (int pi = 0; pi < s->nprofiles; pi++) {
-		for (int g = 0; g < s->profiles[pi]->ngroups; g++) {
+		struct profile *prof = s->profiles[pi];
+		enum model_verdict *miss = xcalloc((size_t)(np ? np : 1), sizeof(*miss));
+		int first = s->ninstances;
+		for (int g = 0; g < prof->ngroups; g++) {
 			int before = s->ninstances;
-			bind_group(s, &cap, s->profiles[pi], &s->profiles[pi]->groups[g]);
-			if (s->ninstances == before && !s->profiles[pi]->groups[g].alternative) {
+			enum model_verdict gm = bind_group(s, &cap, prof, &prof->groups[g], miss);
+			if (s->ninstances == before && !prof->groups[g].alternative) {
 				s->missing = xrealloc(s->missing, sizeof(*s->missing) * (size_t)(s->nmissing + 1));
-				s->missing[s->nmissing++] = &s->profiles[pi]->groups[g];
+				s->missing_why = xrealloc(s->missing_why, sizeof(char *) * (size_t)(s->nmissing + 1));
+				char *known = NULL;
+				model_globs_add(&known, &prof->groups[g]);
+				s->missing_why[s->nmissing] = gm != MODEL_OK ? model_reason(s->machine, prof, known, gm) : NULL;
+				free(known);
+				s->missing[s->nmissing++] = &prof->groups[g];
 			}
 		}
+		note_model_misses(s, prof, miss, first);
+		free(miss);
 	}
 	encode_memo_free(s->encodings);
 	s->encodings = NULL;

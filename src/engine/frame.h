@@ -62,6 +62,8 @@ struct instance_info {
 struct frame_instance {
 	bool counting;       /* opened (or an aggregate of members that are) */
 	const char *error;   /* why it does not count, or NULL */
+	bool absent;         /* error says what this machine's PMU lacks (perf: <not supported>):
+			      * not a failure, nothing to fix */
 	const char *filters; /* active filters, "src_rp_mask=0x3,src_loc_cpu=1"; "" if none */
 	uint64_t filters_seq; /* the frame seq from which these filters count (0: from start) */
 	float coverage;      /* smallest coverage of its counters this interval */
@@ -131,6 +133,8 @@ struct frame {
 	struct profile *const *profiles;
 	int nmissing;
 	const struct prof_group *const *missing; /* groups no PMU matched */
+	const char *const *missing_why; /* for each: why, where not "no PMU matches" (the CPU
+					 * model), or NULL */
 	int ninstances;
 	const struct instance_info *iinfo;
 	const struct frame_instance *inst;

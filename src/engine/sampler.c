@@ -209,6 +209,7 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 	if (err && (!inst->error_interned || strcmp(inst->error_interned, err)))
 		inst->error_interned = session_intern(s, err);
 	fi->error = err ? inst->error_interned : NULL;
+	fi->absent = inst->unavailable && inst->absent;
 	fi->filters = inst->filters;
 	fi->filters_seq = inst->filters_seq;
 	double cov = 1.0;

@@ -23,6 +23,7 @@ static void alloc_frame(struct session *s, struct frame *f)
 	f->profiles = s->profiles;
 	f->nmissing = s->nmissing;
 	f->missing = s->missing;
+	f->missing_why = (const char *const *)s->missing_why;
 	f->ninstances = s->ninstances;
 	f->iinfo = s->iinfo;
 	f->inst = xcalloc((size_t)(s->ninstances ? s->ninstances : 1), sizeof(struct frame_instance));
@@ -83,6 +84,12 @@ void session_free(struct session *s)
 	free(s->vinfo);
 	free(s->import_vars);
 	free(s->cinfo);
+	for (int i = 0; i < s->nmissing; i++)
+		free(s->missing_why[i]);
+	free(s->missing_why);
+	for (int i = 0; s->pmu_note && i < s->machine->npmus; i++)
+		free(s->pmu_note[i]);
+	free(s->pmu_note);
 	free(s->missing);
 	free(s->pending);
 	free(s->frame_events[0]);

@@ -130,6 +130,8 @@ struct instance {
 	int open_errno;
 	char *open_error;
 	char *unavailable; /* why the instance cannot count at all (missing required event) */
+	bool absent;       /* ... because its PMU lacks the events: not on this machine (perf's
+			    * <not supported>), not a failure */
 	bool skip_next;    /* the first interval after a (re)open is partial: shown as no value */
 	const char *error_interned; /* the last error frames showed, kept for the session */
 	bool off;          /* this interval its counters were not even enabled (their CPU went
@@ -163,6 +165,9 @@ struct session {
 	struct instance *inst;
 	int nmissing;
 	const struct prof_group **missing; /* groups no PMU of the machine matches */
+	char **missing_why;  /* for each: why, where it is not "no PMU matches" (the CPU model) */
+	char **pmu_note;     /* per machine PMU: why no profile counts it ("xeon: not for this
+			      * CPU model"), or NULL */
 	/* the static halves of every frame */
 	struct instance_info *iinfo;
 	int nvalues;

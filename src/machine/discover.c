@@ -18,6 +18,7 @@
 #include "base/sysfs.h"
 #include "base/util.h"
 #include "machine/bfperf.h"
+#include "machine/cpuid.h"
 #include "machine/hwsensors.h"
 #include "machine/pcimap.h"
 #include "machine/pmu.h"
@@ -90,7 +91,7 @@ static bool is_alias_meta(const char *name)
 
 static int cmp_name(const void *key, const void *elem)
 {
-	return strcmp(key, *(char *const *)elem);
+	return strverscmp(key, *(char *const *)elem); /* list_dir's order */
 }
 
 /* names is list_dir's, sorted */
@@ -240,27 +241,6 @@ static void read_midr(struct pmu *p, const char *root, char **midr_of_cpu)
 		int cap = p->nattrs;
 		add_attr(p, &cap, xstrdup("midr_el1"), xstrdup(midr_of_cpu[cpu]));
 	}
-}
-
-/* An x86 machine's CPU identity as perf's mapfile.csv writes it ("AuthenticAMD-25-11":
- * vendor, decimal family, hex model), from sysfs' CPU modalias
- * ("cpu:type:x86,ven0002fam0019mod0011:feature:..."), kept as the attribute "cpuid" of
- * every PMU that counts on CPUs: AMD's data fabric events change every generation, and
- * profiles tell the generations apart with 'when = cpuid AuthenticAMD-25-1?'. */
-static char *x86_cpuid(const char *root)
-{
-	char *dir = path_join(root, "sys/devices/system/cpu");
-	char *alias = sysfs_read_attr(dir, "modalias");
-	free(dir);
-	unsigned ven, fam, mod;
-	char *id = NULL;
-	if (alias && sscanf(alias, "cpu:type:x86,ven%4xfam%4xmod%4x", &ven, &fam, &mod) == 3) {
-		static const char *const vendors[] = { [0] = "GenuineIntel", [2] = "AuthenticAMD", [9] = "HygonGenuine" };
-		const char *v = ven < ARRAY_SIZE(vendors) && vendors[ven] ? vendors[ven] : "unknown";
-		id = xasprintf("%s-%u-%X", v, fam, mod);
-	}
-	free(alias);
-	return id;
 }
 
 static void read_type(struct pmu *p)
@@ -432,7 +412,8 @@ struct machine *machine_discover(const char *root)
 	}
 	free_names(names, n);
 	online_from_pmus(m);
-	char *cpuid = x86_cpuid(root);
+	m->cpuid = cpuid_read(root, &m->cpuid_from);
+	const char *cpuid = m->cpuid;
 	int ncpus = m->online.n ? m->online.cpu[m->online.n - 1] + 1 : 1;
 	char **midr_of_cpu = xcalloc((size_t)ncpus, sizeof(char *));
 	for (int i = 0; i < m->npmus; i++) {
@@ -445,7 +426,6 @@ struct machine *machine_discover(const char *root)
 			add_attr(p, &cap, xstrdup("cpuid"), xstrdup(cpuid));
 		}
 	}
-	free(cpuid);
 	for (int c = 0; c < ncpus; c++)
 		free(midr_of_cpu[c]);
 	free(midr_of_cpu);

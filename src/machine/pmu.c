@@ -65,6 +65,7 @@ void machine_free(struct machine *m)
 		hw_sensors_done();
 	cpulist_free(&m->online);
 	free(m->socket_of_cpu);
+	free(m->cpuid);
 	free(m->root);
 	free(m);
 }

@@ -77,6 +77,8 @@ struct machine {
 	struct hwmon_dev *hwmon;
 	struct pci_map *pci; /* PCIe root complexes from the NVIDIA DVSEC (pcimap.h), or NULL */
 	bool libsensors;     /* sensors were found through libsensors (started until machine_free) */
+	char *cpuid;         /* x86: "GenuineIntel-6-8F-8" (machine/cpuid.h), or NULL */
+	const char *cpuid_from; /* where it was read, or NULL */
 };
 
 /* (machine_discover() in machine/discover.h fills a machine.) */

@@ -188,7 +188,7 @@ static void json_instances(struct textbuf *tb, const struct frame *fr)
 		textbuf_put(tb, ",\"filters\":");
 		json_filters(tb, fr->inst[i].filters ? fr->inst[i].filters : "");
 		if (fr->inst[i].error) {
-			textbuf_put(tb, ",\"error\":");
+			textbuf_put(tb, fr->inst[i].absent ? ",\"unavailable\":" : ",\"error\":");
 			json_string(tb, fr->inst[i].error);
 		}
 		textbuf_putc(tb, '}');
@@ -337,10 +337,15 @@ static void write_text_notes(struct textbuf *tb, const struct frame *fr, bool fi
 	}
 	for (int i = 0; i < fr->ninstances && first_frame; i++) {
 		if (fr->inst[i].error && !fr->iinfo[i].nmembers)
-			textbuf_printf(tb, "  ! %s %s: %s\n", fr->iinfo[i].group->name, fr->iinfo[i].name, fr->inst[i].error);
+			textbuf_printf(tb, "  %s %s %s: %s\n", fr->inst[i].absent ? "n/a" : "!", fr->iinfo[i].group->name,
+				       fr->iinfo[i].name, fr->inst[i].error);
 	}
-	for (int i = 0; i < fr->nmissing && first_frame; i++)
-		textbuf_printf(tb, "  ! %s: no PMU matches '%s'\n", fr->missing[i]->name, fr->missing[i]->pmu_pattern);
+	for (int i = 0; i < fr->nmissing && first_frame; i++) {
+		if (fr->missing_why && fr->missing_why[i])
+			textbuf_printf(tb, "  n/a %s: not counted: %s\n", fr->missing[i]->name, fr->missing_why[i]);
+		else
+			textbuf_printf(tb, "  n/a %s: no PMU matches '%s'\n", fr->missing[i]->name, fr->missing[i]->pmu_pattern);
+	}
 }
 
 static void write_text(struct textbuf *tb, const struct frame *fr, bool first_frame, const char *when)

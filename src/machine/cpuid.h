@@ -1,0 +1,17 @@
+/* cpuid.h - an x86 machine's CPU model as perf's mapfile.csv names it. */
+#ifndef PMUTOP_CPUID_H
+#define PMUTOP_CPUID_H
+
+/* "GenuineIntel-6-55-4" (vendor, decimal family, hex model, hex stepping: perf's
+ * get_cpuid_str), from ROOT/proc/cpuinfo; else "GenuineIntel-6-55" from ROOT's CPU
+ * modalias (it has no stepping); else, on the live root ("/") of an x86 machine, from
+ * the CPUID instruction. NULL when none says (an Arm machine: its MIDR says instead).
+ * *from names where it was read. */
+char *cpuid_read(const char *root, const char **from);
+
+/* Does perf's mapfile-style pattern (here a glob) name this CPU? As perf's
+ * strcmp_cpuid_str: the whole string, or the string without its stepping
+ * ("GenuineIntel-6-8F" names "GenuineIntel-6-8F-8"). */
+int cpuid_glob_matches(const char *glob, const char *cpuid);
+
+#endif
