@@ -21,6 +21,7 @@
 #include "base/util.h"
 #include "machine/format.h"
 #include "machine/pcimap.h"
+#include "machine/cpuid.h"
 #include "machine/discover.h"
 #include "machine/pmu.h"
 #include "machine/procstat.h"
@@ -888,6 +889,38 @@ START_TEST(rc_map_of_the_demo_tree)
 }
 END_TEST
 
+/* The CPU model as perf's get_cpuid_str writes it, from each place the kernel offers it,
+ * and perf's rule that a mapfile pattern may name it without its stepping. */
+START_TEST(cpuid_from_each_source)
+{
+	const char *from;
+	char *dir = tmp_dir();
+	ck_assert_ptr_null(cpuid_read(dir, &from)); /* a fake root says nothing: no guess */
+	ck_assert_ptr_null(from);
+	put_file(dir, "sys/devices/system/cpu/modalias", "cpu:type:x86,ven0002fam0019mod0011:feature:,0000\n");
+	char *id = cpuid_read(dir, &from);
+	ck_assert_str_eq(id, "AuthenticAMD-25-11");
+	ck_assert_str_eq(from, "the CPU modalias");
+	free(id);
+	/* /proc/cpuinfo wins (it has the stepping); "model name" is not "model" */
+	put_file(dir, "proc/cpuinfo", "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 85\n"
+				      "model name\t: Intel(R) Xeon(R) Gold 6230\nstepping\t: 7\n\nprocessor\t: 1\nmodel\t\t: 1\n");
+	id = cpuid_read(dir, &from);
+	ck_assert_str_eq(id, "GenuineIntel-6-55-7");
+	ck_assert_str_eq(from, "proc/cpuinfo");
+	ck_assert(cpuid_glob_matches("GenuineIntel-6-55-[56789ABCDEF]", id));  /* cascadelakex */
+	ck_assert(!cpuid_glob_matches("GenuineIntel-6-55-[01234]", id));       /* not skylakex */
+	ck_assert(cpuid_glob_matches("GenuineIntel-6-55", id));                /* without stepping */
+	ck_assert(!cpuid_glob_matches("GenuineIntel-6-5", id));
+	ck_assert(!cpuid_glob_matches("GenuineIntel-6-55-[01234]", "GenuineIntel-6-55"));
+	free(id);
+	put_file(dir, "proc/cpuinfo", "processor\t: 0\nBogoMIPS\t: 2000.00\nCPU implementer\t: 0x41\n");
+	id = cpuid_read(dir, &from); /* an Arm cpuinfo: the modalias then */
+	ck_assert_str_eq(id, "AuthenticAMD-25-11");
+	free(id); /* dir: testutil's cleanup */
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("core");
@@ -898,6 +931,7 @@ int main(void)
 	tcase_add_test(t, discover_missing_root);
 	tcase_add_test(t, heap_steps_populate);
 	tcase_add_test(t, discover_packages);
+	tcase_add_test(t, cpuid_from_each_source);
 	tcase_add_test(t, encode_aliases_and_filters);
 	tcase_add_test(t, encode_memo_agrees);
 	tcase_add_test(t, encode_errors);

@@ -241,6 +241,14 @@ START_TEST(open_errors_say_what_to_do)
 		ck_assert_msg(strstr(m, advice[i].want) && strstr(m, "some_pmu"), "errno %d: %s", advice[i].err, m);
 		free(m);
 	}
+	/* not root at Debian's levels too (3 and 4 forbid unprivileged use entirely): the
+	 * level the kernel has, and the ways out */
+	for (int level = 2; level <= 4; level++) {
+		char *m = source_perf_errno_advice("power", EACCES, level), want[64];
+		snprintf(want, sizeof(want), "kernel.perf_event_paranoid is %d", level);
+		ck_assert_msg(strstr(m, want) && strstr(m, "CAP_PERFMON") && strstr(m, "levels 3 and 4"), "%s", m);
+		free(m);
+	}
 	/* ENOENT: an event number the software PMU does not have */
 	struct live l;
 	live_begin(&l, "[group bad]\npmu = software\ninstance = all\nevent.x = config=0x7fffffff\n[metric bad.x]\nformula = x\n");
