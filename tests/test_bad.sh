@@ -91,4 +91,30 @@ if command -v sqlite3 > /dev/null; then
 else
     skip_check "damaged recordings: the sqlite3 tool is not installed"
 fi
+
+# a profile's strings are data: batch text never sends a control byte from them to the
+# terminal (an OSC that sets the title, a clear-screen); CSV and JSON escape them too
+sh "$TOP_SRCDIR/tests/fixtures/gen-host.sh" esc vm pkg yes 2
+esc=$(printf '\033')
+bel=$(printf '\007')
+cat > esc.ini <<EOF
+[profile]
+name = esc
+title = T${esc}[2J
+[group g]
+title = G${esc}]0;pwned${bel}
+pmu = software
+instance = all${esc}[2J
+events = context-switches
+[metric g.cs]
+title = CS${esc}]0;pwned${bel}
+formula = context_switches / elapsed_s
+unit = /s${esc}[31m
+EOF
+"$PMUTOP" -p esc.ini --sysfs-root esc --sim --fake-clock -b -n 1 > esc.txt 2> esc.err
+expect_eq "control bytes in a profile: batch text runs" $? 0
+grep -q "$esc\\|$bel" esc.txt && fail "batch text sent a control byte from the profile: $(od -c esc.txt | head -5)" || ok
+expect_grep "batch text shows the escape escaped" 'all\\x1b\[2J' esc.txt
+"$PMUTOP" -p esc.ini --sysfs-root esc --sim --fake-clock -b -n 1 --format csv > esc.csv
+grep -q "$bel" esc.csv && fail "CSV sent a BEL from the profile" || ok
 finish

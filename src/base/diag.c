@@ -20,25 +20,6 @@ static struct diag_entry entries[DIAG_KEEP];
 static int nentries;
 static bool quiet;
 
-/* Control characters from files (a profile, a sysfs name, pmutoprc) must not reach the
- * terminal as they are: an escape sequence would garble the screen. */
-static char *escape_controls(const char *s)
-{
-	size_t n = 0;
-	for (const char *p = s; *p; p++)
-		n += ((unsigned char)*p < 0x20 || *p == 0x7f) ? 4 : 1;
-	char *out = xmalloc(n + 1), *o = out;
-	for (const char *p = s; *p; p++) {
-		unsigned char c = (unsigned char)*p;
-		if (c < 0x20 || c == 0x7f)
-			o += sprintf(o, "\\x%02x", c);
-		else
-			*o++ = (char)c;
-	}
-	*o = '\0';
-	return out;
-}
-
 /* Do a and b differ only in their numbers ("cpu3" and "cpu17")? */
 static bool same_shape(const char *a, const char *b)
 {
@@ -59,7 +40,7 @@ static bool same_shape(const char *a, const char *b)
 static void diag_add(enum diag_level level, const char *fmt, va_list ap)
 {
 	char *raw = xvasprintf(fmt, ap);
-	char *text = escape_controls(raw);
+	char *text = str_escape_controls(raw);
 	free(raw);
 	/* the same warning for every CPU (or RC) is said once, with a count */
 	if (nentries && entries[nentries - 1].level == level && same_shape(entries[nentries - 1].text, text)) {

@@ -138,3 +138,16 @@ void textbuf_printf(struct textbuf *tb, const char *fmt, ...)
 	}
 	va_end(again);
 }
+
+void textbuf_escape_controls(struct textbuf *tb)
+{
+	size_t i = 0;
+	while (i < tb->len && ((unsigned char)tb->data[i] >= 0x20 || tb->data[i] == '\n') && tb->data[i] != 0x7f)
+		i++;
+	if (i == tb->len)
+		return;
+	char *safe = str_escape_controls(tb->data + i); /* a NUL inside ends it, as a terminal would */
+	tb->len = i;
+	textbuf_put(tb, safe);
+	free(safe);
+}

@@ -25,5 +25,8 @@ void textbuf_g10(struct textbuf *tb, double v);   /* printf's "%.10g" */
 /* printf's "%.<decimals>f" in the C locale (decimals 0..6) */
 void textbuf_fixed(struct textbuf *tb, double v, int decimals);
 void textbuf_printf(struct textbuf *tb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The text for a terminal: control bytes (but newlines) as \xNN (str_escape_controls);
+ * one pass and nothing moved when there are none. */
+void textbuf_escape_controls(struct textbuf *tb);
 
 #endif

@@ -295,3 +295,29 @@ void str_split_free(char **v)
 		free(*w);
 	free(v);
 }
+
+static bool is_control(unsigned char c)
+{
+	return (c < 0x20 && c != '\n') || c == 0x7f;
+}
+
+char *str_escape_controls(const char *s)
+{
+	size_t n = 0;
+	for (const char *p = s; *p; p++)
+		n += is_control((unsigned char)*p) ? 4 : 1;
+	char *out = xmalloc(n + 1), *o = out;
+	for (const char *p = s; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (is_control(c)) {
+			*o++ = '\\';
+			*o++ = 'x';
+			*o++ = "0123456789abcdef"[c >> 4];
+			*o++ = "0123456789abcdef"[c & 15];
+		} else {
+			*o++ = (char)c;
+		}
+	}
+	*o = '\0';
+	return out;
+}

@@ -15,6 +15,9 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* s with its control bytes (but newlines) written as \xNN: text from files (a profile, a
+ * recording, a sysfs name) must not reach a terminal as escape sequences. */
+char *str_escape_controls(const char *s);
 /* src into dst[size], cut to fit and always terminated: snprintf(dst, size, "%s", src)
  * without printf's cost. */
 void str_copy(char *dst, size_t size, const char *src);

@@ -406,7 +406,10 @@ static bool write_frame_via(struct textbuf *tb, FILE *out, enum batch_format for
 	switch (format) {
 	case BATCH_JSON: write_json(tb, fr, raw, when); break;
 	case BATCH_CSV: write_csv(tb, fr, first, when); break;
-	case BATCH_TEXT: write_text(tb, fr, first, when); break;
+	case BATCH_TEXT: /* for a terminal: a profile's strings are data, not escape sequences */
+		write_text(tb, fr, first, when);
+		textbuf_escape_controls(tb);
+		break;
 	}
 	errno = 0;
 	/* the interval whole or not at all: written past stdio, and a file that took part of
