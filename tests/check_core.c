@@ -21,6 +21,7 @@
 #include "base/util.h"
 #include "machine/format.h"
 #include "machine/pcimap.h"
+#include "base/timetext.h"
 #include "machine/cpuid.h"
 #include "machine/discover.h"
 #include "machine/pmu.h"
@@ -921,6 +922,51 @@ START_TEST(cpuid_from_each_source)
 }
 END_TEST
 
+/* One grammar for durations and moments (base/timetext.h); what it reads is what a
+ * person meant, checked against mktime's own arithmetic, and each refusal says why. */
+START_TEST(time_grammar)
+{
+	static const struct { const char *text; double sec; } good[] = {
+		{ "90s", 90 }, { "90", 90 }, { "5m", 300 }, { "1.5m", 90 }, { "1h30m", 5400 }, { "9m59s", 599 },
+		{ "2d", 172800 }, { "250ms", 0.25 }, { "0s", 0 }, { "1d2h3m4s", 93784 },
+	};
+	char why[256];
+	uint64_t ns;
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		ck_assert_msg(duration_parse(good[i].text, &ns, why, sizeof(why)), "%s: %s", good[i].text, why);
+		ck_assert_msg(ns == (uint64_t)(good[i].sec * 1e9 + 0.5), "%s: %llu", good[i].text, (unsigned long long)ns);
+	}
+	static const char *const bad[] = { "", "5x", "m5", "1e3", "inf", "nan", "0x10", "5m1h", "1s1s", "-5s", "1..5s",
+					   "2000000000s", "9999999999999999999" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why[0] = '\0';
+		ck_assert_msg(!duration_parse(bad[i], &ns, why, sizeof(why)), "%s accepted", bad[i]);
+		ck_assert_msg(why[0], "%s: refused without a reason", bad[i]);
+	}
+	/* a moment on the reference's day, against mktime's own */
+	time_t now = 1764151670; /* 2025-11-26, some time of day */
+	struct tm tm;
+	localtime_r(&now, &tm);
+	tm.tm_hour = 10, tm.tm_min = 47, tm.tm_sec = 50, tm.tm_isdst = -1;
+	uint64_t want = (uint64_t)mktime(&tm) * 1000000000ull, wall;
+	struct moment_ref ref = { .day_ns = (uint64_t)now * 1000000000ull, .plus_ns = (uint64_t)now * 1000000000ull };
+	ck_assert(moment_parse("10:47:50", &ref, &wall, why, sizeof(why)) && wall == want);
+	ck_assert(moment_parse("+9m59s", &ref, &wall, why, sizeof(why)) && wall == ref.plus_ns + 599000000000ull);
+	ck_assert(moment_parse("@1764151670", &ref, &wall, why, sizeof(why)) && wall == ref.plus_ns);
+	ck_assert(!moment_parse("-90s", &ref, &wall, why, sizeof(why))); /* only where allowed */
+	ref.minus = true;
+	ck_assert(moment_parse("-90s", &ref, &wall, why, sizeof(why)) && wall == ref.plus_ns - 90000000000ull);
+	static const char *const badm[] = { "10:50:60", "24:00", "1:5", "10:5x", "@1e30", "@inf", "@-5", "@99999999999999",
+					    "2026-02-30T10:00:00", "2026-13-01T00:00:00", "2026-11-24 10:47:50", "+", "" };
+	for (size_t i = 0; i < sizeof(badm) / sizeof(badm[0]); i++) {
+		why[0] = '\0';
+		ck_assert_msg(!moment_parse(badm[i], &ref, &wall, why, sizeof(why)), "%s accepted", badm[i]);
+		ck_assert_msg(strstr(why, badm[i]) || !badm[i][0] || badm[i][0] == '+', "%s: '%s' does not say what it read",
+			      badm[i], why);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("core");
@@ -932,6 +978,7 @@ int main(void)
 	tcase_add_test(t, heap_steps_populate);
 	tcase_add_test(t, discover_packages);
 	tcase_add_test(t, cpuid_from_each_source);
+	tcase_add_test(t, time_grammar);
 	tcase_add_test(t, encode_aliases_and_filters);
 	tcase_add_test(t, encode_memo_agrees);
 	tcase_add_test(t, encode_errors);

@@ -223,6 +223,54 @@ sqlite3 gap.pmrec "DELETE FROM chunks WHERE first_seq = 61"
 expect_eq "a missing chunk: exit" $? 1
 expect_grep "a missing chunk: said" "replay: samples 61 to 120 (60 of them, between [0-9:]* and [0-9:]*) are missing from the recording; replaying the rest" err.out
 expect_eq "a missing chunk: the rest replayed" "$(cut -d, -f1 gap.csv | grep -v '^time' | sort -u | wc -l)" 240
+# record --info on a damaged first or last chunk, or one that claims 2^31 samples: the
+# readable range and the damage said, exit 1, never a crash (a double free, once)
+"$PMUTOP" --demo hip09 -b -n 200 --fake-clock -w info.pmrec > /dev/null
+for where in max min; do
+    cp info.pmrec dmg.pmrec
+    sqlite3 dmg.pmrec "UPDATE chunks SET data = zeroblob(10) WHERE id = (SELECT $where(id) FROM chunks)"
+    "$PMUTOP" record --info dmg.pmrec > dmg.txt 2> dmg.err
+    expect_eq "--info, damaged $where chunk: exit" $? 1
+    expect_grep "--info, damaged $where chunk: said" "^damaged  *dmg.pmrec: damaged chunk" dmg.txt
+    expect_grep "--info, damaged $where chunk: the readable part" \
+        "^samples  *200 ($([ $where = max ] && echo '1 to 180' || echo '61 to 200') readable)" dmg.txt
+done
+cp info.pmrec dmg.pmrec
+sqlite3 dmg.pmrec "UPDATE chunks SET last_seq = first_seq + 2147483647 WHERE id = (SELECT max(id) FROM chunks)"
+"$PMUTOP" record --info dmg.pmrec > dmg.txt 2> dmg.err
+st=$?
+[ "$st" -le 1 ] && ok || fail "--info, a chunk claiming 2^31 samples: exit $st: $(cat dmg.err)"
+expect_grep "--info, a chunk claiming 2^31 samples: described" "^counters" dmg.txt
+# the span said is the one between the two stamps shown
+"$PMUTOP" record --info info.pmrec > ok.txt
+from=$(sed -n 's/^from  *//p' ok.txt) to=$(sed -n 's/^to  *\(.*\) (.*/\1/p' ok.txt)
+span=$(( $(date -d "$to" +%s) - $(date -d "$from" +%s) ))
+expect_grep "--info: the span between the stamps" "^to .* ($span s)$" ok.txt
+# strings from the file reach the terminal escaped (an instance's error, an event's value)
+cp info.pmrec esc.pmrec
+sqlite3 esc.pmrec "INSERT INTO events(seq, kind, instance, instance_name, term, value) VALUES (3, 'filter', 0, 'x', 'mode', char(27) || ']0;pwned' || char(7))"
+"$PMUTOP" record --info esc.pmrec > esc.txt
+grep -q "$(printf '\033')" esc.txt && fail "--info: an escape byte from the file reached the terminal" || ok
+expect_grep "--info: the escape shown escaped" '\\x1b]0;pwned\\x07' esc.txt
+
+# one grammar for times and durations (pmutop(1)), each refusal saying what it read
+for bad in @1e30 @99999999999 @inf 10:50:60 25:00 +5x +1h-3m 2026-02-30T10:00:00 +; do
+    "$PMUTOP" -r range.pmrec -b --begin "$bad" > /dev/null 2> err.out
+    expect_eq "--begin $bad: exit" $? 2
+    expect_grep "--begin $bad: says what it read" "--begin '$bad'" err.out
+done
+for good in +0s +9m59s +1.5m +1h30m +2s; do
+    "$PMUTOP" -r range.pmrec -b --format csv --begin "$good" > /dev/null 2> err.out
+    st=$?
+    [ "$st" -eq 0 ] || grep -q "is after the recording ends" err.out && ok || fail "--begin $good refused: $(cat err.out)"
+done
+"$PMUTOP" -r range.pmrec -b --begin +1d > /dev/null 2> err.out
+expect_grep "--begin +1d: the bounds with their dates" \
+    "after the recording ends ([0-9]\{4\}-[0-9][0-9]-[0-9][0-9] [0-9:]* to [0-9]\{4\}-[0-9][0-9]-[0-9][0-9] [0-9:]*)" err.out
+"$PMUTOP" -r range.pmrec -b --begin @9999999999 > /dev/null 2> err.out
+expect_eq "--begin in the year 2286: exit" $? 2
+expect_grep "--begin in the year 2286: said with its date" "--begin 2286-" err.out
+
 cp range.pmrec bad.pmrec
 sqlite3 bad.pmrec "UPDATE chunks SET data = X'01DEADBEEF'"
 sqlite3 bad.pmrec "UPDATE tail SET data = X'00504D4331FF'"

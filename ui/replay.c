@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/timetext.h"
 #include "base/util.h"
 #include "engine/runloop.h"
 #include "mode.h"
@@ -58,31 +59,6 @@ static void speed(struct tui *t, double factor)
 	tui_message(t, false, "replay speed %gx", s);
 }
 
-/* "+5m", "-90s" from the frame shown; "HH:MM[:SS]" on its day. */
-static bool parse_jump(const char *text, uint64_t now_wall, uint64_t *wall)
-{
-	char *end;
-	if (text[0] == '+' || text[0] == '-') {
-		double v = strtod(text + 1, &end);
-		double unit = !*end || !strcmp(end, "s") ? 1 : !strcmp(end, "m") ? 60 : !strcmp(end, "h") ? 3600 : 0;
-		if (end == text + 1 || !unit || !(v >= 0))
-			return false;
-		double ns = v * unit * 1e9;
-		*wall = text[0] == '+' ? now_wall + (uint64_t)ns : (uint64_t)ns > now_wall ? 0 : now_wall - (uint64_t)ns;
-		return true;
-	}
-	time_t day = (time_t)(now_wall / 1000000000ull);
-	struct tm tm;
-	localtime_r(&day, &tm);
-	tm.tm_sec = 0;
-	if (((end = strptime(text, "%H:%M:%S", &tm)) && !*end) || ((end = strptime(text, "%H:%M", &tm)) && !*end)) {
-		tm.tm_isdst = -1;
-		*wall = (uint64_t)mktime(&tm) * 1000000000ull;
-		return true;
-	}
-	return false;
-}
-
 static void jump_key(struct tui *t, int key)
 {
 	struct prompt *pr = t->mode_data;
@@ -93,11 +69,13 @@ static void jump_key(struct tui *t, int key)
 		struct ui_position p;
 		position(t, &p);
 		uint64_t wall;
-		char text[sizeof(pr->text)];
+		char text[sizeof(pr->text)], why[256];
 		str_copy(text, sizeof(text), pr->text);
 		ui_mode_leave(t);
-		if (!parse_jump(text, p.wall, &wall)) {
-			tui_message(t, true, "'%s': jump to HH:MM[:SS], +5m or -90s", text);
+		/* the command line's grammar (base/timetext.h), from the frame shown */
+		struct moment_ref ref = { .day_ns = p.wall, .plus_ns = p.wall, .minus = true };
+		if (!moment_parse(text, &ref, &wall, why, sizeof(why))) {
+			tui_message(t, true, "jump: %s", why);
 			return;
 		}
 		show(t, rp(t)->seq_at_wall(rp(t)->ctx, wall));

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/timetext.h"
 #include "base/util.h"
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -230,14 +231,8 @@ char *command_line(int argc, char **argv)
 
 bool parse_duration(const char *s, uint64_t *ns)
 {
-	char *end;
-	double v = strtod_c(s, &end);
-	double unit = !*end || !strcmp(end, "s") ? 1 : !strcmp(end, "m") ? 60 : !strcmp(end, "h") ? 3600
-		    : !strcmp(end, "d") ? 86400 : 0;
-	if (end == s || !unit || !(v > 0) || v * unit > 1e8)
-		return false;
-	*ns = (uint64_t)(v * unit * 1e9 + 0.5);
-	return true;
+	char why[256];
+	return duration_parse(s, ns, why, sizeof(why)) && *ns > 0;
 }
 
 void cmd_bad_option(const char *cmd, int c, char **argv)

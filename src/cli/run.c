@@ -13,6 +13,7 @@
 #include "base/diag.h"
 #include "base/heap.h"
 #include "base/sysfs.h"
+#include "base/timetext.h"
 #include "base/util.h"
 #include "cli/options.h"
 #include "engine/catalog.h"
@@ -313,37 +314,20 @@ static int add_outputs(struct options *o, struct session *s, struct runloop *loo
 	return 0;
 }
 
-/* --begin/--end: HH:MM[:SS] on the recording's first day, +DURATION from its start,
- * YYYY-mm-ddTHH:MM:SS, or @EPOCH_SECONDS; 0 and a message when it is none of them. */
+/* --begin/--end (base/timetext.h's moments): HH:MM[:SS] on the recording's first day,
+ * +DURATION from its start; 0 and a message when it is none of them. */
 static uint64_t parse_when(const char *what, const char *text, struct replay *rp)
 {
 	struct replay_position pos;
 	replay_position(rp, &pos);
-	uint64_t ns;
-	struct tm tm;
-	time_t first = (time_t)(pos.wall_first / 1000000000ull);
-	char *end;
-	if (text[0] == '+' && parse_duration(text + 1, &ns))
-		return pos.wall_first + ns;
-	if (text[0] == '@') {
-		double sec = strtod_c(text + 1, &end);
-		if (!*end && sec > 0)
-			return (uint64_t)(sec * 1e9);
+	struct moment_ref ref = { .day_ns = pos.wall_first, .plus_ns = pos.wall_first };
+	uint64_t wall;
+	char why[256];
+	if (!moment_parse(text, &ref, &wall, why, sizeof(why))) {
+		fprintf(stderr, "pmutop: %s %s\n", what, why);
+		return 0;
 	}
-	localtime_r(&first, &tm);
-	memset(&tm.tm_sec, 0, sizeof(int) * 3);
-	if ((end = strptime(text, "%Y-%m-%dT%H:%M:%S", &tm)) && !*end) {
-		tm.tm_isdst = -1;
-		return (uint64_t)mktime(&tm) * 1000000000ull;
-	}
-	localtime_r(&first, &tm);
-	tm.tm_sec = 0;
-	if (((end = strptime(text, "%H:%M:%S", &tm)) && !*end) || ((end = strptime(text, "%H:%M", &tm)) && !*end)) {
-		tm.tm_isdst = -1;
-		return (uint64_t)mktime(&tm) * 1000000000ull;
-	}
-	fprintf(stderr, "pmutop: %s %s: want HH:MM[:SS], +DURATION (+5m), YYYY-mm-ddTHH:MM:SS or @SECONDS\n", what, text);
-	return 0;
+	return wall ? wall : 1; /* @0: before any recording, not "no bound" */
 }
 
 /* One run's parts, set up in order and undone by run_done(), whatever got made. */

@@ -18,6 +18,7 @@
 
 #include "base/clock.h"
 #include "base/diag.h"
+#include "base/timetext.h"
 #include "base/util.h"
 #include "engine/profile.h"
 #include "engine/session.h"
@@ -457,11 +458,11 @@ static void wall_text(uint64_t wall_ns, char *buf, size_t len)
 
 int replay_check_range(struct replay *r, uint64_t begin_wall, uint64_t end_wall, char **err)
 {
-	char b[16], e[16], first[16], last[16];
-	wall_text(begin_wall, b, sizeof(b));
-	wall_text(end_wall, e, sizeof(e));
-	wall_text(r->wall_first, first, sizeof(first));
-	wall_text(r->wall_last, last, sizeof(last));
+	char b[40], e[40], first[40], last[40]; /* with dates: a bound may be days away */
+	moment_text(begin_wall, b, sizeof(b));
+	moment_text(end_wall, e, sizeof(e));
+	moment_text(r->wall_first, first, sizeof(first));
+	moment_text(r->wall_last, last, sizeof(last));
 	*err = NULL;
 	if (begin_wall && end_wall && end_wall < begin_wall)
 		*err = xasprintf("--end %s is before --begin %s: nothing to replay", e, b);

@@ -441,6 +441,28 @@ uint64_t store_next_seq(struct store *st, uint64_t seq)
 	return f1 && (!f2 || c < t) ? (uint64_t)c : f2 ? (uint64_t)t : 0;
 }
 
+uint64_t store_prev_seq(struct store *st, uint64_t seq)
+{
+	bool f1, f2;
+	int64_t c = scalar(st, "SELECT MAX(last_seq) FROM chunks WHERE last_seq < ?1", (int64_t)seq, &f1);
+	int64_t t = scalar(st, "SELECT MAX(seq) FROM tail WHERE seq < ?1", (int64_t)seq, &f2);
+	int64_t best = f1 && c > 0 ? c : 0;
+	if (f2 && t > best)
+		best = t;
+	return (uint64_t)best;
+}
+
+void store_chunk_bounds(struct store *st, uint64_t seq, uint64_t *first, uint64_t *last)
+{
+	bool f1, f2;
+	int64_t a = scalar(st, "SELECT first_seq FROM chunks WHERE first_seq <= ?1 AND last_seq >= ?1 ORDER BY first_seq DESC LIMIT 1",
+			   (int64_t)seq, &f1);
+	int64_t b = scalar(st, "SELECT last_seq FROM chunks WHERE first_seq <= ?1 AND last_seq >= ?1 ORDER BY first_seq DESC LIMIT 1",
+			   (int64_t)seq, &f2);
+	*first = f1 && a > 0 && (uint64_t)a <= seq ? (uint64_t)a : seq;
+	*last = f2 && (uint64_t)b >= seq ? (uint64_t)b : seq;
+}
+
 static void drop_cache(struct store *st)
 {
 	st->cache = NULL; /* its memory stays in st->decoded for the next chunk */

@@ -62,6 +62,11 @@ int store_sample(struct store *st, uint64_t seq, struct rec_sample *out, char **
 uint64_t store_seq_at(struct store *st, uint64_t t_ns);
 /* The first recorded seq after seq (past a gap: a chunk lost), 0 if none. */
 uint64_t store_next_seq(struct store *st, uint64_t seq);
+/* The last recorded seq before seq, 0 if none. */
+uint64_t store_prev_seq(struct store *st, uint64_t seq);
+/* The samples the chunk holding seq spans, as its index says (seq, seq in the tail or
+ * where no chunk holds it): to step over a damaged chunk whole. */
+void store_chunk_bounds(struct store *st, uint64_t seq, uint64_t *first, uint64_t *last);
 /* Rows of a query as a callback per row (values as text); for counters, instances, events. */
 int store_query(struct store *st, const char *sql, void (*row)(void *ctx, int n, const char *const *v), void *ctx,
 		char **err);

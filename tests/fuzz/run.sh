@@ -8,7 +8,7 @@ secs=${1:-15}
 out="$top/build-fuzz"
 mkdir -p "$out"
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -D_GNU_SOURCE -I$top/src -I$top"
-core="base/util base/heap base/diag base/sysfs base/cpulist base/expr base/iniread machine/format machine/pmu machine/discover machine/bfperf machine/pcimap machine/encode machine/snapshot machine/sensorchips machine/hwsensors engine/profile engine/profile_check engine/profile_filter sources/simmodel record/codec record/libs"
+core="base/util base/timetext base/textbuf base/numtext base/heap base/diag base/sysfs base/cpulist base/expr base/iniread machine/format machine/pmu machine/discover machine/cpuid machine/bfperf machine/pcimap machine/encode machine/snapshot machine/sensorchips machine/hwsensors engine/profile engine/profile_check engine/profile_filter sources/simmodel record/codec record/libs"
 srcs=""
 for f in $core; do srcs="$srcs $top/src/$f.c"; done
 inih="$(pkg-config --cflags --libs inih) $(pkg-config --cflags --libs libzstd) -lsensors"
@@ -18,9 +18,9 @@ all=$(find "$top/src" -name '*.c' ! -path '*/cli/*' | sort | tr '\n' ' ')
 perf="-I$top/libperf-local/include $top/libperf-local/lib/libperf.a $top/libperf-local/lib/libapi.a"
 full="$perf $(pkg-config --cflags --libs sqlite3 libmicrohttpd) -lpthread"
 status=0
-for t in ${FUZZ_TARGETS:-profile expr encode model record sysfs http}; do
+for t in ${FUZZ_TARGETS:-profile expr encode model record recording time sysfs http}; do
     case $t in
-    sysfs|http) src="$all" extra="$full" ;;
+    sysfs|http|recording) src="$all" extra="$full" ;;
     *) src="$srcs" extra="" ;;
     esac
     clang $flags -DPMUTOP_SRCDIR="\"$top\"" -o "$out/fuzz_$t" "$top/tests/fuzz/fuzz_$t.c" $src $inih $extra -lm

@@ -1,0 +1,171 @@
+/* info.c - what a recording holds, for a person (pmutop record --info).
+ *
+ * A reader of files anyone may hand it: a damaged chunk at either end is stepped over
+ * (the range shown is what can be read, and the damage is said), every string from the
+ * file is escaped before it reaches a terminal, and nothing here trusts a count the
+ * file claims (the store refuses those). The recording fuzzer calls this as the command
+ * does. */
+#include "record/info.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/textbuf.h"
+#include "base/util.h"
+#include "record/store.h"
+
+static void stamp(uint64_t wall_ns, char *buf, size_t len)
+{
+	time_t t = (time_t)(wall_ns / 1000000000ull);
+	struct tm tm;
+	if (!localtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S %z", &tm))
+		snprintf(buf, len, "@%llu", (unsigned long long)(wall_ns / 1000000000ull));
+}
+
+static void put_row(void *ctx, int n, const char *const *v)
+{
+	struct textbuf *out = ctx;
+	for (int i = 0; i < n; i++) {
+		textbuf_put(out, i ? "  " : "    ");
+		textbuf_put(out, v[i] ? v[i] : "");
+	}
+	textbuf_putc(out, '\n');
+}
+
+/* Sample seq into s: 0, or -1 keeping the first reason in *damage. */
+static int try_sample(struct store *st, uint64_t seq, struct rec_sample *s, char **damage)
+{
+	char *err = NULL;
+	int r = store_sample(st, seq, s, &err);
+	if (r < 0 && !*damage)
+		*damage = err ? err : xstrdup("unreadable sample");
+	else
+		free(err);
+	return r == 0 ? 0 : -1;
+}
+
+/* The first readable sample in [first, last], a damaged chunk stepped over whole by its
+ * index (each step moves past a recorded seq: as many steps as chunks at most, whatever
+ * the index claims); 0 if none. */
+static uint64_t first_readable(struct store *st, uint64_t first, uint64_t last, struct rec_sample *s, char **damage)
+{
+	for (uint64_t seq = first; seq && seq <= last;) {
+		if (try_sample(st, seq, s, damage) == 0)
+			return seq;
+		uint64_t a, b;
+		store_chunk_bounds(st, seq, &a, &b);
+		uint64_t next = store_next_seq(st, b > seq ? b : seq);
+		if (next <= seq)
+			break;
+		seq = next;
+	}
+	return 0;
+}
+
+/* The last readable sample in [first, last]: back a chunk at a time to one that reads,
+ * then forward through its chunk (read once) to the last that does. */
+static uint64_t last_readable(struct store *st, uint64_t first, uint64_t last, struct rec_sample *s, char **damage)
+{
+	uint64_t seq = last;
+	while (try_sample(st, seq, s, damage) != 0) {
+		uint64_t a, b;
+		store_chunk_bounds(st, seq, &a, &b);
+		uint64_t prev = store_prev_seq(st, a < seq ? a : seq);
+		if (!prev || prev < first || prev >= seq)
+			return 0;
+		seq = prev;
+	}
+	while (seq < last && try_sample(st, seq + 1, s, damage) == 0)
+		seq++;
+	if (try_sample(st, seq, s, damage) != 0) /* s holds seq again */
+		return 0;
+	return seq;
+}
+
+static void put_meta(struct textbuf *out, struct store *st)
+{
+	static const char *const keys[] = { "host", "kernel", "pmutop_version", "version", "source", "command", "profiles" };
+	static const char *const labels[] = { "host", "kernel", "pmutop", "format", "source", "command", "profiles" };
+	textbuf_putc(out, '\n');
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		char *v = store_meta(st, keys[i]);
+		textbuf_printf(out, "%-11s %s\n", labels[i], v ? v : "?");
+		free(v);
+	}
+	char *np = store_meta(st, "profiles");
+	int n = np ? atoi(np) : 0;
+	free(np);
+	for (int i = 0; i < n && i < 64; i++) {
+		char key[64];
+		snprintf(key, sizeof(key), "profile.%d.name", i);
+		char *name = store_meta(st, key);
+		snprintf(key, sizeof(key), "profile.%d.path", i);
+		char *p = store_meta(st, key);
+		textbuf_printf(out, "  %-12s %s\n", name ? name : "?", p ? p : "");
+		free(name);
+		free(p);
+	}
+}
+
+/* from, to and the samples that can be read; the damage, if any. */
+static int put_range(struct textbuf *out, struct store *st)
+{
+	uint64_t first, last;
+	store_range(st, &first, &last);
+	struct rec_sample a, b;
+	rec_sample_alloc(&a, store_ncounters(st));
+	rec_sample_alloc(&b, store_ncounters(st));
+	char *damage = NULL;
+	uint64_t fa = first ? first_readable(st, first, last, &a, &damage) : 0;
+	uint64_t lb = fa ? last_readable(st, fa, last, &b, &damage) : 0;
+	if (fa && lb) {
+		/* from the start of the first interval counted to the end of the last, so the
+		 * span said is the one between the two stamps */
+		uint64_t from = a.wall_ns > a.interval_ns ? a.wall_ns - a.interval_ns : a.wall_ns;
+		char t1[64], t2[64];
+		stamp(from, t1, sizeof(t1));
+		stamp(b.wall_ns, t2, sizeof(t2));
+		textbuf_printf(out, "from        %s\nto          %s (%.0f s)\n", t1, t2,
+			       b.wall_ns > from ? (double)(b.wall_ns - from) / 1e9 : 0.0);
+	}
+	textbuf_printf(out, "samples     %llu", first ? (unsigned long long)(last - first + 1) : 0ull);
+	if (fa && lb && (fa != first || lb != last))
+		textbuf_printf(out, " (%llu to %llu readable)", (unsigned long long)fa, (unsigned long long)lb);
+	textbuf_putc(out, '\n');
+	if (damage)
+		textbuf_printf(out, "damaged     %s\n", damage);
+	free(damage);
+	rec_sample_free(&a);
+	rec_sample_free(&b);
+	return damage ? 1 : 0;
+}
+
+int record_info(const char *path, struct textbuf *out, char **err)
+{
+	struct store *st = store_open(path, err);
+	if (!st)
+		return -1;
+	textbuf_printf(out, "recording   %s", path);
+	put_meta(out, st);
+	int status = put_range(out, st);
+	textbuf_printf(out, "counters    %d\n", store_ncounters(st));
+	uint64_t chunk_bytes, file_bytes, chunk_samples;
+	store_sizes(st, &chunk_bytes, &file_bytes, &chunk_samples);
+	textbuf_printf(out, "size        %llu bytes", (unsigned long long)file_bytes);
+	if (chunk_samples && store_ncounters(st))
+		textbuf_printf(out, " (chunks: %.3f bytes per counter per sample)",
+			       (double)chunk_bytes / (double)chunk_samples / store_ncounters(st));
+	textbuf_put(out, "\nevents\n");
+	char *qerr = NULL;
+	if (store_query(st, "SELECT seq, kind, instance_name, term, value FROM events ORDER BY seq, id", put_row, out,
+			&qerr) < 0) {
+		textbuf_printf(out, "    (unreadable: %s)\n", qerr ? qerr : "?");
+		status = 1;
+	}
+	free(qerr);
+	store_close(st);
+	textbuf_escape_controls(out);
+	return status;
+}
