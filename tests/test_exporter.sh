@@ -219,8 +219,87 @@ wait_until "its first frame" 10 curl -sf "http://127.0.0.1:$sport/metrics" -o /d
 slow_test "$sport" 16 8 4 > slow2.out 2>&1 && ok || fail "every connection held by slow clients: $(tail -n 5 slow2.out)"
 stop_demo
 "$PMUTOP" serve --demo --http-limits 16,32,2 -n 1 > /dev/null 2> err.out
-expect_eq "bad --http-limits exit" $? 1
+expect_eq "bad --http-limits: a usage error" $? 2
 expect_grep "bad --http-limits said" "want CLIENTS,PER_ADDRESS,SECONDS" err.out
+"$PMUTOP" --demo -b -n 1 --listen abc > /dev/null 2> err.out
+expect_eq "bad --listen: a usage error" $? 2
+expect_grep "bad --listen said" "want ADDRESS:PORT" err.out
+"$PMUTOP" --demo -b -n 1 --http-limits garbage > /dev/null 2> err.out
+expect_eq "--http-limits garbage without --listen: refused" $? 2
+"$PMUTOP" --demo -b -n 1 --http-limits 16,4,2 > /dev/null 2> err.out
+expect_eq "--http-limits without an exporter: refused" $? 2
+expect_grep "--http-limits without an exporter: said" "needs --listen" err.out
+
+# a local user holding every slot from the scraper's own address (127.0.0.1) cannot take
+# /metrics away: 1 000 connections, half idle, half trickling a header byte now and then,
+# reconnecting as they are closed, for 30 s, under the default limits; a scrape a second
+# from 127.0.0.1 is answered every time within 1 s (the oldest idle gives way to it)
+"$PMUTOP" serve --demo --listen 127.0.0.1:0 -d 0.5 2> hog.err &
+dpid=$!
+pids="$pids $dpid"
+hog_port() { grep -q "(port [0-9]*)" hog.err; }
+wait_until "the exporter's port" 10 hog_port
+hport=$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' hog.err)
+wait_until "its first frame" 10 curl -sf "http://127.0.0.1:$hport/metrics" -o /dev/null
+python3 - "$hport" 1000 30 > hog.out 2>&1 <<'PY' && ok || fail "1000 local connections took /metrics: $(tail -n 5 hog.out)"
+import resource, selectors, socket, sys, time, threading, urllib.request
+port, n, secs = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, n + 256)), hard))
+stop = time.time() + secs
+held = {}  # socket -> trickles?
+opened = 0
+def connect(trickle):
+    global opened
+    s = socket.socket()
+    s.setblocking(False)
+    try:
+        s.connect_ex(("127.0.0.1", port))
+    except OSError:
+        s.close()
+        return
+    held[s] = trickle
+    opened += 1
+def hog():
+    k = 0
+    while time.time() < stop:
+        for s, trickle in list(held.items()):  # closed by the server: open another
+            try:
+                if trickle:
+                    s.send(b"GET /metrics HTTP/1.1\r\nX: " if k == 0 else b"a")
+                elif s.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"":
+                    raise OSError
+            except BlockingIOError:
+                continue
+            except OSError:
+                s.close()
+                del held[s]
+        while len(held) < n and time.time() < stop:
+            connect(len(held) % 2 == 0)
+        k += 1
+        time.sleep(0.2)
+t = threading.Thread(target=hog)
+t.start()
+time.sleep(2)  # every slot taken before the first scrape
+worst, failed, scrapes = 0.0, 0, 0
+while time.time() < stop - 1:
+    t0 = time.time()
+    scrapes += 1
+    try:
+        body = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=1).read()
+        assert b"pmutop_build_info" in body
+        worst = max(worst, time.time() - t0)
+    except Exception as e:
+        failed += 1
+        print("scrape failed:", e)
+    time.sleep(max(0, 1 - (time.time() - t0)))
+t.join()
+for s in held:
+    s.close()
+print("%d scrapes, %d failed, worst %.3f s; %d connections opened by the hog" % (scrapes, failed, worst, opened))
+assert failed == 0 and scrapes >= 25 and worst < 1, (failed, scrapes, worst)
+PY
+stop_demo
 
 # a real Prometheus scraping every second, pmutop serve on the tree and on a BlueField
 # demo (whose gauges, sensors and hwmon counters have rules of their own)
@@ -344,7 +423,7 @@ pids=""
 holder=$!
 pids="$holder"
 "$PMUTOP" serve --demo --listen 999.1.1.1:80 -n 1 2> err.out
-expect_eq "bad address exit" $? 1
+expect_eq "bad address exit" $? 2
 expect_grep "bad address said" "not an IPv4 address" err.out
 kill $holder 2> /dev/null; wait $holder 2> /dev/null
 pids=""

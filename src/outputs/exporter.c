@@ -627,6 +627,17 @@ static bool parse_limits(const char *text, struct exporter_limits *l, char **err
 	return true;
 }
 
+int exporter_check_options(const char *listen, const char *limits, char **err)
+{
+	struct sockaddr_storage ss;
+	socklen_t slen;
+	struct exporter_limits lim;
+	*err = NULL;
+	if ((listen && !parse_listen(listen, &ss, &slen, err)) || (limits && !parse_limits(limits, &lim, err)))
+		return -1;
+	return 0;
+}
+
 struct output *exporter_output_new(const struct exporter_options *opt, char **err)
 {
 	*err = NULL;
@@ -650,11 +661,13 @@ struct output *exporter_output_new(const struct exporter_options *opt, char **er
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO;
 	if (ss.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
-	x->guard = http_guard_new(mhd, (uint64_t)x->lim.seconds * 1000000000ull);
+	x->guard = http_guard_new(mhd, (uint64_t)x->lim.seconds * 1000000000ull, x->lim.clients, x->lim.per_address);
 	errno = 0;
+	/* the guard keeps both limits (httpguard.h: the oldest idle gives way to a newcomer);
+	 * the library's only bounds what it must let the guard see */
 	x->d = mhd->start_daemon(flags, 0, NULL, NULL, handle, o, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-				MHD_OPTION_CONNECTION_LIMIT, x->lim.clients, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-				x->lim.per_address, MHD_OPTION_CONNECTION_TIMEOUT, x->lim.seconds,
+				MHD_OPTION_CONNECTION_LIMIT, x->lim.clients + GUARD_HEADROOM,
+				MHD_OPTION_NOTIFY_COMPLETED, http_guard_completed, x->guard, MHD_OPTION_CONNECTION_TIMEOUT, x->lim.seconds,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768, MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)128,
 				MHD_OPTION_NOTIFY_CONNECTION, http_guard_notify, x->guard, MHD_OPTION_END);
 	if (!x->d) {

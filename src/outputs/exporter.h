@@ -23,6 +23,9 @@ struct exporter_options {
 #define EXPORTER_DEFAULT_LISTEN "127.0.0.1:9741"
 
 /* NULL with *err when the address cannot be bound. Says the URL on stderr. */
+/* Are --listen and --http-limits (either NULL) well formed? -1 with *err saying what
+ * is expected: a usage error, found before anything starts. */
+int exporter_check_options(const char *listen, const char *limits, char **err);
 struct output *exporter_output_new(const struct exporter_options *o, char **err);
 /* The port it listens on (after binding port 0). */
 int exporter_port(struct output *o);

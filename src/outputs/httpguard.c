@@ -1,31 +1,39 @@
 /* httpguard.c - a deadline for every request a client sends (see httpguard.h). */
 #include "outputs/httpguard.h"
 
+#include <netinet/in.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 
 #include "base/clock.h"
 #include "base/util.h"
 
 struct watched {
-	struct watched *prev, *next;
+	struct watched *prev, *next; /* oldest first */
 	int fd;
-	uint64_t deadline_ns;
+	uint64_t deadline_ns; /* UINT64_MAX: shut down, the library closes it */
+	bool busy;            /* its request is in and being answered */
+	struct sockaddr_storage addr;
 };
 
 struct http_guard {
 	const struct mhd_api *m;
 	uint64_t timeout_ns;
+	unsigned clients, per_address;
 	pthread_mutex_t lock; /* the list: the HTTP thread adds and removes, refreshes reap */
 	struct watched head;  /* a ring of the open connections */
 };
 
-struct http_guard *http_guard_new(const struct mhd_api *m, uint64_t timeout_ns)
+struct http_guard *http_guard_new(const struct mhd_api *m, uint64_t timeout_ns, unsigned clients, unsigned per_address)
 {
 	struct http_guard *g = xcalloc(1, sizeof(*g));
 	g->m = m;
 	g->timeout_ns = timeout_ns;
+	g->clients = clients;
+	g->per_address = per_address;
 	pthread_mutex_init(&g->lock, NULL);
 	g->head.next = g->head.prev = &g->head;
 	return g;
@@ -57,6 +65,42 @@ static void append(struct http_guard *g, struct watched *w)
 	g->head.prev = w;
 }
 
+static bool same_address(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr == ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	if (a->ss_family == AF_INET6)
+		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr, &((const struct sockaddr_in6 *)b)->sin6_addr,
+			       sizeof(struct in6_addr));
+	return true;
+}
+
+/* Past a limit with newcomer w: the oldest connection that is not being answered (of
+ * w's address, for the per-address limit) gives way. Under the lock. */
+static void make_room(struct http_guard *g, struct watched *w)
+{
+	unsigned all = 0, mine = 0;
+	for (struct watched *o = g->head.next; o != &g->head; o = o->next) {
+		if (o->deadline_ns == UINT64_MAX)
+			continue; /* going already */
+		all++;
+		mine += same_address(&o->addr, &w->addr);
+	}
+	bool per_address = mine > g->per_address;
+	if (!per_address && all <= g->clients)
+		return;
+	for (struct watched *o = g->head.next; o != &g->head; o = o->next) {
+		if (o == w || o->busy || o->deadline_ns == UINT64_MAX || (per_address && !same_address(&o->addr, &w->addr)))
+			continue;
+		if (o->fd >= 0)
+			shutdown(o->fd, SHUT_RDWR);
+		o->deadline_ns = UINT64_MAX;
+		return;
+	}
+}
+
 void http_guard_notify(void *cls, struct MHD_Connection *c, void **socket_context,
 		       enum MHD_ConnectionNotificationCode code)
 {
@@ -66,8 +110,13 @@ void http_guard_notify(void *cls, struct MHD_Connection *c, void **socket_contex
 		struct watched *w = xcalloc(1, sizeof(*w));
 		w->fd = info ? info->connect_fd : -1;
 		w->deadline_ns = clock_monotonic_ns() + g->timeout_ns;
+		const union MHD_ConnectionInfo *ai = g->m->get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+		if (ai && ai->client_addr)
+			memcpy(&w->addr, ai->client_addr,
+			       ai->client_addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in));
 		pthread_mutex_lock(&g->lock);
 		append(g, w);
+		make_room(g, w);
 		pthread_mutex_unlock(&g->lock);
 		*socket_context = w;
 		http_guard_reap(g); /* a new client wants a slot: free those past their time */
@@ -89,7 +138,23 @@ void http_guard_answered(struct http_guard *g, struct MHD_Connection *c)
 	if (!w)
 		return;
 	pthread_mutex_lock(&g->lock);
-	w->deadline_ns = clock_monotonic_ns() + g->timeout_ns;
+	if (w->deadline_ns != UINT64_MAX)
+		w->deadline_ns = clock_monotonic_ns() + g->timeout_ns;
+	w->busy = true;
+	pthread_mutex_unlock(&g->lock);
+}
+
+void http_guard_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
+{
+	struct http_guard *g = cls;
+	(void)con_cls;
+	(void)toe;
+	const union MHD_ConnectionInfo *info = g->m->get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	struct watched *w = info ? info->socket_context : NULL;
+	if (!w)
+		return;
+	pthread_mutex_lock(&g->lock);
+	w->busy = false; /* idle now, waiting for its next request */
 	pthread_mutex_unlock(&g->lock);
 }
 
@@ -99,7 +164,7 @@ int http_guard_reap(struct http_guard *g)
 	int n = 0;
 	pthread_mutex_lock(&g->lock);
 	for (struct watched *w = g->head.next; w != &g->head; w = w->next) { /* a few hundred at most */
-		if (w->deadline_ns > now)
+		if (w->deadline_ns > now || w->deadline_ns == UINT64_MAX)
 			continue;
 		if (w->fd >= 0 && shutdown(w->fd, SHUT_RDWR) == 0)
 			n++;
