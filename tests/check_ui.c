@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ui/tui.h"
 #include "testutil.h"
@@ -119,7 +120,7 @@ END_TEST
 START_TEST(settings_round_trip)
 {
 	char *dir = tmp_dir();
-	char *path = xasprintf("%s/sub/dir/pmutoprc", dir);
+	char *path = xasprintf("%s/.config/pmutop/pmutoprc", dir), why[512];
 	struct settings s;
 	settings_defaults(&s);
 	s.colour = TRI_OFF;
@@ -129,7 +130,15 @@ START_TEST(settings_round_trip)
 	settings_set_hidden(&s, "tegra410/pcie", true);
 	settings_set_hidden(&s, "host/host", true);
 	settings_set_hidden(&s, "host/host", false);
-	ck_assert(settings_save(&s, path)); /* makes the directories */
+	ck_assert(settings_save(&s, path, why, sizeof(why))); /* makes .config/pmutop, no further */
+	/* a $HOME that does not exist is not made, and the refusal says why */
+	char *nohome = xasprintf("%s/nonexistent/x/.config/pmutop/pmutoprc", dir);
+	ck_assert(!settings_save(&s, nohome, why, sizeof(why)));
+	ck_assert_msg(strstr(why, "No such file or directory") && strstr(why, nohome), "%s", why);
+	char *above = xasprintf("%s/nonexistent", dir);
+	ck_assert_int_ne(access(above, F_OK), 0);
+	free(above);
+	free(nohome);
 	struct settings r;
 	settings_defaults(&r);
 	settings_load(&r, path);

@@ -470,4 +470,8 @@ for cmd in "" encode list record serve rules; do
     [ -z "$wide" ] && ok || fail "pmutop $cmd --help: lines over 80 columns: $wide"
 done
 
+# --proc-root that has no proc/stat: said, not a silently missing CPU meter
+"$PMUTOP" --demo -b -n 1 --fake-clock --proc-root "$scratch/no-such-root" > /dev/null 2> proc.err
+expect_eq "--proc-root without proc/stat: still counts" $? 0
+expect_grep "--proc-root without proc/stat: said" "--proc-root .*no-such-root: cannot read .*proc/stat (No such file or directory): no CPU meter" proc.err
 finish

@@ -3,6 +3,7 @@
  * an older pmutop reads a newer file. */
 #include <errno.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -94,27 +95,42 @@ void settings_load(struct settings *s, const char *path)
 	fclose(f);
 }
 
-static void mkdirs_for(const char *path)
+/* The file's directory and, at most, the one above it (~/.config/pmutop: .config and
+ * pmutop): never a missing $HOME or anything above it. 0 or an errno. */
+static int make_config_dir(const char *path)
 {
-	char *d = xstrdup(path);
-	for (char *p = d + 1; *p; p++) {
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(d, 0755);
-			*p = '/';
+	char *d = xstrdup(path), *slash = strrchr(d, '/');
+	int err = 0;
+	if (slash && slash != d) {
+		*slash = '\0';
+		if (mkdir(d, 0700) < 0 && errno == ENOENT) { /* its parent too (.config), no further */
+			char *up = strrchr(d, '/');
+			if (up && up != d) {
+				*up = '\0';
+				err = mkdir(d, 0700) < 0 && errno != EEXIST ? errno : 0;
+				*up = '/';
+			}
+			if (!err && mkdir(d, 0700) < 0 && errno != EEXIST)
+				err = errno;
+		} else if (errno != EEXIST && errno) {
+			err = errno;
 		}
 	}
 	free(d);
+	return err;
 }
 
-bool settings_save(const struct settings *s, const char *path)
+bool settings_save(const struct settings *s, const char *path, char *why, size_t len)
 {
+	snprintf(why, len, "%s", path ? "" : "no $HOME nor $XDG_CONFIG_HOME to save in");
 	if (!path)
 		return false;
-	mkdirs_for(path);
+	errno = 0;
+	int err = make_config_dir(path);
 	char *tmp = xasprintf("%s.tmp", path);
 	FILE *f = fopen(tmp, "w");
 	if (!f) {
+		snprintf(why, len, "%s: %s", path, strerror(errno ? errno : err ? err : EIO));
 		free(tmp);
 		return false;
 	}
@@ -130,6 +146,10 @@ bool settings_save(const struct settings *s, const char *path)
 			fprintf(f, "hide_pane=%s\n", s->hidden[i]);
 	}
 	bool ok = fclose(f) == 0 && rename(tmp, path) == 0; /* never a half-written file */
+	if (!ok) {
+		snprintf(why, len, "%s: %s", path, strerror(errno ? errno : EIO));
+		unlink(tmp);
+	}
 	free(tmp);
 	return ok;
 }

@@ -130,10 +130,11 @@ static void setup_key(struct tui *t, int key)
 	case KEY_RIGHT: case ' ': case '\r': case '\n': case KEY_ENTER: change(t, 1); break;
 	case 27: case 'q': case 's': case KEY_F(2): case KEY_F(10):
 		ui_mode_leave(t);
-		if (settings_save(&t->set, t->settings_path))
+		char why[512];
+		if (settings_save(&t->set, t->settings_path, why, sizeof(why)))
 			tui_message(t, false, "settings saved to %s", t->settings_path);
 		else
-			tui_message(t, true, "could not save settings to %s", t->settings_path ? t->settings_path : "(no $HOME)");
+			tui_message(t, true, "settings not saved: %s", why);
 		break;
 	default: break;
 	}

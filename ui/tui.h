@@ -216,7 +216,8 @@ void record_toggle(struct tui *t);
 void settings_defaults(struct settings *s);
 char *settings_default_path(void);
 void settings_load(struct settings *s, const char *path);
-bool settings_save(const struct settings *s, const char *path);
+/* false with why (the path and the system's reason) when it cannot be written */
+bool settings_save(const struct settings *s, const char *path, char *why, size_t len);
 bool settings_is_hidden(const struct settings *s, const char *key);
 void settings_set_hidden(struct settings *s, const char *key, bool hidden);
 void settings_free(struct settings *s);

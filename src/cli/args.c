@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/timetext.h"
+#include "outputs/exporter.h"
 #include "base/util.h"
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -89,6 +90,23 @@ static bool parse_iterations(const char *text, long *n)
 }
 
 /* What the options say together: combinations that mean nothing are refused. */
+/* --listen and --http-limits are usage errors when malformed, and the limits mean
+ * nothing without an exporter. */
+static int check_exporter_args(const struct options *o)
+{
+	char *err;
+	if (exporter_check_options(o->listen, o->http_limits, &err) < 0) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		free(err);
+		return 2;
+	}
+	if (o->http_limits && !o->listen && !o->serve_only) {
+		fprintf(stderr, "pmutop: --http-limits bounds the exporter's clients: it needs --listen (or pmutop serve)\n");
+		return 2;
+	}
+	return 0;
+}
+
 static int check_args(int argc, char **argv, struct options *o)
 {
 	if (optind < argc) {
@@ -116,7 +134,7 @@ static int check_args(int argc, char **argv, struct options *o)
 		fprintf(stderr, "pmutop: --model needs --sim (a traffic model drives the simulated machine only)\n");
 		return 2;
 	}
-	return 0;
+	return check_exporter_args(o);
 }
 
 int parse_args(int argc, char **argv, struct options *o)

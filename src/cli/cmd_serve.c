@@ -74,6 +74,7 @@ int cmd_serve(int argc, char **argv)
 	}
 	struct options o = { .delay = 1.0, .iterations = -1, .seed = 1, .batch = true };
 	o.command = command_line(argc, argv);
+	o.serve_only = !rules; /* before the checks: --http-limits needs no --listen here */
 	int r = parse_args(nrest, rest, &o);
 	free(rest);
 	if (r == 0) {

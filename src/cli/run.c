@@ -453,6 +453,12 @@ static int run_sources(struct run *r)
 		clock_init_monotonic(&r->clk);
 	/* the demo machine's /proc is its own (absent), not this host's; libsensors reads the
 	 * real /sys, so only a live machine's sensors are its own */
+	if (o->proc_root) { /* asked for: say when it cannot be had, rather than drop the meter */
+		char *stat = path_join(o->proc_root, "proc/stat");
+		if (access(stat, R_OK) != 0)
+			diag_warn("--proc-root %s: cannot read %s (%s): no CPU meter", o->proc_root, stat, strerror(errno));
+		free(stat);
+	}
 	if (host_meters_shown(o))
 		session_use_host_meters(r->s, procstat_new(o->proc_root ? o->proc_root : o->demo ? r->demo_dir : "/"), !o->sim);
 	return 0;
