@@ -253,6 +253,19 @@ sqlite3 esc.pmrec "INSERT INTO events(seq, kind, instance, instance_name, term, 
 grep -q "$(printf '\033')" esc.txt && fail "--info: an escape byte from the file reached the terminal" || ok
 expect_grep "--info: the escape shown escaped" '\\x1b]0;pwned\\x07' esc.txt
 
+# a replay meets a damaged chunk: the last one, or one within; what can be read is
+# replayed, the damage said, exit 1
+for where in "max(id)" "min(id) + 1"; do
+    cp info.pmrec dmg.pmrec
+    sqlite3 dmg.pmrec "UPDATE chunks SET data = zeroblob(10) WHERE id = (SELECT $where FROM chunks)"
+    "$PMUTOP" -r dmg.pmrec -b --format csv > dmg.csv 2> dmg.err
+    expect_eq "replay, damaged chunk $where: exit" $? 1
+    # 200 samples: chunks of 60 and the last 20; the last chunk or the second lost
+    expect_eq "replay, damaged chunk $where: the rest replayed" "$(cut -d, -f1 dmg.csv | grep -v '^time' | sort -u | wc -l)" \
+        "$([ "$where" = "max(id)" ] && echo 180 || echo 140)"
+    expect_grep "replay, damaged chunk $where: said" "replay: samples after [0-9:]* (\(181 to 200\|61 to 120\)) are damaged" dmg.err
+done
+
 # one grammar for times and durations (pmutop(1)), each refusal saying what it read
 for bad in @1e30 @99999999999 @inf 10:50:60 25:00 +5x +1h-3m 2026-02-30T10:00:00 +; do
     "$PMUTOP" -r range.pmrec -b --begin "$bad" > /dev/null 2> err.out

@@ -447,6 +447,29 @@ else
     fail "w made no recording in $scratch"
 fi
 cd - > /dev/null
+
+# a recording whose last chunk is damaged: the true range in the header, End goes to the
+# last sample there is, the damage said on screen, and Home plays it again
+if command -v sqlite3 > /dev/null; then
+    "$PMUTOP" --demo hip09 -b -n 150 --fake-clock -w "$scratch/dmg.pmrec" > /dev/null
+    sqlite3 "$scratch/dmg.pmrec" "UPDATE chunks SET data = zeroblob(10) WHERE id = (SELECT max(id) FROM chunks)"
+    PMUTOP_ARGS="-r $scratch/dmg.pmrec"
+    start 120 40 LANG=C.UTF-8
+    see "damaged tail: the true range" "  1/120  [0-9:]*-[0-9:]*  1x"
+    unseen "damaged tail: no range ending at midnight" "-00:00:00"
+    keys End
+    see "damaged tail: End goes to the last readable sample" "  120/120  "
+    see "damaged tail: said on screen" "samples after [0-9:]* (121 to 150) are damaged"
+    keys Home
+    see "damaged tail: Home plays again" "  [1-9]/120  "
+    keys q
+    # the file is damaged: the run ends non-zero, as a batch replay of it does
+    see "damaged replay quit: exit status 1" "EXITED=1"
+    see "damaged replay quit: canonical mode restored" "^icanon$"
+    see "damaged replay quit: echo restored" "^echo$"
+else
+    skip_check "a damaged replay in the monitor: the sqlite3 tool is not installed"
+fi
 PMUTOP_ARGS="--demo -d 0.2"
 
 # 80x24, plain ASCII, no colour, vt100: readable, and no UTF-8 glyphs

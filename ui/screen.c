@@ -183,8 +183,14 @@ static void draw_footer(struct tui *t)
 
 static void draw_message(struct tui *t)
 {
-	if (t->message[0])
+	if (t->message[0]) {
 		crt_put(2, 1, COLS - 2, t->message_is_error ? R_ERROR : R_MARK, t->message);
+	} else if (t->opt->replay) { /* damage in the recording stays said until a key speaks */
+		struct ui_position p;
+		t->opt->replay->position(t->opt->replay->ctx, &p);
+		if (p.note)
+			crt_put(2, 1, COLS - 2, R_ERROR, p.note);
+	}
 }
 
 /* The pane whose title is scrolled above the top line while its rows show, or -1. */

@@ -17,6 +17,7 @@ struct output;
 struct ui_position {
 	uint64_t seq, first, last;       /* the frame shown and the recording's range */
 	uint64_t wall, wall_first, wall_last;
+	const char *note; /* damage in the recording, shown while no other message is */
 };
 struct ui_player { /* a replay: stepping, speed, jumps, its position bar */
 	void *ctx;

@@ -235,7 +235,7 @@ static void play_position(void *ctx, struct ui_position *p)
 {
 	struct replay_position rp;
 	replay_position(ctx, &rp);
-	*p = (struct ui_position){ rp.seq, rp.first, rp.last, rp.wall, rp.wall_first, rp.wall_last };
+	*p = (struct ui_position){ rp.seq, rp.first, rp.last, rp.wall, rp.wall_first, rp.wall_last, rp.note };
 }
 static bool rec_active(void *ctx) { return recorder_active(ctx); }
 static void rec_status(void *ctx, char *buf, size_t len) { recorder_status(ctx, buf, len); }

@@ -34,56 +34,6 @@ static void put_row(void *ctx, int n, const char *const *v)
 	textbuf_putc(out, '\n');
 }
 
-/* Sample seq into s: 0, or -1 keeping the first reason in *damage. */
-static int try_sample(struct store *st, uint64_t seq, struct rec_sample *s, char **damage)
-{
-	char *err = NULL;
-	int r = store_sample(st, seq, s, &err);
-	if (r < 0 && !*damage)
-		*damage = err ? err : xstrdup("unreadable sample");
-	else
-		free(err);
-	return r == 0 ? 0 : -1;
-}
-
-/* The first readable sample in [first, last], a damaged chunk stepped over whole by its
- * index (each step moves past a recorded seq: as many steps as chunks at most, whatever
- * the index claims); 0 if none. */
-static uint64_t first_readable(struct store *st, uint64_t first, uint64_t last, struct rec_sample *s, char **damage)
-{
-	for (uint64_t seq = first; seq && seq <= last;) {
-		if (try_sample(st, seq, s, damage) == 0)
-			return seq;
-		uint64_t a, b;
-		store_chunk_bounds(st, seq, &a, &b);
-		uint64_t next = store_next_seq(st, b > seq ? b : seq);
-		if (next <= seq)
-			break;
-		seq = next;
-	}
-	return 0;
-}
-
-/* The last readable sample in [first, last]: back a chunk at a time to one that reads,
- * then forward through its chunk (read once) to the last that does. */
-static uint64_t last_readable(struct store *st, uint64_t first, uint64_t last, struct rec_sample *s, char **damage)
-{
-	uint64_t seq = last;
-	while (try_sample(st, seq, s, damage) != 0) {
-		uint64_t a, b;
-		store_chunk_bounds(st, seq, &a, &b);
-		uint64_t prev = store_prev_seq(st, a < seq ? a : seq);
-		if (!prev || prev < first || prev >= seq)
-			return 0;
-		seq = prev;
-	}
-	while (seq < last && try_sample(st, seq + 1, s, damage) == 0)
-		seq++;
-	if (try_sample(st, seq, s, damage) != 0) /* s holds seq again */
-		return 0;
-	return seq;
-}
-
 static void put_meta(struct textbuf *out, struct store *st)
 {
 	static const char *const keys[] = { "host", "kernel", "pmutop_version", "version", "source", "command", "profiles" };
@@ -112,15 +62,13 @@ static void put_meta(struct textbuf *out, struct store *st)
 /* from, to and the samples that can be read; the damage, if any. */
 static int put_range(struct textbuf *out, struct store *st)
 {
-	uint64_t first, last;
+	uint64_t first, last, fa, lb;
 	store_range(st, &first, &last);
 	struct rec_sample a, b;
 	rec_sample_alloc(&a, store_ncounters(st));
 	rec_sample_alloc(&b, store_ncounters(st));
 	char *damage = NULL;
-	uint64_t fa = first ? first_readable(st, first, last, &a, &damage) : 0;
-	uint64_t lb = fa ? last_readable(st, fa, last, &b, &damage) : 0;
-	if (fa && lb) {
+	if (store_readable_range(st, &fa, &lb, &damage) == 0 && store_sample_quiet(st, fa, &a) && store_sample_quiet(st, lb, &b)) {
 		/* from the start of the first interval counted to the end of the last, so the
 		 * span said is the one between the two stamps */
 		uint64_t from = a.wall_ns > a.interval_ns ? a.wall_ns - a.interval_ns : a.wall_ns;

@@ -81,7 +81,53 @@ struct replay {
 	uint64_t base_t, base_mono; /* real time: the replay time base_t was current at base_mono */
 	char *source_label;
 	bool damaged;
+	char *note; /* what the monitor says where the replay stops or skips ("samples after
+		     * 10:47:54 are damaged: ..."), or NULL */
 };
+
+/* A recorded wall time as HH:MM:SS, local time (as --begin and --end take it). */
+static void wall_text(uint64_t wall_ns, char *buf, size_t len)
+{
+	time_t t = (time_t)(wall_ns / 1000000000ull);
+	struct tm tm;
+	localtime_r(&t, &tm);
+	strftime(buf, len, "%H:%M:%S", &tm);
+}
+
+/* The range a replay plays: what can be read, a damaged chunk at either end left out
+ * and said (the header shows the true range, End goes to the last sample there is). */
+static void readable_range(struct replay *r)
+{
+	uint64_t claimed_first, claimed_last;
+	store_range(r->st, &claimed_first, &claimed_last);
+	char *damage = NULL;
+	store_readable_range(r->st, &r->first, &r->last, &damage);
+	r->next = r->first;
+	struct rec_sample tmp;
+	rec_sample_alloc(&tmp, r->ncounters);
+	if (r->first && store_sample_quiet(r->st, r->first, &tmp))
+		r->wall_first = tmp.wall_ns;
+	if (r->last && store_sample_quiet(r->st, r->last, &tmp))
+		r->wall_last = tmp.wall_ns;
+	rec_sample_free(&tmp);
+	char at[16] = "?";
+	if (damage && r->last && r->last < claimed_last) {
+		wall_text(r->wall_last, at, sizeof(at));
+		r->note = xasprintf("samples after %s (%llu to %llu) are damaged: %s", at, (unsigned long long)r->last + 1,
+				    (unsigned long long)claimed_last, damage);
+	} else if (damage && r->first > claimed_first) {
+		wall_text(r->wall_first, at, sizeof(at));
+		r->note = xasprintf("samples before %s (%llu to %llu) are damaged: %s", at, (unsigned long long)claimed_first,
+				    (unsigned long long)r->first - 1, damage);
+	} else if (damage) {
+		r->note = xasprintf("no sample can be read: %s", damage);
+	}
+	if (r->note) { /* the replay ends non-zero, having shown what there is */
+		diag_error("replay: %s", r->note);
+		r->damaged = true;
+	}
+	free(damage);
+}
 
 static int cmp_counter(const void *a, const void *b)
 {
@@ -171,19 +217,7 @@ struct replay *replay_open(const char *path, char **err)
 			replay_close(r);
 			return NULL;
 		}
-	store_range(st, &r->first, &r->last);
-	r->next = r->first;
-	struct rec_sample tmp;
-	rec_sample_alloc(&tmp, r->ncounters);
-	char *e3 = NULL;
-	if (r->first && store_sample(st, r->first, &tmp, &e3) == 0)
-		r->wall_first = tmp.wall_ns;
-	free(e3);
-	e3 = NULL;
-	if (r->last && store_sample(st, r->last, &tmp, &e3) == 0)
-		r->wall_last = tmp.wall_ns;
-	free(e3);
-	rec_sample_free(&tmp);
+	readable_range(r);
 	r->source_label = store_meta(st, "source");
 	rec_sample_alloc(&r->cur, r->ncounters);
 	return r;
@@ -193,6 +227,7 @@ void replay_close(struct replay *r)
 {
 	if (!r)
 		return;
+	free(r->note);
 	store_close(r->st);
 	machine_free(r->m);
 	for (int i = 0; i < r->nrc; i++)
@@ -447,15 +482,6 @@ int replay_attach(struct replay *r, struct session *s, char **err)
 	return 0;
 }
 
-/* A recorded wall time as HH:MM:SS, local time (as --begin and --end take it). */
-static void wall_text(uint64_t wall_ns, char *buf, size_t len)
-{
-	time_t t = (time_t)(wall_ns / 1000000000ull);
-	struct tm tm;
-	localtime_r(&t, &tm);
-	strftime(buf, len, "%H:%M:%S", &tm);
-}
-
 int replay_check_range(struct replay *r, uint64_t begin_wall, uint64_t end_wall, char **err)
 {
 	char b[40], e[40], first[40], last[40]; /* with dates: a bound may be days away */
@@ -518,8 +544,33 @@ static bool load(struct replay *r, uint64_t *seq)
 		r->next = *seq + 1;
 		rc = store_sample(r->st, *seq, &r->cur, &err);
 	}
+	if (rc < 0 && *seq < r->last) { /* a damaged chunk within: over it to the rest */
+		uint64_t a, b;
+		store_chunk_bounds(r->st, *seq, &a, &b);
+		uint64_t next = store_next_seq(r->st, b > *seq ? b : *seq);
+		char from[16] = "?";
+		if (r->have_cur)
+			wall_text(r->cur.wall_ns, from, sizeof(from));
+		free(r->note);
+		r->note = xasprintf("samples after %s (%llu to %llu) are damaged: %s; replaying the rest", from,
+				    (unsigned long long)*seq, (unsigned long long)(next ? next - 1 : r->last), err);
+		diag_error("replay: %s", r->note);
+		free(err);
+		err = NULL;
+		r->damaged = true;
+		if (next && next <= r->last && next > *seq) {
+			*seq = next;
+			r->next = next + 1;
+			return load(r, seq);
+		}
+		rc = -1;
+	}
 	if (rc < 0) {
-		diag_error("replay stopped: %s", err);
+		if (err) {
+			diag_error("replay stopped: %s", err);
+			free(r->note);
+			r->note = xasprintf("the replay stops here: %s", err);
+		}
 		free(err);
 		r->damaged = true;
 	}
@@ -601,6 +652,7 @@ void replay_position(struct replay *r, struct replay_position *p)
 	p->wall = r->consumed_wall;
 	p->wall_first = r->wall_first;
 	p->wall_last = r->wall_last;
+	p->note = r->note;
 }
 
 /* ---- the clock ---- */

@@ -50,6 +50,7 @@ void replay_set_paused(struct replay *r, bool paused);
 struct replay_position {
 	uint64_t seq, first, last;      /* the frame shown and the recording's range */
 	uint64_t wall, wall_first, wall_last;
+	const char *note; /* damage met, said where the replay stops or skips; NULL */
 };
 void replay_position(struct replay *r, struct replay_position *p);
 

@@ -534,6 +534,79 @@ int store_sample(struct store *st, uint64_t seq, struct rec_sample *out, char **
 	return 0;
 }
 
+/* Sample seq into s: 0, or -1 keeping the first reason in *damage. */
+static int try_sample(struct store *st, uint64_t seq, struct rec_sample *s, char **damage)
+{
+	char *err = NULL;
+	int r = store_sample(st, seq, s, &err);
+	if (r < 0 && !*damage)
+		*damage = err ? err : xstrdup("unreadable sample");
+	else
+		free(err);
+	return r == 0 ? 0 : -1;
+}
+
+/* The first readable sample in [first, last], a damaged chunk stepped over whole by its
+ * index (each step moves past a recorded seq: as many steps as chunks at most, whatever
+ * the index claims); 0 if none. */
+static uint64_t first_readable(struct store *st, uint64_t first, uint64_t last, struct rec_sample *s, char **damage)
+{
+	for (uint64_t seq = first; seq && seq <= last;) {
+		if (try_sample(st, seq, s, damage) == 0)
+			return seq;
+		uint64_t a, b;
+		store_chunk_bounds(st, seq, &a, &b);
+		uint64_t next = store_next_seq(st, b > seq ? b : seq);
+		if (next <= seq)
+			break;
+		seq = next;
+	}
+	return 0;
+}
+
+/* The last readable sample in [first, last]: back a chunk at a time to one that reads,
+ * then forward through its chunk (read once) to the last that does. */
+static uint64_t last_readable(struct store *st, uint64_t first, uint64_t last, struct rec_sample *s, char **damage)
+{
+	uint64_t seq = last;
+	while (try_sample(st, seq, s, damage) != 0) {
+		uint64_t a, b;
+		store_chunk_bounds(st, seq, &a, &b);
+		uint64_t prev = store_prev_seq(st, a < seq ? a : seq);
+		if (!prev || prev < first || prev >= seq)
+			return 0;
+		seq = prev;
+	}
+	while (seq < last && try_sample(st, seq + 1, s, damage) == 0)
+		seq++;
+	if (try_sample(st, seq, s, damage) != 0) /* s holds seq again */
+		return 0;
+	return seq;
+}
+
+int store_readable_range(struct store *st, uint64_t *first, uint64_t *last, char **damage)
+{
+	uint64_t a, b;
+	store_range(st, &a, &b);
+	struct rec_sample s;
+	rec_sample_alloc(&s, st->ncounters);
+	*damage = NULL;
+	*first = a ? first_readable(st, a, b, &s, damage) : 0;
+	*last = *first ? last_readable(st, *first, b, &s, damage) : 0;
+	rec_sample_free(&s);
+	if (!*last)
+		*first = 0;
+	return *first ? 0 : -1;
+}
+
+bool store_sample_quiet(struct store *st, uint64_t seq, struct rec_sample *out)
+{
+	char *err = NULL;
+	int r = store_sample(st, seq, out, &err);
+	free(err);
+	return r == 0;
+}
+
 uint64_t store_seq_at(struct store *st, uint64_t t_ns)
 {
 	bool f1, f2;

@@ -60,6 +60,12 @@ void store_range(struct store *st, uint64_t *first, uint64_t *last);
 int store_sample(struct store *st, uint64_t seq, struct rec_sample *out, char **err);
 /* The last sample at or before time t (the recording's clock), or the first: its seq. */
 uint64_t store_seq_at(struct store *st, uint64_t t_ns);
+/* The first and last samples that can be read: a damaged chunk at either end is stepped
+ * over by the index (as many steps as chunks, whatever the index claims). 0, or -1 when
+ * none can; *damage (malloc'd) the first damage met, or NULL. */
+int store_readable_range(struct store *st, uint64_t *first, uint64_t *last, char **damage);
+/* store_sample, the reason dropped: true when it read. */
+bool store_sample_quiet(struct store *st, uint64_t seq, struct rec_sample *out);
 /* The first recorded seq after seq (past a gap: a chunk lost), 0 if none. */
 uint64_t store_next_seq(struct store *st, uint64_t seq);
 /* The last recorded seq before seq, 0 if none. */
