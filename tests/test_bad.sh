@@ -117,4 +117,8 @@ grep -q "$esc\\|$bel" esc.txt && fail "batch text sent a control byte from the p
 expect_grep "batch text shows the escape escaped" 'all\\x1b\[2J' esc.txt
 "$PMUTOP" -p esc.ini --sysfs-root esc --sim --fake-clock -b -n 1 --format csv > esc.csv
 grep -q "$bel" esc.csv && fail "CSV sent a BEL from the profile" || ok
+mkdir -p escdir && cp esc.ini escdir/
+PMUTOP_PROFILE_PATH=escdir "$PMUTOP" list profiles > esc.list
+grep -q "$esc" esc.list && fail "list profiles sent a control byte from a profile's title" || ok
+expect_grep "list profiles shows the title escaped" 'T\\x1b\[2J' esc.list
 finish

@@ -17,6 +17,10 @@
 #include "base/sysfs.h"
 #include "base/util.h"
 
+/* Where the lists are written: a buffer, escaped before it reaches the terminal (PMU,
+ * event and profile names, titles and paths come from files anyone may write). */
+static FILE *out;
+
 /* Which PMUs the profiles chosen for this machine count: bound[i] for m->pmus[i]; note[i]
  * why a profile that would count it does not (the CPU model), or NULL. */
 static bool *pmus_in_use(const struct machine *m, char ***note)
@@ -49,7 +53,7 @@ static void list_pmus(const struct machine *m)
 	bool *bound = pmus_in_use(m, &note);
 	diag_set_quiet(false);
 	if (m->cpuid) /* which profiles' model-specific groups apply depends on it */
-		printf("CPU model %s (from %s)\n", m->cpuid, m->cpuid_from);
+		fprintf(out, "CPU model %s (from %s)\n", m->cpuid, m->cpuid_from);
 	for (int i = 0; i < m->npmus; i++) {
 		const struct pmu *p = &m->pmus[i];
 		char cpus[256];
@@ -57,13 +61,13 @@ static void list_pmus(const struct machine *m)
 		const char *id = pmu_attr(p, "identifier");
 		if (p->hw) { /* a bfperf block: counters, not a perf type */
 			static const char *const kinds[] = { "counters", "crspace", "registers" };
-			printf("%-40s hwmon %-9s counters=%-3d width=%-2d events=%-4d%s%s\n", p->name, kinds[p->hw->type],
+			fprintf(out, "%-40s hwmon %-9s counters=%-3d width=%-2d events=%-4d%s%s\n", p->name, kinds[p->hw->type],
 			       p->hw->ncounters, p->hw->width, p->naliases, p->hw->has_enable ? " enable" : "",
 			       p->hw->truncated ? " event_list-cut" : "");
 			continue;
 		}
 		bool unbound = !bound[i] && p->has_cpumask && !p->sensor;
-		printf("%-40s type=%-4d cpus=%-12s formats=%-3d events=%-4d%s%s%s%s%s\n", p->name, p->type,
+		fprintf(out, "%-40s type=%-4d cpus=%-12s formats=%-3d events=%-4d%s%s%s%s%s\n", p->name, p->type,
 		       p->has_cpumask ? cpus : "(all)", p->nformats, p->naliases, id ? " identifier=" : "", id ? id : "",
 		       unbound ? " (" : "", unbound ? (note[i] ? note[i] : "no profile") : "", unbound ? ")" : "");
 		free(note[i]);
@@ -71,24 +75,24 @@ static void list_pmus(const struct machine *m)
 	free(note);
 	free(bound);
 	for (int i = 0; i < m->nhwmon; i++)
-		printf("%-40s hwmon %s\n", m->hwmon[i].name, m->hwmon[i].dir);
+		fprintf(out, "%-40s hwmon %s\n", m->hwmon[i].name, m->hwmon[i].dir);
 }
 
 static void list_events(const struct machine *m)
 {
 	const char *name;
 	for (int i = 0; (name = encode_legacy_name(i, NULL)); i++)
-		printf("  %-50s [software/hardware event]\n", name);
+		fprintf(out, "  %-50s [software/hardware event]\n", name);
 	for (int i = 0; i < m->npmus; i++) {
 		const struct pmu *p = &m->pmus[i];
 		for (int j = 0; j < p->naliases; j++) {
 			char *ev = xasprintf("%s/%s/", p->name, p->aliases[j].name);
-			printf("  %-50s [%s]\n", ev, p->aliases[j].terms);
+			fprintf(out, "  %-50s [%s]\n", ev, p->aliases[j].terms);
 			free(ev);
 		}
 		for (int j = 0; j < p->nformats; j++) {
 			char *ev = xasprintf("%s/%s=?/", p->name, p->formats[j].name);
-			printf("  %-50s [format %s]\n", ev, p->formats[j].spec);
+			fprintf(out, "  %-50s [format %s]\n", ev, p->formats[j].spec);
 			free(ev);
 		}
 	}
@@ -113,7 +117,7 @@ static void list_profiles(const struct machine *m, bool metrics)
 	struct profile **all;
 	int n = catalog_load_all(&all);
 	if (!metrics)
-		printf("CPU model %s%s%s%s\n", m->cpuid ? m->cpuid : "unknown", m->cpuid_from ? " (from " : "",
+		fprintf(out, "CPU model %s%s%s%s\n", m->cpuid ? m->cpuid : "unknown", m->cpuid_from ? " (from " : "",
 		       m->cpuid_from ? m->cpuid_from : "", m->cpuid_from ? ")" : "");
 	for (int i = 0; i < n; i++) {
 		const struct profile *p = all[i];
@@ -122,7 +126,7 @@ static void list_profiles(const struct machine *m, bool metrics)
 			char *models = NULL; /* the CPU models its model-specific groups are for */
 			for (int g = 0; g < p->ngroups; g++)
 				model_globs_add(&models, &p->groups[g]);
-			printf("%-16s %-8s %s  (%s)%s%s%s\n", p->name,
+			fprintf(out, "%-16s %-8s %s  (%s)%s%s%s\n", p->name,
 			       p->always ? "always" : match ? "matches" : p->fallback ? "fallback" : "-", p->title, p->path,
 			       models ? " [CPU models: " : "", models ? models : "", models ? "]" : "");
 			free(models);
@@ -130,7 +134,7 @@ static void list_profiles(const struct machine *m, bool metrics)
 			for (int j = 0; j < p->nmetrics; j++) {
 				char units[64];
 				metric_units(&p->metrics[j], units, sizeof(units));
-				printf("%-32s %-8s %-10s %s\n", p->metrics[j].name, units, p->name, p->metrics[j].title);
+				fprintf(out, "%-32s %-8s %-10s %s\n", p->metrics[j].name, units, p->name, p->metrics[j].title);
 			}
 		}
 		profile_free(all[i]);
@@ -143,14 +147,14 @@ static void list_pci(const char *root)
 {
 	struct pci_map *pm = pci_map_read(root);
 	if (!pm->n)
-		printf(geteuid() == 0 ? "no root port with the NVIDIA RC DVSEC in this machine's PCI config space\n"
+		fprintf(out, geteuid() == 0 ? "no root port with the NVIDIA RC DVSEC in this machine's PCI config space\n"
 				      : "no root port with the NVIDIA RC DVSEC (reading PCI config space needs root)\n");
 	for (int i = 0; i < pm->n; i++) {
 		const struct pci_port *p = &pm->ports[i];
-		printf("%s: Bus=%02x, Segment=%02x, RP=%02x, RC=%02x, Socket=%02x\n", p->bdf, p->bus, p->segment, p->rp,
+		fprintf(out, "%s: Bus=%02x, Segment=%02x, RP=%02x, RC=%02x, Socket=%02x\n", p->bdf, p->bus, p->segment, p->rp,
 		       p->rc, p->socket);
 		for (int d = 0; d < p->ndevices; d++)
-			printf("    %s\n", p->devices[d]);
+			fprintf(out, "    %s\n", p->devices[d]);
 	}
 	pci_map_free(pm);
 }
@@ -173,7 +177,20 @@ int cmd_list(int argc, char **argv)
 		free(root);
 		return 2;
 	}
+	char *text = NULL;
+	size_t len = 0;
+	out = open_memstream(&text, &len);
+	if (!out) {
+		free(root);
+		return 1;
+	}
 	status = list_what(root, first < argc ? argv[first] : "pmus");
+	fclose(out);
+	out = NULL;
+	char *safe = str_escape_controls(text);
+	fputs(safe, stdout);
+	free(safe);
+	free(text);
 	free(root);
 	return status;
 }
@@ -185,7 +202,7 @@ static int list_what(const char *root, const char *what)
 		char **names;
 		int n = catalog_machine_names(&names);
 		for (int i = 0; i < n; i++)
-			printf("%s\n", names[i]);
+			fprintf(out, "%s\n", names[i]);
 		free_names(names, n);
 		return 0;
 	}
