@@ -415,6 +415,11 @@ if [ -n "$rec" ]; then
     keys F1
     see "replay help: its own keys first" "In a replay these keys come first"
     see "replay help: the jump key" "g  *jump to HH:MM\\[:SS\\], +5m or -90s"
+    # one key, one meaning: the keys a replay takes are not listed again for the panes
+    unseen "replay help: Right is not also 'next pane'" "Tab Right"
+    unseen "replay help: Space is not also 'pause the display'" "pause / resume the display"
+    unseen "replay help: Home is not also 'first row'" "first row"
+    see "replay help: Tab still moves between panes" "Tab  *next pane"
     keys x
     unseen "replay help closes" "In a replay these keys come first"
     keys Space
@@ -427,12 +432,20 @@ if [ -n "$rec" ]; then
     see "Left steps back" "  2/$nrec  "
     keys t
     see "t steps forward (atop)" "  3/$nrec  "
+    T send-keys -t 0 Right Right Right # a burst, as a held key sends it
+    see "three Rights in a burst step three samples" "  6/$nrec  "
+    keys Left Left Left
+    see "back to the third" "  3/$nrec  "
     keys End
     see "End: the last sample" "  $nrec/$nrec  "
     keys ']' ']'
     see "] speeds up" "4x"
     keys '[' '[' '[' '['
     see "[ slows down to a quarter" "0.25x"
+    keys +
+    see "+ is speed in a replay, as the header says" "0.5x"
+    keys -
+    see "- slows it again" "0.25x"
     keys g
     text '-1s'
     keys Enter
@@ -447,6 +460,19 @@ else
     fail "w made no recording in $scratch"
 fi
 cd - > /dev/null
+
+# rows Enter adds under a root complex count in the scroll range: the bottom of the
+# screen is still reached (the measure once left them out, and End stopped short)
+PMUTOP_ARGS="--demo -d 0.5"
+start 120 40 LANG=C.UTF-8
+see "expand: PCIe pane" "S0 RC2"
+keys Tab Tab Down Down Enter
+see "expand: RC2's devices shown" "NVMe controller"
+keys Tab Tab End
+see "expand: End reaches the last TopDown row" "^ all  *[RBFS]"
+see "expand: the scroll mark at the end" "100%"
+keys q
+quit_ok "expand quit"
 
 # a recording whose last chunk is damaged: the true range in the header, End goes to the
 # last sample there is, the damage said on screen, and Home plays it again
@@ -463,6 +489,10 @@ if command -v sqlite3 > /dev/null; then
     keys Home
     see "damaged tail: Home plays again" "  [1-9]/120  "
     keys q
+    see "damaged replay quit: exit status 1" "EXITED=1"
+    start 80 24 LANG=C.UTF-8
+    see "80x24 replay: the position line whole" "  1/120  [0-9:]*-[0-9:]*  1x"
+    keys q
     # the file is damaged: the run ends non-zero, as a batch replay of it does
     see "damaged replay quit: exit status 1" "EXITED=1"
     see "damaged replay quit: canonical mode restored" "^icanon$"
@@ -471,6 +501,13 @@ else
     skip_check "a damaged replay in the monitor: the sqlite3 tool is not installed"
 fi
 PMUTOP_ARGS="--demo -d 0.2"
+
+# ASCII: a temperature in C, not ?C (? marks an unreadable value)
+start 120 60 LANG=C
+see "ASCII: degrees as C" "Temperature  *[0-9.]* C "
+unseen "ASCII: no ?C" "?C"
+keys q
+quit_ok "ascii degrees quit"
 
 # 80x24, plain ASCII, no colour, vt100: readable, and no UTF-8 glyphs
 start 80 24 LANG=C NO_COLOR=1 TERM=vt100

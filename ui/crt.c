@@ -260,6 +260,12 @@ void crt_put_attr(int y, int x, int maxw, attr_t a, const char *text, int nbytes
 		int cw = bad || more || wc < 0x20 || (wc >= 0x7f && wc < 0xa0) ? -1 : char_width(wc);
 		if (cw == 2 && n + 1 >= maxw)
 			cw = -1; /* half a wide character does not fit */
+		if (!boxes_utf8 && cw >= 1 && wc == 0xb0)
+			continue; /* ASCII: 46 C, not 46 ?C (? is the mark of an unreadable value) */
+		if (!boxes_utf8 && cw >= 1 && wc == 0xb5) {
+			wc = 'u'; /* micro: us */
+			cw = 1;
+		}
 		if (cw < 1 || cw > 2) {
 			wc = '?';
 			cw = 1;

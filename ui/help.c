@@ -1,7 +1,9 @@
 /* help.c - F1: every key, from the same table the keys are dispatched from (the monitor
  * hands it over as t->keys), and what the marks on values mean. Taller than the screen
  * (80x24 shows about twenty lines), it scrolls. */
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "mode.h"
 #include "tui.h"
@@ -30,9 +32,53 @@ static int replay_lines(const struct tui *t)
 	return n + 2; /* heading, keys, a blank line */
 }
 
+/* Is word one of the keys a replay takes first? */
+static bool replay_takes(const char *word, size_t len)
+{
+	for (int k = 0; replay_key_binding(k); k++) {
+		const char *s = replay_key_binding(k)->keys;
+		while (*s) {
+			size_t n = strcspn(s, " ");
+			if (n == len && !strncmp(s, word, len))
+				return true;
+			s += n;
+			s += *s == ' ';
+		}
+	}
+	return false;
+}
+
+/* A monitor key's label in a replay: without the keys the replay takes first (one key,
+ * one meaning: Right steps a sample there, Tab still moves between panes); NULL when
+ * none is left. */
+static const char *replay_label(const char *keys, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (const char *s = keys; *s;) {
+		size_t w = strcspn(s, " ");
+		if (!replay_takes(s, w) && n + w + 2 < len) {
+			n += (size_t)snprintf(buf + n, len - n, "%s%.*s", n ? " " : "", (int)w, s);
+		}
+		s += w;
+		s += *s == ' ';
+	}
+	return n ? buf : NULL;
+}
+
+/* The monitor's keys shown: in a replay, those it still has a key for. */
+static int shown_keys(const struct tui *t, int upto)
+{
+	char label[64];
+	int n = 0;
+	for (int k = 0; k < upto; k++)
+		n += !replay_lines(t) || replay_label(t->keys[k].keys, label, sizeof(label));
+	return n;
+}
+
 static int help_lines(const struct tui *t)
 {
-	return replay_lines(t) + t->nkeys + 1 + NLEGEND;
+	return replay_lines(t) + shown_keys(t, t->nkeys) + 1 + NLEGEND;
 }
 
 /* Line i of the help: a key and what it does, or a line of text (keys NULL). */
@@ -51,11 +97,16 @@ static void help_line(const struct tui *t, int i, const char **keys, const char 
 		return;
 	}
 	i -= r;
-	if (i < t->nkeys) {
-		*keys = t->keys[i].keys;
-		*text = t->keys[i].what;
-	} else if (i > t->nkeys) {
-		*text = legend[i - t->nkeys - 1];
+	int nk = shown_keys(t, t->nkeys);
+	if (i < nk) {
+		static char label[64];
+		int k = 0;
+		while (k < t->nkeys && (shown_keys(t, k + 1) <= i)) /* the i-th shown */
+			k++;
+		*keys = r ? replay_label(t->keys[k].keys, label, sizeof(label)) : t->keys[k].keys;
+		*text = t->keys[k].what;
+	} else if (i > nk) {
+		*text = legend[i - nk - 1];
 	}
 }
 

@@ -430,8 +430,11 @@ static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 		row_filters(t, p, i, fl, sizeof(fl));
 		bool filtered = fl[0] != '\0';
 		int fy = filtered ? y0 + lines++ : -1, fl_lines = filtered ? 1 : 0;
-		if (!draw)
+		if (!draw) { /* measured as drawn: the lines Enter opened under it count too */
+			if (p->open[i] && !fi->error)
+				lines += in->ndetails;
 			continue;
+		}
 		if (filtered)
 			crt_put(fy, x0, w, R_MARK, fl);
 		char label[48];

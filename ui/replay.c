@@ -26,6 +26,7 @@ static void position(const struct tui *t, struct ui_position *p)
 static void show(struct tui *t, uint64_t seq)
 {
 	rp(t)->seek(rp(t)->ctx, seq);
+	t->replay_asked = seq; /* keys read before its frame is shown step on from it */
 	runloop_refresh_now(t->loop);
 }
 
@@ -40,6 +41,8 @@ static void step(struct tui *t, int dir)
 {
 	struct ui_position p;
 	position(t, &p);
+	if (t->replay_asked && t->replay_asked != p.seq) /* three Rights in a burst: three samples */
+		p.seq = t->replay_asked;
 	if ((dir < 0 && p.seq <= p.first) || (dir > 0 && p.seq >= p.last)) {
 		tui_message(t, false, dir < 0 ? "the first sample" : "the last sample");
 		return;
@@ -140,8 +143,8 @@ static const struct {
 	{ { ' ' }, { "Space", "pause / resume the replay" }, toggle_pause },
 	{ { KEY_RIGHT, 't' }, { "Right t", "next sample (pauses)" }, next_sample },
 	{ { KEY_LEFT, 'T' }, { "Left T", "previous sample (pauses)" }, previous_sample },
-	{ { ']' }, { "]", "twice as fast (up to 64x)" }, faster },
-	{ { '[' }, { "[", "half as fast (down to 0.25x)" }, slower },
+	{ { ']', '+' }, { "] +", "twice as fast (up to 64x)" }, faster },
+	{ { '[', '-' }, { "[ -", "half as fast (down to 0.25x)" }, slower },
 	{ { KEY_HOME }, { "Home", "first sample" }, first_sample },
 	{ { KEY_END }, { "End", "last sample" }, last_sample },
 	{ { 'g' }, { "g", "jump to HH:MM[:SS], +5m or -90s" }, jump_prompt },
@@ -173,6 +176,8 @@ void replay_draw_position(struct tui *t, int y)
 {
 	struct ui_position p;
 	position(t, &p);
+	if (p.seq == t->replay_asked) /* the frame asked for is shown */
+		t->replay_asked = 0;
 	char when[32] = "-", from[16] = "", to[16] = "";
 	struct tm tm;
 	time_t s = (time_t)(p.wall / 1000000000ull);
@@ -190,9 +195,15 @@ void replay_draw_position(struct tui *t, int y)
 	snprintf(info, sizeof(info), " %s  %llu/%llu  %s-%s  %gx%s%s", when, (unsigned long long)(p.seq ? p.seq - p.first + 1 : 0),
 		 (unsigned long long)(p.last - p.first + 1), from, to, rp(t)->speed(rp(t)->ctx), t->paused ? "  PAUSED" : "",
 		 t->loop && t->loop->at_end ? "  END" : "");
-	int w = COLS / 3;
+	int w = COLS / 3; /* the bar gives way to the figures on a narrow screen */
 	if (w > 40)
 		w = 40;
+	if (w > COLS - 6 - (int)strlen(info))
+		w = COLS - 6 - (int)strlen(info);
+	if (w < 6) {
+		crt_put(y, 0, COLS, R_LABEL, info);
+		return;
+	}
 	crt_put(y, 1, 1, R_DIM, "[");
 	double frac = p.last > p.first && p.seq ? (double)(p.seq - p.first) / (double)(p.last - p.first) : 0;
 	int at = (int)(frac * (w - 1) + 0.5);

@@ -116,6 +116,7 @@ struct tui {
 	char find[64];                /* the last search, which n repeats */
 	int found_pane, found_metric; /* the last match, where n goes on from (-1: none) */
 	char message[256];
+	uint64_t replay_asked; /* the sample a replay key asked for, until its frame shows */
 	char more[16]; /* " ↓45% ": the panes go on below the screen */
 	bool message_is_error;
 	bool quit;
