@@ -632,6 +632,8 @@ PMUTOP_ARGS="--sysfs-root $scratch/vm-bare --sim -d 0.2"
 start 100 30 LANG=C.UTF-8
 see "no power PMU: the host pane counts" "Context switches .*/s"
 see "missing PMU said" "no 'power' PMU"
+unseen "no sensors: no Sensors pane (pmutop(1))" "Sensors"
+unseen "no sensors: nothing says 'nothing to show'" "nothing to show"
 keys e
 see "error view names the missing PMU" "no PMU matches 'power'"
 see "error view names the missing msr PMU" "no PMU matches 'msr'"

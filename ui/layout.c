@@ -181,8 +181,12 @@ static void pane_missing(struct upane *p, const struct frame *s, const struct pr
 				p->missing = s->missing_why && s->missing_why[g]
 						     ? xasprintf("not counted: %s", s->missing_why[g])
 						     : xasprintf("PMU missing: no PMU matches '%s'", s->missing[g]->pmu_pattern);
-	if (!p->missing)
+	if (!p->missing) {
 		p->missing = xstrdup("nothing to show on this machine");
+		/* a profile used on every machine (sensors) whose pane found nothing and has
+		 * nothing to say: no pane, as pmutop(1) says, rather than an empty one */
+		p->nothing = prof->always;
+	}
 }
 
 /* The metrics Enter shows under each row (TopDown level 2), and their value slots. */
@@ -248,7 +252,7 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 	for (int i = 0; i < p->ninst; i++)
 		p->ititle[i] = block_title(s, p->inst[i]);
 	pane_missing(p, s, prof, def);
-	p->hidden = settings_is_hidden(&t->set, p->key);
+	p->hidden = settings_is_hidden(&t->set, p->key) || p->nothing;
 	p->sort = -1;
 	if (def)
 		p->letters = def->letters;
