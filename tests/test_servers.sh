@@ -181,8 +181,13 @@ assert ('l3_misses' in names) == zen5 and ('l3_read_miss_latency' in names) == z
     "$PMUTOP" rules --sim --sysfs-root amd > zen4-rules.yml 2> rules.err || fail "rules: $(cat rules.err)"
     expect_grep "zen 5: the latency's rule is in seconds" "record: pmutop:l3_read_miss_latency_seconds:" zen5-rules.yml
     expect_grep "zen 4: the latency's rule is in core clocks" "record: pmutop:l3_read_miss_latency:" zen4-rules.yml
-    "$PMUTOP" list metrics > metrics.txt 2>&1
-    expect_grep "list metrics names both units" "^l3_read_miss_latency  *cycles|ns " metrics.txt
+    "$PMUTOP" list metrics --all > metrics.txt 2>&1
+    expect_grep "list metrics --all names both units" "^l3_read_miss_latency  *cycles|ns " metrics.txt
+    # without --all, the metrics this machine has: a Zen 4 tree's, not Tegra410's
+    "$PMUTOP" list metrics --sysfs-root amd > here.txt 2>&1
+    expect_grep "list metrics: this machine's" "^umc_mem_read_bandwidth " here.txt
+    grep -q "^ucf\.\|tegra410" here.txt && fail "list metrics on a Zen 4 tree lists Tegra410's" || ok
+    grep -q "not on this machine" here.txt && fail "list metrics without --all lists what is not here" || ok
     if command -v promtool > /dev/null; then
         promtool check rules --lint-fatal zen5-rules.yml > lint.out 2>&1 && ok || fail "promtool: $(cat lint.out)"
     fi

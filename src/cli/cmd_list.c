@@ -20,6 +20,7 @@
 /* Where the lists are written: a buffer, escaped before it reaches the terminal (PMU,
  * event and profile names, titles and paths come from files anyone may write). */
 static FILE *out;
+static bool list_all; /* list metrics --all */
 
 /* Which PMUs the profiles chosen for this machine count: bound[i] for m->pmus[i]; note[i]
  * why a profile that would count it does not (the CPU model), or NULL. */
@@ -112,6 +113,75 @@ static void metric_units(const struct prof_metric *m, char *buf, size_t len)
 	}
 }
 
+/* s padded to w columns as a terminal shows it (UTF-8: °C is two columns' bytes in one) */
+static void put_padded(const char *s, int w)
+{
+	int cols = 0;
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+		cols += (*c & 0xc0) != 0x80;
+	fprintf(out, "%s%*s", s, cols < w ? w - cols : 0, "");
+}
+
+static void put_metric(const struct profile *p, const struct prof_metric *pm, bool here)
+{
+	char units[64];
+	metric_units(pm, units, sizeof(units));
+	fprintf(out, "%-32s ", pm->name);
+	put_padded(units, 8);
+	fprintf(out, " %-10s %s%s\n", p->name, pm->title, here ? "" : "  (not on this machine)");
+}
+
+/* The metrics that have a value on this machine, by the profiles chosen for it; with
+ * all, then every other profile's metric, marked. */
+static void list_metrics(const struct machine *m, bool all)
+{
+	struct profile **cand, **chosen = NULL;
+	int n = catalog_load_for(m, &cand);
+	int nc = n > 0 ? catalog_select(cand, n, m, &chosen) : 0;
+	diag_set_quiet(true); /* binding's warnings are the monitor's business */
+	struct session *s = nc > 0 ? session_new(m, chosen, nc) : NULL;
+	diag_set_quiet(false);
+	char **said = xcalloc((size_t)(s ? s->nvalues : 0) + 1, sizeof(char *));
+	int nsaid = 0;
+	for (int k = 0; s && k < s->nvalues; k++) {
+		const struct prof_metric *pm = s->vinfo[k].m;
+		const struct profile *p = chosen[s->vinfo[k].profile];
+		char *key = xasprintf("%s/%s", p->name, pm->name);
+		bool dup = false;
+		for (int i = 0; i < nsaid && !dup; i++)
+			dup = !strcmp(said[i], key);
+		if (dup) {
+			free(key);
+			continue;
+		}
+		said[nsaid++] = key;
+		put_metric(p, pm, true);
+	}
+	session_free(s);
+	for (int i = 0; i < nc; i++)
+		profile_free(chosen[i]);
+	free(chosen);
+	struct profile **every;
+	int ne = all ? catalog_load_all(&every) : 0;
+	for (int i = 0; i < ne; i++) {
+		for (int j = 0; j < every[i]->nmetrics; j++) {
+			char *key = xasprintf("%s/%s", every[i]->name, every[i]->metrics[j].name);
+			bool here = false;
+			for (int k = 0; k < nsaid && !here; k++)
+				here = !strcmp(said[k], key);
+			free(key);
+			if (!here)
+				put_metric(every[i], &every[i]->metrics[j], false);
+		}
+		profile_free(every[i]);
+	}
+	if (all)
+		free(every);
+	for (int i = 0; i < nsaid; i++)
+		free(said[i]);
+	free(said);
+}
+
 static void list_profiles(const struct machine *m, bool metrics)
 {
 	struct profile **all;
@@ -131,11 +201,8 @@ static void list_profiles(const struct machine *m, bool metrics)
 			       models ? " [CPU models: " : "", models ? models : "", models ? "]" : "");
 			free(models);
 		} else {
-			for (int j = 0; j < p->nmetrics; j++) {
-				char units[64];
-				metric_units(&p->metrics[j], units, sizeof(units));
-				fprintf(out, "%-32s %-8s %-10s %s\n", p->metrics[j].name, units, p->name, p->metrics[j].title);
-			}
+			for (int j = 0; j < p->nmetrics; j++)
+				put_metric(p, &p->metrics[j], true);
 		}
 		profile_free(all[i]);
 	}
@@ -165,9 +232,16 @@ int cmd_list(int argc, char **argv)
 {
 	char *root;
 	int status;
+	for (int i = 1; i < argc; i++) /* list metrics --all: every profile's, not only here */
+		if (!strcmp(argv[i], "--all")) {
+			list_all = true;
+			memmove(&argv[i], &argv[i + 1], sizeof(char *) * (size_t)(argc - i));
+			argc--;
+			i--;
+		}
 	int first = cmd_options(argc, argv, "list",
 				"usage: pmutop list [--sysfs-root DIR | --demo[=NAME]]\n"
-				"                   [pmus|events|profiles|metrics|machines|pci]\n",
+				"                   [pmus|events|profiles|machines|pci | metrics [--all]]\n",
 				&root, &status);
 	if (first < 0)
 		return status;
@@ -219,7 +293,7 @@ static int list_what(const char *root, const char *what)
 	else if (!strcmp(what, "profiles"))
 		list_profiles(m, false);
 	else if (!strcmp(what, "metrics"))
-		list_profiles(m, true);
+		list_metrics(m, list_all);
 	else {
 		fprintf(stderr, "pmutop list: unknown list '%s' (pmus, events, profiles, metrics, machines, pci)\n", what);
 		status = 2;
