@@ -474,4 +474,9 @@ done
 "$PMUTOP" --demo -b -n 1 --fake-clock --proc-root "$scratch/no-such-root" > /dev/null 2> proc.err
 expect_eq "--proc-root without proc/stat: still counts" $? 0
 expect_grep "--proc-root without proc/stat: said" "--proc-root .*no-such-root: cannot read .*proc/stat (No such file or directory): no CPU meter" proc.err
+# batch text keeps its columns when names are long (xeon's metric names reach 46
+# characters): every row's unit starts in the same column
+"$PMUTOP" --demo xeon -b -n 1 --fake-clock > xeon.txt
+cols=$(awk '/^  / && / (MB\/s|ns|GHz) / { print index($0, " MB/s") ? index($0, " MB/s") : index($0, " ns ") ? index($0, " ns ") : index($0, " GHz") }' xeon.txt | sort -u | wc -l)
+expect_eq "batch text: long names, one unit column" "$cols" 1
 finish

@@ -279,9 +279,13 @@ static void write_csv(struct textbuf *tb, const struct frame *fr, bool first_fra
 
 /* s padded with blanks to width (on the left when right-aligned), as printf's "%-28s"
  * and "%12s" do: byte widths, never cut. */
-static void put_padded(struct textbuf *tb, const char *s, int width, bool right)
+/* s padded to width columns as a terminal shows them (°C: three bytes, two columns) */
+static void put_padded(struct textbuf *tb, const char *s, size_t width, bool right)
 {
-	size_t len = strlen(s), pad = len < (size_t)width ? (size_t)width - len : 0;
+	size_t len = strlen(s), cols = 0;
+	for (size_t i = 0; i < len; i++)
+		cols += ((unsigned char)s[i] & 0xc0) != 0x80;
+	size_t pad = cols < width ? width - cols : 0;
 	if (right)
 		textbuf_pad(tb, ' ', pad);
 	textbuf_putn(tb, s, len);
@@ -290,13 +294,17 @@ static void put_padded(struct textbuf *tb, const char *s, int width, bool right)
 }
 
 /* "  %-28s %-16s %12s %-6s%s\n" */
-static void put_text_row(struct textbuf *tb, const char *metric, const char *instance, const char *value,
-			 const char *unit, const char *mark)
+struct text_widths {
+	size_t metric, instance; /* columns wide enough for the longest name (28, 16 at least) */
+};
+
+static void put_text_row(struct textbuf *tb, const struct text_widths *w, const char *metric, const char *instance,
+			 const char *value, const char *unit, const char *mark)
 {
 	textbuf_put(tb, "  ");
-	put_padded(tb, metric, 28, false);
+	put_padded(tb, metric, w->metric, false);
 	textbuf_putc(tb, ' ');
-	put_padded(tb, instance, 16, false);
+	put_padded(tb, instance, w->instance, false);
 	textbuf_putc(tb, ' ');
 	put_padded(tb, value, 12, true);
 	textbuf_putc(tb, ' ');
@@ -351,6 +359,12 @@ static void write_text_notes(struct textbuf *tb, const struct frame *fr, bool fi
 static void write_text(struct textbuf *tb, const struct frame *fr, bool first_frame, const char *when)
 {
 	write_text_header(tb, fr, when);
+	struct text_widths w = { 28, 16 }; /* long names widen their column, rows stay aligned */
+	for (int k = 0; k < fr->nvalues; k++) { /* names are ASCII (profile names, PMU captures) */
+		size_t lm = strlen(fr->vinfo[k].m->name), li = strlen(fr->iinfo[fr->vinfo[k].instance].name);
+		w.metric = lm > w.metric ? lm : w.metric;
+		w.instance = li > w.instance ? li : w.instance;
+	}
 	const struct prof_metric *last = NULL;
 	for (int k = 0; k < fr->nvalues; k++) {
 		const struct frame_value *v = &fr->values[k];
@@ -362,7 +376,7 @@ static void write_text(struct textbuf *tb, const struct frame *fr, bool first_fr
 			snprintf(mark, sizeof(mark), "  (%s)", v->why);
 		else if (v->multiplexed)
 			str_copy(mark, sizeof(mark), "  (multiplexed)");
-		put_text_row(tb, m == last ? "" : m->name, fr->iinfo[fr->vinfo[k].instance].name, val,
+		put_text_row(tb, &w, m == last ? "" : m->name, fr->iinfo[fr->vinfo[k].instance].name, val,
 			     v->state == VS_OK ? m->unit : "", mark);
 		last = m;
 	}
