@@ -191,13 +191,13 @@ assert worst < worst_ok, worst
 assert closed == nslow, closed
 PY
 }
-"$PMUTOP" serve --demo --listen 127.0.0.1:0 -d 0.1 2> slow.err &
-dpid=$!
-pids="$pids $dpid"
-slow_port() { grep -q "(port [0-9]*)" slow.err; }
-wait_until "the slow-client exporter's port" 10 slow_port
-sport=$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' slow.err)
-wait_until "its first frame" 10 curl -sf "http://127.0.0.1:$sport/metrics" -o /dev/null
+# the demo served, once it answers: its port in $sport
+serve_answering() {
+    serve_demo tegra410 "$@"
+    sport=$dport
+    wait_until "its first frame" 10 curl -sf "http://127.0.0.1:$sport/metrics" -o /dev/null
+}
+serve_answering
 slow_test "$sport" 120 10 1 > slow.out 2>&1 && ok || fail "120 slow clients: $(tail -n 5 slow.out)"
 python3 - "$sport" <<'PY' && ok || fail "50 parallel scrapes from one address: not all answered"
 import sys, urllib.request
@@ -209,13 +209,7 @@ with ThreadPoolExecutor(50) as ex:
     assert all(ex.map(scrape, range(50)))
 PY
 stop_demo
-"$PMUTOP" serve --demo --listen 127.0.0.1:0 -d 0.1 --http-limits 16,4,2 2> slow2.err &
-dpid=$!
-pids="$pids $dpid"
-slow2_port() { grep -q "(port [0-9]*)" slow2.err; }
-wait_until "the small exporter's port" 10 slow2_port
-sport=$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' slow2.err)
-wait_until "its first frame" 10 curl -sf "http://127.0.0.1:$sport/metrics" -o /dev/null
+serve_answering --http-limits 16,4,2
 slow_test "$sport" 16 8 4 > slow2.out 2>&1 && ok || fail "every connection held by slow clients: $(tail -n 5 slow2.out)"
 stop_demo
 "$PMUTOP" serve --demo --http-limits 16,32,2 -n 1 > /dev/null 2> err.out
@@ -234,13 +228,8 @@ expect_grep "--http-limits without an exporter: said" "needs --listen" err.out
 # /metrics away: 1 000 connections, half idle, half trickling a header byte now and then,
 # reconnecting as they are closed, for 30 s, under the default limits; a scrape a second
 # from 127.0.0.1 is answered every time within 1 s (the oldest idle gives way to it)
-"$PMUTOP" serve --demo --listen 127.0.0.1:0 -d 0.5 2> hog.err &
-dpid=$!
-pids="$pids $dpid"
-hog_port() { grep -q "(port [0-9]*)" hog.err; }
-wait_until "the exporter's port" 10 hog_port
-hport=$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' hog.err)
-wait_until "its first frame" 10 curl -sf "http://127.0.0.1:$hport/metrics" -o /dev/null
+serve_answering -d 0.5
+hport=$sport
 python3 - "$hport" 1000 30 > hog.out 2>&1 <<'PY' && ok || fail "1000 local connections took /metrics: $(tail -n 5 hog.out)"
 import resource, selectors, socket, sys, time, threading, urllib.request
 port, n, secs = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
@@ -252,6 +241,9 @@ opened = 0
 def connect(trickle):
     global opened
     s = socket.socket()
+    # closed with a reset: no TIME_WAIT left behind (the churn must not use up this
+    # machine's ephemeral ports under the other tests running beside this one)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
     s.setblocking(False)
     try:
         s.connect_ex(("127.0.0.1", port))
@@ -274,7 +266,9 @@ def hog():
             except OSError:
                 s.close()
                 del held[s]
-        while len(held) < n and time.time() < stop:
+        for _ in range(100):  # back up to n, at most 500 new connections a second
+            if len(held) >= n or time.time() >= stop:
+                break
             connect(len(held) % 2 == 0)
         k += 1
         time.sleep(0.2)
