@@ -1032,10 +1032,12 @@ static void note_model_misses(struct session *s, const struct profile *prof, con
 	int n = 0;
 	enum model_verdict v = MODEL_OK;
 	for (int i = 0; i < m->npmus; i++) {
+		if (miss[i] == MODEL_OK || s->pmu_note[i]) /* the common case: no scan */
+			continue;
 		bool bound = false;
 		for (int k = first; k < s->ninstances && !bound; k++)
 			bound = s->inst[k].pmu == &m->pmus[i];
-		if (miss[i] == MODEL_OK || bound || s->pmu_note[i])
+		if (bound)
 			continue;
 		v = miss[i];
 		for (int g = 0; g < prof->ngroups; g++) { /* the models its groups are for */
