@@ -37,7 +37,7 @@ _pmutop()
     case $sub in
         list)
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--sysfs-root --demo --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "--sysfs-root --demo --all --help" -- "$cur"))
             else
                 COMPREPLY=($(compgen -W "pmus events profiles metrics machines pci" -- "$cur"))
             fi
