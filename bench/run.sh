@@ -129,6 +129,15 @@ fi
 "$b/bench/bench_record" "$rec/24h.pmrec" 1098 24
 rm -rf "$rec"
 "$bin" export 20
+# the same render as an instruction count, which does not swing with the machine and the
+# hour as its wall time does: only exporter_render's own instructions, over 10 renders
+if command -v valgrind > /dev/null; then
+    out=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect=exporter_render "$bin" export 10 2>&1)
+    irs=$(echo "$out" | awk '/Collected :/ { print $4 }')
+    series=$(echo "$out" | awk '/exporter_series/ { print $3 }')
+    [ -n "$irs" ] && [ "${series:-0}" -gt 0 ] &&
+        echo "bench: exporter_render_10k_series_instructions $(( irs / 10 * 10000 / series )) instructions"
+fi
 # what the monitor sends to the terminal (what an ssh link carries): demo at 120x40, 1 s
 if command -v tmux > /dev/null && [ "${BENCH_TTY_SECONDS:-30}" -gt 0 ]; then
     s=${BENCH_TTY_SECONDS:-30}
