@@ -126,7 +126,14 @@ fi
 "$b/pmutop" record --info "$rec/steady.pmrec" |
     awk '/chunks:/ { print "bench: record_bytes_per_steady_counter_sample " $5 " B" }'
 "$bin" record 600
-"$b/bench/bench_record" "$rec/24h.pmrec" 1098 24
+"$b/bench/bench_record" "$rec/24h.pmrec" 1098 24 keep
+# the jump as an instruction count (its twin): 200 jumps in the same file under callgrind,
+# counting only the jump (finding the moment, decoding its chunk)
+if command -v valgrind > /dev/null; then
+    irs=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect=seek_once \
+          "$b/bench/bench_record" "$rec/24h.pmrec" 1098 24 seek 2>&1 | awk '/Collected :/ { print $4 }')
+    [ -n "$irs" ] && echo "bench: record_seek_24h_instructions $(( irs / 200 )) instructions"
+fi
 rm -rf "$rec"
 "$bin" export 20
 # the same render as an instruction count, which does not swing with the machine and the
