@@ -163,4 +163,18 @@ awk -F, '$4 == "bf.llt.clock" { n++; if ($6 < 1.45 || $6 > 1.55) bad = 1 } END {
     && ok || fail "bluefield3: the HNF clock across 32-bit wraps: $(awk -F, '$4 == "bf.llt.clock" { print $6 }' bf3.csv | head -8 | tr '\n' ' ')"
 # the demo trees are never written: the same bytes after the demos ran
 expect_eq "demo trees untouched" "$(sums)" "$before"
+# a read-only /sys (a container's, a ro bind mount): each programmable block says which
+# file it could not write and why, the plain statistics registers still count, nothing
+# in the tree changes, and the run ends normally
+if unshare -m true 2> /dev/null; then
+    fresh
+    unshare -m sh -c "mount --bind copy copy && mount -o remount,ro,bind copy copy &&
+        exec \"$PMUTOP\" -b --sysfs-root copy -n 1 -d 0.05" > ro.txt 2> ro.err
+    expect_eq "read-only /sys: exit status" $? 0
+    expect_grep "read-only /sys: the refusal named, with its file" "^  ! tile tile0: tile0/event0: writing '0x45' failed: Read-only file system" ro.txt
+    grep -q "bf.ecc.single_errors  *ecc  *[0-9]" ro.txt && ok || fail "read-only /sys: the ECC statistics not counted: $(head -c 400 ro.txt)"
+    restored "read-only /sys"
+else
+    skip_check "a read-only /sys: no private mount namespace here (unshare -m)"
+fi
 finish
