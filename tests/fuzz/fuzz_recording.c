@@ -117,6 +117,11 @@ static void replay_all(void)
 	replay_close(r);
 }
 
+static void remove_work(void)
+{
+	unlink(work); /* the copy is the target's own: nothing left in /tmp after a run */
+}
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	if (size < 2)
@@ -124,6 +129,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	if (!work[0]) {
 		snprintf(work, sizeof(work), "/tmp/fuzz-recording-%d.pmrec", (int)getpid());
 		diag_set_quiet(true);
+		atexit(remove_work);
 	}
 	copy_seed();
 	damage(data, size);
