@@ -184,14 +184,42 @@ START_TEST(pre_ice_lake_generic_events)
 }
 END_TEST
 
+/* The frame's delta of event EVENT (the group's name for it) summed over the CPUs of group GROUP. */
+static double group_delta(const struct run *r, const char *group, const char *event)
+{
+	const struct frame *f = session_frame(r->s);
+	double sum = 0;
+	for (int k = 0; k < f->ncounters; k++) {
+		const struct instance_info *ii = &f->iinfo[f->cinfo[k].instance];
+		if (!strcmp(ii->group->name, group) && !strcmp(ii->group->events[f->cinfo[k].event].name, event))
+			sum += f->counters[k].delta;
+	}
+	return sum;
+}
+
 START_TEST(alder_lake_hybrid)
 {
 	struct run r;
 	begin(&r, "adl", 1, 8);
-	l1_sums_to_100(&r, "all");        /* P-cores, perf metrics */
+	l1_sums_to_100(&r, "all-pcores"); /* P-cores, perf metrics */
 	l1_sums_to_100(&r, "all-ecores"); /* E-cores, their own events */
 	ck_assert_double_eq_tol(val(&r, "topdown.retiring", "all-ecores"), 30.0, 1e-6);
-	ck_assert_double_eq_tol(val(&r, "topdown.retiring", "all"), 40.0, 1e-6);
+	ck_assert_double_eq_tol(val(&r, "topdown.retiring", "all-pcores"), 40.0, 1e-6);
+	/* "all" is every CPU: the slots each kind retired over the slots of both, from the
+	 * counts (P-cores: slots x their retiring share; E-cores: 5 slots a cycle) */
+	l1_sums_to_100(&r, "all");
+	l1_sums_to_100(&r, "socket0");
+	double p_slots = group_delta(&r, "perfmetrics", "slots");
+	double p_four = group_delta(&r, "perfmetrics", "topdown_retiring") + group_delta(&r, "perfmetrics", "topdown_bad_spec") +
+			group_delta(&r, "perfmetrics", "topdown_fe_bound") + group_delta(&r, "perfmetrics", "topdown_be_bound");
+	double p_retired = p_slots * group_delta(&r, "perfmetrics", "topdown_retiring") / p_four;
+	double e_slots = 5 * group_delta(&r, "atom", "core_clks");
+	double e_retired = group_delta(&r, "atom", "topdown_retiring");
+	ck_assert(p_slots > 0 && e_slots > 0);
+	ck_assert_double_eq_tol(val(&r, "topdown.retiring", "all"), 100 * (p_retired + e_retired) / (p_slots + e_slots), 1e-9);
+	ck_assert_double_eq_tol(val(&r, "topdown.retiring", "socket0"), val(&r, "topdown.retiring", "all"), 1e-9);
+	ck_assert(!has(&r, "topdown.heavy_ops", "all")); /* level 2 is the P-cores' only */
+	ck_assert(has(&r, "topdown.heavy_ops", "all-pcores"));
 	ck_assert(has(&r, "topdown.heavy_ops", "cpu0"));
 	ck_assert(!has(&r, "topdown.heavy_ops", "cpu5")); /* E-cores: level 1 only */
 	ck_assert(!has(&r, "topdown.retiring", "cpu8"));  /* no such CPU */

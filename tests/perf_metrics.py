@@ -199,20 +199,24 @@ def main():
             inst = per_inst.setdefault(c["instance"], {"pmu": c["pmu"], "counts": {}})
             # perf's count is the hardware's: pmutop's delta has the alias's .scale applied
             inst["counts"][key] = inst["counts"].get(key, 0) + c["delta"] / alias_scale(root, c["pmu"], c["event"])
-        # aggregates: a socket's or all CPUs' sums, as perf --per-socket / -a sums them
+        # aggregates: a socket's or all CPUs' sums, as perf --per-socket / -a sums them; on
+        # a hybrid CPU each kind's apart (perf shows cpu_core and cpu_atom apart)
+        hybrid = {inst["pmu"] for inst in per_inst.values()} >= {"cpu_core", "cpu_atom"}
         sums = {}
         for name, inst in per_inst.items():
             sock = sockets.get(name)
             for agg in ("all", "socket%d" % sock if sock is not None else None):
                 if agg is None:
                     continue
-                suffix = "-ecores" if inst["pmu"] == "cpu_atom" else ""
+                suffix = "-ecores" if inst["pmu"] == "cpu_atom" else "-pcores" if hybrid else ""
                 a = sums.setdefault(agg + suffix, {"pmu": inst["pmu"], "counts": {}})
                 for k, v in inst["counts"].items():
                     a["counts"][k] = a["counts"].get(k, 0) + v
         per_inst.update(sums)
         shown = {(m["metric"], m["instance"]): m.get("value") for m in frame["metrics"]}
         for ours, theirs in pairs:
+            if hybrid:
+                bad, agreed = check_blends(ev, per_inst, shown, ours, theirs, bad, agreed)
             for name, inst in per_inst.items():
                 if (ours, name) not in shown:
                     continue
@@ -235,6 +239,33 @@ def main():
                     agreed += 1
     print("%d values agreed with perf's MetricExpr within %.2f pp, %d did not" % (agreed, TOL_PP, bad))
     sys.exit(1 if bad or not agreed else 0)
+
+
+# What each kind's shares are of on a hybrid CPU: perf's slots (TOPDOWN.SLOTS on the
+# P-cores; 5 a cycle on Gracemont, as its tma_* formulae count them)
+KIND_SLOTS = {"cpu_core": "TOPDOWN.SLOTS", "cpu_atom": "5 * CPU_CLK_UNHALTED.CORE"}
+
+
+def check_blends(ev, per_inst, shown, ours, theirs, bad, agreed):
+    """A hybrid's 'all' and 'socketN' are every CPU: perf's value for each kind's sum,
+    weighted by the slots it is of (perf shows no such row: its per-kind values and the
+    conservation of slots are the reference)."""
+    for (metric, name), got in shown.items():
+        if metric != ours or name + "-pcores" not in per_inst or name + "-ecores" not in per_inst:
+            continue
+        num = den = 0.0
+        for part in (per_inst[name + "-pcores"], per_inst[name + "-ecores"]):
+            pm = ev.metric(theirs, part["pmu"])
+            w = ev.eval(KIND_SLOTS[part["pmu"]], part["pmu"], part["counts"])
+            num += w * 100 * ev.eval(pm["MetricExpr"], part["pmu"], part["counts"])
+            den += w
+        want = num / den
+        if got is None or abs(got - want) > TOL_PP:
+            print("%s %s: pmutop %s, perf's %s by kind, weighted by slots: %.4f" % (ours, name, got, theirs, want))
+            bad += 1
+        else:
+            agreed += 1
+    return bad, agreed
 
 
 def alias_scale(root, pmu, event):

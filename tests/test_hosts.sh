@@ -53,8 +53,9 @@ batch core
 expect_grep "core PMU: TopDown counted" "topdown.retiring  *cpu0  *[0-9.]* %" out.txt
 gen hybrid adl pkg yes 4
 batch hybrid
-expect_grep "hybrid: P-core TopDown" "^  *all  *[0-9.]* %" out.txt
+expect_grep "hybrid: P-core TopDown" "^  *all-pcores  *[0-9.]* %" out.txt
 expect_grep "hybrid: E-core TopDown" "all-ecores  *[0-9.]* %" out.txt
+expect_grep "hybrid: TopDown of every CPU" "^  *all  *[0-9.]* %" out.txt
 gen vmonly vm pkg yes 4
 batch vmonly
 grep -q "topdown\." out.txt && fail "no core PMU: TopDown values without a core PMU" || ok

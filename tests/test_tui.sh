@@ -502,6 +502,23 @@ else
 fi
 PMUTOP_ARGS="--demo -d 0.2"
 
+# a hybrid CPU (Alder Lake: P-cores and E-cores, TopDown each its own way): the rows of
+# each kind, and "all" and "socket0" of every CPU, weighted by slots; Enter's level 2 is
+# the P-cores' only, and the blended rows say so
+sh "$TOP_SRCDIR/tests/fixtures/gen-host.sh" "$scratch/hybrid" adl pkg yes 4 > /dev/null
+PMUTOP_ARGS="--sysfs-root $scratch/hybrid --sim -d 0.2"
+start 120 40 LANG=C.UTF-8
+see "hybrid: P-cores' row" "^ all-pcores  *R"
+see "hybrid: E-cores' row" "^ all-ecores  *R"
+see "hybrid: every CPU's row" "^ all  *R"
+unseen "hybrid: no failed group" "failed"
+keys Tab Enter
+see "hybrid: level 2 of the P-cores" "level 2  *lll"
+see "hybrid: a blend says why it has no level 2" "not on every CPU of this row: see the rows it blends"
+keys q
+quit_ok "hybrid quit"
+PMUTOP_ARGS="--demo -d 0.2"
+
 # ASCII: a temperature in C, not ?C (? marks an unreadable value)
 start 120 60 LANG=C
 see "ASCII: degrees as C" "Temperature  *[0-9.]* C "

@@ -630,8 +630,10 @@ static void stacked_detail(struct tui *t, struct upane *p, int i, int y, int x0,
 	crt_put(y, x0, labw, R_DIM, t->utf8 ? "   └ level 2" : "   `- level 2");
 	if (any)
 		stacked_line(t, y, x0, w, labw, slots, nd, valn, dletters, "-");
-	else
-		crt_put(y, x0 + labw, w - labw, R_DIM, "no level 2 on this CPU");
+	else /* a blend (a hybrid's every CPU): level 2 where only some of its kinds have it */
+		crt_put(y, x0 + labw, w - labw, R_DIM,
+			t->f->iinfo[p->inst[i]].nparts ? "not on every CPU of this row: see the rows it blends"
+						       : "no level 2 on this CPU");
 }
 
 static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool draw)

@@ -68,8 +68,8 @@ static int apply_filter_option(struct session *s, const char *spec)
 			const struct instance *inst = &s->inst[i];
 			if (strcmp(inst->group->name, target) || (instname && strcmp(inst->name, instname)))
 				continue;
-			if (!instname && (inst->nmembers || inst->parent >= 0))
-				continue; /* members get it directly; root ports follow their RC */
+			if (!instname && (inst->nmembers || inst->nparts || inst->parent >= 0))
+				continue; /* members and parts get it directly; root ports follow their RC */
 			if (inst->unavailable)
 				continue;
 			matched++;
@@ -134,7 +134,7 @@ static void print_dry_run(const struct session *s)
 {
 	for (int i = 0; i < s->ninstances; i++) {
 		const struct instance *inst = &s->inst[i];
-		if (inst->nmembers)
+		if (inst->nmembers || inst->nparts)
 			continue;
 		if (inst->unavailable && inst->absent) {
 			for (int e = 0; e < inst->group->nevents; e++)
@@ -192,7 +192,7 @@ static bool counts_anything(const struct session *s)
 	int failed = 0;
 	for (int i = 0; i < s->ninstances; i++) {
 		const struct instance *in = &s->inst[i];
-		if (in->nmembers)
+		if (in->nmembers || in->nparts)
 			continue;
 		if (in->opened)
 			return true;

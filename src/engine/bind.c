@@ -6,7 +6,9 @@
  * the events it applies to; an event that does not accept the current value of an enum
  * filter (HNS3's filtermode/) is "n/a" with the reason, not a failure of the instance. */
 #include "engine/bind.h"
+#include "engine/bind_blend.h"
 #include "engine/bind_model.h"
+#include "engine/instance.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -174,46 +176,6 @@ static int capture_int(char caps[][2][64], int ncaps, const char *name)
 			return (int)v;
 	}
 	return -1;
-}
-
-static struct instance *add_instance(struct session *s, int *cap)
-{
-	grow_array(&s->inst, cap, s->ninstances + 1, sizeof(struct instance));
-	struct instance *inst = &s->inst[s->ninstances++];
-	memset(inst, 0, sizeof(*inst));
-	inst->socket = -1;
-	inst->parent = -1;
-	inst->locked_filter = -1;
-	return inst;
-}
-
-static void add_label(struct instance *inst, const char *key, const char *value)
-{
-	for (int i = 0; i < inst->nlabels; i++)
-		if (!strcmp(inst->labels[i].key, key))
-			return;
-	inst->labels = xrealloc(inst->labels, sizeof(*inst->labels) * (size_t)(inst->nlabels + 1));
-	struct label *l = &inst->labels[inst->nlabels++];
-	str_copy(l->key, sizeof(l->key), key);
-	str_copy(l->value, sizeof(l->value), value);
-}
-
-static void alloc_instance_arrays(struct instance *inst)
-{
-	const struct prof_group *g = inst->group;
-	inst->present = xcalloc((size_t)g->nevents, sizeof(bool));
-	inst->event_str = xcalloc((size_t)g->nevents, sizeof(char *));
-	inst->event_na = xcalloc((size_t)g->nevents, sizeof(char *));
-	inst->scale = xcalloc((size_t)g->nevents, sizeof(double));
-	inst->filter_set = xcalloc((size_t)g->nfilters + 1, sizeof(bool));
-	inst->filter_value = xcalloc((size_t)g->nfilters + 1, sizeof(uint64_t));
-	inst->vars = xcalloc((size_t)group_nvars(g), sizeof(double));
-	inst->event_state = xcalloc((size_t)g->nevents, sizeof(enum value_state));
-	inst->event_coverage = xcalloc((size_t)g->nevents, sizeof(double));
-	for (int f = 0; f < g->nfilters; f++) {
-		inst->filter_set[f] = g->filters[f].has_default;
-		inst->filter_value[f] = g->filters[f].def;
-	}
 }
 
 /* Append n bytes of piece to the growing string *out (length *len, capacity *cap). */
@@ -546,7 +508,7 @@ static void describe_root_complex(const struct machine *m, struct instance *inst
 		if (!inst->ndetails) { /* lspci's segment:bus of the RC's first root port */
 			char seg[16];
 			snprintf(seg, sizeof(seg), "%04x:%02x", rp->segment, rp->bus);
-			add_label(inst, "segment", seg);
+			instance_add_label(inst, "segment", seg);
 			char *d = xasprintf("%s (%s)", inst->display ? inst->display : inst->name, seg);
 			free(inst->display);
 			inst->display = d;
@@ -581,7 +543,7 @@ static void describe_pci_bus(const struct machine *m, struct instance *inst, cha
 	free(text);
 	char where[16];
 	snprintf(where, sizeof(where), "%04x:%02x", seg, bus);
-	add_label(inst, "segment", where);
+	instance_add_label(inst, "segment", where);
 	char *d = xasprintf("%s (%s)", inst->display ? inst->display : inst->name, where);
 	free(inst->display);
 	inst->display = d;
@@ -609,12 +571,12 @@ static int add_socket_capture(char caps[][2][64], int ncaps, int socket)
 static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof, const struct prof_group *g,
 			      const struct pmu *p, char caps[][2][64], int ncaps, int cpu)
 {
-	struct instance *inst = add_instance(s, cap);
+	struct instance *inst = instance_add(s, cap);
 	inst->profile = prof;
 	inst->group = g;
 	inst->pmu = p;
 	for (int i = 0; i < ncaps; i++)
-		add_label(inst, caps[i][0], caps[i][1]);
+		instance_add_label(inst, caps[i][0], caps[i][1]);
 	if (cpu >= 0) {
 		char num[16];
 		cpulist_add(&inst->cpus, cpu);
@@ -624,7 +586,7 @@ static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof,
 		ncaps = add_socket_capture(caps, ncaps, inst->socket);
 		inst->name = expand_template(s->machine, g->instance ? g->instance : "cpu{cpu}", caps, ncaps, cpu, p);
 		snprintf(num, sizeof(num), "%d", cpu);
-		add_label(inst, "cpu", num);
+		instance_add_label(inst, "cpu", num);
 	} else {
 		cpulist_copy(&inst->cpus, &p->cpus);
 		inst->socket = capture_int(caps, ncaps, "socket");
@@ -642,13 +604,13 @@ static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof,
 	if (inst->socket >= 0) {
 		char num[16];
 		snprintf(num, sizeof(num), "%d", inst->socket);
-		add_label(inst, "socket", num);
+		instance_add_label(inst, "socket", num);
 	}
 	if (p->sensor) { /* a sensor is known by its chip and label, as sensors(1) shows them */
-		add_label(inst, "chip", pmu_attr(p, "chip") ? pmu_attr(p, "chip") : "");
-		add_label(inst, "label", pmu_attr(p, "label") ? pmu_attr(p, "label") : "");
+		instance_add_label(inst, "chip", pmu_attr(p, "chip") ? pmu_attr(p, "chip") : "");
+		instance_add_label(inst, "label", pmu_attr(p, "label") ? pmu_attr(p, "label") : "");
 	}
-	alloc_instance_arrays(inst);
+	instance_alloc_arrays(inst);
 	read_attr_values(inst);
 	if (g->label)
 		inst->display = expand_template(s->machine, g->label, caps, ncaps, cpu, p);
@@ -714,7 +676,7 @@ static void bind_root_ports(struct session *s, int *cap, int parent)
 		struct label labels[16];
 		memcpy(labels, pi->labels, sizeof(struct label) * (size_t)(nl < 16 ? nl : 16));
 		const struct profile *prof = pi->profile;
-		struct instance *inst = add_instance(s, cap); /* pi may move */
+		struct instance *inst = instance_add(s, cap); /* pi may move */
 		inst->profile = prof;
 		inst->group = g;
 		inst->pmu = p;
@@ -723,14 +685,14 @@ static void bind_root_ports(struct session *s, int *cap, int parent)
 		inst->cpus = cpus;
 		inst->parent = parent;
 		for (int i = 0; i < nl && i < 16; i++)
-			add_label(inst, labels[i].key, labels[i].value);
+			instance_add_label(inst, labels[i].key, labels[i].value);
 		char num[16];
 		snprintf(num, sizeof(num), "%d", rp);
-		add_label(inst, "rp", num);
+		instance_add_label(inst, "rp", num);
 		inst->display = xasprintf("RP%d", rp);
 		inst->wanted = xmalloc(sizeof(bool) * (size_t)g->nevents);
 		memcpy(inst->wanted, wanted, sizeof(bool) * (size_t)g->nevents);
-		alloc_instance_arrays(inst);
+		instance_alloc_arrays(inst);
 		read_attr_values(inst);
 		inst->notes = xstrdup("");
 		for (int i = 0; i < g->nfilters; i++) /* a root port's own bit, the rest as the RC starts */
@@ -754,7 +716,7 @@ static void add_aggregate(struct session *s, int *cap, struct profile *prof, con
 		n += socket < 0 || s->inst[i].socket == socket;
 	if (!n)
 		return;
-	struct instance *inst = add_instance(s, cap);
+	struct instance *inst = instance_add(s, cap);
 	inst->profile = prof;
 	inst->group = g;
 	inst->name = xstrdup(name);
@@ -762,7 +724,7 @@ static void add_aggregate(struct session *s, int *cap, struct profile *prof, con
 	if (socket >= 0) {
 		char num[16];
 		snprintf(num, sizeof(num), "%d", socket);
-		add_label(inst, "socket", num);
+		instance_add_label(inst, "socket", num);
 	}
 	inst->members = xmalloc(sizeof(int) * (size_t)n);
 	for (int i = first; i < last; i++) {
@@ -772,7 +734,7 @@ static void add_aggregate(struct session *s, int *cap, struct profile *prof, con
 				cpulist_add(&inst->cpus, s->inst[i].cpus.cpu[c]);
 		}
 	}
-	alloc_instance_arrays(inst);
+	instance_alloc_arrays(inst);
 	inst->notes = xstrdup("");
 	const struct instance *first_member = &s->inst[inst->members[0]];
 	for (int e = 0; e < g->nevents; e++)
@@ -917,6 +879,7 @@ static void bind_values(struct session *s)
 		for (int mi = 0; mi < p->nmetrics; mi++) {
 			const char *unit = NULL;
 			int refused = -1;
+			int first_value = s->nvalues;
 			for (int ii = 0; ii < s->ninstances; ii++) {
 				const struct instance *inst = &s->inst[ii];
 				if (inst->profile != p)
@@ -924,6 +887,16 @@ static void bind_values(struct session *s)
 				int fi = metric_form_index(&p->metrics[mi], (int)(inst->group - p->groups));
 				if (fi < 0)
 					continue;
+				if (inst->nparts) { /* parts come before: their values are this metric's so far */
+					int *parts = blend_value_parts(s, ii, first_value);
+					if (!parts)
+						continue;
+					grow_array(&s->vinfo, &vcap, s->nvalues + 1, sizeof(struct value_info));
+					s->vinfo[s->nvalues++] = (struct value_info){
+						.profile = pi, .metric = mi, .instance = ii, .form = fi, .m = &p->metrics[mi],
+						.partner = -1, .parts = parts };
+					continue;
+				}
 				const struct prof_formula *f = &p->metrics[mi].forms[fi];
 				if (!inst->unavailable && !has_inputs(inst, f))
 					continue;
@@ -983,7 +956,8 @@ static void build_infos(struct session *s)
 		s->iinfo[i] = (struct instance_info){
 			.name = inst->name, .profile = inst->profile, .group = inst->group,
 			.pmu = inst->pmu ? inst->pmu->name : NULL, .socket = inst->socket, .nlabels = inst->nlabels,
-			.labels = inst->labels, .nmembers = inst->nmembers, .members = inst->members, .first_counter = k,
+			.labels = inst->labels, .nmembers = inst->nmembers, .members = inst->members, .nparts = inst->nparts,
+			.parts = inst->parts, .first_counter = k,
 			.ncounters = inst->ncounters, .present = inst->present, .notes = inst->notes,
 			.display = inst->display ? inst->display : inst->name, .ndetails = inst->ndetails, .parent = inst->parent,
 			.details = (const char *const *)inst->details,
@@ -1014,6 +988,8 @@ static void assert_bound(const struct session *s)
 		}
 		for (int k = 0; k < inst->nmembers; k++)
 			assert(inst->members[k] < i);
+		for (int k = 0; k < inst->nparts; k++)
+			assert(inst->parts[k] < i);
 	}
 	for (int k = 0; k < s->nvalues; k++) {
 		const struct value_info *vi = &s->vinfo[k];
@@ -1086,6 +1062,7 @@ void session_bind(struct session *s)
 				s->missing[s->nmissing++] = &prof->groups[g];
 			}
 		}
+		bind_blends(s, &cap, prof, first);
 		note_model_misses(s, prof, miss, first);
 		free(miss);
 	}
@@ -1159,6 +1136,7 @@ void instance_free(struct instance *inst)
 	free(inst->details);
 	cpulist_free(&inst->cpus);
 	free(inst->members);
+	free(inst->parts);
 	for (int e = 0; e < g->nevents; e++) {
 		free(inst->event_str[e]);
 		free(inst->event_na[e]);

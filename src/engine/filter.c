@@ -318,6 +318,10 @@ int session_set_filter(struct session *s, int instance, const char *term, const 
 	struct instance *inst = &s->inst[instance];
 	const struct prof_group *g = inst->group;
 	*err = NULL;
+	if (inst->nparts) { /* its parts are other groups' sums, each with its own filters */
+		*err = xasprintf("%s blends several groups' sums: set '%s' on each of them", inst->name, term);
+		return -1;
+	}
 	int f = find_filter(g, term);
 	if (f < 0) {
 		char *list = filter_list(g);

@@ -49,6 +49,9 @@ struct instance_info {
 	const struct label *labels;
 	int nmembers;     /* aggregates: the instances they sum */
 	const int *members;
+	int nparts;       /* a blend of other groups' sums (a hybrid's "all": P- and E-cores);
+			   * no counters, its values weigh its parts' */
+	const int *parts;
 	int first_counter, ncounters; /* its counters in frame->counters */
 	const char *display; /* how a row names it: "S0 RC3 (0004:00)"; the name if no label */
 	int parent;          /* a root port's instance: its root complex's instance; -1 */
@@ -76,6 +79,7 @@ struct value_info {
 	bool detail; /* of a member of a sum (a CPU, a channel): evaluated only when asked */
 	int partner; /* the instance of the same name in the group its formula imports
 		      * GROUP.EVENT from (prof_import), or -1 */
+	int *parts;  /* a blend's: the value slot of each of its instance's parts, or NULL */
 };
 
 struct frame_value {

@@ -362,6 +362,14 @@ static void group_key(struct loader *L, const char *name, const char *value)
 		str_split_free(w);
 	} else if (!strcmp(name, "aggregate_suffix")) {
 		set_string(&g->aggregate_suffix, value);
+	} else if (!strcmp(name, "weight")) {
+		if (!g->weight)
+			g->weight = xcalloc(1, sizeof(*g->weight));
+		set_string(&g->weight->text, value);
+		g->weight->line = L->in.line;
+		g->weight->col = value_column(L);
+	} else if (!strcmp(name, "blend_suffix")) {
+		set_string(&g->blend_suffix, value);
 	} else if (!strcmp(name, "grouped")) {
 		if (!prof_parse_bool(value, &g->perf_group))
 			lerror(L, L->in.line, value_column(L), "grouped must be yes or no");
@@ -369,7 +377,7 @@ static void group_key(struct loader *L, const char *name, const char *value)
 		set_string(&g->leader, value);
 	} else {
 		lerror(L, L->in.line, 0, "unknown key '%s' in [group %s] (known: pmu, instance, label, pci_rc, pci_bus, per_bit, title, events, "
-		       "optional, event.NAME, optional.NAME, filter.TERM, choice.FILTER.NAME, attrs, notes, needs, lacks, when, unless, alternative, exclusive, per, aggregate, aggregate_suffix, grouped, leader)",
+		       "optional, event.NAME, optional.NAME, filter.TERM, choice.FILTER.NAME, attrs, notes, needs, lacks, when, unless, alternative, exclusive, per, aggregate, aggregate_suffix, weight, blend_suffix, grouped, leader)",
 		       name, g->name);
 	}
 }
@@ -675,6 +683,18 @@ static struct profile *load_stream(const char *path, FILE *f, int *nerrors, bool
 	return p;
 }
 
+static void formula_free(struct prof_formula *f)
+{
+	free(f->group_name);
+	free(f->text);
+	free(f->unit);
+	expr_free(f->expr);
+	free(f->inputs);
+	for (int k = 0; k < f->nimports; k++)
+		free(f->imports[k].name);
+	free(f->imports);
+}
+
 void profile_free(struct profile *p)
 {
 	if (!p)
@@ -691,6 +711,10 @@ void profile_free(struct profile *p)
 		free(g->per_bit);
 		free(g->leader);
 		free(g->aggregate_suffix);
+		free(g->blend_suffix);
+		if (g->weight)
+			formula_free(g->weight);
+		free(g->weight);
 		for (int j = 0; j < g->nevents; j++) {
 			free(g->events[j].name);
 			free(g->events[j].terms);
@@ -736,16 +760,8 @@ void profile_free(struct profile *p)
 	for (int i = 0; i < p->nmetrics; i++) {
 		struct prof_metric *m = &p->metrics[i];
 		free(m->name);
-		for (int j = 0; j < m->nforms; j++) {
-			free(m->forms[j].group_name);
-			free(m->forms[j].text);
-			free(m->forms[j].unit);
-			expr_free(m->forms[j].expr);
-			free(m->forms[j].inputs);
-			for (int k = 0; k < m->forms[j].nimports; k++)
-				free(m->forms[j].imports[k].name);
-			free(m->forms[j].imports);
-		}
+		for (int j = 0; j < m->nforms; j++)
+			formula_free(&m->forms[j]);
 		free(m->forms);
 		free(m->unit);
 		free(m->title);

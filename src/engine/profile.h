@@ -76,6 +76,10 @@ struct prof_group {
 	enum group_split split;
 	bool aggregate_all, aggregate_socket;
 	char *aggregate_suffix; /* appended to "all" and "socketN" (hybrid E-cores: "-ecores") */
+	/* what the group's sums weigh where they blend with another group's sums of the same
+	 * name (hybrid P- and E-cores: their slots), so "all" is every CPU; NULL: none */
+	struct prof_formula *weight;
+	char *blend_suffix; /* appended to its sums' names where they blend ("-pcores") */
 	bool perf_group; /* open the events as one perf group (same time window) */
 	char *leader;    /* event that leads the perf group; default the first */
 	int nevents;

@@ -265,6 +265,37 @@ static void check_form(struct loader *L, struct prof_metric *m, struct prof_form
 	expr_foreach_var(f->expr, note_input, &ic);
 }
 
+/* A group's weight (weight =): a formula of its own events, on its sums. */
+static void check_weight(struct loader *L, struct prof_group *g)
+{
+	struct prof_formula *f = g->weight;
+	if (!f) {
+		if (g->blend_suffix)
+			lerror(L, g->line, 0, "[group %s]: blend_suffix without weight (it names the sums that blend)", g->name);
+		return;
+	}
+	if (!g->aggregate_all && !g->aggregate_socket)
+		lerror(L, f->line, f->col, "[group %s]: weight without aggregate (what blends are its sums)", g->name);
+	f->group = (int)(g - L->p->groups);
+	f->import_group = -1;
+	struct name_ctx ctx = { g, L->p, f, NULL };
+	struct expr_names names = { resolve_name, known_name, &ctx };
+	char *err;
+	int col;
+	f->expr = expr_compile(f->text, &names, &err, &col);
+	if (f->expr && f->nimports) {
+		lerror(L, f->line, f->col, "[group %s]: a weight reads the group's own events, not %s", g->name,
+		       f->imports[0].name);
+	} else if (!f->expr) {
+		lerror(L, f->line, f->col + col - 1, "%s", ctx.why ? ctx.why : err);
+		free(err);
+	} else {
+		struct input_ctx ic = { f, g->nevents };
+		expr_foreach_var(f->expr, note_input, &ic);
+	}
+	free(ctx.why);
+}
+
 static void check_metric(struct loader *L, struct prof_metric *m)
 {
 	if (!m->nforms) {
@@ -323,8 +354,10 @@ static void check_pane(struct loader *L, struct prof_pane *pn)
 void profile_check(struct loader *L)
 {
 	struct profile *p = L->p;
-	for (int i = 0; i < p->ngroups; i++)
+	for (int i = 0; i < p->ngroups; i++) {
 		check_group(L, &p->groups[i]);
+		check_weight(L, &p->groups[i]);
+	}
 	for (int i = 0; i < p->nmetrics; i++)
 		check_metric(L, &p->metrics[i]);
 	for (int i = 0; i < p->npanes; i++)

@@ -126,6 +126,32 @@ static void counter_delta(struct counter *ct, double scale, struct frame_counter
 	scaled_delta(ct, raw_delta(ct, fc), scale, fc);
 }
 
+/* A blend counts where a part does; its values come from its parts' (blend_value). */
+static void blend_state(const struct instance *inst, struct frame_instance *fi, const struct frame_instance *fis)
+{
+	*fi = (struct frame_instance){ .filters = "", .coverage = 1.0f };
+	for (int k = 0; k < inst->nparts; k++) {
+		const struct frame_instance *p = &fis[inst->parts[k]];
+		fi->counting |= p->counting;
+		if (p->coverage < fi->coverage)
+			fi->coverage = p->coverage;
+	}
+}
+
+/* A sum's weight in its blends this interval: its group's weight formula, NAN unless
+ * every event it reads has a value. */
+static void sum_weight(struct instance *inst)
+{
+	const struct prof_formula *w = inst->group->weight;
+	inst->weight = NAN;
+	if (!w || !w->expr || !inst->nmembers)
+		return;
+	for (int i = 0; i < w->ninputs; i++)
+		if (inst->event_state[w->inputs[i]] != VS_OK)
+			return;
+	inst->weight = expr_eval(w->expr, inst->vars);
+}
+
 static void instance_vars(struct session *s, struct instance *inst, double elapsed_ns, struct frame_counter *fcs,
 			  struct frame_instance *fi)
 {
@@ -217,6 +243,34 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 		if (inst->event_coverage[e] < cov)
 			cov = inst->event_coverage[e];
 	fi->coverage = (float)cov;
+	sum_weight(inst);
+}
+
+/* A blend's value: its parts' weighted by their weights (their slots), in the worst of
+ * their states. */
+static void blend_value(const struct session *s, const struct value_info *vi, const struct frame_value *fvs,
+			struct frame_value *v)
+{
+	const struct instance *b = &s->inst[vi->instance];
+	enum value_state state = VS_OK;
+	double sum = 0, weights = 0;
+	float cov = 1.0f;
+	for (int k = 0; k < b->nparts; k++) {
+		const struct frame_value *pv = &fvs[vi->parts[k]];
+		double w = s->inst[b->parts[k]].weight;
+		state = worse(state, (enum value_state)pv->state);
+		if (state == VS_OK && !(w >= 0))
+			state = VS_NO_VALUE;
+		if (pv->coverage < cov)
+			cov = pv->coverage;
+		sum += w * pv->value;
+		weights += w;
+	}
+	v->coverage = cov;
+	v->multiplexed = cov < 1.0f;
+	v->why = NULL;
+	v->value = state == VS_OK && weights > 0 ? sum / weights : NAN;
+	v->state = (uint8_t)(state != VS_OK ? state : isnan(v->value) ? VS_NO_VALUE : VS_OK);
 }
 
 /* The states and coverage of a formula's imports (GROUP.EVENT) from its partner
@@ -252,6 +306,10 @@ static void evaluate_values(struct session *s, struct frame_value *fvs, double e
 			v->why = NULL;
 			v->coverage = 1.0f;
 			v->multiplexed = false;
+			continue;
+		}
+		if (vi->parts) {
+			blend_value(s, vi, fvs, v);
 			continue;
 		}
 		const struct instance *inst = &s->inst[vi->instance];
@@ -324,8 +382,12 @@ const struct frame *session_sample(struct session *s, uint64_t now_ns)
 		}
 	}
 	/* members come before their aggregates, so one pass in order suffices */
-	for (int i = 0; i < s->ninstances; i++)
-		instance_vars(s, &s->inst[i], elapsed, fcs, &fis[i]);
+	for (int i = 0; i < s->ninstances; i++) {
+		if (s->inst[i].nparts)
+			blend_state(&s->inst[i], &fis[i], fis);
+		else
+			instance_vars(s, &s->inst[i], elapsed, fcs, &fis[i]);
+	}
 	for (int i = 0; i < s->ninstances; i++)
 		s->inst[i].skip_next = false; /* aggregates inherited it through the event states */
 	evaluate_values(s, fvs, elapsed);

@@ -81,6 +81,8 @@ void session_free(struct session *s)
 	free(s->strings);
 	free(s->inst);
 	free(s->iinfo);
+	for (int k = 0; k < s->nvalues; k++)
+		free(s->vinfo[k].parts);
 	free(s->vinfo);
 	free(s->import_vars);
 	free(s->cinfo);

@@ -114,6 +114,10 @@ struct instance {
 	/* aggregates ("all", "socketN" over per-CPU instances) sum their members */
 	int nmembers;
 	int *members;
+	/* a blend (bind_blend.c): the sums of other groups it weighs together; no counters */
+	int nparts;
+	int *parts;
+	double weight; /* a sum of a group with a weight: this interval's (NAN: none) */
 	/* per group event */
 	bool *present;      /* the PMU has it */
 	char **event_str;   /* the perf event string it was encoded from */

@@ -1,0 +1,15 @@
+/* instance.h - making the instances binding and blending add to a session. */
+#ifndef PMUTOP_INSTANCE_H
+#define PMUTOP_INSTANCE_H
+
+struct session;
+struct instance;
+
+/* A new, empty instance at the end of s->inst (*cap: the array's capacity). */
+struct instance *instance_add(struct session *s, int *cap);
+/* Adds label KEY=VALUE unless the instance has KEY already. */
+void instance_add_label(struct instance *inst, const char *key, const char *value);
+/* The per-event and per-filter arrays of an instance of inst->group, filters at their defaults. */
+void instance_alloc_arrays(struct instance *inst);
+
+#endif
