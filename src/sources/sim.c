@@ -83,8 +83,27 @@ static int last_number(const char *name)
 	return p < end ? atoi(p) : 0;
 }
 
-static struct sim_instance *sim_instance_new(const struct instance *inst, const struct sim_section *sec)
+/* How many of the machine's PMUs section sec models on a socket (a PMU counts there when
+ * its cpumask has one of the socket's CPUs: Intel's one PMU for every socket too). */
+static int units_on_socket(const struct sim_model *model, const struct machine *m, const struct sim_section *sec,
+			   int socket)
 {
+	int n = 0;
+	for (int i = 0; i < m->npmus; i++) {
+		const struct pmu *p = &m->pmus[i];
+		bool here = false;
+		for (int c = 0; c < p->cpus.n && !here; c++)
+			here = machine_socket_of(m, p->cpus.cpu[c]) == socket;
+		n += here && sim_model_section(model, p->name) == sec;
+	}
+	return n;
+}
+
+static struct sim_instance *sim_instance_new(const struct sim_source *ss, const struct machine *m,
+					     const struct instance *inst, const struct sim_section *sec)
+{
+	if (sim_section_reads_units(sec, inst->socket)) /* once per section and socket */
+		sim_section_note_units(sec, inst->socket, units_on_socket(ss->model, m, sec, inst->socket));
 	struct sim_instance *si = xcalloc(1, sizeof(*si));
 	si->counters = xcalloc((size_t)(inst->ncounters ? inst->ncounters : 1), sizeof(*si->counters));
 	bool per_cpu = sim_section_reads_cpu(sec) && inst->cpus.n > 1;
@@ -144,7 +163,7 @@ static int sim_open(struct source *src, struct instance *inst)
 		ss->started = true;
 	}
 	const struct sim_section *sec = sim_model_section(ss->model, inst->pmu->name); /* one PMU */
-	struct sim_instance *si = sim_instance_new(inst, sec);
+	struct sim_instance *si = sim_instance_new(ss, src->machine, inst, sec);
 	struct sim_counter *sc = si->counters;
 	int index = last_number(inst->pmu->name);
 	for (int k = 0; k < inst->ncounters; k++) {

@@ -15,7 +15,7 @@
 #include "base/util.h"
 #include "machine/pcimap.h"
 
-enum { SLOT_T, SLOT_SOCKET, SLOT_INDEX, SLOT_CPU, SLOT_NFIXED };
+enum { SLOT_T, SLOT_SOCKET, SLOT_INDEX, SLOT_CPU, SLOT_UNITS, SLOT_NFIXED };
 enum rate_list {
 	RATES_ALL_T, RATES_ALL_ONCE,       /* a point of its own */
 	RATES_CPU_T, RATES_CPU_ONCE,       /* a CPU's, beside its socket's base point */
@@ -27,7 +27,7 @@ struct sim_rate {
 	char *event;
 	char *formula;
 	struct expr *expr;
-	int line;
+	int line, col; /* col: a [flows] rate's formula column (where a section uses it) */
 };
 
 struct sim_cell {
@@ -72,8 +72,19 @@ struct sim_section {
 	int nlist[RATES_NLISTS];
 	struct sim_point **bases; /* the shared rates, one point per (socket, index) */
 	int nbases;
+	int nunits;
+	int *units; /* per socket: the PMUs this section models there (the rate 'units') */
 	bool uses[SLOT_NFIXED]; /* which of t, socket, index, cpu its rates read: the rest
 				  * is left out of the cache key (TopDown's 144 CPUs share one) */
+};
+
+/* [flows NAME]: rates several sections share (a socket's traffic, which its memory
+ * controllers, links and caches each see a part of), copied into each section that says
+ * flows = NAME, where it says it, and compiled there. */
+struct sim_flows {
+	char *name;
+	int nrates;
+	struct sim_rate *rates; /* event, formula, line: not compiled here */
 };
 
 struct sim_model {
@@ -83,7 +94,10 @@ struct sim_model {
 	int nsections;
 	struct sim_section *sections;
 	struct ini_reader in; /* the file being read, its line and the errors so far */
-	int cur; /* current section, -1 for [model] */
+	int cur; /* current section, -1 for [model] or [flows] */
+	int nflows;
+	struct sim_flows *flows;
+	int cur_flows; /* the [flows] being read, or -1 */
 	int refs; /* the sources sharing it: one parse per session */
 };
 
@@ -105,6 +119,8 @@ static int rate_resolve(void *ctx, const char *name)
 		return SLOT_INDEX;
 	if (!strcmp(name, "cpu"))
 		return SLOT_CPU;
+	if (!strcmp(name, "units"))
+		return SLOT_UNITS;
 	for (int i = 0; i < rn->upto; i++)
 		if (!strcmp(rn->sec->rates[i].event, name))
 			return SLOT_NFIXED + i;
@@ -122,7 +138,9 @@ static const char *rate_known(void *ctx, int i)
 		return "index";
 	if (i == 3)
 		return "cpu";
-	return i - 4 < rn->upto ? rn->sec->rates[i - 4].event : NULL;
+	if (i == 4)
+		return "units";
+	return i - SLOT_NFIXED < rn->upto ? rn->sec->rates[i - SLOT_NFIXED].event : NULL;
 }
 
 static void add_cell(struct sim_dim *d, struct sim_cell c)
@@ -211,10 +229,54 @@ static void add_dim(struct sim_model *m, struct sim_section *sec, const char *na
 	sec->dims[sec->ndims++] = d;
 }
 
+/* rate.EVENT = FORMULA in sec, at line (the formula from column col). */
+static void add_rate(struct sim_model *m, struct sim_section *sec, const char *event, const char *formula, int line,
+		     int col0)
+{
+	struct sim_rate r = { .event = xstrdup(event), .formula = xstrdup(formula), .line = line };
+	struct rate_names rn = { sec, sec->nrates };
+	struct expr_names names = { rate_resolve, rate_known, &rn };
+	char *err;
+	int col;
+	r.expr = expr_compile(formula, &names, &err, &col);
+	if (!r.expr) {
+		merr(m, line, col0 + col - 1, "rate.%s: %s", event, err);
+		free(err);
+	}
+	sec->rates = xrealloc(sec->rates, sizeof(r) * (size_t)(sec->nrates + 1));
+	sec->rates[sec->nrates++] = r;
+}
+
+/* flows = NAME: the rates of [flows NAME], as if written here. */
+static void use_flows(struct sim_model *m, struct sim_section *sec, const char *name)
+{
+	for (int i = 0; i < m->nflows; i++) {
+		if (strcmp(m->flows[i].name, name))
+			continue;
+		for (int k = 0; k < m->flows[i].nrates; k++) {
+			const struct sim_rate *r = &m->flows[i].rates[k];
+			add_rate(m, sec, r->event, r->formula, r->line, r->col);
+		}
+		return;
+	}
+	merr(m, m->in.line, ini_value_column(&m->in), "flows = %s: no [flows %s] above", name, name);
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct sim_model *m = user;
 	(void)section;
+	if (m->cur_flows >= 0) {
+		struct sim_flows *fl = &m->flows[m->cur_flows];
+		if (!str_has_prefix(name, "rate.") || !name[5]) {
+			merr(m, m->in.line, 0, "unknown key '%s' in [flows %s] (known: rate.NAME)", name, fl->name);
+			return 1;
+		}
+		fl->rates = xrealloc(fl->rates, sizeof(*fl->rates) * (size_t)(fl->nrates + 1));
+		fl->rates[fl->nrates++] = (struct sim_rate){ .event = xstrdup(name + 5), .formula = xstrdup(value),
+							     .line = m->in.line, .col = ini_value_column(&m->in) };
+		return 1;
+	}
 	if (m->cur < 0) {
 		if (!strcmp(name, "title")) {
 			free(m->title);
@@ -231,19 +293,9 @@ static int handler(void *user, const char *section, const char *name, const char
 	}
 	struct sim_section *sec = &m->sections[m->cur];
 	if (str_has_prefix(name, "rate.") && name[5]) {
-		struct sim_rate r = { .event = xstrdup(name + 5), .formula = xstrdup(value), .line = m->in.line };
-		struct rate_names rn = { sec, sec->nrates };
-		struct expr_names names = { rate_resolve, rate_known, &rn };
-		char *err;
-		int col;
-		r.expr = expr_compile(value, &names, &err, &col);
-		if (!r.expr) {
-			/* the formula's column within the line */
-			merr(m, m->in.line, ini_value_column(&m->in) + col - 1, "rate.%s: %s", name + 5, err);
-			free(err);
-		}
-		sec->rates = xrealloc(sec->rates, sizeof(r) * (size_t)(sec->nrates + 1));
-		sec->rates[sec->nrates++] = r;
+		add_rate(m, sec, name + 5, value, m->in.line, ini_value_column(&m->in));
+	} else if (!strcmp(name, "flows")) {
+		use_flows(m, sec, value);
 	} else if (str_has_prefix(name, "dim.") && name[4]) {
 		add_dim(m, sec, name + 4, value);
 	} else if (!strcmp(name, "scaled")) {
@@ -271,7 +323,7 @@ static int handler(void *user, const char *section, const char *name, const char
 		if (*end || !(sec->jitter >= 0 && sec->jitter < 1))
 			merr(m, m->in.line, 0, "jitter must be a fraction in [0, 1)");
 	} else {
-		merr(m, m->in.line, 0, "unknown key '%s' in [pmu %s] (known: rate.EVENT, dim.NAME, unfiltered, scaled, running, jitter)", name,
+		merr(m, m->in.line, 0, "unknown key '%s' in [pmu %s] (known: rate.EVENT, flows, dim.NAME, unfiltered, scaled, running, jitter)", name,
 		     sec->glob);
 	}
 	return 1;
@@ -286,14 +338,20 @@ static void start_section(void *ctx, char *header)
 		return; /* inih reports it */
 	*end = '\0';
 	char *s = trim(header + 1);
+	m->cur_flows = -1;
 	if (!strcmp(s, "model")) {
+		m->cur = -1;
+	} else if (str_has_prefix(s, "flows ") && *trim(s + 6)) {
+		m->flows = xrealloc(m->flows, sizeof(*m->flows) * (size_t)(m->nflows + 1));
+		m->flows[m->nflows] = (struct sim_flows){ .name = xstrdup(trim(s + 6)) };
+		m->cur_flows = m->nflows++;
 		m->cur = -1;
 	} else if (str_has_prefix(s, "pmu ") || str_has_prefix(s, "pmu\t")) {
 		m->sections = xrealloc(m->sections, sizeof(struct sim_section) * (size_t)(m->nsections + 1));
 		m->sections[m->nsections] = (struct sim_section){ .glob = xstrdup(trim(s + 4)), .running = 1.0, .jitter = NAN };
 		m->cur = m->nsections++;
 	} else {
-		merr(m, m->in.line, 0, "unknown section [%s] (want [model] or [pmu GLOB])", s);
+		merr(m, m->in.line, 0, "unknown section [%s] (want [model], [flows NAME] or [pmu GLOB])", s);
 		m->cur = -1;
 	}
 }
@@ -383,6 +441,7 @@ struct sim_model *sim_model_load(const char *path)
 	m->refs = 1;
 	m->path = xstrdup(path);
 	m->cur = -1;
+	m->cur_flows = -1;
 	const char *why;
 	FILE *f = open_user_file(path, &why);
 	if (!f) {
@@ -456,8 +515,18 @@ void sim_model_free(struct sim_model *m)
 		}
 		free(s->bases);
 		free(s->glob);
+		free(s->units);
 	}
 	free(m->sections);
+	for (int i = 0; i < m->nflows; i++) {
+		for (int k = 0; k < m->flows[i].nrates; k++) {
+			free(m->flows[i].rates[k].event);
+			free(m->flows[i].rates[k].formula);
+		}
+		free(m->flows[i].rates);
+		free(m->flows[i].name);
+	}
+	free(m->flows);
 	free(m->title);
 	free(m->path);
 	free(m);
@@ -535,10 +604,35 @@ static void point_lists(struct sim_point *pt, enum rate_list each)
 	pt->nonce = pt->sec->nlist[each + 1];
 }
 
+/* How many PMUs the section models on a socket (sim_section_note_units), 1 if not said. */
+static double section_units(const struct sim_section *sec, int socket)
+{
+	return socket >= 0 && socket < sec->nunits && sec->units[socket] > 0 ? sec->units[socket] : 1;
+}
+
+void sim_section_note_units(const struct sim_section *csec, int socket, int n)
+{
+	struct sim_section *sec = (struct sim_section *)csec; /* the model's, shared: set once */
+	if (!sec || socket < 0)
+		return;
+	if (socket >= sec->nunits) {
+		sec->units = xrealloc(sec->units, sizeof(int) * (size_t)(socket + 1));
+		memset(sec->units + sec->nunits, 0, sizeof(int) * (size_t)(socket + 1 - sec->nunits));
+		sec->nunits = socket + 1;
+	}
+	sec->units[socket] = n;
+}
+
+bool sim_section_reads_units(const struct sim_section *sec, int socket)
+{
+	return sec && sec->uses[SLOT_UNITS] && !(socket >= 0 && socket < sec->nunits && sec->units[socket] > 0);
+}
+
 static double *new_slots(struct sim_point *pt, const struct sim_section *sec, int socket, int index, int cpu)
 {
 	pt->moves = sec->uses[SLOT_T];
 	double *slots = xcalloc((size_t)(SLOT_NFIXED + sec->nrates), sizeof(double));
+	slots[SLOT_UNITS] = section_units(sec, socket);
 	slots[SLOT_SOCKET] = socket;
 	slots[SLOT_INDEX] = index;
 	slots[SLOT_CPU] = cpu;
@@ -636,6 +730,7 @@ double sim_rate(const struct sim_section *sec, int rate, const char *event, doub
 		slots[SLOT_SOCKET] = socket;
 		slots[SLOT_INDEX] = index;
 		slots[SLOT_CPU] = cpu;
+		slots[SLOT_UNITS] = section_units(sec, socket);
 		pt->valid = false;
 	}
 	return sim_point_rate(pt, rate, t);

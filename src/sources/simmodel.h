@@ -4,7 +4,10 @@
  *                                       the globs; the first section wins
  *   rate.EVENT = FORMULA                events per second, unfiltered; names: t (seconds),
  *                                       socket, index (the PMU name's last number, e.g.
- *                                       the RC), cpu (the counter's CPU), and the rates
+ *                                       the RC), cpu (the counter's CPU), units (how
+ *                                       many PMUs the section models on the socket:
+ *                                       a socket's total / units is each one's share,
+ *                                       whatever the tree's count), and the rates
  *                                       defined above it
  *   dim.NAME = FIELD=W FIELD=W ...      a filter dimension: cells selected by format fields
  *   dim.NAME = FIELD=W0,W1,...          ... or by the bits of one mask field
@@ -47,6 +50,11 @@ const char *sim_model_title(const struct sim_model *m);
 
 /* The section for a PMU name (NULL: defaults). */
 const struct sim_section *sim_model_section(const struct sim_model *m, const char *pmu_name);
+/* Whether the section's rates read 'units' (how many PMUs it models on the socket: a
+ * model gives a socket's total, each of its PMUs a share) and it is not known yet for
+ * the socket; sim_section_note_units() says it. */
+bool sim_section_reads_units(const struct sim_section *sec, int socket);
+void sim_section_note_units(const struct sim_section *sec, int socket, int n);
 /* Which rate of sec an event uses (resolved once, at open), or -1 for the default. */
 int sim_rate_index(const struct sim_section *sec, const char *event);
 /* Events per second of an event at time t for a PMU on socket (index and cpu as the
