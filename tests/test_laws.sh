@@ -4,7 +4,9 @@
 # root ports sum to their root complex, an RC with no device carries nothing, TopDown's
 # levels sum to their parents, one TSC rate, a CPU below its module's power and RAPL
 # equal to the power meters, BlueField's misses and evictions below what they come from,
-# bytes per packet in a physical range. Models are inputs; these laws are the reference.
+# bytes per packet in a physical range; a Xeon's memory reads and writes, UPI and IO
+# traffic agreeing between its PMUs; no channel or link past its peak; a busy data bus
+# matching its bandwidth. Models are inputs; these laws are the reference.
 . "$TOP_SRCDIR/tests/lib.sh"
 command -v python3 > /dev/null || skip "python3 is needed to evaluate the laws"
 cd "$scratch"
@@ -35,6 +37,10 @@ sh "$TOP_SRCDIR/tests/fixtures/gen-epyc.sh" epyc 2 8 "12 11"
 run generated-epyc --sim --sysfs-root epyc
 EPYC_MODALIAS="cpu:type:x86,ven0002fam001Amod0002:feature:,0000" sh "$TOP_SRCDIR/tests/fixtures/gen-epyc.sh" zen5 2 8 "12 12"
 run generated-zen5 --sim --sysfs-root zen5
+# a Xeon shaped otherwise (6 channels, 3 UPI links, 5 IIO stacks, 7 LLC slices): each
+# PMU's share of its socket's traffic follows the count, so the sums still agree
+sh "$TOP_SRCDIR/tests/fixtures/gen-xeon.sh" gxeon 2 8 6 3 5 7 > /dev/null
+run generated-xeon --sim --sysfs-root gxeon
 for kind in spr icl adl neoverse-v2 skl; do
     sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" $kind "cpu-$kind" 2 4 > /dev/null
     run "generated-$kind" --sim --sysfs-root "cpu-$kind" -p topdown -p host
