@@ -80,6 +80,24 @@ if command -v valgrind > /dev/null; then
 else
     echo "bench: instructions unavailable (install valgrind)"
 fi
+# resident memory as a user runs it: the real `pmutop --demo` (sensors, recorder and all)
+# in a 120x40 UTF-8 tmux pane, 300 refreshes at 0.02 s, its peak RSS (VmHWM, read until
+# it exits; a parent's wait4 would count the parent's own pages from before the exec)
+if command -v tmux > /dev/null; then
+    rss_dir=$(mktemp -d)
+    tmux -L pmutop-bench-rss new-session -d -x 120 -y 40 "env LANG=C.UTF-8 TERM=xterm-256color \
+        sh -c 'echo \$\$ > $rss_dir/pid; exec \"$b/pmutop\" --demo -n 300 -d 0.02'; touch $rss_dir/done"
+    rss_wait=0 rss=""
+    while [ ! -e "$rss_dir/done" ] && [ $rss_wait -lt 600 ]; do
+        p=$(cat "$rss_dir/pid" 2> /dev/null)
+        h=$([ -n "$p" ] && awk '/^VmHWM:/ { print $2 }' "/proc/$p/status" 2> /dev/null)
+        [ -n "$h" ] && rss=$h
+        sleep 0.1; rss_wait=$((rss_wait + 1))
+    done
+    [ -n "$rss" ] && echo "bench: monitor_demo_120x40_utf8_rss $rss KiB"
+    tmux -L pmutop-bench-rss kill-server 2> /dev/null
+    rm -rf "$rss_dir"
+fi
 # first frame: start to the first byte of the first interval printed, demo machine, no
 # waiting; the median of nine after one run that warms the page cache (a cold first run
 # reads the binary and the demo's tree from disk: that is the disk, not pmutop)

@@ -310,6 +310,32 @@ START_TEST(history_window_max_matches_a_scan)
 }
 END_TEST
 
+/* A value comes back within 2^-8 of itself (three significant digits, finer than a
+ * sparkline's eight levels), no value as NAN, and a slot that never had a number holds no
+ * row (the per-CPU values the monitor does not show cost it no memory). */
+START_TEST(history_keeps_three_digits_and_rows_only_where_numbers_came)
+{
+	struct history *h = history_new(3);
+	struct frame_value vals[3];
+	struct frame f = { .nvalues = 3, .values = vals };
+	const double xs[] = { 0, 1, 3.14159, 123456.7, 1e-9, -42.5, 9.99e12 };
+	for (size_t i = 0; i < sizeof(xs) / sizeof(xs[0]); i++) {
+		vals[0] = (struct frame_value){ .state = VS_OK, .value = xs[i] };
+		vals[1] = (struct frame_value){ .state = i == 2 ? VS_OK : VS_NO_VALUE, .value = 7 };
+		vals[2] = (struct frame_value){ .state = VS_NO_VALUE, .value = NAN };
+		history_push(h, &f);
+		float got = history_get(h, 0, 0);
+		ck_assert_msg(fabs(got - xs[i]) <= fabs(xs[i]) / 256, "%g came back as %g", xs[i], got);
+	}
+	ck_assert(isnan(history_get(h, 1, 0)));          /* no value after a number */
+	ck_assert_float_eq(history_get(h, 1, 4), 7.0f); /* the number, where it came */
+	ck_assert(isnan(history_get(h, 1, 6)));          /* before it: none */
+	ck_assert_ptr_null(h->rows[2]);
+	ck_assert(isnan(history_get(h, 2, 0)));
+	history_free(h);
+}
+END_TEST
+
 START_TEST(enum_filter_and_per_event_acceptance)
 {
 	struct two w;
@@ -495,6 +521,7 @@ int main(void)
 	tcase_add_test(t, device_gone_and_back);
 	tcase_add_test(t, cpu_offline_leaves_the_aggregate);
 	tcase_add_test(t, history_window_max_matches_a_scan);
+	tcase_add_test(t, history_keeps_three_digits_and_rows_only_where_numbers_came);
 	tcase_add_test(t, enum_filter_and_per_event_acceptance);
 	tcase_add_test(t, run_loop_feeds_outputs_frames);
 	tcase_add_test(t, host_meters_in_frames);

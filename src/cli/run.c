@@ -3,6 +3,7 @@
  * the monitor, a recording, the exporter) and the run loop. Commands call pmutop_run();
  * it calls no command back. */
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -485,6 +486,10 @@ static int run_loop(struct run *r, char *title, size_t tlen)
 		runloop_set_pacer(&r->loop, replay_pacer, r->rp, o->batch);
 	if (add_outputs(o, r->s, &r->loop, r->rp, title, tlen, &r->outfile) < 0)
 		return 1;
+	/* start-up (discovery, every profile's parse, the encodings) freed more than the run
+	 * keeps, in holes below the heap's top that free() cannot give back: give their pages
+	 * back once, so a monitor left running holds only what it uses */
+	malloc_trim(0);
 	int status = runloop_run(&r->loop);
 	return r->rp && replay_damaged(r->rp) ? 1 : status;
 }

@@ -4,6 +4,7 @@
 #include <assert.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/frame.h"
 #include "base/util.h"
@@ -12,7 +13,7 @@ struct history *history_new(int nslots)
 {
 	struct history *h = xcalloc(1, sizeof(*h));
 	h->nslots = nslots;
-	h->v = xmalloc(sizeof(float) * (size_t)(nslots ? nslots : 1) * HISTORY_LEN);
+	h->rows = xcalloc((size_t)(nslots ? nslots : 1), sizeof(*h->rows));
 	h->max = xcalloc((size_t)(nslots ? nslots : 1), sizeof(float));
 	h->max_age = xcalloc((size_t)(nslots ? nslots : 1), sizeof(int));
 	h->head = HISTORY_LEN - 1;
@@ -23,10 +24,42 @@ void history_free(struct history *h)
 {
 	if (!h)
 		return;
-	free(h->v);
+	for (int k = 0; k < h->nslots; k++)
+		free(h->rows[k]);
+	free(h->rows);
 	free(h->max);
 	free(h->max_age);
 	free(h);
+}
+
+/* A float to its upper 16 bits, rounded to nearest (even on a tie); NAN stays NAN. */
+static uint16_t narrow(float x)
+{
+	if (isnan(x))
+		return 0x7fc0;
+	uint32_t b;
+	memcpy(&b, &x, sizeof(b));
+	b += 0x7fff + ((b >> 16) & 1);
+	return (uint16_t)(b >> 16);
+}
+
+static float widen(uint16_t v)
+{
+	uint32_t b = (uint32_t)v << 16;
+	float x;
+	memcpy(&x, &b, sizeof(x));
+	return x;
+}
+
+/* Slot k's row, made (every value no value) at its first number. */
+static uint16_t *row(struct history *h, int k)
+{
+	if (!h->rows[k]) {
+		h->rows[k] = xmalloc(sizeof(uint16_t) * HISTORY_LEN);
+		for (int i = 0; i < HISTORY_LEN; i++)
+			h->rows[k][i] = 0x7fc0;
+	}
+	return h->rows[k];
 }
 
 void history_push(struct history *h, const struct frame *f)
@@ -39,7 +72,9 @@ void history_push(struct history *h, const struct frame *f)
 	for (int k = 0; k < h->nslots && k < f->nvalues; k++) {
 		const struct frame_value *v = &f->values[k];
 		float x = v->state == VS_OK ? (float)v->value : NAN;
-		h->v[(size_t)k * HISTORY_LEN + (size_t)h->head] = x;
+		if (!isnan(x) || h->rows[k])
+			row(h, k)[h->head] = narrow(x);
+		x = h->rows[k] ? widen(h->rows[k][h->head]) : NAN; /* as held */
 		/* the window's maximum: a new one, or one that ages out (then look again) */
 		if (!isnan(x) && x >= h->max[k]) {
 			h->max[k] = x;
@@ -62,8 +97,10 @@ float history_get(const struct history *h, int slot, int i)
 {
 	if (slot < 0 || slot >= h->nslots || i < 0 || i >= h->len)
 		return NAN;
+	if (!h->rows[slot])
+		return NAN;
 	int idx = (h->head - i + HISTORY_LEN) % HISTORY_LEN;
-	return h->v[(size_t)slot * HISTORY_LEN + (size_t)idx];
+	return widen(h->rows[slot][idx]);
 }
 
 float history_mean(const struct history *h, int slot, uint64_t from, uint64_t to)

@@ -78,6 +78,7 @@ struct recorder {
 	bool statics_written;
 	uint64_t file_wall0;
 	struct rec_sample held[STORE_CHUNK];
+	bool held_ready; /* allocated (the first sample written) */
 	int nheld;
 	char *base; /* rotation: the path without .pmrec */
 	bool retry; /* rotation: a file failed; the next one is tried at the next boundary */
@@ -356,6 +357,12 @@ static void write_sample(struct recorder *r, struct job *j)
 	if (store_append(r->st, &j->sample, r->ncounters, j->ev, j->nev, &err) < 0) {
 		file_failed(r, err);
 		return;
+	}
+	if (!r->held_ready) { /* a chunk's samples: kept only while a file is written (an idle
+			       * recorder, the monitor's 'w' not pressed, holds none) */
+		for (int i = 0; i < STORE_CHUNK; i++)
+			rec_sample_alloc(&r->held[i], r->session_counters);
+		r->held_ready = true;
 	}
 	rec_sample_copy(&r->held[r->nheld++], &j->sample, r->ncounters);
 	if (r->nheld == STORE_CHUNK) {
@@ -643,8 +650,6 @@ struct output *recorder_output_new(struct session *s, const struct recorder_opti
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->cond, NULL);
 	pthread_cond_init(&r->drained, NULL);
-	for (int i = 0; i < STORE_CHUNK; i++)
-		rec_sample_alloc(&r->held[i], s->ncounters);
 	struct output *o = xcalloc(1, sizeof(*o));
 	o->ops = &recorder_ops;
 	o->priv = r;
