@@ -89,13 +89,13 @@ if command -v tmux > /dev/null; then
         sh -c 'echo \$\$ > $rss_dir/pid; exec \"$b/pmutop\" --demo -n 300 -d 0.02'; touch $rss_dir/done"
     rss_wait=0 rss=""
     while [ ! -e "$rss_dir/done" ] && [ $rss_wait -lt 600 ]; do
-        p=$(cat "$rss_dir/pid" 2> /dev/null)
-        h=$([ -n "$p" ] && awk '/^VmHWM:/ { print $2 }' "/proc/$p/status" 2> /dev/null)
-        [ -n "$h" ] && rss=$h
+        p=$(cat "$rss_dir/pid" 2> /dev/null || true)
+        h=$([ -z "$p" ] || awk '/^VmHWM:/ { print $2 }' "/proc/$p/status" 2> /dev/null || true)
+        [ -z "$h" ] || rss=$h
         sleep 0.1; rss_wait=$((rss_wait + 1))
     done
-    [ -n "$rss" ] && echo "bench: monitor_demo_120x40_utf8_rss $rss KiB"
-    tmux -L pmutop-bench-rss kill-server 2> /dev/null
+    echo "bench: monitor_demo_120x40_utf8_rss ${rss:-unavailable} KiB"
+    tmux -L pmutop-bench-rss kill-server 2> /dev/null || true
     rm -rf "$rss_dir"
 fi
 # first frame: start to the first byte of the first interval printed, demo machine, no

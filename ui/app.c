@@ -328,6 +328,10 @@ static void tui_state_free(struct tui *t)
 	layout_free(t);
 	history_free(t->hist);
 	free(t->shown);
+	for (int k = 0; t->f && k < t->f->nvalues; k++) {
+		free(t->spark ? t->spark[k] : NULL);
+		free(t->vtext ? t->vtext[k] : NULL);
+	}
 	free(t->spark);
 	free(t->vtext);
 	free(t->settings_path);

@@ -32,7 +32,9 @@ static void value_text(struct tui *t, int slot, const struct frame_value *v, con
 	switch ((enum value_state)v->state) {
 	case VS_OK: {
 		t->shown[slot] = display_hysteresis(t->shown[slot], v->value);
-		struct value_cache *vc = t->vtext ? &t->vtext[slot] : NULL;
+		struct value_cache *vc = NULL;
+		if (t->vtext && !(vc = t->vtext[slot]))
+			vc = t->vtext[slot] = xcalloc(1, sizeof(*vc));
 		/* a share outside 0-100 % is impossible: shown, and marked, never hidden */
 		bool impossible = unit[0] == '%' && !unit[1] && (v->value < -0.5 || v->value > 100.5);
 		if (v->multiplexed)

@@ -125,21 +125,23 @@ struct tui {
 	bool utf8, colour, mouse;
 	char hostname[64];
 	double *shown; /* per value slot: the value on screen, for display hysteresis */
-	/* per value slot: the sparkline as last built, rebuilt only when a bucket completes */
+	/* per value slot, made when first drawn (most slots, a hidden CPU's, never are): the
+	 * sparkline as last built, rebuilt only when a bucket completes */
 	struct spark_cache {
 		uint64_t bucket;
 		float scale;
 		int width;
 		char text[64];
 		int len;
-	} *spark;
-	/* per value slot: its text as last formatted, rebuilt only when what is shown changes */
+	} **spark;
+	/* per value slot, made when first drawn: its text as last formatted, rebuilt only when
+	 * what is shown changes */
 	struct value_cache {
 		double shown;
 		int state;
 		bool mux;
 		char text[40];
-	} *vtext;
+	} **vtext;
 };
 
 /* crt.c: the terminal */

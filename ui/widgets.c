@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "tui.h"
+#include "base/util.h"
 
 static const char *const spark_utf8[] = { "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
 static const char spark_ascii[] = "_.-=#";
@@ -54,7 +55,9 @@ void draw_sparkline(struct tui *t, int y, int x, int w, int slot, float scale)
 	uint64_t bucket = (uint64_t)sparkline_bucket(t);
 	uint64_t current = t->hist->count / bucket; /* the bucket being filled */
 	/* the line only changes when a bucket completes (or the scale or style does) */
-	struct spark_cache *sc = t->spark ? &t->spark[slot] : NULL;
+	struct spark_cache *sc = NULL;
+	if (t->spark && !(sc = t->spark[slot]))
+		sc = t->spark[slot] = xcalloc(1, sizeof(*sc));
 	uint64_t key = current * 4 + (uint64_t)t->set.sparklines * 2 + (t->utf8 ? 1 : 0);
 	if (sc && sc->bucket == key && sc->scale == scale && sc->width == w) {
 		crt_put_attr(y, x, w, a, sc->text, sc->len);

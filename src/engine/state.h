@@ -28,9 +28,9 @@ enum reading_kind {
 
 struct counter_reading {
 	enum reading_kind kind;
+	enum value_state state; /* READING_INTERVAL: as recorded */
 	uint64_t value, enabled, running;
 	double level;
-	enum value_state state; /* READING_INTERVAL: as recorded */
 };
 
 /* The sampler's memory of a counter: the last count (the next interval starts there) and,
@@ -38,8 +38,8 @@ struct counter_reading {
 struct counter_memory {
 	uint64_t value, enabled, running;
 	bool primed;
-	double held_rate; /* count per ns when it last ran (if held) */
 	bool held;
+	double held_rate; /* count per ns when it last ran (if held) */
 	uint64_t ran_total, enabled_total;
 };
 
@@ -50,10 +50,10 @@ struct counter {
 	int event; /* index in the group's events */
 	int cpu;
 	int slot;  /* index in the frame's counters */
-	uint8_t config_stale; /* frames still to be given the attr's config (both buffers) */
 	/* set by the source when it opens the counter (defaults: cumulative, 64 bits) */
 	enum counter_kind kind;
 	int width;
+	uint8_t config_stale; /* frames still to be given the attr's config (both buffers) */
 	bool rotating; /* takes turns with other events on too few counters (bfperf) */
 	struct counter_reading read; /* the source's, each refresh */
 	struct counter_memory mem;   /* the sampler's */
