@@ -502,6 +502,62 @@ static double metric_after_filter(struct simrun *r, const char *group, const cha
 	return v->value;
 }
 
+/* Metrics read other metrics by name (perf's MetricExpr do), defined above or below:
+ * each is evaluated after what it reads, on the same instance, from its value; a sum's
+ * too; a metric a group lacks has no value where it is read. */
+START_TEST(metrics_read_metrics_by_name)
+{
+	char *dir = tmp_dir(), *root = tmp_dir();
+	put_file(dir, "r.ini",
+		 "[group g]\npmu = fake_pmu_{n}\ninstance = f{n}\naggregate = all\nevents = a b\n"
+		 "[metric g.ratio]\nformula = g.share * 2\n"
+		 "[metric g.share]\nformula = a / (a + b)\n"
+		 "[metric g.both]\nformula = g.ratio + g.share - 1\n");
+	put_file(dir, "m.ini", "[model]\njitter = 0\n[pmu fake_pmu_*]\nrate.a = 3e6 * (index + 1)\nrate.b = 1e6\n");
+	for (int n = 0; n < 2; n++) {
+		char *d = xasprintf("sys/bus/event_source/devices/fake_pmu_%d", n);
+		char *t = xasprintf("%s/type", d), *e = xasprintf("%s/format/event", d);
+		char *a = xasprintf("%s/events/a", d), *b = xasprintf("%s/events/b", d), *c = xasprintf("%s/cpumask", d);
+		put_file(root, t, n ? "43\n" : "42\n");
+		put_file(root, e, "config:0-7\n");
+		put_file(root, a, "event=0x1\n");
+		put_file(root, b, "event=0x2\n");
+		put_file(root, c, "0\n");
+		free(t); free(e); free(a); free(b); free(c); free(d);
+	}
+	char *path = xasprintf("%s/r.ini", dir), *model = xasprintf("%s/m.ini", dir);
+	int nerr;
+	struct simrun r;
+	r.m = machine_discover(root);
+	r.p = profile_load(path, &nerr);
+	ck_assert_ptr_nonnull(r.p);
+	r.ps[0] = r.p;
+	r.s = session_new(r.m, r.ps, 1);
+	struct sim_options so = { .model_path = model, .seed = 1 };
+	r.src = source_sim_new(r.m, &so);
+	ck_assert_ptr_nonnull(r.src);
+	session_add_source(r.s, r.src);
+	session_start(r.s, 5 * SEC);
+	session_sample(r.s, 6 * SEC);
+	/* f0: a 3, b 1; f1: a 6, b 1; all: a 9, b 2 (a sum's share is of its sums) */
+	ck_assert_double_eq_tol(value_of(r.s, "g.share", "f0")->value, 0.75, 1e-12);
+	ck_assert_double_eq_tol(value_of(r.s, "g.ratio", "f1")->value, 2 * 6.0 / 7, 1e-12);
+	ck_assert_double_eq_tol(value_of(r.s, "g.ratio", "all")->value, 2 * 9.0 / 11, 1e-12);
+	ck_assert_double_eq_tol(value_of(r.s, "g.both", "f0")->value, 1.5 + 0.75 - 1, 1e-12);
+	/* what is read comes first: share, then ratio, then both */
+	int first[3] = { -1, -1, -1 };
+	const char *order[3] = { "g.share", "g.ratio", "g.both" };
+	for (int k = 0; k < r.s->nvalues; k++)
+		for (int o = 0; o < 3; o++)
+			if (first[o] < 0 && !strcmp(r.s->vinfo[k].m->name, order[o]))
+				first[o] = k;
+	ck_assert(first[0] < first[1] && first[1] < first[2]);
+	sim_end(&r);
+	free(path);
+	free(model);
+}
+END_TEST
+
 START_TEST(sim_exact_values)
 {
 	char *model = test_path("fixtures/tegra410-const.ini");
@@ -743,6 +799,7 @@ int main(void)
 	tcase_add_test(t, filters_encode_and_refuse);
 	tcase_add_test(t, open_failure_is_per_instance);
 	tcase_add_test(t, metric_unit_follows_the_bound_form);
+	tcase_add_test(t, metrics_read_metrics_by_name);
 	tcase_add_test(t, bad_cpumask_is_unavailable);
 	tcase_add_test(t, cpumask_keeps_online_cpus);
 	tcase_add_test(t, aggregate_filter_change_is_all_or_nothing);

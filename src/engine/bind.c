@@ -8,6 +8,7 @@
 #include "engine/bind.h"
 #include "engine/bind_blend.h"
 #include "engine/bind_model.h"
+#include "engine/bind_values.h"
 #include "engine/instance.h"
 
 #include <assert.h>
@@ -817,109 +818,6 @@ static enum model_verdict bind_group(struct session *s, int *cap, struct profile
 		add_aggregate(s, cap, prof, g, first, last, -1, name);
 	}
 	return worst;
-}
-
-/* A metric's value slot exists for an instance unless the formula needs an event the
- * instance's PMU does not have (e.g. C2C write latency with a CPU peer). */
-static bool has_inputs(const struct instance *inst, const struct prof_formula *f)
-{
-	for (int i = 0; i < f->ninputs; i++)
-		if (!inst->present[f->inputs[i]])
-			return false;
-	return true;
-}
-
-/* The instance a form's imports (GROUP.EVENT) come from: the other group's instance of
- * the same name (socket0 with socket0), or -1 when it has none (a slice, a channel). */
-static int import_partner(const struct session *s, const struct instance *inst, const struct prof_formula *f)
-{
-	const struct prof_group *og = &inst->profile->groups[f->import_group];
-	for (int i = 0; i < s->ninstances; i++)
-		if (s->inst[i].group == og && !strcmp(s->inst[i].name, inst->name))
-			return i;
-	return -1;
-}
-
-/* Whether a form's values may join the metric's: one metric has one unit in a session
- * (a column, a series name), so a form in another unit than the first bound is refused. */
-static bool unit_agrees(const struct profile *p, const struct prof_metric *m, int fi, const char **unit)
-{
-	const struct prof_formula *f = &m->forms[fi];
-	if (!*unit) {
-		*unit = f->unit;
-		return true;
-	}
-	if (!strcmp(*unit, f->unit))
-		return true;
-	diag_warn("%s: [metric %s]: group %s gives it in '%s', a group bound before in '%s'; its values are left out",
-		  p->path, m->name, p->groups[f->group].name, f->unit, *unit);
-	return false;
-}
-
-/* The metric's unit for this session: its bound forms' (the first form's if none bound). */
-static void settle_unit(struct prof_metric *m, const char *unit)
-{
-	if (!unit && m->nforms)
-		unit = m->forms[0].unit;
-	if (unit && strcmp(unit, m->unit)) {
-		free(m->unit);
-		m->unit = xstrdup(unit);
-	}
-}
-
-static void bind_values(struct session *s)
-{
-	int vcap = 0, nimport_vars = 0;
-	bool *member = xcalloc((size_t)(s->ninstances ? s->ninstances : 1), sizeof(bool));
-	for (int ii = 0; ii < s->ninstances; ii++)
-		for (int k = 0; k < s->inst[ii].nmembers; k++)
-			member[s->inst[ii].members[k]] = true;
-	for (int pi = 0; pi < s->nprofiles; pi++) {
-		struct profile *p = s->profiles[pi];
-		for (int mi = 0; mi < p->nmetrics; mi++) {
-			const char *unit = NULL;
-			int refused = -1;
-			int first_value = s->nvalues;
-			for (int ii = 0; ii < s->ninstances; ii++) {
-				const struct instance *inst = &s->inst[ii];
-				if (inst->profile != p)
-					continue;
-				int fi = metric_form_index(&p->metrics[mi], (int)(inst->group - p->groups));
-				if (fi < 0)
-					continue;
-				if (inst->nparts) { /* parts come before: their values are this metric's so far */
-					int *parts = blend_value_parts(s, ii, first_value);
-					if (!parts)
-						continue;
-					grow_array(&s->vinfo, &vcap, s->nvalues + 1, sizeof(struct value_info));
-					s->vinfo[s->nvalues++] = (struct value_info){
-						.profile = pi, .metric = mi, .instance = ii, .form = fi, .m = &p->metrics[mi],
-						.partner = -1, .parts = parts };
-					continue;
-				}
-				const struct prof_formula *f = &p->metrics[mi].forms[fi];
-				if (!inst->unavailable && !has_inputs(inst, f))
-					continue;
-				if (fi == refused || !unit_agrees(p, &p->metrics[mi], fi, &unit)) {
-					refused = fi; /* said once */
-					continue;
-				}
-				int partner = f->nimports ? import_partner(s, inst, f) : -1;
-				if (f->nimports && partner < 0)
-					continue; /* no value where the other group has no instance */
-				if (f->nimports && group_nvars(inst->group) + f->nimports > nimport_vars)
-					nimport_vars = group_nvars(inst->group) + f->nimports;
-				grow_array(&s->vinfo, &vcap, s->nvalues + 1, sizeof(struct value_info));
-				s->vinfo[s->nvalues++] = (struct value_info){
-					.profile = pi, .metric = mi, .instance = ii, .form = fi, .m = &p->metrics[mi],
-					.detail = member[ii], .partner = partner };
-			}
-			settle_unit(&p->metrics[mi], unit);
-		}
-	}
-	free(member);
-	free(s->import_vars);
-	s->import_vars = nimport_vars ? xcalloc((size_t)nimport_vars, sizeof(double)) : NULL;
 }
 
 const char *instance_event_name(const struct instance *inst, int event)

@@ -80,6 +80,8 @@ struct value_info {
 	int partner; /* the instance of the same name in the group its formula imports
 		      * GROUP.EVENT from (prof_import), or -1 */
 	int *parts;  /* a blend's: the value slot of each of its instance's parts, or NULL */
+	int *refs;   /* the value slots, on the same instance, of the metrics its formula reads
+		      * by name (prof_formula.refs), or NULL */
 };
 
 struct frame_value {

@@ -693,6 +693,7 @@ static void formula_free(struct prof_formula *f)
 	for (int k = 0; k < f->nimports; k++)
 		free(f->imports[k].name);
 	free(f->imports);
+	free(f->refs);
 }
 
 void profile_free(struct profile *p)
@@ -767,6 +768,7 @@ void profile_free(struct profile *p)
 		free(m->title);
 	}
 	free(p->metrics);
+	free(p->metric_order);
 	for (int i = 0; i < p->npanes; i++) {
 		free(p->panes[i].name);
 		free(p->panes[i].title);

@@ -106,6 +106,10 @@ struct prof_import {
 	int event;  /* in the other group */
 };
 
+/* A formula's inputs past its group's variables: up to this many imports (slot
+ * group_nvars() + k), then the metrics it reads by name (group_nvars() + this + k). */
+#define FORMULA_MAX_IMPORTS 32
+
 struct prof_formula {
 	char *group_name;
 	int group; /* index in profile->groups */
@@ -116,6 +120,8 @@ struct prof_formula {
 	int import_group; /* the one other group it reads (GROUP.EVENT), or -1 */
 	int nimports;
 	struct prof_import *imports;
+	int nrefs;
+	int *refs;  /* metrics (indices in the profile) it reads by name, on the same instance */
 	char *unit; /* from 'unit@GROUP' where this group's values are in another unit, or NULL */
 	int line, col;
 };
@@ -166,6 +172,7 @@ struct profile {
 	struct prof_group *groups;
 	int nmetrics;
 	struct prof_metric *metrics;
+	int *metric_order; /* metric indices, each after the metrics its formulae read */
 	int npanes;
 	struct prof_pane *panes;
 };

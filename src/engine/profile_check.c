@@ -9,6 +9,7 @@
 #include "base/util.h"
 #include "engine/profile.h"
 #include "engine/profile_load.h"
+#include "engine/metric_refs.h"
 
 /* Formula names: the group's events, the builtins, the group's declared attributes, and
  * another group's events as GROUP.EVENT (imports, one other group a formula). */
@@ -81,6 +82,11 @@ static int resolve_import(struct name_ctx *nc, const char *name)
 		for (int k = 0; k < f->nimports; k++)
 			if (!strcmp(f->imports[k].name, name))
 				return group_nvars(nc->g) + k;
+		if (f->nimports == FORMULA_MAX_IMPORTS) {
+			free(nc->why);
+			nc->why = xasprintf("'%s': a formula reads at most %d events of another group", name, FORMULA_MAX_IMPORTS);
+			return -1;
+		}
 		f->import_group = og;
 		f->imports = xrealloc(f->imports, sizeof(*f->imports) * (size_t)(f->nimports + 1));
 		f->imports[f->nimports] = (struct prof_import){ xstrdup(name), e };
@@ -102,7 +108,10 @@ static int resolve_name(void *ctx, const char *name)
 	for (int i = 0; i < g->nattrs; i++)
 		if (!strcmp(g->attr_ids[i], name))
 			return group_attr_slot(g, i);
-	return resolve_import(nc, name);
+	int slot = resolve_import(nc, name);
+	if (slot < 0 && !nc->why && nc->f->group >= 0) /* another metric of the group, by name */
+		slot = metric_ref_resolve(nc->p, nc->f, name, group_nvars(g) + FORMULA_MAX_IMPORTS);
+	return slot;
 }
 
 static int filter_index(const struct prof_group *g, const char *term)
@@ -220,7 +229,8 @@ static void note_input(void *ctx, int slot)
 	ic->f->inputs[ic->f->ninputs++] = slot;
 }
 
-static void check_form(struct loader *L, struct prof_metric *m, struct prof_formula *f, bool primary)
+/* A form's group and text: what compiling it needs settled for every metric first. */
+static void settle_form(struct loader *L, struct prof_metric *m, struct prof_formula *f, bool primary)
 {
 	if (primary && !f->group_name) {
 		const char *dot = strchr(m->name, '.');
@@ -241,6 +251,7 @@ static void check_form(struct loader *L, struct prof_metric *m, struct prof_form
 	for (struct prof_formula *o = m->forms; o < f; o++)
 		if (o->group == f->group && o->text) {
 			lerror(L, f->line, 0, "[metric %s]: two formulae for group '%s'", m->name, f->group_name);
+			f->group = -1; /* said: not compiled */
 			return;
 		}
 	if (!f->text) {
@@ -248,6 +259,14 @@ static void check_form(struct loader *L, struct prof_metric *m, struct prof_form
 		       primary ? "" : f->group_name);
 		return;
 	}
+}
+
+/* Compiles a settled form: every metric's groups are known by now, so a formula may read
+ * a metric defined below it. */
+static void compile_form(struct loader *L, struct prof_formula *f)
+{
+	if (f->group < 0 || !f->text)
+		return;
 	f->import_group = -1;
 	struct name_ctx ctx = { &L->p->groups[f->group], L->p, f, NULL };
 	struct expr_names names = { resolve_name, known_name, &ctx };
@@ -283,9 +302,9 @@ static void check_weight(struct loader *L, struct prof_group *g)
 	char *err;
 	int col;
 	f->expr = expr_compile(f->text, &names, &err, &col);
-	if (f->expr && f->nimports) {
+	if (f->expr && (f->nimports || f->nrefs)) {
 		lerror(L, f->line, f->col, "[group %s]: a weight reads the group's own events, not %s", g->name,
-		       f->imports[0].name);
+		       f->nimports ? f->imports[0].name : L->p->metrics[f->refs[0]].name);
 	} else if (!f->expr) {
 		lerror(L, f->line, f->col + col - 1, "%s", ctx.why ? ctx.why : err);
 		free(err);
@@ -296,7 +315,7 @@ static void check_weight(struct loader *L, struct prof_group *g)
 	free(ctx.why);
 }
 
-static void check_metric(struct loader *L, struct prof_metric *m)
+static void settle_metric(struct loader *L, struct prof_metric *m)
 {
 	if (!m->nforms) {
 		lerror(L, m->line, 0, "[metric %s] has no formula", m->name);
@@ -306,10 +325,10 @@ static void check_metric(struct loader *L, struct prof_metric *m)
 		memmove(&m->forms[0], &m->forms[1], sizeof(*m->forms) * (size_t)(m->nforms - 1));
 		m->nforms--;
 		for (int i = 0; i < m->nforms; i++)
-			check_form(L, m, &m->forms[i], false);
+			settle_form(L, m, &m->forms[i], false);
 	} else {
 		for (int i = 0; i < m->nforms; i++)
-			check_form(L, m, &m->forms[i], i == 0);
+			settle_form(L, m, &m->forms[i], i == 0);
 	}
 	if (!m->unit)
 		m->unit = xstrdup("");
@@ -354,12 +373,20 @@ static void check_pane(struct loader *L, struct prof_pane *pn)
 void profile_check(struct loader *L)
 {
 	struct profile *p = L->p;
-	for (int i = 0; i < p->ngroups; i++) {
+	for (int i = 0; i < p->ngroups; i++)
 		check_group(L, &p->groups[i]);
-		check_weight(L, &p->groups[i]);
-	}
 	for (int i = 0; i < p->nmetrics; i++)
-		check_metric(L, &p->metrics[i]);
+		settle_metric(L, &p->metrics[i]);
+	for (int i = 0; i < p->ngroups; i++)
+		check_weight(L, &p->groups[i]);
+	for (int i = 0; i < p->nmetrics; i++)
+		for (int k = 0; k < p->metrics[i].nforms; k++)
+			compile_form(L, &p->metrics[i].forms[k]);
+	int cycle = 0, through = 0;
+	p->metric_order = metric_order(p, &cycle, &through);
+	if (!p->metric_order)
+		lerror(L, p->metrics[cycle].line, 0, "[metric %s] reads %s, which reads it again (through the metrics it reads)",
+		       p->metrics[cycle].name, p->metrics[through].name);
 	for (int i = 0; i < p->npanes; i++)
 		check_pane(L, &p->panes[i]);
 }

@@ -273,23 +273,33 @@ static void blend_value(const struct session *s, const struct value_info *vi, co
 	v->state = (uint8_t)(state != VS_OK ? state : isnan(v->value) ? VS_NO_VALUE : VS_OK);
 }
 
-/* The states and coverage of a formula's imports (GROUP.EVENT) from its partner
- * instance, and the variables it is evaluated on: the instance's, then the imports. */
-static const double *with_imports(struct session *s, const struct value_info *vi, const struct prof_formula *m,
-				  enum value_state *state, double *coverage)
+/* The variables a formula reads beyond its instance's own, and their states and coverage:
+ * imports (GROUP.EVENT) from its partner instance, and the values of the metrics it reads
+ * by name (evaluated before it: bind_values orders them). */
+static const double *with_extras(struct session *s, const struct value_info *vi, const struct prof_formula *m,
+				 const struct frame_value *fvs, enum value_state *state, double *coverage)
 {
-	const struct instance *inst = &s->inst[vi->instance], *pt = &s->inst[vi->partner];
-	if (pt->unavailable || (!pt->opened && !pt->nmembers))
-		*state = VS_UNAVAILABLE;
-	for (int i = 0; i < m->nimports; i++) {
-		*state = worse(*state, pt->event_state[m->imports[i].event]);
-		if (pt->event_coverage[m->imports[i].event] < *coverage)
-			*coverage = pt->event_coverage[m->imports[i].event];
-	}
+	const struct instance *inst = &s->inst[vi->instance];
 	int n = group_nvars(inst->group);
 	memcpy(s->import_vars, inst->vars, sizeof(double) * (size_t)n);
-	for (int i = 0; i < m->nimports; i++)
-		s->import_vars[n + i] = pt->vars[m->imports[i].event];
+	if (vi->partner >= 0) {
+		const struct instance *pt = &s->inst[vi->partner];
+		if (pt->unavailable || (!pt->opened && !pt->nmembers))
+			*state = VS_UNAVAILABLE;
+		for (int i = 0; i < m->nimports; i++) {
+			*state = worse(*state, pt->event_state[m->imports[i].event]);
+			if (pt->event_coverage[m->imports[i].event] < *coverage)
+				*coverage = pt->event_coverage[m->imports[i].event];
+			s->import_vars[n + i] = pt->vars[m->imports[i].event];
+		}
+	}
+	for (int k = 0; k < m->nrefs; k++) {
+		const struct frame_value *rv = &fvs[vi->refs[k]];
+		*state = worse(*state, (enum value_state)rv->state);
+		if (rv->coverage < *coverage)
+			*coverage = rv->coverage;
+		s->import_vars[n + FORMULA_MAX_IMPORTS + k] = rv->value;
+	}
 	return s->import_vars;
 }
 
@@ -325,7 +335,7 @@ static void evaluate_values(struct session *s, struct frame_value *fvs, double e
 					coverage = inst->event_coverage[m->inputs[i]];
 			}
 		}
-		const double *vars = vi->partner >= 0 ? with_imports(s, vi, m, &state, &coverage) : inst->vars;
+		const double *vars = vi->partner >= 0 || vi->refs ? with_extras(s, vi, m, fvs, &state, &coverage) : inst->vars;
 		if (elapsed <= 0 && state == VS_OK)
 			state = VS_NO_VALUE;
 		v->coverage = (float)coverage;

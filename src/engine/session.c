@@ -81,8 +81,10 @@ void session_free(struct session *s)
 	free(s->strings);
 	free(s->inst);
 	free(s->iinfo);
-	for (int k = 0; k < s->nvalues; k++)
+	for (int k = 0; k < s->nvalues; k++) {
 		free(s->vinfo[k].parts);
+		free(s->vinfo[k].refs);
+	}
 	free(s->vinfo);
 	free(s->import_vars);
 	free(s->cinfo);

@@ -1,0 +1,173 @@
+/* bind_values.c - the value slots of a session: one per metric and instance that can
+ * have it, in an order where a metric read by name by another (perf's metrics read each
+ * other) is evaluated first, with what each formula reads beyond its instance's events:
+ * a partner's imported events, other metrics' values, a blend's parts. */
+#include "engine/bind_values.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/util.h"
+#include "engine/bind_blend.h"
+#include "engine/state.h"
+
+/* A metric's value slot exists for an instance unless the formula needs an event the
+ * instance's PMU does not have (e.g. C2C write latency with a CPU peer). */
+static bool has_inputs(const struct instance *inst, const struct prof_formula *f)
+{
+	for (int i = 0; i < f->ninputs; i++)
+		if (!inst->present[f->inputs[i]])
+			return false;
+	return true;
+}
+
+/* The instance a form's imports (GROUP.EVENT) come from: the other group's instance of
+ * the same name (socket0 with socket0), or -1 when it has none (a slice, a channel). */
+static int import_partner(const struct session *s, const struct instance *inst, const struct prof_formula *f)
+{
+	const struct prof_group *og = &inst->profile->groups[f->import_group];
+	for (int i = 0; i < s->ninstances; i++)
+		if (s->inst[i].group == og && !strcmp(s->inst[i].name, inst->name))
+			return i;
+	return -1;
+}
+
+/* Whether a form's values may join the metric's: one metric has one unit in a session
+ * (a column, a series name), so a form in another unit than the first bound is refused. */
+static bool unit_agrees(const struct profile *p, const struct prof_metric *m, int fi, const char **unit)
+{
+	const struct prof_formula *f = &m->forms[fi];
+	if (!*unit) {
+		*unit = f->unit;
+		return true;
+	}
+	if (!strcmp(*unit, f->unit))
+		return true;
+	diag_warn("%s: [metric %s]: group %s gives it in '%s', a group bound before in '%s'; its values are left out",
+		  p->path, m->name, p->groups[f->group].name, f->unit, *unit);
+	return false;
+}
+
+/* The metric's unit for this session: its bound forms' (the first form's if none bound). */
+static void settle_unit(struct prof_metric *m, const char *unit)
+{
+	if (!unit && m->nforms)
+		unit = m->forms[0].unit;
+	if (unit && strcmp(unit, m->unit)) {
+		free(m->unit);
+		m->unit = xstrdup(unit);
+	}
+}
+
+/* While binding one profile's values: where each (metric, instance) value went, for the
+ * formulae that read other metrics (only kept when some do). */
+struct value_binding {
+	int pi;
+	const struct profile *p;
+	bool *member;      /* per instance: a member of a sum (its values are details) */
+	int *value_at;     /* [metric * ninstances + instance]: its value slot, or -1; or NULL */
+	int vcap, nscratch;
+	const char *unit;  /* the metric's unit so far */
+	int refused;       /* a form whose unit was refused (said once) */
+	int first_value;   /* the metric's first value slot */
+};
+
+/* The value slots of what f reads by name on instance ii (malloc'd), or NULL where one
+ * has no value there (then neither has this one). */
+static int *ref_slots(const struct session *s, const struct value_binding *vb, const struct prof_formula *f, int ii)
+{
+	int *refs = xmalloc(sizeof(int) * (size_t)f->nrefs);
+	for (int k = 0; k < f->nrefs; k++) {
+		refs[k] = vb->value_at[f->refs[k] * s->ninstances + ii];
+		if (refs[k] < 0) {
+			free(refs);
+			return NULL;
+		}
+	}
+	return refs;
+}
+
+static void add_value(struct session *s, struct value_binding *vb, struct value_info vi)
+{
+	grow_array(&s->vinfo, &vb->vcap, s->nvalues + 1, sizeof(struct value_info));
+	if (vb->value_at)
+		vb->value_at[vi.metric * s->ninstances + vi.instance] = s->nvalues;
+	s->vinfo[s->nvalues++] = vi;
+}
+
+/* Metric mi's value on instance ii, where it has one. */
+static void bind_value(struct session *s, struct value_binding *vb, int mi, int ii)
+{
+	const struct instance *inst = &s->inst[ii];
+	const struct profile *p = vb->p;
+	const struct prof_metric *m = &p->metrics[mi];
+	int fi = metric_form_index(m, (int)(inst->group - p->groups));
+	if (fi < 0)
+		return;
+	struct value_info vi = { .profile = vb->pi, .metric = mi, .instance = ii, .form = fi, .m = m, .partner = -1 };
+	if (inst->nparts) { /* parts come before: their values are this metric's so far */
+		if ((vi.parts = blend_value_parts(s, ii, vb->first_value)))
+			add_value(s, vb, vi);
+		return;
+	}
+	const struct prof_formula *f = &m->forms[fi];
+	if (!inst->unavailable && !has_inputs(inst, f))
+		return;
+	if (fi == vb->refused || !unit_agrees(p, m, fi, &vb->unit)) {
+		vb->refused = fi; /* said once */
+		return;
+	}
+	vi.partner = f->nimports ? import_partner(s, inst, f) : -1;
+	if (f->nimports && vi.partner < 0)
+		return; /* no value where the other group has no instance */
+	if (f->nrefs && !(vi.refs = ref_slots(s, vb, f, ii)))
+		return;
+	int scratch = group_nvars(inst->group) + (f->nrefs ? FORMULA_MAX_IMPORTS + f->nrefs : f->nimports);
+	if ((f->nimports || f->nrefs) && scratch > vb->nscratch)
+		vb->nscratch = scratch;
+	vi.detail = vb->member[ii];
+	add_value(s, vb, vi);
+}
+
+static bool reads_metrics(const struct profile *p)
+{
+	for (int mi = 0; mi < p->nmetrics; mi++)
+		for (int k = 0; k < p->metrics[mi].nforms; k++)
+			if (p->metrics[mi].forms[k].nrefs)
+				return true;
+	return false;
+}
+
+void bind_values(struct session *s)
+{
+	struct value_binding vb = { 0 };
+	vb.member = xcalloc((size_t)(s->ninstances ? s->ninstances : 1), sizeof(bool));
+	for (int ii = 0; ii < s->ninstances; ii++)
+		for (int k = 0; k < s->inst[ii].nmembers; k++)
+			vb.member[s->inst[ii].members[k]] = true;
+	for (int pi = 0; pi < s->nprofiles; pi++) {
+		struct profile *p = s->profiles[pi];
+		vb.pi = pi;
+		vb.p = p;
+		size_t cells = (size_t)p->nmetrics * (size_t)s->ninstances;
+		vb.value_at = reads_metrics(p) && cells ? xmalloc(sizeof(int) * cells) : NULL;
+		for (size_t c = 0; vb.value_at && c < cells; c++)
+			vb.value_at[c] = -1;
+		/* each metric after those it reads: their values are bound (and evaluated) first */
+		for (int k = 0; k < p->nmetrics; k++) {
+			int mi = p->metric_order ? p->metric_order[k] : k;
+			vb.unit = NULL;
+			vb.refused = -1;
+			vb.first_value = s->nvalues;
+			for (int ii = 0; ii < s->ninstances; ii++)
+				if (s->inst[ii].profile == p)
+					bind_value(s, &vb, mi, ii);
+			settle_unit(&p->metrics[mi], vb.unit);
+		}
+		free(vb.value_at);
+	}
+	free(vb.member);
+	free(s->import_vars);
+	s->import_vars = vb.nscratch ? xcalloc((size_t)vb.nscratch, sizeof(double)) : NULL;
+}
