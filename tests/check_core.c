@@ -581,6 +581,17 @@ START_TEST(expr_values)
 	ck_assert(eval("2 - a") == -4 && eval("12 / a") == 2 && eval("b - (a - b)") == 0);
 	ck_assert(isnan(eval("a / 0")) && isnan(eval("b / c")) && isnan(eval("(a / c) + b")));
 	ck_assert(eval("(a + b) * (a - b) / b") == 9);
+	/* perf's MetricExpr forms (tools/perf/util/expr.y): "x if c else y" binds looser than
+	 * every operator and chains to the right; d_ratio is 0 on a zero divisor */
+	ck_assert(eval("a + 1 if a > b else b + 1") == 7);
+	ck_assert(eval("a + 1 if a < b else b + 1") == 4);
+	ck_assert(eval("1 if c else 2 if b else 3") == 2);
+	ck_assert(eval("(10 if a > 100 else 20) * 2") == 40);
+	ck_assert(eval("max(a if c else b, 1)") == 3);
+	ck_assert(isnan(eval("1 if a / c else 2"))); /* a condition with no value */
+	ck_assert(eval("a / c if c else 5") == 5);   /* the branch not chosen is not the value */
+	ck_assert(eval("d_ratio(a, b)") == 2 && eval("d_ratio(a, c)") == 0);
+	ck_assert(isnan(eval("d_ratio(a / c, b)")));
 	char *err;
 	int col;
 	struct expr *e = expr_compile("a * b + a / b - 2 * b", &names, &err, &col);
@@ -615,6 +626,9 @@ START_TEST(expr_errors)
 	expect_error("12abc", "malformed number", 1);
 	expect_error("a $ b", "unexpected '$'", 3);
 	expect_error("", "ends where a value", 1);
+	expect_error("a if b", "expected 'else' of 'if'", 7);
+	expect_error("a if b else", "ends where a value", 12);
+	expect_error("d_ratio(a)", "d_ratio() takes 2 arguments, not 1", 1);
 }
 END_TEST
 

@@ -19,6 +19,8 @@ enum op {
 	OP_CONST, OP_VAR, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_NEG, OP_NOT,
 	OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE, OP_AND, OP_OR,
 	OP_MIN, OP_MAX, OP_ABS, OP_SQRT, OP_FLOOR, OP_SIN, OP_COS,
+	OP_DRATIO, /* perf's d_ratio(a, b): a / b, 0 where b is 0 */
+	OP_SELECT, /* perf's "a if c else b": pops a, c, b (all evaluated), pushes one */
 	OP_JFALSE, /* pop; if false jump to arg (NaN: push NaN and jump to the end, arg2) */
 	OP_JUMP,
 	/* fused by compile (formulae without jumps): a variable or a constant as the right
@@ -101,6 +103,7 @@ static bool accept(struct parser *ps, const char *tok)
 }
 
 static void parse_cond(struct parser *ps);
+static void parse_expr(struct parser *ps);
 
 static const struct {
 	const char *name;
@@ -109,7 +112,7 @@ static const struct {
 } functions[] = {
 	{ "min", OP_MIN, 2, 16 }, { "max", OP_MAX, 2, 16 }, { "abs", OP_ABS, 1, 1 },
 	{ "sqrt", OP_SQRT, 1, 1 }, { "floor", OP_FLOOR, 1, 1 }, { "sin", OP_SIN, 1, 1 },
-	{ "cos", OP_COS, 1, 1 },
+	{ "cos", OP_COS, 1, 1 }, { "d_ratio", OP_DRATIO, 2, 2 },
 };
 
 static void parse_call(struct parser *ps, const char *start, const char *name)
@@ -119,13 +122,13 @@ static void parse_call(struct parser *ps, const char *start, const char *name)
 		if (!strcmp(functions[fi].name, name))
 			break;
 	if (fi == ARRAY_SIZE(functions)) {
-		fail(ps, start, "unknown function '%s' (known: min, max, abs, sqrt, floor, sin, cos)", name);
+		fail(ps, start, "unknown function '%s' (known: min, max, abs, sqrt, floor, sin, cos, d_ratio)", name);
 		return;
 	}
 	int nargs = 0;
 	if (!accept(ps, ")")) {
 		do {
-			parse_cond(ps);
+			parse_expr(ps);
 			nargs++;
 		} while (!ps->err && accept(ps, ","));
 		if (!ps->err && !accept(ps, ")"))
@@ -147,7 +150,7 @@ static void parse_primary(struct parser *ps)
 	skip_ws(ps);
 	const char *start = ps->p;
 	if (accept(ps, "(")) {
-		parse_cond(ps);
+		parse_expr(ps);
 		if (!ps->err && !accept(ps, ")"))
 			fail(ps, ps->p, "expected ')'");
 		return;
@@ -322,6 +325,35 @@ static void parse_cond(struct parser *ps)
 	ps->nest--;
 }
 
+/* A keyword: the word, not the start of a longer name. */
+static bool accept_word(struct parser *ps, const char *w)
+{
+	skip_ws(ps);
+	size_t n = strlen(w);
+	if (strncmp(ps->p, w, n) || isalnum((unsigned char)ps->p[n]) || ps->p[n] == '_' || ps->p[n] == '.')
+		return false;
+	ps->p += n;
+	return true;
+}
+
+/* perf's "a if c else b", looser than every operator ("x + y if c else z" chooses x + y);
+ * both branches are evaluated (they are formulae of counts: no effects), the condition
+ * chooses, and no value where it has none. */
+static void parse_expr(struct parser *ps)
+{
+	parse_cond(ps);
+	if (ps->err || !accept_word(ps, "if") || !enter(ps))
+		return;
+	parse_cond(ps);
+	if (!ps->err && !accept_word(ps, "else"))
+		fail(ps, ps->p, "expected 'else' of 'if'");
+	if (!ps->err)
+		parse_expr(ps);
+	if (!ps->err)
+		emit(ps, OP_SELECT, 0, 0, -2);
+	ps->nest--;
+}
+
 /* VAR x; ADD -> ADDV x (and SUB, MUL, DIV; CONST likewise). Only where no jump targets
  * would move: most formulae have no conditional at all. */
 static void fuse(struct expr *e)
@@ -359,7 +391,7 @@ struct expr *expr_compile(const char *text, const struct expr_names *names, char
 	ps.e = xcalloc(1, sizeof(struct expr));
 	*err = NULL;
 	*col = 0;
-	parse_cond(&ps);
+	parse_expr(&ps);
 	skip_ws(&ps);
 	if (!ps.err && *ps.p)
 		fail(&ps, ps.p, "unexpected '%c' after the end of the formula", *ps.p);
@@ -395,7 +427,8 @@ double expr_eval(const struct expr *e, const double *vars)
 		[OP_LT] = &&op_lt, [OP_LE] = &&op_le, [OP_GT] = &&op_gt, [OP_GE] = &&op_ge,
 		[OP_EQ] = &&op_eq, [OP_NE] = &&op_ne, [OP_AND] = &&op_and, [OP_OR] = &&op_or,
 		[OP_MIN] = &&op_minmax, [OP_MAX] = &&op_minmax, [OP_ABS] = &&op_abs, [OP_SQRT] = &&op_sqrt,
-		[OP_FLOOR] = &&op_floor, [OP_SIN] = &&op_sin, [OP_COS] = &&op_cos, [OP_JFALSE] = &&op_jfalse,
+		[OP_FLOOR] = &&op_floor, [OP_SIN] = &&op_sin, [OP_COS] = &&op_cos, [OP_DRATIO] = &&op_dratio,
+		[OP_SELECT] = &&op_select, [OP_JFALSE] = &&op_jfalse,
 		[OP_JUMP] = &&op_jump, [OP_ADDV] = &&op_addv, [OP_SUBV] = &&op_subv, [OP_MULV] = &&op_mulv,
 		[OP_DIVV] = &&op_divv, [OP_ADDK] = &&op_addk, [OP_SUBK] = &&op_subk, [OP_MULK] = &&op_mulk,
 		[OP_DIVK] = &&op_divk, [OP_END] = &&op_end,
@@ -451,6 +484,12 @@ op_sqrt: sp[-1] = sp[-1] < 0 ? NAN : sqrt(sp[-1]); NEXT();
 op_floor: sp[-1] = floor(sp[-1]); NEXT();
 op_sin: sp[-1] = sin(sp[-1]); NEXT();
 op_cos: sp[-1] = cos(sp[-1]); NEXT();
+op_dratio: BINARY(b == 0.0 && !isnan(a) ? 0.0 : a / b);
+op_select: /* a, c, b: no value where the condition has none, else the branch chosen */
+	b = *--sp;
+	a = *--sp;
+	sp[-1] = isnan(a) ? NAN : a != 0.0 ? sp[-1] : b;
+	NEXT();
 op_jfalse:
 	a = *--sp;
 	if (isnan(a)) {

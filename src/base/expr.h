@@ -1,8 +1,9 @@
 /* expr.h - metric formulae, compiled once to a small bytecode.
  *
  * Grammar: numbers (12, 0x1f, 1e9, 2.5), identifiers ([A-Za-z_][A-Za-z0-9_.]*), + - * /,
- * unary minus, parentheses, comparisons < <= > >= == !=, && || !, c ? a : b, and the
- * functions min(a,b,...), max(a,b,...), abs(x), sqrt(x), floor(x), sin(x), cos(x).
+ * unary minus, parentheses, comparisons < <= > >= == !=, && || !, c ? a : b, perf's
+ * a if c else b (the loosest), and the functions min(a,b,...), max(a,b,...), abs(x),
+ * sqrt(x), floor(x), sin(x), cos(x) and perf's d_ratio(a, b) (a / b, 0 where b is 0).
  * "No value" is NaN: x/0 gives it, and it propagates through every operation. */
 #ifndef PMUTOP_EXPR_H
 #define PMUTOP_EXPR_H
