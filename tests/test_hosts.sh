@@ -60,6 +60,58 @@ gen vmonly vm pkg yes 4
 batch vmonly
 grep -q "topdown\." out.txt && fail "no core PMU: TopDown values without a core PMU" || ok
 
+# The machine literals perf's metrics read (#num_cpus_online, #num_packages, #num_cores,
+# #smt_on, #num_dies, #system_tsc_freq) against lscpu (util-linux), which reads the same
+# kernel files its own way: on fake topologies (lscpu --sysroot) and on this host.
+# facts TREE: pmutop's literals as NAME=VALUE lines in facts.txt ("" for the live host)
+facts() {
+    if [ -n "$1" ]; then set -- --sysfs-root "$1" --sim --fake-clock; else set --; fi
+    "$PMUTOP" "$@" -p "$TOP_SRCDIR/tests/fixtures/facts.ini" -b -n 1 --format csv 2> facts.err |
+        awk -F, 'NR > 1 { sub("host.", "", $4); print $4 "=" $6 }' > facts.txt
+}
+fact() { sed -n "s/^$1=//p" facts.txt; }
+# lscpu_says ROOT: cpus, cores, sockets and threads a core as lscpu counts them
+lscpu_says() {
+    if [ -n "$1" ]; then set -- --sysroot "$1"; else set --; fi
+    lscpu "$@" -p=cpu,core,socket,online | awk -F, '!/^#/ && $4 != "N" { n++; c[$2 "," $3]; s[$3] }
+        END { nc = 0; for (k in c) nc++; ns = 0; for (k in s) ns++; print n, nc, ns, n / nc }'
+}
+check_topology() { # ROOT LABEL: literals agree with lscpu and with the kernel's own ids
+    root=$1 label=$2
+    facts "$root"
+    set -- $(lscpu_says "$root")
+    expect_eq "$label: #num_cpus_online as lscpu" "$(fact num_cpus_online)" "$1"
+    expect_eq "$label: #num_cores as lscpu" "$(fact num_cores)" "$2"
+    expect_eq "$label: #num_packages as lscpu" "$(fact num_packages)" "$3"
+    sysfs=${root:-}/sys/devices/system/cpu
+    if [ -e "$sysfs/smt/active" ]; then want=$(cat "$sysfs/smt/active"); else want=$([ "$4" -gt 1 ] && echo 1 || echo 0); fi
+    expect_eq "$label: #smt_on as smt/active, else lscpu's threads a core" "$(fact smt_on)" "$want"
+}
+if command -v lscpu > /dev/null; then
+    sh "$TOP_SRCDIR/tests/fixtures/gen-host.sh" topo-pmus vm pkg yes 1 > /dev/null
+    for shape in "2 2 3 2 none" "1 1 4 1 none" "1 1 4 2 no" "4 1 2 2 yes"; do
+        set -- $shape
+        t="topo-$1-$2-$3-$4-$5"
+        sh "$TOP_SRCDIR/tests/fixtures/gen-topology.sh" "$t" "$@"
+        mkdir -p "$t/sys/bus/event_source" && cp -R topo-pmus/sys/bus/event_source/devices "$t/sys/bus/event_source/"
+        check_topology "$PWD/$t" "topology $shape"
+        # dies: the kernel's (package, die) ids, a view of its own; the TSC from the model name
+        dies=$(for c in "$t"/sys/devices/system/cpu/cpu[0-9]*; do
+                   echo "$(cat "$c/topology/physical_package_id"),$(cat "$c/topology/die_id")"; done | sort -u | wc -l)
+        expect_eq "topology $shape: #num_dies as the kernel's die ids" "$(fact num_dies)" "$dies"
+        expect_eq "topology $shape: #system_tsc_freq from the model name's @ 2.10GHz" "$(fact tsc_freq)" 2100000000
+    done
+    # this host: if its software events open here
+    facts ""
+    if [ -s facts.txt ]; then
+        check_topology "" "this host"
+    else
+        skip_check "the literals on this host: pmutop could not count here ($(head -c 200 facts.err))"
+    fi
+else
+    skip_check "machine literals against lscpu: lscpu is not installed"
+fi
+
 # numeric order everywhere: instances of PMUs numbered past 9
 sh "$TOP_SRCDIR/tests/fixtures/gen-xeon.sh" order 1 2 2 1 12 12 > /dev/null
 "$PMUTOP" --sysfs-root order --sim --fake-clock -b -n 1 --format csv | awk -F, '$4 == "iio_bandwidth_read" { print $5 }' > order.txt

@@ -175,8 +175,8 @@ static void parse_primary(struct parser *ps)
 		emit(ps, OP_CONST, 0, v, 1);
 		return;
 	}
-	if (isalpha((unsigned char)*ps->p) || *ps->p == '_') {
-		const char *q = ps->p;
+	if (isalpha((unsigned char)*ps->p) || *ps->p == '_' || (*ps->p == '#' && isalpha((unsigned char)ps->p[1]))) {
+		const char *q = ps->p + (*ps->p == '#'); /* perf's literals: #smt_on */
 		while (isalnum((unsigned char)*q) || *q == '_' || *q == '.')
 			q++;
 		char *name = xstrndup(ps->p, (size_t)(q - ps->p));

@@ -967,6 +967,7 @@ void session_bind(struct session *s)
 	encode_memo_free(s->encodings);
 	s->encodings = NULL;
 	bind_values(s);
+	bind_facts(s);
 	build_infos(s);
 	assert_bound(s);
 }

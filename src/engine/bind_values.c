@@ -8,9 +8,11 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/expr.h"
 #include "base/util.h"
 #include "engine/bind_blend.h"
 #include "engine/state.h"
+#include "machine/facts.h"
 
 /* A metric's value slot exists for an instance unless the formula needs an event the
  * instance's PMU does not have (e.g. C2C write latency with a CPU peer). */
@@ -170,4 +172,42 @@ void bind_values(struct session *s)
 	free(vb.member);
 	free(s->import_vars);
 	s->import_vars = vb.nscratch ? xcalloc((size_t)vb.nscratch, sizeof(double)) : NULL;
+}
+
+struct fact_use {
+	int first, last; /* the fact slots of the formula's group */
+	bool any;
+};
+
+static void note_fact(void *ctx, int slot)
+{
+	struct fact_use *u = ctx;
+	u->any |= slot >= u->first && slot < u->last;
+}
+
+void bind_facts(struct session *s)
+{
+	struct fact_use u = { 0 };
+	for (int k = 0; k < s->nvalues && !u.any; k++) {
+		const struct prof_formula *f = &s->vinfo[k].m->forms[s->vinfo[k].form];
+		const struct prof_group *g = s->inst[s->vinfo[k].instance].group;
+		u.first = g->nevents + VAR_FACTS;
+		u.last = g->nevents + VAR_NBUILTINS;
+		if (f->expr)
+			expr_foreach_var(f->expr, note_fact, &u);
+	}
+	for (int i = 0; i < s->ninstances && !u.any; i++) { /* and the weights of sums */
+		const struct prof_group *g = s->inst[i].group;
+		u.first = g->nevents + VAR_FACTS;
+		u.last = g->nevents + VAR_NBUILTINS;
+		if (g->weight && g->weight->expr)
+			expr_foreach_var(g->weight->expr, note_fact, &u);
+	}
+	if (!u.any) /* the topology's files are read only for formulae that use them */
+		return;
+	double facts[FACT_COUNT];
+	machine_facts_read(s->machine, facts);
+	for (int i = 0; i < s->ninstances; i++)
+		if (s->inst[i].vars)
+			memcpy(s->inst[i].vars + s->inst[i].group->nevents + VAR_FACTS, facts, sizeof(facts));
 }

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "machine/facts.h"
+
 struct expr;
 
 /* FILTER_EVENT chooses which event a counter watches (BlueField's event<N>): its value
@@ -189,8 +191,10 @@ struct profile *profile_load_header(const char *path);
 struct profile *profile_load_text(const char *path, const char *text, int *nerrors);
 void profile_free(struct profile *p);
 
-/* Formula variable slots of a group: events first, then these, then attrs. */
-enum { VAR_ELAPSED_NS, VAR_ELAPSED_S, VAR_NCPUS, VAR_NBUILTINS };
+/* Formula variable slots of a group: events first, then these (the interval, the CPUs
+ * counted, then the machine's literals perf's metrics read: #smt_on, #num_packages, ...
+ * machine/facts.h, in its order), then attrs. */
+enum { VAR_ELAPSED_NS, VAR_ELAPSED_S, VAR_NCPUS, VAR_FACTS, VAR_NBUILTINS = VAR_FACTS + FACT_COUNT };
 int group_nvars(const struct prof_group *g);
 int group_attr_slot(const struct prof_group *g, int attr_index);
 const char *filter_type_name(enum filter_type t);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/expr.h"
 #include "base/util.h"
@@ -20,7 +21,12 @@ struct name_ctx {
 	char *why; /* an import that cannot be: said instead of "unknown name" */
 };
 
-static const char *const builtin_names[VAR_NBUILTINS] = { "elapsed_ns", "elapsed_s", "ncpus" };
+static const char *const interval_names[VAR_FACTS] = { "elapsed_ns", "elapsed_s", "ncpus" };
+
+static const char *builtin_name(int i)
+{
+	return i < VAR_FACTS ? interval_names[i] : machine_fact_name((enum machine_fact)(i - VAR_FACTS));
+}
 
 int group_nvars(const struct prof_group *g)
 {
@@ -41,7 +47,7 @@ static const char *known_name(void *ctx, int i)
 		return g->events[i].name;
 	i -= g->nevents;
 	if (i < VAR_NBUILTINS)
-		return builtin_names[i];
+		return builtin_name(i);
 	i -= VAR_NBUILTINS;
 	if (i < g->nattrs)
 		return g->attr_ids[i];
@@ -102,9 +108,11 @@ static int resolve_name(void *ctx, const char *name)
 	for (int i = 0; i < g->nevents; i++)
 		if (!strcmp(g->events[i].name, name))
 			return i;
-	for (int i = 0; i < VAR_NBUILTINS; i++)
-		if (!strcmp(builtin_names[i], name))
+	for (int i = 0; i < VAR_NBUILTINS; i++) /* perf's literals: #SMT_on too */
+		if (name[0] == '#' ? !strcasecmp(builtin_name(i), name) : !strcmp(builtin_name(i), name))
 			return g->nevents + i;
+	if (!strcmp(name, "duration_time")) /* perf's tool event: the interval, in seconds */
+		return g->nevents + VAR_ELAPSED_S;
 	for (int i = 0; i < g->nattrs; i++)
 		if (!strcmp(g->attr_ids[i], name))
 			return group_attr_slot(g, i);

@@ -1,0 +1,30 @@
+/* facts.h - what perf's metrics read of the machine as literals (#smt_on, #num_packages,
+ * ...), found below the machine's root as perf finds them (tools/perf/util/expr.c,
+ * cputopo.c, smt.c, arch/x86/util/tsc.c). */
+#ifndef PMUTOP_FACTS_H
+#define PMUTOP_FACTS_H
+
+struct machine;
+
+enum machine_fact {
+	FACT_NUM_CPUS,        /* #num_cpus: the highest present CPU + 1 */
+	FACT_NUM_CPUS_ONLINE, /* #num_cpus_online */
+	FACT_NUM_PACKAGES,    /* #num_packages: distinct package_cpus_list of online CPUs */
+	FACT_NUM_DIES,        /* #num_dies: distinct die_cpus_list (x86 only, as perf; else 0) */
+	FACT_NUM_CORES,       /* #num_cores: distinct core_cpus_list */
+	FACT_SMT_ON,          /* #smt_on: smt/active, else a core listing two CPUs */
+	FACT_CORE_WIDE,       /* #core_wide: pmutop counts every online CPU, so 1 (perf -a) */
+	FACT_TSC_FREQ,        /* #system_tsc_freq: Intel's, in Hz; 0 elsewhere */
+	FACT_HAS_PMEM,        /* #has_pmem: an ACPI NFIT table */
+	FACT_COUNT
+};
+
+/* The literal's name as perf's metrics write it ("#smt_on"). */
+const char *machine_fact_name(enum machine_fact f);
+
+/* Every fact of machine m (NAN where it cannot be known), into out[FACT_COUNT]. On the
+ * live root the TSC's frequency comes from CPUID leaf 0x15 where it enumerates one, as
+ * perf's; elsewhere from proc/cpuinfo's "model name ... @ 2.10GHz". */
+void machine_facts_read(const struct machine *m, double *out);
+
+#endif
