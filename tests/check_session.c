@@ -503,15 +503,15 @@ static double metric_after_filter(struct simrun *r, const char *group, const cha
 }
 
 /* Metrics read other metrics by name (perf's MetricExpr do), defined above or below:
- * each is evaluated after what it reads, on the same instance, from its value; a sum's
- * too; a metric a group lacks has no value where it is read. */
+ * each is evaluated after what it reads, on the same instance, from its value before its
+ * scale (perf's ScaleUnit applies to what is shown); a sum's too. */
 START_TEST(metrics_read_metrics_by_name)
 {
 	char *dir = tmp_dir(), *root = tmp_dir();
 	put_file(dir, "r.ini",
 		 "[group g]\npmu = fake_pmu_{n}\ninstance = f{n}\naggregate = all\nevents = a b\n"
 		 "[metric g.ratio]\nformula = g.share * 2\n"
-		 "[metric g.share]\nformula = a / (a + b)\n"
+		 "[metric g.share]\nformula = a / (a + b)\nscale = 100\nunit = %\n"
 		 "[metric g.both]\nformula = g.ratio + g.share - 1\n");
 	put_file(dir, "m.ini", "[model]\njitter = 0\n[pmu fake_pmu_*]\nrate.a = 3e6 * (index + 1)\nrate.b = 1e6\n");
 	for (int n = 0; n < 2; n++) {
@@ -540,7 +540,8 @@ START_TEST(metrics_read_metrics_by_name)
 	session_start(r.s, 5 * SEC);
 	session_sample(r.s, 6 * SEC);
 	/* f0: a 3, b 1; f1: a 6, b 1; all: a 9, b 2 (a sum's share is of its sums) */
-	ck_assert_double_eq_tol(value_of(r.s, "g.share", "f0")->value, 0.75, 1e-12);
+	/* shown scaled (perf's ScaleUnit 100%), read by the others as its formula gives it */
+	ck_assert_double_eq_tol(value_of(r.s, "g.share", "f0")->value, 75, 1e-12);
 	ck_assert_double_eq_tol(value_of(r.s, "g.ratio", "f1")->value, 2 * 6.0 / 7, 1e-12);
 	ck_assert_double_eq_tol(value_of(r.s, "g.ratio", "all")->value, 2 * 9.0 / 11, 1e-12);
 	ck_assert_double_eq_tol(value_of(r.s, "g.both", "f0")->value, 1.5 + 0.75 - 1, 1e-12);

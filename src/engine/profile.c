@@ -438,6 +438,12 @@ static void metric_key(struct loader *L, const char *name, const char *value)
 		m->max = strtod_c(value, &end);
 		if (end == value || *end || !(m->max >= 0))
 			lerror(L, L->in.line, value_column(L), "max must be a non-negative number, not '%s'", value);
+	} else if (!strcmp(name, "scale")) {
+		char *end;
+		m->scale = strtod_c(value, &end);
+		if (end == value || *end || !isfinite(m->scale) || m->scale == 0)
+			lerror(L, L->in.line, value_column(L), "scale must be a non-zero number (perf's ScaleUnit: 100 for a share in %%), not '%s'",
+			       value);
 	} else if (!strcmp(name, "alert")) {
 		char *end;
 		m->alert = strtod_c(value, &end);
@@ -446,7 +452,7 @@ static void metric_key(struct loader *L, const char *name, const char *value)
 			lerror(L, L->in.line, value_column(L), "alert must be a number (values above it are alarms), not '%s'",
 			       value);
 	} else {
-		lerror(L, L->in.line, 0, "unknown key '%s' in [metric %s] (known: formula, formula@GROUP, group, unit, unit@GROUP, title, max, alert)", name,
+		lerror(L, L->in.line, 0, "unknown key '%s' in [metric %s] (known: formula, formula@GROUP, group, unit, unit@GROUP, title, scale, max, alert)", name,
 		       m->name);
 	}
 }
@@ -581,7 +587,7 @@ static void start_section(struct loader *L, char *header)
 				return;
 			}
 		grow_array(&p->metrics, &L->mcap, p->nmetrics + 1, sizeof(*p->metrics));
-		p->metrics[p->nmetrics] = (struct prof_metric){ .name = xstrdup(arg), .line = L->in.line };
+		p->metrics[p->nmetrics] = (struct prof_metric){ .name = xstrdup(arg), .line = L->in.line, .scale = 1 };
 		L->index = p->nmetrics++;
 		L->kind = SEC_METRIC;
 	} else if (!strcmp(s, "pane")) {

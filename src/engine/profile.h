@@ -137,6 +137,8 @@ struct prof_metric {
 	/* the forms' one unit: after binding, that of the forms that bound (metric_settle_unit) */
 	char *unit;
 	char *title;
+	double scale; /* the value shown is the formula's times this (perf's ScaleUnit: 100 for
+		       * a fraction shown in %); a formula reading it by name reads it unscaled */
 	double max; /* bar scale; 0 = auto */
 	bool has_alert;
 	double alert; /* a value above it is drawn as an alarm (ECC errors above 0) */

@@ -298,7 +298,7 @@ static const double *with_extras(struct session *s, const struct value_info *vi,
 		*state = worse(*state, (enum value_state)rv->state);
 		if (rv->coverage < *coverage)
 			*coverage = rv->coverage;
-		s->import_vars[n + FORMULA_MAX_IMPORTS + k] = rv->value;
+		s->import_vars[n + FORMULA_MAX_IMPORTS + k] = rv->value / s->vinfo[vi->refs[k]].m->scale; /* as its formula gave it */
 	}
 	return s->import_vars;
 }
@@ -350,7 +350,7 @@ static void evaluate_values(struct session *s, struct frame_value *fvs, double e
 			continue;
 		}
 		v->why = NULL;
-		v->value = expr_eval(m->expr, vars);
+		v->value = expr_eval(m->expr, vars) * vi->m->scale;
 		v->state = isnan(v->value) ? VS_NO_VALUE : VS_OK;
 	}
 }
