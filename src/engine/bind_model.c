@@ -29,7 +29,7 @@ static bool attr_holds(const char *v, char **words)
 {
 	bool cpuid = !strcmp(words[0], "cpuid");
 	for (char **w = words + 1; v && *w; w++)
-		if (cpuid ? cpuid_glob_matches(*w, v) : !fnmatch(*w, v, 0))
+		if (cpuid ? ((*w)[0] == '~' ? cpuid_regex_matches(*w + 1, v) : cpuid_glob_matches(*w, v)) : !fnmatch(*w, v, 0))
 			return true;
 	return false;
 }

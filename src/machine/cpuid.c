@@ -9,6 +9,8 @@
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <regex.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "base/sysfs.h"
@@ -147,4 +149,31 @@ int cpuid_glob_matches(const char *glob, const char *cpuid)
 	int ok = !fnmatch(glob, bare, 0);
 	free(bare);
 	return ok;
+}
+
+static int dashes(const char *s)
+{
+	int n = 0;
+	for (; *s; s++)
+		n += *s == '-';
+	return n;
+}
+
+int cpuid_regex_matches(const char *regex, const char *cpuid)
+{
+	/* perf's x86 strcmp_cpuid_str: a pattern with a stepping needs a cpuid with one; the
+	 * match must cover the cpuid, or the cpuid less its stepping for a pattern without */
+	bool full_pattern = dashes(regex) == 3, full_cpuid = dashes(cpuid) == 3;
+	if (full_pattern && !full_cpuid)
+		return 0;
+	regex_t re;
+	if (regcomp(&re, regex, REG_EXTENDED) != 0)
+		return 0;
+	regmatch_t at[1];
+	int matched = !regexec(&re, cpuid, 1, at, 0);
+	regfree(&re);
+	if (!matched)
+		return 0;
+	size_t len = !full_pattern && full_cpuid ? (size_t)(strrchr(cpuid, '-') - cpuid) : strlen(cpuid);
+	return (size_t)(at[0].rm_eo - at[0].rm_so) == len;
 }

@@ -14,4 +14,10 @@ char *cpuid_read(const char *root, const char **from);
  * ("GenuineIntel-6-8F" names "GenuineIntel-6-8F-8"). */
 int cpuid_glob_matches(const char *glob, const char *cpuid);
 
+/* Does a regular expression of perf's mapfile.csv ("GenuineIntel-6-55-[56789ABCDEF]")
+ * name this CPU? As perf's x86 strcmp_cpuid_str: POSIX extended, matching the whole
+ * cpuid (or, for a pattern without a stepping, the cpuid without its stepping); a
+ * pattern with a stepping names no cpuid without one. */
+int cpuid_regex_matches(const char *regex, const char *cpuid);
+
 #endif

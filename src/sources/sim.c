@@ -183,6 +183,10 @@ static int sim_open(struct source *src, struct instance *inst)
 			sc[k].event = legacy ? legacy_name(&ct->attr) : sim_decode_event(ss->decoder, inst->pmu, &ct->attr);
 		if (!sc[k].event && ct->attr.type <= 1) /* the 'software' PMU: fixed event numbers */
 			sc[k].event = legacy_name(&ct->attr);
+		/* the CPU's own PMU (PERF_TYPE_RAW) counts any encoding, as the hardware does: one
+		 * no alias names (perf's JSON events) counts at a default rate of its own */
+		if (!sc[k].event && inst->pmu->type == 4)
+			sc[k].event = sc[k].raw;
 		struct sim_place at = { src->machine->pci, inst->socket, index };
 		sc[k].selection = legacy ? 1.0 : sim_selection(sc[k].sec, inst->pmu, sc[k].event, &ct->attr, &at);
 		if (sim_rate_is_scaled(sc[k].sec, sc[k].event) && inst->scale[ct->event] > 0)
