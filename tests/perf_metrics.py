@@ -111,6 +111,7 @@ class Missing:
 class Evaluator:
     def __init__(self, events, metrics, root):
         self.events, self.metrics, self.root = events, metrics, root
+        self.duration = math.nan  # the interval being evaluated, in seconds
 
     def metric(self, name, pmu):
         for m in self.metrics:
@@ -119,8 +120,19 @@ class Evaluator:
         raise KeyError("no perf metric %s for %s" % (name, pmu))
 
     def config_of(self, pmu, name):
+        terms = {}
         if "@" in name:  # cpu_core@EVENT@ or cpu@EVENT\,cmask\=1@
             pmu, name = name.split("@")[0], name.split("@")[1]
+            name, *extra = name.split(",")
+            terms = dict(t.split("=") if "=" in t else (t, "1") for t in extra)
+        if terms:  # perf's terms on a JSON event: fields of config (Intel's format files)
+            pmu_, c = self.config_of(pmu, name)
+            fields = {"event": (0, 0xff), "umask": (8, 0xff), "cmask": (24, 0xff), "edge": (18, 1), "inv": (23, 1),
+                      "any": (21, 1)}
+            for k, v in terms.items():
+                shift, mask = fields[k]
+                c = (c & ~(mask << shift)) | (int(v, 0) & mask) << shift
+            return pmu_, c
         c = sysfs_config(self.root, pmu, name)
         if c is None and pmu.startswith("armv8"):  # Arm: STALL_SLOT is the alias stall_slot
             c = sysfs_config(self.root, pmu, name.lower())
@@ -138,6 +150,12 @@ class Evaluator:
             return 0.0
         if name in ("#core_wide",):
             return 1.0
+        if name == "duration_time":  # perf's tool event, in seconds
+            return self.duration
+        if name == "#has_pmem":  # an ACPI NFIT table below the sysfs root
+            return float(os.path.exists(os.path.join(self.root, "sys/firmware/acpi/tables/NFIT")))
+        if name.lower() == "#system_tsc_freq":  # not the live machine: perf's cpuinfo_tsc_freq()
+            return self.cpuinfo_tsc_freq()
         if name == "#slots":
             return float(int(open(os.path.join(self.root, "sys/bus/event_source/devices", pmu,
                                                "caps/slots")).read().strip(), 0))
@@ -149,6 +167,18 @@ class Evaluator:
         if key not in counts:
             raise KeyError("pmutop did not count %s (%s config=%#x)" % (name, key[0], key[1]))
         return float(counts[key])
+
+    def cpuinfo_tsc_freq(self):
+        """perf's: the first model name's ' @ X GHz' (Intel only), 0 if none says."""
+        path = os.path.join(self.root, "proc/cpuinfo")
+        text = open(path).read() if os.path.exists(path) else ""
+        if "GenuineIntel" not in text:
+            return 0.0
+        for line in text.splitlines():
+            m = re.match(r"model name.* @ ([0-9.]+)GHz", line)
+            if m:
+                return float(m.group(1)) * 1e9
+        return 0.0
 
     def cpuid_matches(self, mapcpuid):
         """perf's arm64 strcmp_cpuid_str: same implementer and part, revision at least."""
@@ -193,6 +223,7 @@ def main():
     bad = agreed = 0
     for line in open(raw):
         frame = json.loads(line)
+        ev.duration = frame["interval_ns"] / 1e9
         per_inst = {}
         for c in frame["counters"]:
             key = (c["pmu"], int(c["config"], 16))
@@ -224,8 +255,9 @@ def main():
                     pm = ev.metric(theirs, inst["pmu"])
                     # tma_* are fractions ("100%"); Arm's are percent already ("1percent of slots")
                     # (an ArchStdEvent override keeps sbsa.json's unit, percent, as perf's jevents merges them)
-                    unit = pm.get("ScaleUnit", "1percent" if "ArchStdEvent" in pm else "100%")
-                    scale = 100 if unit.startswith("100") else 1
+                    # perf's scale: ScaleUnit's number (none: 1; Arm's sbsa metrics: percent)
+                    unit = pm.get("ScaleUnit", "1percent" if "ArchStdEvent" in pm else "1")
+                    scale = float(re.match(r"[0-9.eE+-]+", unit).group(0))
                     want = scale * ev.eval(pm["MetricExpr"], inst["pmu"], inst["counts"])
                 except KeyError as e:
                     print("%s %s: %s" % (ours, name, e))

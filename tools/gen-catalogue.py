@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""gen-catalogue.py - pmutop profiles from perf's pmu-events JSON (its catalogue).
+
+usage: gen-catalogue.py ARCH_DIR OUT_DIR [CPU_DIR...]
+  ARCH_DIR  tools/perf/pmu-events/arch/x86 of a linux-source (build-libperf.sh keeps a copy
+            in libperf-local/pmu-events/arch/x86); a newer kernel's regenerates the same way
+  OUT_DIR   where CPU_DIR.ini files go (one per perf CPU directory of mapfile.csv)
+  CPU_DIR   only these (default: every core entry of mapfile.csv)
+
+Each profile carries perf's core metrics for that CPU: perf's MetricName, its MetricExpr
+(metrics reading each other by name, perf's literals, 'if else', d_ratio), ScaleUnit as
+scale and unit, BriefDescription as title, and the events it reads, encoded as perf's
+jevents.py encodes them (the fixed counters' pseudo-encodings turned into real ones).
+TopDown's perf-metrics events (topdown-*) form a group of their own led by slots, as the
+kernel requires; the metrics read them as td.EVENT. Bound to the CPUs mapfile.csv gives
+the directory (when = cpuid ~REGEX, perf's full-match rule). Same input, same bytes out.
+
+What this version leaves out, per metric, with the reason in the file's head: uncore
+events (Unit), PMU-qualified events (cpu@...@), event modifiers (:u, :k), offcore and
+frontend events (MSRIndex), source_count(), has_event(), strcmp_cpuid_str(), #slots.
+"""
+import csv
+import glob
+import hashlib
+import json
+import os
+import re
+import sys
+
+# perf's jevents.py real_event(): the fixed counters' events as the kernel takes them
+FIXED = {
+    "INST_RETIRED.ANY": "event=0xc0", "INST_RETIRED.ANY_P": "event=0xc0",
+    "CPU_CLK_UNHALTED.REF": "event=0x00,umask=0x03", "CPU_CLK_UNHALTED.THREAD": "event=0x3c",
+    "CPU_CLK_UNHALTED.CORE": "event=0x3c", "CPU_CLK_UNHALTED.THREAD_ANY": "event=0x3c,any=1",
+}
+LITERALS = {"#smt_on", "#num_cpus", "#num_cpus_online", "#num_packages", "#num_dies", "#num_cores",
+            "#core_wide", "#system_tsc_freq", "#has_pmem"}
+WORDS = {"if", "else", "min", "max", "d_ratio", "duration_time"}
+UNSUPPORTED_CALLS = ("source_count", "has_event", "strcmp_cpuid_str")
+
+TOKEN = re.compile(r"\s*(?:(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)"
+                   r"|(?P<name>(?:[A-Za-z_#@]|\\.)(?:[A-Za-z0-9_.@#:]|\\.)*)"
+                   r"|(?P<op>[-+*/(),<>|&^!=]+))")
+
+
+def tokens(expr):
+    pos, out = 0, []
+    text = expr.strip()
+    while pos < len(text):
+        m = TOKEN.match(text, pos)
+        if not m:
+            raise ValueError("cannot read %r at %d" % (text, pos))
+        pos = m.end()
+        kind = m.lastgroup
+        out.append((kind, m.group(kind)))
+    return out
+
+
+def load(cpu_dir):
+    events, metrics = {}, []
+    for path in sorted(glob.glob(os.path.join(cpu_dir, "*.json"))):
+        for e in json.load(open(path)):
+            if "MetricExpr" in e:
+                metrics.append(e)
+            elif "EventName" in e:
+                events[e["EventName"].upper()] = e
+    return events, metrics
+
+
+def encode(e):
+    """perf's jevents encoding of a core event (config word terms), or None with why."""
+    name = e["EventName"].upper()
+    if name in FIXED:
+        return FIXED[name], None
+    if e.get("Unit"):
+        return None, "uncore event %s (%s)" % (e["EventName"], e["Unit"])
+    if int(str(e.get("MSRIndex", "0")).split(",")[0], 0):
+        return None, "offcore or frontend event %s (MSRIndex)" % e["EventName"]
+    terms = ["event=%s" % str(e.get("EventCode", "0x0")).split(",")[0].strip()]  # jevents: 0 if none
+    for key, term in (("UMask", "umask"), ("CounterMask", "cmask"), ("EdgeDetect", "edge"),
+                      ("Invert", "inv"), ("AnyThread", "any")):
+        v = str(e.get(key, "0")).strip()
+        if int(v, 0):
+            terms.append("%s=%s" % (term, v))
+    return ",".join(terms), None
+
+
+def ident(name):
+    """A perf event name as a formula variable (letters, digits, _ and .), short enough for
+    a profile key (event.NAME: 49 characters at most): a long one keeps its start and a
+    hash of the whole."""
+    v = re.sub(r"[^A-Za-z0-9_.]", "_", name)
+    if len(v) > 42:
+        v = v[:33] + "_" + hashlib.sha1(v.encode()).hexdigest()[:8]
+    return v
+
+
+def translate(m, events, known_metrics, by_encoding):
+    """(formula, core events, td events, refs) of metric m, or raises ValueError(why).
+    by_encoding: the variable each encoding got first (perf's JSON names some events twice:
+    one counter each, not two counting the same)."""
+    core, td, refs, out = {}, {}, set(), []
+
+    def core_event(var, enc):
+        var = by_encoding.setdefault(enc, var)
+        core[var] = enc
+        out.append(var)
+    for kind, text in tokens(m["MetricExpr"]):
+        if kind != "name":
+            out.append(text if kind == "num" else {"|": " || ", "&": " && "}.get(text, text))
+            continue
+        name = re.sub(r"\\(.)", r"\1", text)
+        low = name.lower()
+        if low in WORDS:
+            out.append(" %s " % low if low in ("if", "else") else low)
+        elif low in LITERALS:
+            out.append(low)
+        elif name.startswith("#"):
+            raise ValueError("literal %s" % name)
+        elif name in UNSUPPORTED_CALLS:
+            raise ValueError("%s()" % name)
+        elif name.startswith("cpu@") and name.endswith("@") and ":" not in name:
+            # cpu@EVENT,term=value@: the core event with terms changed (cmask=1, edge)
+            ev, _, extra = name[4:-1].partition(",")
+            if ev.upper() not in events:
+                raise ValueError("unknown event %s" % ev)
+            enc, why = encode(events[ev.upper()])
+            if why:
+                raise ValueError(why)
+            terms = dict(t.split("=", 1) if "=" in t else (t, "1") for t in enc.split(","))
+            for t in filter(None, extra.split(",")):
+                k, _, v = t.partition("=")
+                terms[k] = v or "1"
+            var = ident(ev.upper() + "__" + "_".join("%s_%s" % kv for kv in sorted(terms.items())
+                                                     if kv[0] not in ("event", "umask")))
+            core_event(var, ",".join("%s=%s" % kv for kv in terms.items()))
+        elif "@" in name or ":" in name:
+            raise ValueError("PMU-qualified or modified event %s" % name)
+        elif name in known_metrics:
+            refs.add(name)
+            out.append(name)
+        elif name.startswith("topdown-") or name == "slots" or name.upper() == "TOPDOWN.SLOTS":
+            name = "slots" if name.upper() == "TOPDOWN.SLOTS" else name  # one counter, the group's leader
+            td[ident(name)] = name
+            out.append("td." + ident(name))
+        elif name.upper() in events:
+            enc, why = encode(events[name.upper()])
+            if why:
+                raise ValueError(why)
+            core_event(ident(name.upper()), enc)
+        else:
+            raise ValueError("unknown event %s" % name)
+    return " ".join("".join(out).split()), core, td, refs
+
+
+def scale_unit(m):
+    su = m.get("ScaleUnit", "1")
+    num = re.match(r"\s*([0-9.eE+-]+)\s*(.*)", su)
+    if not num:
+        return 1.0, su
+    return float(num.group(1)), num.group(2).replace("per_", "/").strip()
+
+
+def keep_closed(trans):
+    """Metrics whose references are all kept (a fixed point), and why each other is not."""
+    why = {n: t for n, t in trans.items() if isinstance(t, str)}
+    changed = True
+    while changed:
+        changed = False
+        for n, t in trans.items():
+            if n in why:
+                continue
+            lost = sorted(r for r in t[3] if r in why)
+            if lost:
+                why[n] = "reads %s, left out" % lost[0]
+                changed = True
+    return {n: t for n, t in trans.items() if n not in why}, why
+
+
+def profile(cpu, regex, events, metrics):
+    """The profile's text for one CPU directory, and (kept, total)."""
+    by_name = {m["MetricName"]: m for m in metrics if "MetricName" in m and not m.get("Unit")}
+    trans, by_encoding = {}, {}
+    for name, m in sorted(by_name.items()):
+        try:
+            trans[name] = translate(m, events, by_name, by_encoding)
+        except ValueError as e:
+            trans[name] = str(e)
+    kept, why = keep_closed(trans)
+    core, td = {}, {}
+    for t in kept.values():
+        core.update(t[1])
+        td.update(t[2])
+    lines = ["; %s.ini - generated by tools/gen-catalogue.py from perf's pmu-events x86/%s" % (cpu, cpu),
+             "; (mapfile.csv: %s): do not edit, regenerate. %d of %d perf core metrics;" % (regex, len(kept), len(by_name)),
+             "; left out, with why:"]
+    lines += ["; - %s: %s" % (n, why[n]) for n in sorted(why)]
+    lines += ["[profile]", "name = perf-%s" % cpu, "title = perf's metrics for %s" % cpu, "requires = cpu", ""]
+    when = "when = cpuid ~%s" % regex
+    if td:
+        td["slots"] = "slots"  # the kernel's perf-metrics group is led by slots
+        lines += ["[group td]", "title = TopDown perf metrics (%s)" % cpu, "pmu = cpu", "needs = slots", when,
+                  "per = cpu", "aggregate = socket all", "grouped = yes", "leader = slots"]
+        lines += ["event.%s = %s" % (k, td[k]) for k in sorted(td, key=lambda k: (k != "slots", k))]
+        lines.append("")
+    lines += ["[group core]", "title = Core events (%s)" % cpu, "pmu = cpu", when, "per = cpu",
+              "aggregate = socket all", "grouped = no"]
+    lines += ["event.%s = %s" % (k, core[k]) for k in sorted(core)]
+    lines.append("")
+    for name in sorted(kept):
+        m = by_name[name]
+        scale, unit = scale_unit(m)
+        lines += ["[metric %s]" % name, "group = core", "formula = %s" % kept[name][0]]
+        if scale != 1:
+            lines.append("scale = %s" % ("%g" % scale))
+        if unit:
+            lines.append("unit = %s" % unit)
+        title = " ".join(m.get("BriefDescription", name).split())
+        lines += ["title = %s" % title[:180], ""]
+    return "\n".join(lines) + "\n", len(kept), len(by_name)
+
+
+def main():
+    arch, out, only = sys.argv[1], sys.argv[2], sys.argv[3:]
+    os.makedirs(out, exist_ok=True)
+    rows = [r for r in csv.reader(open(os.path.join(arch, "mapfile.csv"))) if r and not r[0].startswith("#")]
+    for regex, _version, cpu, kind in rows[1:]:
+        if kind != "core" or (only and cpu not in only):
+            continue
+        events, metrics = load(os.path.join(arch, cpu))
+        text, kept, total = profile(cpu, regex, events, metrics)
+        with open(os.path.join(out, cpu + ".ini"), "w") as f:
+            f.write(text)
+        print("%s: %d of %d perf core metrics" % (cpu, kept, total))
+
+
+if __name__ == "__main__":
+    main()
