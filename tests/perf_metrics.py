@@ -54,10 +54,22 @@ FIXED = {"INST_RETIRED.ANY": 0xc0, "INST_RETIRED.ANY_P": 0xc0, "CPU_CLK_UNHALTED
          "CPU_CLK_UNHALTED.THREAD_ANY": 0x3c | 1 << 21}
 
 
+# perf's jevents.py lookup_msr(): the register an event's MSRValue goes to, a config1
+# field of Intel's core PMU (format/offcore_rsp, frontend, ldlat: config1 from bit 0)
+MSR_FIELD = {0x3F6: "ldlat", 0x1A6: "offcore_rsp", 0x1A7: "offcore_rsp", 0x3F7: "frontend"}
+
+
+def json_config1(e):
+    msr = e.get("MSRIndex")
+    if not msr or int(msr.split(",")[0], 0) not in MSR_FIELD:
+        return 0
+    return int(e.get("MSRValue", "0"), 0)
+
+
 def json_config(e):
     if e.get("EventName", "").upper() in FIXED:
         return FIXED[e["EventName"].upper()]
-    num = lambda k: int(str(e.get(k, "0")), 0)
+    num = lambda k: int(str(e.get(k, "0")).split(",")[0], 0)  # jevents: the first of "0x2A,0x2B"
     return (num("EventCode") | num("UMask") << 8 | num("EdgeDetect") << 18 | num("AnyThread") << 21
             | num("Invert") << 23 | num("CounterMask") << 24)
 
@@ -126,22 +138,22 @@ class Evaluator:
             name, *extra = name.split(",")
             terms = dict(t.split("=") if "=" in t else (t, "1") for t in extra)
         if terms:  # perf's terms on a JSON event: fields of config (Intel's format files)
-            pmu_, c = self.config_of(pmu, name)
+            pmu_, c, c1 = self.config_of(pmu, name)
             fields = {"event": (0, 0xff), "umask": (8, 0xff), "cmask": (24, 0xff), "edge": (18, 1), "inv": (23, 1),
                       "any": (21, 1)}
             for k, v in terms.items():
                 shift, mask = fields[k]
                 c = (c & ~(mask << shift)) | (int(v, 0) & mask) << shift
-            return pmu_, c
+            return pmu_, c, c1
         c = sysfs_config(self.root, pmu, name)
         if c is None and pmu.startswith("armv8"):  # Arm: STALL_SLOT is the alias stall_slot
             c = sysfs_config(self.root, pmu, name.lower())
         if c is not None:
-            return pmu, c
+            return pmu, c, 0
         e = self.events.get((pmu, name)) or self.events.get(("", name))
         if e is None:
             raise KeyError("perf knows no event %s" % name)
-        return pmu, json_config(e)
+        return pmu, json_config(e), json_config1(e)
 
     def value(self, name, pmu, counts):
         if name.startswith("tma_"):
@@ -226,7 +238,7 @@ def main():
         ev.duration = frame["interval_ns"] / 1e9
         per_inst = {}
         for c in frame["counters"]:
-            key = (c["pmu"], int(c["config"], 16))
+            key = (c["pmu"], int(c["config"], 16), int(c["config1"], 16))
             inst = per_inst.setdefault(c["instance"], {"pmu": c["pmu"], "counts": {}})
             # perf's count is the hardware's: pmutop's delta has the alias's .scale applied
             inst["counts"][key] = inst["counts"].get(key, 0) + c["delta"] / alias_scale(root, c["pmu"], c["event"])

@@ -20,8 +20,8 @@ cpuinfo() {
         "$2" "$3" "$4" > "$1/proc/cpuinfo"
 }
 # CPU_DIR:TREE_KIND:MODEL:STEPPING:FLOOR (the percentage of perf's core metrics kept today)
-for spec in sapphirerapids:spr:143:8:66 emeraldrapids:spr:207:2:66 icelakex:icl:106:6:74 \
-            skylakex:skl:85:4:76 cascadelakex:skl:85:7:74; do
+for spec in sapphirerapids:spr:143:8:74 emeraldrapids:spr:207:2:74 icelakex:icl:106:6:75 \
+            skylakex:skl:85:4:76 cascadelakex:skl:85:7:75; do
     IFS=: read -r cpu kind model step floor <<SPEC
 $spec
 SPEC

@@ -16,8 +16,8 @@ kernel requires; the metrics read them as td.EVENT. Bound to the CPUs mapfile.cs
 the directory (when = cpuid ~REGEX, perf's full-match rule). Same input, same bytes out.
 
 What this version leaves out, per metric, with the reason in the file's head: uncore
-events (Unit), PMU-qualified events (cpu@...@), event modifiers (:u, :k), offcore and
-frontend events (MSRIndex), source_count(), has_event(), strcmp_cpuid_str(), #slots.
+events (Unit), PMU-qualified events other than cpu@EVENT,term@, event modifiers (:u,
+:k), source_count(), has_event(), strcmp_cpuid_str(), #slots, hybrid CPUs' metrics.
 """
 import csv
 import glob
@@ -33,6 +33,8 @@ FIXED = {
     "CPU_CLK_UNHALTED.REF": "event=0x00,umask=0x03", "CPU_CLK_UNHALTED.THREAD": "event=0x3c",
     "CPU_CLK_UNHALTED.CORE": "event=0x3c", "CPU_CLK_UNHALTED.THREAD_ANY": "event=0x3c,any=1",
 }
+# perf's jevents.py lookup_msr(): the event field an MSRIndex's value goes to
+MSR_FIELD = {0x3F6: "ldlat", 0x1A6: "offcore_rsp", 0x1A7: "offcore_rsp", 0x3F7: "frontend"}
 LITERALS = {"#smt_on", "#num_cpus", "#num_cpus_online", "#num_packages", "#num_dies", "#num_cores",
             "#core_wide", "#system_tsc_freq", "#has_pmem"}
 WORDS = {"if", "else", "min", "max", "d_ratio", "duration_time"}
@@ -74,14 +76,17 @@ def encode(e):
         return FIXED[name], None
     if e.get("Unit"):
         return None, "uncore event %s (%s)" % (e["EventName"], e["Unit"])
-    if int(str(e.get("MSRIndex", "0")).split(",")[0], 0):
-        return None, "offcore or frontend event %s (MSRIndex)" % e["EventName"]
+    msr = int(str(e.get("MSRIndex", "0")).split(",")[0], 0)
+    if msr and msr not in MSR_FIELD:
+        return None, "event %s programs MSR %#x" % (e["EventName"], msr)
     terms = ["event=%s" % str(e.get("EventCode", "0x0")).split(",")[0].strip()]  # jevents: 0 if none
     for key, term in (("UMask", "umask"), ("CounterMask", "cmask"), ("EdgeDetect", "edge"),
                       ("Invert", "inv"), ("AnyThread", "any")):
         v = str(e.get(key, "0")).strip()
         if int(v, 0):
             terms.append("%s=%s" % (term, v))
+    if msr:  # jevents: the MSR's value as the field of that register (offcore_rsp=...)
+        terms.append("%s=%s" % (MSR_FIELD[msr], e.get("MSRValue", "0")))
     return ",".join(terms), None
 
 

@@ -198,6 +198,9 @@ static int sim_open(struct source *src, struct instance *inst)
 		sc[k].at = point_of(si, inst, ct->cpu);
 		if (sc[k].rate < 0 && sc[k].event)
 			sc[k].fixed_rate = sim_default_rate(sc[k].event);
+		if (sc[k].rate < 0 && sc[k].event == sc[k].raw && ct->attr.config[1]) /* an offcore
+			* response, a frontend or latency filter: a rate of its own, not its event's */
+			sc[k].fixed_rate *= 1.0 + (double)(mix(ct->attr.config[1]) % 89) / 100.0;
 		sc[k].jitter = sim_model_jitter(ss->model, sec);
 		sc[k].running = sim_running_fraction(sec);
 		if (!sc[k].event) {
