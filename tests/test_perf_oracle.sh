@@ -151,6 +151,24 @@ profile_oracle() { # NAME PROFILE MIN WHAT
     oracle "$1" "$1.tsv"
     n=$((n + m))
 }
+# perf's catalogue: every event a generated profile opens (Sapphire Rapids' and Skylake-SP's
+# core metrics: perf's JSON encodings, offcore_rsp=, frontend=, ldlat=, cmask and edge
+# terms) encoded as perf encodes the same string on the same tree
+arch="${PERF_EVENTS_DIR:-}/arch/x86"
+if command -v python3 > /dev/null && [ -f "$arch/mapfile.csv" ]; then
+    for cat in sapphirerapids:spr:143:8 skylakex:skl:85:4; do
+        IFS=: read -r dir kind model step <<SPEC
+$cat
+SPEC
+        python3 "$TOP_SRCDIR/tools/gen-catalogue.py" "$arch" catalogue "$dir" > /dev/null
+        sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" "$kind" "$dir" 1 2
+        mkdir -p "$dir/proc"
+        printf 'vendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: %d\nstepping\t: %d\n\n' "$model" "$step" > "$dir/proc/cpuinfo"
+        profile_oracle "$dir" "catalogue/$dir.ini" 150 "150 or more core events of perf's catalogue"
+    done
+else
+    skip_check "the catalogue's events: python3 or perf's pmu-events JSON is missing"
+fi
 # Xeon uncore (Sapphire Rapids, as the drivers print it: events without a newline, box
 # ids with a hole, three sockets): every event the xeon profile opens, per socket
 sh "$TOP_SRCDIR/tests/fixtures/gen-xeon.sh" xeon 3 4 6 3 4 2
