@@ -18,6 +18,9 @@ _pmutop()
         --demo)
             COMPREPLY=($(compgen -W "$(pmutop list machines 2>/dev/null)" -- "$cur"))
             return ;;
+        -M|--metrics)
+            COMPREPLY=($(compgen -W "$(pmutop list metrics 2>/dev/null | awk '{ print $1 }')" -- "$cur"))
+            return ;;
         --format)
             COMPREPLY=($(compgen -W "text csv json" -- "$cur"))
             return ;;
@@ -58,7 +61,7 @@ _pmutop()
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "-b --batch -d --delay -n --iterations --format --raw -o --output
-            -p --profile -f --filter --sysfs-root --proc-root --sim --model --demo --seed
+            -p --profile -M --metrics -f --filter --sysfs-root --proc-root --sim --model --demo --seed
             --fake-clock --dry-run -w --write -r --read --force --begin --end --listen --per-cpu
             --http-limits -h --help -V --version" -- "$cur"))
     elif [ "$COMP_CWORD" -eq 1 ]; then

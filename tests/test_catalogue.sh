@@ -51,6 +51,38 @@ SPEC
     fi
     tail -n 1 "$cpu.out"
 done
+# -M as perf stat -M: TopdownL1 counts perf's TopdownL1 metrics (those the catalogue has),
+# what they read by name and nothing else, opens only the events those read, and agrees
+# with perf's MetricExpr
+"$PMUTOP" --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M TopdownL1 -b -n 3 --fake-clock --format json --raw \
+    > l1.jsonl 2> l1.err && ok || fail "-M TopdownL1: $(head -c 300 l1.err)"
+python3 - "$arch/sapphirerapids" out/sapphirerapids.ini l1.jsonl > l1-check.txt <<'PY'
+import glob, json, re, sys
+cpu_dir, ini, out = sys.argv[1:4]
+perf = {m["MetricName"]: m for f in glob.glob(cpu_dir + "/*metrics*.json") for m in json.load(open(f)) if "MetricName" in m}
+ours = set(re.findall(r"^\[metric (\S+)\]", open(ini).read(), re.M))
+group = {n for n, m in perf.items() if "TopdownL1" in m.get("MetricGroup", "").split(";")} & ours
+reads = set(group)
+while True:  # what they read by name, as perf's MetricExpr write it
+    more = {t for n in reads for t in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", perf[n]["MetricExpr"]) if t in perf} - reads
+    if not more:
+        break
+    reads |= more
+shown = {m["metric"] for m in json.loads(open(out).read().splitlines()[-1])["metrics"]}
+print("group", len(group), "shown", len(shown), "missing", sorted(group - shown), "extra", sorted(shown - reads))
+PY
+expect_grep "-M TopdownL1: every TopdownL1 metric and only what they read" "^group [1-9][0-9]* shown [0-9]* missing \[\] extra \[\]$" l1-check.txt
+cat l1-check.txt
+sed -n 's/^\[metric \(.*\)\]$/\1 \1/p' out/sapphirerapids.ini > l1.map
+python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$arch" sapphirerapids sapphirerapids l1.jsonl l1.map > l1.out && ok ||
+    fail "-M TopdownL1 differs from perf's MetricExpr: $(head -n 3 l1.out)"
+"$PMUTOP" --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M TopdownL1 --dry-run | cut -f3 | sort -u > l1-events.txt
+"$PMUTOP" --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini --dry-run | cut -f3 | sort -u > all-events.txt
+expect_eq "-M TopdownL1 opens perf's TopdownL1 events: slots, the four level-1 topdown events and INT_MISC.UOP_DROPPING" \
+    "$(tr '\n' ' ' < l1-events.txt)" \
+    "cpu/event=0xad,umask=0x10/ cpu/slots/ cpu/topdown-bad-spec/ cpu/topdown-be-bound/ cpu/topdown-fe-bound/ cpu/topdown-retiring/ "
+[ "$(wc -l < all-events.txt)" -gt 100 ] && ok || fail "the whole profile opens $(wc -l < all-events.txt) events"
+
 # a profile binds only the models its directory is for: Skylake-SP is not Cascade Lake
 cpuinfo skylakex 6 85 4
 "$PMUTOP" --sysfs-root skylakex --sim -p out/cascadelakex.ini -b -n 1 --fake-clock > clx-on-skx.txt 2>&1

@@ -479,4 +479,17 @@ expect_grep "--proc-root without proc/stat: said" "--proc-root .*no-such-root: c
 "$PMUTOP" --demo xeon -b -n 1 --fake-clock > xeon.txt
 cols=$(awk '/^  / && / (MB\/s|ns|GHz) / { print index($0, " MB/s") ? index($0, " MB/s") : index($0, " ns ") ? index($0, " ns ") : index($0, " GHz") }' xeon.txt | sort -u | wc -l)
 expect_eq "batch text: long names, one unit column" "$cols" 1
+
+# -M, as perf stat -M: only the metrics named (and what they read), only their events;
+# a name that names nothing, or -M on a replay, is refused with status 2
+"$PMUTOP" --demo -b -n 1 --fake-clock --format csv -M ucf.mem_read_bw,cmem.read_bw > m.csv
+expect_eq "-M: only the metrics named" "$(cut -d, -f4 m.csv | sort -u | tr '\n' ' ')" "cmem.read_bw metric ucf.mem_read_bw "
+"$PMUTOP" --demo --dry-run -M ucf.mem_read_bw | cut -f3 > m-events.txt
+expect_eq "-M: only the events they read" "$(sed 's/_[0-9]*\//\//' m-events.txt | sort -u | tr '\n' ' ')" "nvidia_ucf_pmu/mem_bytes_rd/ "
+"$PMUTOP" --demo -b -n 1 -M NoSuchMetric > /dev/null 2> m.err
+expect_eq "-M names nothing: exit status" $? 2
+expect_grep "-M names nothing: said" "no metric or metric group 'NoSuchMetric'" m.err
+"$PMUTOP" --demo -b -n 2 --fake-clock -w m.pmrec > /dev/null
+"$PMUTOP" -r m.pmrec -b -M ucf.mem_read_bw > /dev/null 2> m.err
+expect_eq "-M on a replay: exit status" $? 2
 finish

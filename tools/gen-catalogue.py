@@ -9,7 +9,7 @@ usage: gen-catalogue.py ARCH_DIR OUT_DIR [CPU_DIR...]
 
 Each profile carries perf's core metrics for that CPU: perf's MetricName, its MetricExpr
 (metrics reading each other by name, perf's literals, 'if else', d_ratio), ScaleUnit as
-scale and unit, BriefDescription as title, and the events it reads, encoded as perf's
+scale and unit, MetricGroup as groups (what -M chooses by), BriefDescription as description, and the events it reads, encoded as perf's
 jevents.py encodes them (the fixed counters' pseudo-encodings turned into real ones).
 TopDown's perf-metrics events (topdown-*) form a group of their own led by slots, as the
 kernel requires; the metrics read them as td.EVENT. Bound to the CPUs mapfile.csv gives
@@ -220,8 +220,13 @@ def profile(cpu, regex, events, metrics):
             lines.append("scale = %s" % ("%g" % scale))
         if unit:
             lines.append("unit = %s" % unit)
-        title = " ".join(m.get("BriefDescription", name).split())
-        lines += ["title = %s" % title[:180], ""]
+        groups = " ".join(g for g in m.get("MetricGroup", "").split(";") if g)
+        if groups:
+            lines.append("groups = %s" % groups)
+        brief = " ".join(m.get("BriefDescription", "").split())
+        if brief:
+            lines.append("description = %s" % brief[:180])
+        lines += ["title = %s" % name, ""]
     return "\n".join(lines) + "\n", len(kept), len(by_name)
 
 

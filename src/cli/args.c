@@ -47,6 +47,8 @@ static void usage(FILE *f)
 		"      --http-limits C,A,S   the exporter's clients in all, from one address, and\n"
 		"                            seconds to send a request (default 256,64,5)\n"
 		"  -p, --profile NAME|FILE   use this profile (repeatable), not those PMUs pick\n"
+		"  -M, --metrics LIST        count only these metrics or perf metric groups\n"
+		"                            (comma-separated, as perf stat -M) and their inputs\n"
 		"  -f, --filter GROUP[@INSTANCE]:TERM=VALUE[,TERM=VALUE...]\n"
 		"                            set a filter at start (VALUE 'default' clears it)\n"
 		"      --sysfs-root DIR      read sysfs below DIR (/ or $PMUTOP_SYSFS_ROOT)\n"
@@ -148,6 +150,7 @@ int parse_args(int argc, char **argv, struct options *o)
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "raw", no_argument, NULL, O_RAW },
 		{ "profile", required_argument, NULL, 'p' },
+		{ "metrics", required_argument, NULL, 'M' },
 		{ "filter", required_argument, NULL, 'f' },
 		{ "sysfs-root", required_argument, NULL, O_SYSFS },
 		{ "proc-root", required_argument, NULL, O_PROC },
@@ -172,7 +175,7 @@ int parse_args(int argc, char **argv, struct options *o)
 	};
 	int c;
 	opterr = 0; /* one line of our own, not 40 of help */
-	while ((c = getopt_long(argc, argv, ":bd:n:o:p:f:w:r:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":bd:n:o:p:M:f:w:r:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': o->batch = true; break;
 		case 'd':
@@ -192,6 +195,7 @@ int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case O_RAW: o->raw = true; break;
 		case 'o': o->output = optarg; o->batch = true; break;
+		case 'M': o->metrics = optarg; break;
 		case 'p':
 			o->profiles = xrealloc(o->profiles, sizeof(char *) * (size_t)(o->nprofiles + 1));
 			o->profiles[o->nprofiles++] = optarg;

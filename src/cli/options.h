@@ -25,6 +25,7 @@ struct options {
 	bool dry_run;
 	int nprofiles;
 	const char **profiles;
+	const char *metrics; /* -M: metric names and perf's metric groups, comma-separated */
 	int nfilters;
 	const char **filters;
 	/* recordings */

@@ -18,6 +18,7 @@
 #include "base/util.h"
 #include "cli/options.h"
 #include "engine/catalog.h"
+#include "engine/metric_select.h"
 #include "engine/profile.h"
 #include "engine/runloop.h"
 #include "engine/session.h"
@@ -124,6 +125,35 @@ static int load_profiles(const struct options *o, const struct machine *m, struc
 		return -1;
 	}
 	return k;
+}
+
+/* -M: the chosen metrics, what they read and the events those need; the profiles with
+ * none chosen are left out. 0, or the exit status. */
+static int select_metrics(const struct options *o, struct profile **profiles, int *nprofiles)
+{
+	if (o->replay) {
+		fprintf(stderr, "pmutop: -M chooses what to count; a recording's counters were chosen when it was "
+				"recorded (replay it whole)\n");
+		return 2;
+	}
+	char *err;
+	if (metrics_select(profiles, *nprofiles, o->metrics, &err) < 0) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		free(err);
+		return 2;
+	}
+	int kept = 0;
+	for (int i = 0; i < *nprofiles; i++) {
+		bool any = false;
+		for (int k = 0; k < profiles[i]->nmetrics; k++)
+			any |= profiles[i]->metrics[k].selected;
+		if (any)
+			profiles[kept++] = profiles[i];
+		else
+			profile_free(profiles[i]);
+	}
+	*nprofiles = kept;
+	return 0;
 }
 
 /* INSTANCE GROUP EVENT-STRING ENCODING ROLE, one line per instance and event in the
@@ -395,7 +425,9 @@ static int run_machine(struct run *r)
 	} else {
 		r->nprofiles = load_profiles(o, r->m, &r->profiles);
 	}
-	return r->nprofiles < 0 ? 1 : 0;
+	if (r->nprofiles < 0)
+		return 1;
+	return o->metrics ? select_metrics(o, r->profiles, &r->nprofiles) : 0;
 }
 
 /* A replay's range, its source and clock. Returns 0, or the exit status. */

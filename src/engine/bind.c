@@ -368,8 +368,8 @@ int instance_encode(struct session *s, struct instance *inst, char **err)
 	*err = NULL;
 	for (int e = 0; e < g->nevents && r == 0; e++) {
 		const char *terms = g->events[e].terms;
-		if (inst->wanted && !inst->wanted[e])
-			continue; /* a root port's instance counts only its events */
+		if ((inst->wanted && !inst->wanted[e]) || (g->wanted && !g->wanted[e]))
+			continue; /* a root port's instance counts only its events; -M only what it reads */
 		char *chosen = chosen_event(inst, e);
 		if (chosen)
 			terms = chosen;
@@ -769,6 +769,15 @@ static bool group_matches(const struct prof_group *g, const struct pmu *p, char 
 	return ok && *model == MODEL_OK;
 }
 
+/* Under -M, whether no chosen metric reads any of g's events. */
+static bool group_unread(const struct prof_group *g)
+{
+	for (int e = 0; g->wanted && e < g->nevents; e++)
+		if (g->wanted[e])
+			return false;
+	return g->wanted != NULL;
+}
+
 /* Binds g to every PMU it matches; a PMU it would match but for the CPU model is marked
  * in model_miss (MODEL_OTHER or MODEL_UNKNOWN), and the group's own such verdict is
  * returned (MODEL_OK: none). */
@@ -777,6 +786,8 @@ static enum model_verdict bind_group(struct session *s, int *cap, struct profile
 {
 	int first = s->ninstances;
 	enum model_verdict worst = MODEL_OK;
+	if (group_unread(g))
+		return worst; /* -M chose no metric that reads it */
 	for (int i = 0; i < s->machine->npmus; i++) {
 		const struct pmu *p = &s->machine->pmus[i];
 		char caps[MAX_CAPS][2][64];
@@ -950,7 +961,7 @@ void session_bind(struct session *s)
 		for (int g = 0; g < prof->ngroups; g++) {
 			int before = s->ninstances;
 			enum model_verdict gm = bind_group(s, &cap, prof, &prof->groups[g], miss);
-			if (s->ninstances == before && !prof->groups[g].alternative) {
+			if (s->ninstances == before && !prof->groups[g].alternative && !group_unread(&prof->groups[g])) {
 				s->missing = xrealloc(s->missing, sizeof(*s->missing) * (size_t)(s->nmissing + 1));
 				s->missing_why = xrealloc(s->missing_why, sizeof(char *) * (size_t)(s->nmissing + 1));
 				char *known = NULL;

@@ -105,7 +105,7 @@ static void bind_value(struct session *s, struct value_binding *vb, int mi, int 
 	const struct profile *p = vb->p;
 	const struct prof_metric *m = &p->metrics[mi];
 	int fi = metric_form_index(m, (int)(inst->group - p->groups));
-	if (fi < 0)
+	if (fi < 0 || (p->selecting && !m->selected)) /* -M chose others */
 		return;
 	struct value_info vi = { .profile = vb->pi, .metric = mi, .instance = ii, .form = fi, .m = m, .partner = -1 };
 	if (inst->nparts) { /* parts come before: their values are this metric's so far */

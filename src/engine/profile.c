@@ -438,6 +438,16 @@ static void metric_key(struct loader *L, const char *name, const char *value)
 		m->max = strtod_c(value, &end);
 		if (end == value || *end || !(m->max >= 0))
 			lerror(L, L->in.line, value_column(L), "max must be a non-negative number, not '%s'", value);
+	} else if (!strcmp(name, "groups")) { /* perf's MetricGroup: "TopdownL1;tma_L1_group" */
+		str_split_free(m->groups);
+		char *copy = xstrdup(value);
+		for (char *c = copy; *c; c++)
+			if (*c == ';')
+				*c = ' ';
+		m->groups = str_split(copy, NULL);
+		free(copy);
+	} else if (!strcmp(name, "description")) {
+		set_string(&m->description, value);
 	} else if (!strcmp(name, "scale")) {
 		char *end;
 		m->scale = strtod_c(value, &end);
@@ -452,7 +462,7 @@ static void metric_key(struct loader *L, const char *name, const char *value)
 			lerror(L, L->in.line, value_column(L), "alert must be a number (values above it are alarms), not '%s'",
 			       value);
 	} else {
-		lerror(L, L->in.line, 0, "unknown key '%s' in [metric %s] (known: formula, formula@GROUP, group, unit, unit@GROUP, title, scale, max, alert)", name,
+		lerror(L, L->in.line, 0, "unknown key '%s' in [metric %s] (known: formula, formula@GROUP, group, unit, unit@GROUP, title, description, groups, scale, max, alert)", name,
 		       m->name);
 	}
 }
@@ -761,6 +771,7 @@ void profile_free(struct profile *p)
 		str_split_free(g->lacks);
 		str_split_free(g->when);
 		str_split_free(g->unless);
+		free(g->wanted);
 		free(g->exclusive);
 	}
 	free(p->groups);
@@ -772,6 +783,8 @@ void profile_free(struct profile *p)
 		free(m->forms);
 		free(m->unit);
 		free(m->title);
+		free(m->description);
+		str_split_free(m->groups);
 	}
 	free(p->metrics);
 	free(p->metric_order);

@@ -68,6 +68,7 @@ struct prof_group {
 	char **unless;     /* the same, that must not hold (the generic variant of a family
 			    * whose known members have groups of their own) */
 	bool alternative;  /* one of several variants (TopDown per CPU family): not "missing" */
+	bool *wanted;      /* under -M: per event, read by a chosen metric (NULL: every event) */
 	char *instance;    /* "socket{socket}/rc{rc}"; default: the PMU name */
 	char *label;       /* how a row names an instance, "S{socket} RC{rc}"; default: instance */
 	char *pci_rc;      /* "{socket} {rc}": the instance is this PCIe root complex */
@@ -139,6 +140,9 @@ struct prof_metric {
 	char *title;
 	double scale; /* the value shown is the formula's times this (perf's ScaleUnit: 100 for
 		       * a fraction shown in %); a formula reading it by name reads it unscaled */
+	char **groups;      /* perf's MetricGroup names it belongs to (NULL-terminated), or NULL */
+	char *description;  /* perf's BriefDescription, or NULL */
+	bool selected;      /* under -M: chosen, or read by a chosen one (profile.selecting) */
 	double max; /* bar scale; 0 = auto */
 	bool has_alert;
 	double alert; /* a value above it is drawn as an alarm (ECC errors above 0) */
@@ -177,6 +181,7 @@ struct profile {
 	int nmetrics;
 	struct prof_metric *metrics;
 	int *metric_order; /* metric indices, each after the metrics its formulae read */
+	bool selecting;    /* -M chose some of its metrics (prof_metric.selected) */
 	int npanes;
 	struct prof_pane *panes;
 };

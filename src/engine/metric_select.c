@@ -1,0 +1,107 @@
+/* metric_select.c - -M: chosen metrics, what they read, and the events they need. */
+#include "engine/metric_select.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/util.h"
+#include "engine/profile.h"
+
+static bool names_metric(const struct prof_metric *m, const char *word)
+{
+	if (!strcasecmp(m->name, word))
+		return true;
+	for (char **g = m->groups; g && *g; g++)
+		if (!strcasecmp(*g, word))
+			return true;
+	return false;
+}
+
+/* m and every metric its forms read, chosen. */
+static void choose(struct profile *p, int mi)
+{
+	struct prof_metric *m = &p->metrics[mi];
+	if (m->selected)
+		return;
+	m->selected = true;
+	for (int k = 0; k < m->nforms; k++)
+		for (int r = 0; r < m->forms[k].nrefs; r++)
+			choose(p, m->forms[k].refs[r]);
+}
+
+static void want(struct prof_group *g, int e)
+{
+	if (!g->wanted)
+		g->wanted = xcalloc((size_t)(g->nevents ? g->nevents : 1), sizeof(bool));
+	g->wanted[e] = true;
+}
+
+/* Each group's events the chosen metrics read (their own group's and imported), and the
+ * leader and weight of a group any of whose events is read. */
+static void want_events(struct profile *p)
+{
+	for (int gi = 0; gi < p->ngroups; gi++) /* a group nothing reads counts nothing */
+		p->groups[gi].wanted = xcalloc((size_t)(p->groups[gi].nevents ? p->groups[gi].nevents : 1), sizeof(bool));
+	for (int mi = 0; mi < p->nmetrics; mi++) {
+		const struct prof_metric *m = &p->metrics[mi];
+		for (int k = 0; m->selected && k < m->nforms; k++) {
+			const struct prof_formula *f = &m->forms[k];
+			if (f->group < 0 || !f->expr)
+				continue;
+			for (int i = 0; i < f->ninputs; i++)
+				want(&p->groups[f->group], f->inputs[i]);
+			for (int i = 0; i < f->nimports; i++)
+				want(&p->groups[f->import_group], f->imports[i].event);
+		}
+	}
+	for (int gi = 0; gi < p->ngroups; gi++) {
+		struct prof_group *g = &p->groups[gi];
+		bool any = false;
+		for (int e = 0; e < g->nevents; e++)
+			any |= g->wanted[e];
+		for (int e = 0; any && e < g->nevents; e++) {
+			if (g->leader && !strcmp(g->events[e].name, g->leader))
+				g->wanted[e] = true; /* the perf group it leads (TopDown's slots) */
+			for (int i = 0; g->weight && i < g->weight->ninputs; i++)
+				g->wanted[g->weight->inputs[i]] = true;
+		}
+	}
+}
+
+int metrics_select(struct profile **ps, int n, const char *spec, char **err)
+{
+	*err = NULL;
+	char *copy = xstrdup(spec);
+	for (char *c = copy; *c; c++)
+		if (*c == ',')
+			*c = ' ';
+	char **words = str_split(copy, NULL);
+	free(copy);
+	for (char **w = words; *w && !*err; w++) {
+		bool found = false;
+		for (int pi = 0; pi < n; pi++)
+			for (int mi = 0; mi < ps[pi]->nmetrics; mi++)
+				if (names_metric(&ps[pi]->metrics[mi], *w)) {
+					choose(ps[pi], mi);
+					found = true;
+				}
+		if (!found)
+			*err = xasprintf("-M %s: no metric or metric group '%s' in the profiles for this machine "
+					 "(pmutop list metrics)", spec, *w);
+	}
+	str_split_free(words);
+	if (*err)
+		return -1;
+	int kept = 0;
+	for (int pi = 0; pi < n; pi++) {
+		bool any = false;
+		for (int mi = 0; mi < ps[pi]->nmetrics; mi++)
+			any |= ps[pi]->metrics[mi].selected;
+		ps[pi]->selecting = true;
+		want_events(ps[pi]);
+		kept += any;
+	}
+	return kept;
+}

@@ -1,0 +1,15 @@
+/* metric_select.h - -M, as perf stat -M: the metrics a run counts, by name or by perf's
+ * metric group, with the metrics they read and only the events those need. */
+#ifndef PMUTOP_METRIC_SELECT_H
+#define PMUTOP_METRIC_SELECT_H
+
+struct profile;
+
+/* Chooses, in each of the n profiles, the metrics spec names ("TopdownL1,ucf.mem_read_bw":
+ * metric names or metric groups, case aside), the metrics they read, and per group the
+ * events those read (prof_group.wanted; a group none reads counts nothing). Returns how
+ * many profiles have a chosen metric, or -1 with *err (malloc'd) naming a word that names
+ * nothing. */
+int metrics_select(struct profile **ps, int n, const char *spec, char **err);
+
+#endif
