@@ -83,6 +83,14 @@ expect_eq "-M TopdownL1 opens perf's TopdownL1 events: slots, the four level-1 t
     "cpu/event=0xad,umask=0x10/ cpu/slots/ cpu/topdown-bad-spec/ cpu/topdown-be-bound/ cpu/topdown-fe-bound/ cpu/topdown-retiring/ "
 [ "$(wc -l < all-events.txt)" -gt 100 ] && ok || fail "the whole profile opens $(wc -l < all-events.txt) events"
 
+# list metrics -p FILE -v: the catalogue's metrics with perf's descriptions, groups and
+# formulae, as perf list shows them
+"$PMUTOP" list metrics --sysfs-root sapphirerapids -p out/sapphirerapids.ini -v > list.txt
+expect_eq "list metrics -p: every metric of the profile" "$(grep -c '^[a-z]' list.txt)" "$(grep -c '^\[metric ' out/sapphirerapids.ini)"
+expect_grep "list metrics: perf's description" "^tma_retiring .*fraction of slots utilized by useful work" list.txt
+expect_grep "list metrics -v: perf's groups" "^    groups: .*TopdownL1" list.txt
+expect_grep "list metrics -v: the formula and its scale" "^    formula@core = td.topdown_retiring/.*(shown times 100)" list.txt
+
 # a profile binds only the models its directory is for: Skylake-SP is not Cascade Lake
 cpuinfo skylakex 6 85 4
 "$PMUTOP" --sysfs-root skylakex --sim -p out/cascadelakex.ini -b -n 1 --fake-clock > clx-on-skx.txt 2>&1

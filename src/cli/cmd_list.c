@@ -20,7 +20,10 @@
 /* Where the lists are written: a buffer, escaped before it reaches the terminal (PMU,
  * event and profile names, titles and paths come from files anyone may write). */
 static FILE *out;
-static bool list_all; /* list metrics --all */
+static bool list_all;     /* list metrics --all */
+static bool list_verbose; /* list metrics -v: each one's description, groups and formulae */
+static int list_nprofiles;
+static const char **list_profile_names; /* list metrics -p NAME|FILE: these, not the machine's */
 
 /* Which PMUs the profiles chosen for this machine count: bound[i] for m->pmus[i]; note[i]
  * why a profile that would count it does not (the CPU model), or NULL. */
@@ -128,7 +131,45 @@ static void put_metric(const struct profile *p, const struct prof_metric *pm, bo
 	metric_units(pm, units, sizeof(units));
 	fprintf(out, "%-32s ", pm->name);
 	put_padded(units, 8);
-	fprintf(out, " %-10s %s%s\n", p->name, pm->title, here ? "" : "  (not on this machine)");
+	/* perf's metrics are titled by their names: their description says more */
+	const char *what = pm->description && !strcmp(pm->title, pm->name) ? pm->description : pm->title;
+	fprintf(out, " %-10s %s%s\n", p->name, what, here ? "" : "  (not on this machine)");
+	if (!list_verbose)
+		return;
+	if (pm->description && what != pm->description)
+		fprintf(out, "    %s\n", pm->description);
+	if (pm->groups) {
+		fprintf(out, "    groups:");
+		for (char **g = pm->groups; *g; g++)
+			fprintf(out, " %s", *g);
+		fprintf(out, "\n");
+	}
+	for (int i = 0; i < pm->nforms; i++) {
+		if (!pm->forms[i].text)
+			continue;
+		fprintf(out, "    formula@%s = %s", pm->forms[i].group_name ? pm->forms[i].group_name : "?", pm->forms[i].text);
+		if (pm->scale != 1)
+			fprintf(out, "  (shown times %g)", pm->scale);
+		fprintf(out, "\n");
+	}
+}
+
+/* The profiles list metrics -p names, loaded (their errors said); how many. */
+static int load_named(struct profile ***out_profiles)
+{
+	*out_profiles = xcalloc((size_t)list_nprofiles, sizeof(struct profile *));
+	int n = 0;
+	for (int i = 0; i < list_nprofiles; i++) {
+		char *path = catalog_find_profile(list_profile_names[i]);
+		int nerr = 0;
+		struct profile *p = path ? profile_load(path, &nerr) : NULL;
+		free(path);
+		if (p)
+			(*out_profiles)[n++] = p;
+		else
+			fprintf(stderr, "pmutop list: %s '%s'\n", nerr ? "errors in profile" : "no profile", list_profile_names[i]);
+	}
+	return n;
 }
 
 /* The metrics that have a value on this machine, by the profiles chosen for it; with
@@ -136,8 +177,8 @@ static void put_metric(const struct profile *p, const struct prof_metric *pm, bo
 static void list_metrics(const struct machine *m, bool all)
 {
 	struct profile **cand, **chosen = NULL;
-	int n = catalog_load_for(m, &cand);
-	int nc = n > 0 ? catalog_select(cand, n, m, &chosen) : 0;
+	int n = list_nprofiles ? load_named(&cand) : catalog_load_for(m, &cand);
+	int nc = n > 0 && list_nprofiles ? (chosen = cand, n) : n > 0 ? catalog_select(cand, n, m, &chosen) : 0;
 	diag_set_quiet(true); /* binding's warnings are the monitor's business */
 	struct session *s = nc > 0 ? session_new(m, chosen, nc) : NULL;
 	diag_set_quiet(false);
@@ -232,16 +273,26 @@ int cmd_list(int argc, char **argv)
 {
 	char *root;
 	int status;
-	for (int i = 1; i < argc; i++) /* list metrics --all: every profile's, not only here */
-		if (!strcmp(argv[i], "--all")) {
+	for (int i = 1; i < argc; i++) { /* list metrics --all, -v, -p NAME|FILE */
+		int take = !strcmp(argv[i], "--all") || !strcmp(argv[i], "-v") ? 1 : !strcmp(argv[i], "-p") && i + 1 < argc ? 2 : 0;
+		if (!take)
+			continue;
+		if (take == 2) {
+			list_profile_names = xrealloc(list_profile_names, sizeof(char *) * (size_t)(list_nprofiles + 1));
+			list_profile_names[list_nprofiles++] = argv[i + 1];
+		} else if (argv[i][1] == 'v') {
+			list_verbose = true;
+		} else {
 			list_all = true;
-			memmove(&argv[i], &argv[i + 1], sizeof(char *) * (size_t)(argc - i));
-			argc--;
-			i--;
 		}
+		memmove(&argv[i], &argv[i + take], sizeof(char *) * (size_t)(argc - i - take + 1));
+		argc -= take;
+		i--;
+	}
 	int first = cmd_options(argc, argv, "list",
 				"usage: pmutop list [--sysfs-root DIR | --demo[=NAME]]\n"
-				"                   [pmus|events|profiles|machines|pci | metrics [--all]]\n",
+				"                   [pmus|events|profiles|machines|pci |\n"
+				"                    metrics [--all] [-v] [-p NAME|FILE]...]\n",
 				&root, &status);
 	if (first < 0)
 		return status;
