@@ -936,6 +936,48 @@ START_TEST(cpuid_from_each_source)
 }
 END_TEST
 
+/* perf's mapfile.csv chooses a CPU's directory, the first line whose expression names it
+ * by cpuid_regex_matches' rule: each real CPU gets the directory perf documents for it (a
+ * Genoa is amdzen4, though amdzen3's expression matches the start of its cpuid; a Milan
+ * amdzen3, though amdzen4's names it too, below), and a cpuid without a stepping gets
+ * none of the directories whose expressions need one. */
+START_TEST(cpuid_regex_picks_perfs_directory)
+{
+	const char *dir = getenv("PERF_EVENTS_DIR");
+	char *path = xasprintf("%s/arch/x86/mapfile.csv", dir ? dir : "");
+	char *text = read_text_file(path, 1 << 20);
+	free(path);
+	if (!text) {
+		fprintf(stderr, "SKIP: perf's mapfile.csv not found (PERF_EVENTS_DIR)\n");
+		return;
+	}
+	static const struct { const char *cpuid, *dir; } cpus[] = {
+		{ "AuthenticAMD-25-11-1", "amdzen4" }, { "AuthenticAMD-25-1-1", "amdzen3" },
+		{ "AuthenticAMD-26-2-0", "amdzen5" }, { "GenuineIntel-6-55-4", "skylakex" },
+		{ "GenuineIntel-6-55-7", "cascadelakex" }, { "GenuineIntel-6-8F-8", "sapphirerapids" },
+		{ "GenuineIntel-6-8F", "sapphirerapids" }, { "GenuineIntel-6-AD-1", "graniterapids" },
+		{ "GenuineIntel-6-55", "" }, /* the modalias has no stepping: neither Skylake-SP nor Cascade Lake */
+	};
+	for (size_t i = 0; i < sizeof(cpus) / sizeof(cpus[0]); i++) {
+		char found[64] = "";
+		int n = 0;
+		char *save = NULL, *copy = xstrdup(text);
+		for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			char *c1 = strchr(line, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL, *c3 = c2 ? strchr(c2 + 1, ',') : NULL;
+			if (line[0] == '#' || !c3 || strncmp(c3 + 1, "core", 4))
+				continue;
+			*c1 = *c3 = '\0';
+			if (cpuid_regex_matches(line, cpus[i].cpuid) && !n++)
+				str_copy(found, sizeof(found), c2 + 1);
+		}
+		free(copy);
+		ck_assert_msg(!strcmp(found, cpus[i].dir), "%s: '%s' first of %d, want '%s'", cpus[i].cpuid, found, n,
+			      cpus[i].dir);
+	}
+	free(text);
+}
+END_TEST
+
 /* One grammar for durations and moments (base/timetext.h); what it reads is what a
  * person meant, checked against mktime's own arithmetic, and each refusal says why. */
 START_TEST(time_grammar)
@@ -993,6 +1035,7 @@ int main(void)
 	tcase_add_test(t, discover_packages);
 	tcase_add_test(t, cpuid_from_each_source);
 	tcase_add_test(t, time_grammar);
+	tcase_add_test(t, cpuid_regex_picks_perfs_directory);
 	tcase_add_test(t, encode_aliases_and_filters);
 	tcase_add_test(t, encode_memo_agrees);
 	tcase_add_test(t, encode_errors);

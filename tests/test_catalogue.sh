@@ -91,6 +91,30 @@ expect_grep "list metrics: perf's description" "^tma_retiring .*fraction of slot
 expect_grep "list metrics -v: perf's groups" "^    groups: .*TopdownL1" list.txt
 expect_grep "list metrics -v: the formula and its scale" "^    formula@core = td.topdown_retiring/.*(shown times 100)" list.txt
 
+# perf takes mapfile.csv's first line that names a CPU: a Milan (AuthenticAMD-25-1-1) is
+# amdzen3's though amdzen4's expression names it too, a Genoa (25-11-1) amdzen4's
+python3 "$gen" "$arch" out amdzen3 amdzen4 > /dev/null
+amd_core() { # DIR MODEL: an AMD core PMU as the kernel prints it, and the CPU's model
+    d="$1/sys/bus/event_source/devices/cpu"
+    mkdir -p "$d/format" "$1/proc" "$1/sys/devices/system/cpu/cpu0/topology"
+    echo 4 > "$d/type"; echo 0 > "$d/cpus"
+    echo config:0-7,32-35 > "$d/format/event"; echo config:8-15 > "$d/format/umask"
+    echo config:18 > "$d/format/edge"; echo config:23 > "$d/format/inv"; echo config:24-31 > "$d/format/cmask"
+    echo 0 > "$1/sys/devices/system/cpu/online"; echo 0 > "$1/sys/devices/system/cpu/cpu0/topology/physical_package_id"
+    printf 'vendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: %d\nstepping\t: 1\n\n' "$2" > "$1/proc/cpuinfo"
+}
+amd_core milan 1
+amd_core genoa 17
+for case in milan:amdzen3:amdzen4 genoa:amdzen4:amdzen3; do
+    IFS=: read -r tree mine other <<SPEC
+$case
+SPEC
+    "$PMUTOP" --sysfs-root "$tree" --sim -p "out/$mine.ini" -b -n 1 --fake-clock > "$tree-$mine.txt" 2>&1 &&
+        ok || fail "$tree: $mine's profile does not count: $(head -c 300 "$tree-$mine.txt")"
+    "$PMUTOP" --sysfs-root "$tree" --sim -p "out/$other.ini" -b -n 1 --fake-clock > "$tree-$other.txt" 2>&1
+    expect_grep "$tree: not $other's (perf's first line)" "not for this CPU model\|other CPU models" "$tree-$other.txt"
+done
+
 # a profile binds only the models its directory is for: Skylake-SP is not Cascade Lake
 cpuinfo skylakex 6 85 4
 "$PMUTOP" --sysfs-root skylakex --sim -p out/cascadelakex.ini -b -n 1 --fake-clock > clx-on-skx.txt 2>&1

@@ -182,7 +182,7 @@ def keep_closed(trans):
     return {n: t for n, t in trans.items() if n not in why}, why
 
 
-def profile(cpu, regex, events, metrics):
+def profile(cpu, regex, events, metrics, earlier=()):
     """The profile's text for one CPU directory, and (kept, total)."""
     by_name = {m["MetricName"]: m for m in metrics if "MetricName" in m and not m.get("Unit")}
     trans, by_encoding = {}, {}
@@ -202,6 +202,8 @@ def profile(cpu, regex, events, metrics):
     lines += ["; - %s: %s" % (n, why[n]) for n in sorted(why)]
     lines += ["[profile]", "name = perf-%s" % cpu, "title = perf's metrics for %s" % cpu, "requires = cpu", ""]
     when = "when = cpuid ~%s" % regex
+    if earlier:  # perf takes mapfile.csv's first line that names the CPU: not those above
+        when += "\nunless = cpuid %s" % " ".join("~" + r for r in earlier)
     if td:
         td["slots"] = "slots"  # the kernel's perf-metrics group is led by slots
         lines += ["[group td]", "title = TopDown perf metrics (%s)" % cpu, "pmu = cpu", "needs = slots", when,
@@ -234,11 +236,17 @@ def main():
     arch, out, only = sys.argv[1], sys.argv[2], sys.argv[3:]
     os.makedirs(out, exist_ok=True)
     rows = [r for r in csv.reader(open(os.path.join(arch, "mapfile.csv"))) if r and not r[0].startswith("#")]
+    above = []
     for regex, _version, cpu, kind in rows[1:]:
-        if kind != "core" or (only and cpu not in only):
+        if kind != "core":
+            continue
+        # the lines above this one that could name the same CPUs (same vendor and family)
+        earlier = [r for r in above if r.split("-")[:2] == regex.split("-")[:2]]
+        above.append(regex)
+        if only and cpu not in only:
             continue
         events, metrics = load(os.path.join(arch, cpu))
-        text, kept, total = profile(cpu, regex, events, metrics)
+        text, kept, total = profile(cpu, regex, events, metrics, earlier)
         with open(os.path.join(out, cpu + ".ini"), "w") as f:
             f.write(text)
         print("%s: %d of %d perf core metrics" % (cpu, kept, total))

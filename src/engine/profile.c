@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -284,6 +285,22 @@ static void parse_exclusive(struct loader *L, const char *value)
 	g->exclusive[g->nexclusive++] = w;
 }
 
+/* perf's mapfile expressions (when = cpuid ~REGEX) must compile: a group whose expression
+ * does not would never bind, and say nothing. */
+static void check_model_regexes(struct loader *L, const char *name, const char *value, char **values)
+{
+	for (char **v = values; *v; v++) {
+		regex_t re;
+		if ((*v)[0] != '~')
+			continue;
+		if (regcomp(&re, *v + 1, REG_EXTENDED | REG_NOSUB) != 0)
+			lerror(L, L->in.line, value_column(L) + (int)(strstr(value, *v) - value),
+			       "%s: '%s' is not a POSIX extended regular expression", name, *v + 1);
+		else
+			regfree(&re);
+	}
+}
+
 static void group_key(struct loader *L, const char *name, const char *value)
 {
 	struct prof_group *g = cur_group(L);
@@ -335,6 +352,7 @@ static void group_key(struct loader *L, const char *name, const char *value)
 		*w = str_split(value, NULL);
 		if (!(*w)[0] || !(*w)[1])
 			lerror(L, L->in.line, value_column(L), "%s wants a PMU attribute and one or more values", name);
+		check_model_regexes(L, name, value, (*w)[0] ? *w + 1 : *w);
 	} else if (!strcmp(name, "alternative")) {
 		if (!prof_parse_bool(value, &g->alternative))
 			lerror(L, L->in.line, value_column(L), "alternative must be yes or no");
