@@ -72,7 +72,8 @@ static char *read_fd_text(int fd, size_t limit, bool once)
 	}
 	close(fd);
 	buf[len] = '\0';
-	return buf;
+	/* most attributes are a few bytes, and discovery keeps hundreds of them */
+	return len + 1 + 64 < cap ? xrealloc(buf, len + 1) : buf;
 }
 
 char *sysfs_read_attr(const char *dir, const char *name)

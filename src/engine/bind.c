@@ -347,7 +347,6 @@ static int make_counters(struct instance *inst, const struct encoded_event *enc,
 			ct->cpu = inst->cpus.cpu[c];
 			ct->width = 64;
 			ct->kind = COUNTER_CUMULATIVE;
-			ct->config_stale = 2;
 		}
 	}
 	for (int e = 0; e < g->nevents; e++)
@@ -406,7 +405,6 @@ int instance_encode(struct session *s, struct instance *inst, char **err)
 		for (int c = 0; c < inst->ncounters; c++) {
 			struct counter *ct = &inst->counters[c];
 			ct->attr = enc[ct->event].attr;
-			ct->config_stale = 2;
 		}
 	} else if (r == 0) {
 		int npresent = make_counters(inst, enc, present);
@@ -878,7 +876,7 @@ static void build_infos(struct session *s)
 			s->cinfo[k] = (struct counter_info){ .instance = i, .event = ct->event, .cpu = ct->cpu,
 							     .event_name = counter_event_name(inst, ct),
 							     .unit = instance_event_unit(inst, ct->event),
-							     .kind = ct->kind, .width = ct->width };
+							     .kind = ct->kind, .width = ct->width, .config = ct->attr.config };
 		}
 	}
 }
@@ -1055,16 +1053,8 @@ void instance_free(struct instance *inst)
 		free(inst->event_str[e]);
 		free(inst->event_na[e]);
 	}
-	free(inst->event_str);
-	free(inst->event_na);
-	free(inst->present);
-	free(inst->scale);
+	free(inst->event_str); /* and the arrays carved with it (instance_alloc_arrays) */
 	free(inst->counters);
-	free(inst->filter_set);
-	free(inst->filter_value);
 	free(inst->open_error);
 	free(inst->unavailable);
-	free(inst->vars);
-	free(inst->event_state);
-	free(inst->event_coverage);
 }

@@ -102,10 +102,12 @@ struct counter_info {
 	enum counter_kind kind;
 	int width;
 	bool rotating; /* takes turns on too few hardware counters (its value is held between) */
+	/* config, config1, config2 as opened now, with the filters of the frame being published
+	 * (outputs read it at publish): one copy, not one per frame buffer */
+	const uint64_t *config;
 };
 
 struct frame_counter {
-	uint64_t config[3]; /* as opened, with the filters of this frame */
 	double delta;       /* cumulative: scaled for multiplexing and .scale; gauge: the reading */
 	uint64_t raw;       /* the interval's raw count; a gauge: its reading's bits (recordings) */
 	uint64_t enabled, running; /* this interval's times */

@@ -87,10 +87,6 @@ static void scaled_delta(struct counter *ct, enum value_state st, double scale, 
 	fc->delta = 0;
 	fc->coverage = 1.0f;
 	fc->state = fc->raw_state = (uint8_t)st;
-	if (ct->config_stale) { /* the attr changes only with filters: copy it into both frames */
-		memcpy(fc->config, ct->attr.config, sizeof(fc->config));
-		ct->config_stale--;
-	}
 	if (ct->kind == COUNTER_GAUGE) {
 		double reading;
 		memcpy(&reading, &fc->raw, sizeof(reading));
@@ -195,7 +191,6 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 			struct frame_counter *fc = &fcs[ct->slot];
 			if (!inst->opened || inst->event_na[ct->event]) {
 				memset(fc, 0, sizeof(*fc));
-				memcpy(fc->config, ct->attr.config, sizeof(fc->config));
 				fc->state = VS_UNAVAILABLE;
 				fc->coverage = 1.0f;
 			} else {

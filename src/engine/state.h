@@ -53,7 +53,6 @@ struct counter {
 	/* set by the source when it opens the counter (defaults: cumulative, 64 bits) */
 	enum counter_kind kind;
 	int width;
-	uint8_t config_stale; /* frames still to be given the attr's config (both buffers) */
 	bool rotating; /* takes turns with other events on too few counters (bfperf) */
 	struct counter_reading read; /* the source's, each refresh */
 	struct counter_memory mem;   /* the sampler's */

@@ -216,7 +216,7 @@ static void json_counters(struct textbuf *tb, const struct frame *fr)
 		static const char *const config_key[] = { ",\"config\":\"", "\",\"config1\":\"", "\",\"config2\":\"" };
 		for (int i = 0; i < 3; i++) {
 			textbuf_put(tb, config_key[i]);
-			textbuf_hex(tb, fc->config[i]);
+			textbuf_hex(tb, ci->config[i]);
 		}
 		textbuf_put(tb, "\",\"cpu\":");
 		textbuf_int(tb, ci->cpu);

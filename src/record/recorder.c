@@ -156,8 +156,8 @@ static void build_statics(struct recorder *r, const struct frame *f)
 		snprintf(slot, sizeof(slot), "%d", k);
 		snprintf(cpu, sizeof(cpu), "%d", ci->cpu);
 		snprintf(width, sizeof(width), "%d", ci->width);
-		snprintf(cfg, sizeof(cfg), "0x%llx,0x%llx,0x%llx", (unsigned long long)f->counters[k].config[0],
-			 (unsigned long long)f->counters[k].config[1], (unsigned long long)f->counters[k].config[2]);
+		snprintf(cfg, sizeof(cfg), "0x%llx,0x%llx,0x%llx", (unsigned long long)ci->config[0],
+			 (unsigned long long)ci->config[1], (unsigned long long)ci->config[2]);
 		add_row(&r->rows_counters, &r->nrows_counters, 9, slot, ii->name, ii->group->name, ii->pmu ? ii->pmu : "",
 			ci->event_name, cpu, cfg, ci->kind == COUNTER_GAUGE ? "gauge" : ci->rotating ? "rotating" : "cumulative", width);
 	}

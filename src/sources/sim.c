@@ -22,19 +22,17 @@ struct sim_source {
 	bool started;
 };
 
+/* Per counter only what differs between an instance's counters (a demo has a thousand:
+ * this is most of the source's memory); the section's constants live in the instance. */
 struct sim_counter {
-	const char *event; /* decoded alias (points into the machine), a legacy name, or raw */
-	char raw[24];      /* "r10ad": an encoding no alias names, as perf writes raw events */
-	const struct sim_section *sec;
 	struct sim_point *at; /* where its rate is evaluated: shared by its CPU's counters */
 	double selection;
-	double jitter, running; /* the section's, kept at open */
 	double acc;        /* exact count so far */
 	uint64_t stream;   /* its noise stream's start: the seed and the counter's identity */
-	int index;         /* the PMU name's last number */
-	int rate;          /* the model's rate for the event, -1 for a default one ... */
-	double fixed_rate; /* ... which is this */
-	uint64_t open_ns, last_ns;
+	double fixed_rate; /* the rate of an event the model gives none ... */
+	int rate;          /* ... or the model's rate for the event (-1: fixed_rate) */
+	bool counted;      /* opened under the instance's filters */
+	uint64_t last_ns;
 	uint64_t reads;
 };
 
@@ -44,6 +42,8 @@ struct sim_instance {
 	struct sim_counter *counters;
 	struct sim_point *points;
 	int npoints;
+	double jitter, running; /* the section's, kept at open */
+	uint64_t open_ns;
 };
 
 /* splitmix64: tiny, good enough, and the same on every machine */
@@ -164,6 +164,9 @@ static int sim_open(struct source *src, struct instance *inst)
 	}
 	const struct sim_section *sec = sim_model_section(ss->model, inst->pmu->name); /* one PMU */
 	struct sim_instance *si = sim_instance_new(ss, src->machine, inst, sec);
+	si->jitter = sim_model_jitter(ss->model, sec);
+	si->running = sim_running_fraction(sec);
+	si->open_ns = src->now_ns;
 	struct sim_counter *sc = si->counters;
 	int index = last_number(inst->pmu->name);
 	for (int k = 0; k < inst->ncounters; k++) {
@@ -171,44 +174,43 @@ static int sim_open(struct source *src, struct instance *inst)
 		if (!instance_counts_event(inst, ct->event))
 			continue; /* not opened under the current filters */
 		bool legacy = inst->pmu->type < 0 || ct->attr.type != (uint32_t)inst->pmu->type;
-		sc[k].sec = sec;
 		/* a model may name an encoding as perf writes raw events (perf's JSON events no
 		 * alias names): that exact encoding wins over an alias it merely contains (the
 		 * any-thread CPU_CLK_UNHALTED.THREAD_ANY is not the alias cpu-cycles) */
-		raw_name(sc[k].raw, ct->attr.config[0]);
-		int raw_rate = legacy ? -1 : sim_rate_index(sec, sc[k].raw);
+		char raw[24];
+		raw_name(raw, ct->attr.config[0]);
+		const char *event; /* decoded alias (points into the machine), a legacy name, or raw */
+		int raw_rate = legacy ? -1 : sim_rate_index(sec, raw);
 		if (raw_rate >= 0)
-			sc[k].event = sc[k].raw;
+			event = raw;
 		else
-			sc[k].event = legacy ? legacy_name(&ct->attr) : sim_decode_event(ss->decoder, inst->pmu, &ct->attr);
-		if (!sc[k].event && ct->attr.type <= 1) /* the 'software' PMU: fixed event numbers */
-			sc[k].event = legacy_name(&ct->attr);
+			event = legacy ? legacy_name(&ct->attr) : sim_decode_event(ss->decoder, inst->pmu, &ct->attr);
+		if (!event && ct->attr.type <= 1) /* the 'software' PMU: fixed event numbers */
+			event = legacy_name(&ct->attr);
 		/* the CPU's own PMU (PERF_TYPE_RAW) counts any encoding, as the hardware does: one
 		 * no alias names (perf's JSON events) counts at a default rate of its own */
-		if (!sc[k].event && inst->pmu->type == 4)
-			sc[k].event = sc[k].raw;
-		struct sim_place at = { src->machine->pci, inst->socket, index };
-		sc[k].selection = legacy ? 1.0 : sim_selection(sc[k].sec, inst->pmu, sc[k].event, &ct->attr, &at);
-		if (sim_rate_is_scaled(sc[k].sec, sc[k].event) && inst->scale[ct->event] > 0)
-			sc[k].selection /= inst->scale[ct->event]; /* the model speaks in scaled units */
-		sc[k].open_ns = sc[k].last_ns = src->now_ns;
-		sc[k].stream = mix(ss->seed ^ mix(hash_str(inst->event_str[ct->event]) ^ mix((uint64_t)ct->cpu)));
-		sc[k].index = index;
-		sc[k].rate = raw_rate >= 0 ? raw_rate : sim_rate_index(sc[k].sec, sc[k].event);
-		sc[k].at = point_of(si, inst, ct->cpu);
-		if (sc[k].rate < 0 && sc[k].event)
-			sc[k].fixed_rate = sim_default_rate(sc[k].event);
-		if (sc[k].rate < 0 && sc[k].event == sc[k].raw && ct->attr.config[1]) /* an offcore
-			* response, a frontend or latency filter: a rate of its own, not its event's */
-			sc[k].fixed_rate *= 1.0 + (double)(mix(ct->attr.config[1]) % 89) / 100.0;
-		sc[k].jitter = sim_model_jitter(ss->model, sec);
-		sc[k].running = sim_running_fraction(sec);
-		if (!sc[k].event) {
+		if (!event && inst->pmu->type == 4)
+			event = raw;
+		if (!event) {
 			sim_instance_free(si);
 			inst->open_error = xasprintf("%s: the simulated driver knows no event with config 0x%llx (ENOENT)",
 						     inst->pmu->name, (unsigned long long)ct->attr.config[0]);
 			return -2;
 		}
+		struct sim_place at = { src->machine->pci, inst->socket, index };
+		sc[k].counted = true;
+		sc[k].selection = legacy ? 1.0 : sim_selection(sec, inst->pmu, event, &ct->attr, &at);
+		if (sim_rate_is_scaled(sec, event) && inst->scale[ct->event] > 0)
+			sc[k].selection /= inst->scale[ct->event]; /* the model speaks in scaled units */
+		sc[k].last_ns = src->now_ns;
+		sc[k].stream = mix(ss->seed ^ mix(hash_str(inst->event_str[ct->event]) ^ mix((uint64_t)ct->cpu)));
+		sc[k].rate = raw_rate >= 0 ? raw_rate : sim_rate_index(sec, event);
+		sc[k].at = point_of(si, inst, ct->cpu);
+		if (sc[k].rate < 0)
+			sc[k].fixed_rate = sim_default_rate(event);
+		if (sc[k].rate < 0 && event == raw && ct->attr.config[1]) /* an offcore
+			* response, a frontend or latency filter: a rate of its own, not its event's */
+			sc[k].fixed_rate *= 1.0 + (double)(mix(ct->attr.config[1]) % 89) / 100.0;
 	}
 	inst->priv = si;
 	return 0;
@@ -224,14 +226,15 @@ static inline uint64_t round_count(double x)
 static int sim_read(struct source *src, struct instance *inst, uint64_t now_ns)
 {
 	struct sim_source *ss = src->priv;
-	struct sim_counter *sc = ((struct sim_instance *)inst->priv)->counters;
+	const struct sim_instance *si = inst->priv;
+	struct sim_counter *sc = si->counters;
 	uint64_t since = 0; /* the counters' last read: the same but after a filter change */
 	bool timed = false;
 	double dt = 0, tmid = 0;
 	for (int k = 0; k < inst->ncounters; k++) {
 		struct counter *ct = &inst->counters[k];
 		struct sim_counter *c = &sc[k];
-		if (!c->event)
+		if (!c->counted)
 			continue;
 		if (now_ns > c->last_ns) {
 			if (!timed || c->last_ns != since) {
@@ -242,17 +245,17 @@ static int sim_read(struct source *src, struct instance *inst, uint64_t now_ns)
 			}
 			double rate = c->rate >= 0 ? sim_point_rate(c->at, c->rate, tmid) : c->fixed_rate;
 			double noise = 1.0;
-			if (c->jitter > 0) {
+			if (si->jitter > 0) {
 				/* splitmix64's own sequence: the n-th draw mixes start + n x gamma */
 				uint64_t r = mix(c->stream + c->reads * 0x9e3779b97f4a7c15ull);
-				noise += c->jitter * (((double)(r >> 11) / 9007199254740992.0) * 2 - 1);
+				noise += si->jitter * (((double)(r >> 11) / 9007199254740992.0) * 2 - 1);
 			}
-			c->acc += rate * c->selection * dt * noise * c->running;
+			c->acc += rate * c->selection * dt * noise * si->running;
 			c->last_ns = now_ns;
 			c->reads++;
 		}
-		double enabled = (double)(now_ns - c->open_ns);
-		counter_read_count(ct, round_count(c->acc), (uint64_t)enabled, round_count(enabled * c->running));
+		double enabled = (double)(now_ns - si->open_ns);
+		counter_read_count(ct, round_count(c->acc), (uint64_t)enabled, round_count(enabled * si->running));
 	}
 	return 0;
 }
