@@ -492,4 +492,35 @@ expect_grep "-M names nothing: said" "no metric or metric group 'NoSuchMetric'" 
 "$PMUTOP" --demo -b -n 2 --fake-clock -w m.pmrec > /dev/null
 "$PMUTOP" -r m.pmrec -b -M ucf.mem_read_bw > /dev/null 2> m.err
 expect_eq "-M on a replay: exit status" $? 2
+# a formula may read events of several other groups (perf's metrics mix the core's, TSC's
+# and the C-state PMUs'): each GROUP.EVENT from that group's instance of the same name;
+# checked against the raw deltas of the three PMUs of each socket
+cat > two-imports.ini << 'EOF'
+[group ucf]
+pmu = nvidia_ucf_pmu_{socket}
+instance = socket{socket}
+events = slc_access_rd
+[group c2c]
+pmu = nvidia_nvlink_c2c_pmu_{socket}
+instance = socket{socket}
+events = in_rd_req
+[group cmem]
+pmu = nvidia_cmem_latency_pmu_{socket}
+instance = socket{socket}
+events = rd_req
+[metric ucf.mix]
+formula = slc_access_rd + 3 * c2c.in_rd_req + 7 * cmem.rd_req
+EOF
+"$PMUTOP" --demo -p two-imports.ini -b -n 2 --fake-clock --format json --raw > two.json 2> two.err
+expect_eq "two imports: loads and counts" $? 0
+python3 - two.json << 'EOF' && ok || fail "two imports: the value is not the sum of its three PMUs' deltas"
+import json, sys
+o = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+d = {tuple(c["pmu"].rsplit("_", 1)): c["delta"] for c in o["counters"]}
+vals = {m["instance"]: m["value"] for m in o["metrics"] if m["metric"] == "ucf.mix"}
+assert sorted(vals) == ["socket0", "socket1"], vals
+for s in ("0", "1"):
+    want = d[("nvidia_ucf_pmu", s)] + 3 * d[("nvidia_nvlink_c2c_pmu", s)] + 7 * d[("nvidia_cmem_latency_pmu", s)]
+    assert abs(vals["socket" + s] - want) <= 1e-9 * want, (s, vals, want)
+EOF
 finish

@@ -24,15 +24,34 @@ static bool has_inputs(const struct instance *inst, const struct prof_formula *f
 	return true;
 }
 
-/* The instance a form's imports (GROUP.EVENT) come from: the other group's instance of
- * the same name (socket0 with socket0), or -1 when it has none (a slice, a channel). */
-static int import_partner(const struct session *s, const struct instance *inst, const struct prof_formula *f)
+/* The instance an import (GROUP.EVENT) comes from: the other group's instance of the same
+ * name (socket0 with socket0), or -1 when it has none (a slice, a channel). */
+static int import_partner(const struct session *s, const struct instance *inst, const struct prof_import *im)
 {
-	const struct prof_group *og = &inst->profile->groups[f->import_group];
+	const struct prof_group *og = &inst->profile->groups[im->group];
 	for (int i = 0; i < s->ninstances; i++)
 		if (s->inst[i].group == og && !strcmp(s->inst[i].name, inst->name))
 			return i;
 	return -1;
+}
+
+/* Each import's partner instance, or NULL when one has none (then the value has none). */
+static int *import_partners(const struct session *s, const struct instance *inst, const struct prof_formula *f)
+{
+	int *partners = xcalloc((size_t)f->nimports, sizeof(int));
+	for (int i = 0; i < f->nimports; i++) {
+		bool seen = false; /* most imports share a group: look each group up once */
+		for (int j = 0; j < i && !seen; j++)
+			if (f->imports[j].group == f->imports[i].group) {
+				partners[i] = partners[j];
+				seen = true;
+			}
+		if (!seen && (partners[i] = import_partner(s, inst, &f->imports[i])) < 0) {
+			free(partners);
+			return NULL;
+		}
+	}
+	return partners;
 }
 
 /* Whether a form's values may join the metric's: one metric has one unit in a session
@@ -107,7 +126,7 @@ static void bind_value(struct session *s, struct value_binding *vb, int mi, int 
 	int fi = metric_form_index(m, (int)(inst->group - p->groups));
 	if (fi < 0 || (p->selecting && !m->selected)) /* -M chose others */
 		return;
-	struct value_info vi = { .profile = vb->pi, .metric = mi, .instance = ii, .form = fi, .m = m, .partner = -1 };
+	struct value_info vi = { .profile = vb->pi, .metric = mi, .instance = ii, .form = fi, .m = m };
 	if (inst->nparts) { /* parts come before: their values are this metric's so far */
 		if ((vi.parts = blend_value_parts(s, ii, vb->first_value)))
 			add_value(s, vb, vi);
@@ -120,11 +139,12 @@ static void bind_value(struct session *s, struct value_binding *vb, int mi, int 
 		vb->refused = fi; /* said once */
 		return;
 	}
-	vi.partner = f->nimports ? import_partner(s, inst, f) : -1;
-	if (f->nimports && vi.partner < 0)
-		return; /* no value where the other group has no instance */
-	if (f->nrefs && !(vi.refs = ref_slots(s, vb, f, ii)))
+	if (f->nimports && !(vi.partners = import_partners(s, inst, f)))
+		return; /* no value where another group has no instance */
+	if (f->nrefs && !(vi.refs = ref_slots(s, vb, f, ii))) {
+		free(vi.partners);
 		return;
+	}
 	int scratch = group_nvars(inst->group) + (f->nrefs ? FORMULA_MAX_IMPORTS + f->nrefs : f->nimports);
 	if ((f->nimports || f->nrefs) && scratch > vb->nscratch)
 		vb->nscratch = scratch;

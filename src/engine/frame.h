@@ -77,8 +77,8 @@ struct value_info {
 	int form; /* which of the metric's formulae (the one for the instance's group) */
 	const struct prof_metric *m;
 	bool detail; /* of a member of a sum (a CPU, a channel): evaluated only when asked */
-	int partner; /* the instance of the same name in the group its formula imports
-		      * GROUP.EVENT from (prof_import), or -1 */
+	int *partners; /* per import of its formula (GROUP.EVENT, prof_import), the instance of
+			* the same name in that group; NULL if it imports nothing */
 	int *parts;  /* a blend's: the value slot of each of its instance's parts, or NULL */
 	int *refs;   /* the value slots, on the same instance, of the metrics its formula reads
 		      * by name (prof_formula.refs), or NULL */

@@ -106,6 +106,7 @@ struct prof_group {
  * that group's instance of the same name (socket0, all), in slot group_nvars() + k. */
 struct prof_import {
 	char *name; /* "m2m.dir_update" */
+	int group;  /* the other group (index in profile->groups): a formula may read several */
 	int event;  /* in the other group */
 };
 
@@ -120,7 +121,6 @@ struct prof_formula {
 	struct expr *expr;
 	int ninputs;
 	int *inputs; /* the group events the formula reads, found once at load */
-	int import_group; /* the one other group it reads (GROUP.EVENT), or -1 */
 	int nimports;
 	struct prof_import *imports;
 	int nrefs;

@@ -13,7 +13,7 @@
 #include "engine/metric_refs.h"
 
 /* Formula names: the group's events, the builtins, the group's declared attributes, and
- * another group's events as GROUP.EVENT (imports, one other group a formula). */
+ * other groups' events as GROUP.EVENT (imports, each naming its group). */
 struct name_ctx {
 	const struct prof_group *g;
 	const struct profile *p;
@@ -75,12 +75,6 @@ static int resolve_import(struct name_ctx *nc, const char *name)
 	if (og < 0 || &nc->p->groups[og] == nc->g)
 		return -1;
 	struct prof_formula *f = nc->f;
-	if (f->import_group >= 0 && f->import_group != og) {
-		free(nc->why);
-		nc->why = xasprintf("'%s': a formula reads one other group's events, and this one reads [group %s]'s already", name,
-				    nc->p->groups[f->import_group].name);
-		return -1;
-	}
 	const struct prof_group *o = &nc->p->groups[og];
 	for (int e = 0; e < o->nevents; e++) {
 		if (strcmp(o->events[e].name, dot + 1))
@@ -93,9 +87,8 @@ static int resolve_import(struct name_ctx *nc, const char *name)
 			nc->why = xasprintf("'%s': a formula reads at most %d events of another group", name, FORMULA_MAX_IMPORTS);
 			return -1;
 		}
-		f->import_group = og;
 		f->imports = xrealloc(f->imports, sizeof(*f->imports) * (size_t)(f->nimports + 1));
-		f->imports[f->nimports] = (struct prof_import){ xstrdup(name), e };
+		f->imports[f->nimports] = (struct prof_import){ xstrdup(name), og, e };
 		return group_nvars(nc->g) + f->nimports++;
 	}
 	return -1;
@@ -275,7 +268,6 @@ static void compile_form(struct loader *L, struct prof_formula *f)
 {
 	if (f->group < 0 || !f->text)
 		return;
-	f->import_group = -1;
 	struct name_ctx ctx = { &L->p->groups[f->group], L->p, f, NULL };
 	struct expr_names names = { resolve_name, known_name, &ctx };
 	char *err;
@@ -304,7 +296,6 @@ static void check_weight(struct loader *L, struct prof_group *g)
 	if (!g->aggregate_all && !g->aggregate_socket)
 		lerror(L, f->line, f->col, "[group %s]: weight without aggregate (what blends are its sums)", g->name);
 	f->group = (int)(g - L->p->groups);
-	f->import_group = -1;
 	struct name_ctx ctx = { g, L->p, f, NULL };
 	struct expr_names names = { resolve_name, known_name, &ctx };
 	char *err;

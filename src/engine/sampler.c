@@ -269,7 +269,7 @@ static void blend_value(const struct session *s, const struct value_info *vi, co
 }
 
 /* The variables a formula reads beyond its instance's own, and their states and coverage:
- * imports (GROUP.EVENT) from its partner instance, and the values of the metrics it reads
+ * imports (GROUP.EVENT) from their partner instances, and the values of the metrics it reads
  * by name (evaluated before it: bind_values orders them). */
 static const double *with_extras(struct session *s, const struct value_info *vi, const struct prof_formula *m,
 				 const struct frame_value *fvs, enum value_state *state, double *coverage)
@@ -277,16 +277,14 @@ static const double *with_extras(struct session *s, const struct value_info *vi,
 	const struct instance *inst = &s->inst[vi->instance];
 	int n = group_nvars(inst->group);
 	memcpy(s->import_vars, inst->vars, sizeof(double) * (size_t)n);
-	if (vi->partner >= 0) {
-		const struct instance *pt = &s->inst[vi->partner];
+	for (int i = 0; vi->partners && i < m->nimports; i++) {
+		const struct instance *pt = &s->inst[vi->partners[i]];
 		if (pt->unavailable || (!pt->opened && !pt->nmembers))
 			*state = VS_UNAVAILABLE;
-		for (int i = 0; i < m->nimports; i++) {
-			*state = worse(*state, pt->event_state[m->imports[i].event]);
-			if (pt->event_coverage[m->imports[i].event] < *coverage)
-				*coverage = pt->event_coverage[m->imports[i].event];
-			s->import_vars[n + i] = pt->vars[m->imports[i].event];
-		}
+		*state = worse(*state, pt->event_state[m->imports[i].event]);
+		if (pt->event_coverage[m->imports[i].event] < *coverage)
+			*coverage = pt->event_coverage[m->imports[i].event];
+		s->import_vars[n + i] = pt->vars[m->imports[i].event];
 	}
 	for (int k = 0; k < m->nrefs; k++) {
 		const struct frame_value *rv = &fvs[vi->refs[k]];
@@ -330,7 +328,7 @@ static void evaluate_values(struct session *s, struct frame_value *fvs, double e
 					coverage = inst->event_coverage[m->inputs[i]];
 			}
 		}
-		const double *vars = vi->partner >= 0 || vi->refs ? with_extras(s, vi, m, fvs, &state, &coverage) : inst->vars;
+		const double *vars = vi->partners || vi->refs ? with_extras(s, vi, m, fvs, &state, &coverage) : inst->vars;
 		if (elapsed <= 0 && state == VS_OK)
 			state = VS_NO_VALUE;
 		v->coverage = (float)coverage;

@@ -84,6 +84,7 @@ void session_free(struct session *s)
 	for (int k = 0; k < s->nvalues; k++) {
 		free(s->vinfo[k].parts);
 		free(s->vinfo[k].refs);
+		free(s->vinfo[k].partners);
 	}
 	free(s->vinfo);
 	free(s->import_vars);
