@@ -54,6 +54,13 @@ FIXED = {"INST_RETIRED.ANY": 0xc0, "INST_RETIRED.ANY_P": 0xc0, "CPU_CLK_UNHALTED
          "CPU_CLK_UNHALTED.THREAD_ANY": 0x3c | 1 << 21}
 
 
+# perf's legacy hardware events (PERF_TYPE_HARDWARE config), taken where no PMU of the
+# metric's has a sysfs event of the name
+LEGACY = {"cycles": 0, "cpu-cycles": 0, "instructions": 1, "cache-references": 2, "cache-misses": 3,
+          "branches": 4, "branch-instructions": 4, "branch-misses": 5, "bus-cycles": 6, "ref-cycles": 9}
+# PMUs whose events perf's core metrics read beside the core's (by name or PMU@EVENT@)
+HELPER_PMUS = ("msr", "cstate_core", "cstate_pkg", "power")
+
 # perf's jevents.py lookup_msr(): the register an event's MSRValue goes to, a config1
 # field of Intel's core PMU (format/offcore_rsp, frontend, ldlat: config1 from bit 0)
 MSR_FIELD = {0x3F6: "ldlat", 0x1A6: "offcore_rsp", 0x1A7: "offcore_rsp", 0x3F7: "frontend"}
@@ -151,9 +158,15 @@ class Evaluator:
         if c is not None:
             return pmu, c, 0
         e = self.events.get((pmu, name)) or self.events.get(("", name))
-        if e is None:
-            raise KeyError("perf knows no event %s" % name)
-        return pmu, json_config(e), json_config1(e)
+        if e is not None:
+            return pmu, json_config(e), json_config1(e)
+        if name.lower() in LEGACY:  # parse-events: no sysfs event of that name, the legacy one
+            return pmu, LEGACY[name.lower()], 0
+        for other in sorted(os.listdir(os.path.join(self.root, "sys/bus/event_source/devices"))):
+            c = sysfs_config(self.root, other, name.lower())  # perf: any PMU's alias (TSC: msr's tsc)
+            if c is not None:
+                return other, c, 0
+        raise KeyError("perf knows no event %s" % name)
 
     def value(self, name, pmu, counts):
         if name.startswith("tma_"):
@@ -168,6 +181,16 @@ class Evaluator:
             return float(os.path.exists(os.path.join(self.root, "sys/firmware/acpi/tables/NFIT")))
         if name.lower() == "#system_tsc_freq":  # not the live machine: perf's cpuinfo_tsc_freq()
             return self.cpuinfo_tsc_freq()
+        if name.lower() in ("#num_cpus_online", "#num_cpus"):  # perf's expr.c: cpu_map__online(),
+            # cpu__max_cpu() (the highest possible CPU + 1)
+            files = ["online"] if name.lower() == "#num_cpus_online" else ["possible", "present", "online"]
+            for f in files:
+                path = os.path.join(self.root, "sys/devices/system/cpu", f)
+                if os.path.exists(path):
+                    cpus = cpu_list(open(path).read())
+                    return float(len(cpus) if f == "online" and name.lower() == "#num_cpus_online" else max(cpus) + 1)
+        if name.lower() == "#num_packages":
+            return float(len(set(cpu_sockets(self.root).values())))
         if name == "#slots":
             return float(int(open(os.path.join(self.root, "sys/bus/event_source/devices", pmu,
                                                "caps/slots")).read().strip(), 0))
@@ -240,6 +263,8 @@ def main():
         for c in frame["counters"]:
             key = (c["pmu"], int(c["config"], 16), int(c["config1"], 16))
             inst = per_inst.setdefault(c["instance"], {"pmu": c["pmu"], "counts": {}})
+            if inst["pmu"] in HELPER_PMUS:  # a metric's PMU is the core's
+                inst["pmu"] = c["pmu"]
             # perf's count is the hardware's: pmutop's delta has the alias's .scale applied
             inst["counts"][key] = inst["counts"].get(key, 0) + c["delta"] / alias_scale(root, c["pmu"], c["event"])
         # aggregates: a socket's or all CPUs' sums, as perf --per-socket / -a sums them; on
@@ -315,6 +340,14 @@ def check_blends(ev, per_inst, shown, ours, theirs, bad, agreed):
 def alias_scale(root, pmu, event):
     path = os.path.join(root, "sys/bus/event_source/devices", pmu, "events", event + ".scale")
     return float(open(path).read()) if os.path.exists(path) else 1.0
+
+
+def cpu_list(text):
+    out = []
+    for part in text.strip().split(","):
+        lo, _, hi = part.partition("-")
+        out += range(int(lo), int(hi or lo) + 1)
+    return out
 
 
 def cpu_sockets(root):

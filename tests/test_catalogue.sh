@@ -20,8 +20,8 @@ cpuinfo() {
         "$2" "$3" "$4" > "$1/proc/cpuinfo"
 }
 # CPU_DIR:TREE_KIND:MODEL:STEPPING:FLOOR (the percentage of perf's core metrics kept today)
-for spec in sapphirerapids:spr:143:8:74 emeraldrapids:spr:207:2:74 icelakex:icl:106:6:75 \
-            skylakex:skl:85:4:76 cascadelakex:skl:85:7:75; do
+for spec in sapphirerapids:spr:143:8:82 emeraldrapids:spr:207:2:82 icelakex:icl:106:6:83 \
+            skylakex:skl:85:4:86 cascadelakex:skl:85:7:84; do
     IFS=: read -r cpu kind model step floor <<SPEC
 $spec
 SPEC
@@ -86,7 +86,7 @@ expect_eq "-M TopdownL1 opens perf's TopdownL1 events: slots, the four level-1 t
 # list metrics -p FILE -v: the catalogue's metrics with perf's descriptions, groups and
 # formulae, as perf list shows them
 "$PMUTOP" list metrics --sysfs-root sapphirerapids -p out/sapphirerapids.ini -v > list.txt
-expect_eq "list metrics -p: every metric of the profile" "$(grep -c '^[a-z]' list.txt)" "$(grep -c '^\[metric ' out/sapphirerapids.ini)"
+expect_eq "list metrics -p: every metric of the profile" "$(grep -c '^[A-Za-z]' list.txt)" "$(grep -c '^\[metric ' out/sapphirerapids.ini)"
 expect_grep "list metrics: perf's description" "^tma_retiring .*fraction of slots utilized by useful work" list.txt
 expect_grep "list metrics -v: perf's groups" "^    groups: .*TopdownL1" list.txt
 expect_grep "list metrics -v: the formula and its scale" "^    formula@core = td.topdown_retiring/.*(shown times 100)" list.txt

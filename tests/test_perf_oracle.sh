@@ -28,13 +28,14 @@ n=$(wc -l < events.tsv)
 [ "$n" -gt 200 ] && ok || fail "expected hundreds of distinct events, got $n"
 grep -q '	!	' events.tsv && fail "an instance could not be bound: $(grep '	!	' events.tsv | head -n 3)"
 
-# oracle TREE EVENTS.tsv: run perf on every event string of the file against TREE
+# oracle TREE EVENTS.tsv: run perf on every event string of the file against TREE (perf
+# prints an attr's non-zero fields only: no type line is type 0, a legacy hardware event)
 oracle() {
     devices="$(cd "$1/sys/bus/event_source/devices" && pwd)"
     cut -f3 "$2" > strings.txt
     unshare -m sh -c "mount --bind '$devices' /sys/bus/event_source/devices && while read -r ev; do
         perf stat -vv -e \"\$ev\" -a true 2>&1 | awk -v ev=\"\$ev\" '
-            /^perf_event_attr:/ { if (seen) exit; seen = 1; t = \"?\"; c = \"0x0\"; c1 = \"0x0\"; c2 = \"0x0\"; next }
+            /^perf_event_attr:/ { if (seen) exit; seen = 1; t = \"0\"; c = \"0x0\"; c1 = \"0x0\"; c2 = \"0x0\"; next }
             seen && \$1 == \"type\" { t = \$2 }
             seen && \$1 == \"config\" { c = \$2 }
             seen && /config1 }/ { c1 = \$NF }
