@@ -11,9 +11,10 @@ Usage: perf_metrics.py PERF_ARCH_DIR CPU_DIR SYSFS_ROOT RAW.jsonl MAP
 
 Each perf MetricExpr is evaluated on the raw deltas pmutop read, per CPU and summed per
 aggregate instance; an event is found among the counters by its encoding, worked out here
-from perf's JSON (EventCode, UMask, CounterMask, EdgeDetect, ...) or from the tree's
-sysfs alias and format files. Prints one line per comparison that disagrees by more than
-0.01 percentage points and exits 1 if any did; prints how many agreed.
+from perf's JSON terms (EventCode, UMask, CounterMask, PortMask, ...) through the tree's
+format files, or from the tree's sysfs alias. Prints one line per comparison that
+disagrees by more than 1e-9 of perf's value (or, with a 6th argument --pp N, by more than
+N percentage points) and exits 1 if any did; prints how many agreed.
 
 As perf evaluates them with SMT off (#SMT_on 0, #core_wide 1): an any-thread event
 (INT_MISC.RECOVERY_CYCLES_ANY) then counts what the thread's own does, so a count of one
@@ -28,7 +29,18 @@ import os
 import re
 import sys
 
-TOL_PP = 0.01
+# pmutop prints values as %.10g: its rounding is within 5e-10 of the value; the tolerance
+# is 1e-9 of perf's value (and 1e-12 absolute, for a value of 0)
+TOL_REL, TOL_ABS = 1e-9, 1e-12
+
+
+TOL_PP = None  # --pp N: within N percentage points instead (a definition that differs by design)
+
+
+def agrees(got, want):
+    if got is None or math.isnan(want):
+        return False
+    return abs(got - want) <= (TOL_PP if TOL_PP is not None else TOL_REL * abs(want) + TOL_ABS)
 
 
 def load_json_events(cpu_dir):
@@ -66,19 +78,55 @@ HELPER_PMUS = ("msr", "cstate_core", "cstate_pkg", "power")
 MSR_FIELD = {0x3F6: "ldlat", 0x1A6: "offcore_rsp", 0x1A7: "offcore_rsp", 0x3F7: "frontend"}
 
 
-def json_config1(e):
-    msr = e.get("MSRIndex")
-    if not msr or int(msr.split(",")[0], 0) not in MSR_FIELD:
-        return 0
-    return int(e.get("MSRValue", "0"), 0)
-
-
 def json_config(e):
-    if e.get("EventName", "").upper() in FIXED:
-        return FIXED[e["EventName"].upper()]
-    num = lambda k: int(str(e.get(k, "0")).split(",")[0], 0)  # jevents: the first of "0x2A,0x2B"
-    return (num("EventCode") | num("UMask") << 8 | num("EdgeDetect") << 18 | num("AnyThread") << 21
-            | num("Invert") << 23 | num("CounterMask") << 24)
+    """A fixed counter's event as jevents.py makes it real."""
+    return FIXED[e["EventName"].upper()]
+
+
+# the JSON's Unit as perf's jevents.py names the PMU (else uncore_ + the unit, lower case)
+UNIT_PMUS = {"UPI LL": "uncore_upi", "QPI LL": "uncore_qpi", "CBO": "uncore_cbox", "SBO": "uncore_sbox",
+             "iMPH-U": "uncore_arb", "L3PMC": "amd_l3", "DFPMC": "amd_df", "UMCPMC": "amd_umc",
+             "cpu_core": "cpu_core", "cpu_atom": "cpu_atom"}
+# jevents.py: the JSON fields that become terms, parsed by the PMU's format files
+JSON_TERMS = {"EventCode": "event", "UMask": "umask", "PortMask": "ch_mask", "FCMask": "fc_mask",
+              "CounterMask": "cmask", "EdgeDetect": "edge", "Invert": "inv", "NodeType": "type",
+              "RdWrMask": "rdwrmask", "EnAllCores": "enallcores", "EnAllSlices": "enallslices",
+              "SliceId": "sliceid", "ThreadMask": "threadmask", "AnyThread": "any"}
+
+
+def helper(pmu):
+    """Not the core PMU a core metric is of: msr, the C-state PMUs, an uncore PMU."""
+    return pmu in HELPER_PMUS or pmu.startswith(("uncore_", "amd_"))
+
+
+def pmu_base(pmu):
+    """perf's wildcard: uncore_cha_3 and amd_umc_2 are the PMUs uncore_cha and amd_umc."""
+    return re.sub(r"_\d+$", "", pmu)
+
+
+def pmu_dirs(root, base):
+    d = os.path.join(root, "sys/bus/event_source/devices")
+    return sorted(p for p in os.listdir(d) if p == base or re.fullmatch(re.escape(base) + r"_\d+", p))
+
+
+def format_encode(root, pmu, terms):
+    """(config, config1) of TERMS {name: value} on PMU's format files: each a word and bit
+    ranges, the value's bits spread over them lowest first (umask = config:8-15,32-55)."""
+    words = [0, 0, 0]
+    for name, value in terms.items():
+        if name in ("config", "config1", "config2"):
+            words[int(name[6:] or 0)] = value
+            continue
+        spec = open(os.path.join(root, "sys/bus/event_source/devices", pmu, "format", name)).read().strip()
+        word, _, ranges = spec.partition(":")
+        shift = 0
+        for r in ranges.split(","):
+            lo, _, hi = r.partition("-")
+            lo, hi = int(lo), int(hi or lo)
+            width = hi - lo + 1
+            words[int(word[6:] or 0)] |= ((value >> shift) & ((1 << width) - 1)) << lo
+            shift += width
+    return words[0], words[1]
 
 
 def sysfs_config(root, pmu, alias):
@@ -131,6 +179,8 @@ class Evaluator:
     def __init__(self, events, metrics, root):
         self.events, self.metrics, self.root = events, metrics, root
         self.duration = math.nan  # the interval being evaluated, in seconds
+        self.sources, self.whole = {}, False  # the instance's counters per event; is it "all"
+        self.metric_names = {m["MetricName"] for m in metrics}
 
     def metric(self, name, pmu):
         for m in self.metrics:
@@ -158,8 +208,24 @@ class Evaluator:
         if c is not None:
             return pmu, c, 0
         e = self.events.get((pmu, name)) or self.events.get(("", name))
-        if e is not None:
-            return pmu, json_config(e), json_config1(e)
+        if e is not None and e["EventName"].upper() in FIXED:
+            return pmu, json_config(e), 0
+        if e is not None:  # perf's JSON terms, through the PMU's format files (the core's,
+            # or an uncore event's: its Unit's)
+            base = UNIT_PMUS.get(e["Unit"], "uncore_" + e["Unit"].lower()) if e.get("Unit") else pmu
+            dirs = pmu_dirs(self.root, base)
+            if not dirs:
+                raise KeyError("no %s PMU on the tree for %s" % (base, name))
+            terms = {t: int(str(e[k]).split(",")[0], 0) for k, t in JSON_TERMS.items()
+                     if k in e and int(str(e[k]).split(",")[0], 0)}
+            if "ConfigCode" in e:
+                terms = {"config": int(e["ConfigCode"], 0)}
+            else:
+                terms["event"] = int(str(e.get("EventCode", "0")).split(",")[0], 0) | int(e.get("ExtSel", "0"), 0) << 8
+            msr = e.get("MSRIndex")
+            if msr and int(msr.split(",")[0], 0) in MSR_FIELD:
+                terms[MSR_FIELD[int(msr.split(",")[0], 0)]] = int(e.get("MSRValue", "0"), 0)
+            return (base,) + format_encode(self.root, dirs[0], terms)
         if name.lower() in LEGACY:  # parse-events: no sysfs event of that name, the legacy one
             return pmu, LEGACY[name.lower()], 0
         for other in sorted(os.listdir(os.path.join(self.root, "sys/bus/event_source/devices"))):
@@ -169,7 +235,7 @@ class Evaluator:
         raise KeyError("perf knows no event %s" % name)
 
     def value(self, name, pmu, counts):
-        if name.startswith("tma_"):
+        if name in self.metric_names:  # metrics read each other by name (perf's metricgroup)
             return self.eval(self.metric(name, pmu)["MetricExpr"], pmu, counts)
         if name in ("#SMT_on",):
             return 0.0
@@ -191,6 +257,14 @@ class Evaluator:
                     return float(len(cpus) if f == "online" and name.lower() == "#num_cpus_online" else max(cpus) + 1)
         if name.lower() == "#num_packages":
             return float(len(set(cpu_sockets(self.root).values())))
+        if name.lower() == "#num_cores":  # perf's cputopo.c: the distinct core_cpus_list
+            lists = set()
+            for cpu in glob.glob(os.path.join(self.root, "sys/devices/system/cpu/cpu[0-9]*/topology")):
+                for f in ("core_cpus_list", "thread_siblings_list"):
+                    if os.path.exists(os.path.join(cpu, f)):
+                        lists.add(open(os.path.join(cpu, f)).read().strip())
+                        break
+            return float(len(lists))
         if name == "#slots":
             return float(int(open(os.path.join(self.root, "sys/bus/event_source/devices", pmu,
                                                "caps/slots")).read().strip(), 0))
@@ -226,12 +300,24 @@ class Evaluator:
             return 0
         return int(((have >> 20) & 0xf, have & 0xf) >= ((want >> 20) & 0xf, want & 0xf))
 
+    def source_count_packages(self, event, pmu, counts):
+        """perf's source_count(EVENT) * #num_packages: on the whole machine the PMUs merged
+        into the count times the packages (uncore_cha_0..N count on every socket); on a
+        socket or one box, pmutop's rule (pmutop-profile(5)): the counters summed there."""
+        key = self.config_of(pmu, event)
+        if self.whole:
+            return len({p for p, _ in self.sources[key]}) * self.value("#num_packages", pmu, counts)
+        return len(self.sources[key])
+
     def eval(self, expr, pmu, counts):
+        expr = re.sub(r"source_count\(([^)]*)\)\s*\*\s*#num_packages",
+                      lambda m: repr(float(self.source_count_packages(re.sub(r"\\(.)", r"\1", m.group(1)), pmu,
+                                                                      counts))), expr)
         expr = re.sub(r"strcmp_cpuid_str\((0x[0-9a-fA-F]+)\)", lambda m: str(self.cpuid_matches(m.group(1))), expr)
         names = {}
         py = []
         for kind, text in tokenize(expr):
-            if kind == "name" and text in ("if", "else", "max", "min"):
+            if kind == "name" and text in ("if", "else", "max", "min", "d_ratio"):
                 py.append(" %s " % text)
             elif kind == "name":
                 v = "v%d" % len(names)
@@ -244,13 +330,16 @@ class Evaluator:
                 py.append(text)
         src = "".join(py)
         try:
-            return eval(src, {"__builtins__": {}, "max": max, "min": min}, names)
+            return eval(src, {"__builtins__": {}, "max": max, "min": min, "d_ratio": d_ratio}, names)
         except ZeroDivisionError:
             return math.nan
 
 
 def main():
+    global TOL_PP
     arch, cpu, root, raw, mapping = sys.argv[1:6]
+    if sys.argv[6:8] and sys.argv[6] == "--pp":
+        TOL_PP = float(sys.argv[7])
     events, metrics = load_json_events(os.path.join(arch, cpu))
     ev = Evaluator(events, metrics, root)
     sockets = cpu_sockets(root)
@@ -261,25 +350,33 @@ def main():
         ev.duration = frame["interval_ns"] / 1e9
         per_inst = {}
         for c in frame["counters"]:
-            key = (c["pmu"], int(c["config"], 16), int(c["config1"], 16))
-            inst = per_inst.setdefault(c["instance"], {"pmu": c["pmu"], "counts": {}})
-            if inst["pmu"] in HELPER_PMUS:  # a metric's PMU is the core's
+            # an uncore event counts on every box of its PMU (perf merges uncore_cha_N)
+            counted = pmu_base(c["pmu"]) if c["pmu"].startswith(("uncore_", "amd_")) else c["pmu"]
+            key = (counted, int(c["config"], 16), int(c["config1"], 16))
+            inst = per_inst.setdefault(c["instance"], {"pmu": c["pmu"], "counts": {}, "sources": {}})
+            if helper(inst["pmu"]):  # a metric's PMU is the core's
                 inst["pmu"] = c["pmu"]
             # perf's count is the hardware's: pmutop's delta has the alias's .scale applied
             inst["counts"][key] = inst["counts"].get(key, 0) + c["delta"] / alias_scale(root, c["pmu"], c["event"])
+            inst["sources"].setdefault(key, set()).add((c["pmu"], c["cpu"]))
         # aggregates: a socket's or all CPUs' sums, as perf --per-socket / -a sums them; on
         # a hybrid CPU each kind's apart (perf shows cpu_core and cpu_atom apart)
         hybrid = {inst["pmu"] for inst in per_inst.values()} >= {"cpu_core", "cpu_atom"}
         sums = {}
         for name, inst in per_inst.items():
             sock = sockets.get(name)
+            if sock is None and re.match(r"socket(\d+)/", name):  # an uncore box: socketN/cha3
+                sock = int(re.match(r"socket(\d+)/", name).group(1))
             for agg in ("all", "socket%d" % sock if sock is not None else None):
                 if agg is None:
                     continue
                 suffix = "-ecores" if inst["pmu"] == "cpu_atom" else "-pcores" if hybrid else ""
-                a = sums.setdefault(agg + suffix, {"pmu": inst["pmu"], "counts": {}})
+                a = sums.setdefault(agg + suffix, {"pmu": inst["pmu"], "counts": {}, "sources": {}})
+                if helper(a["pmu"]):
+                    a["pmu"] = inst["pmu"]
                 for k, v in inst["counts"].items():
                     a["counts"][k] = a["counts"].get(k, 0) + v
+                    a["sources"].setdefault(k, set()).update(inst["sources"][k])
         per_inst.update(sums)
         shown = {(m["metric"], m["instance"]): m.get("value") for m in frame["metrics"]}
         for ours, theirs in pairs:
@@ -295,18 +392,20 @@ def main():
                     # perf's scale: ScaleUnit's number (none: 1; Arm's sbsa metrics: percent)
                     unit = pm.get("ScaleUnit", "1percent" if "ArchStdEvent" in pm else "1")
                     scale = float(re.match(r"[0-9.eE+-]+", unit).group(0))
+                    ev.sources, ev.whole = inst["sources"], name == "all"  # for source_count()
                     want = scale * ev.eval(pm["MetricExpr"], inst["pmu"], inst["counts"])
                 except KeyError as e:
                     print("%s %s: %s" % (ours, name, e))
                     bad += 1
                     continue
                 got = shown[(ours, name)]
-                if got is None or math.isnan(want) or abs(got - want) > TOL_PP:
+                if not agrees(got, want):
                     print("%s %s: pmutop %s, perf's %s %.4f" % (ours, name, got, theirs, want))
                     bad += 1
                 else:
                     agreed += 1
-    print("%d values agreed with perf's MetricExpr within %.2f pp, %d did not" % (agreed, TOL_PP, bad))
+    within = "%g pp" % TOL_PP if TOL_PP is not None else "%g relative" % TOL_REL
+    print("%d values agreed with perf's MetricExpr within %s, %d did not" % (agreed, within, bad))
     sys.exit(1 if bad or not agreed else 0)
 
 
@@ -329,7 +428,7 @@ def check_blends(ev, per_inst, shown, ours, theirs, bad, agreed):
             num += w * 100 * ev.eval(pm["MetricExpr"], part["pmu"], part["counts"])
             den += w
         want = num / den
-        if got is None or abs(got - want) > TOL_PP:
+        if not agrees(got, want):
             print("%s %s: pmutop %s, perf's %s by kind, weighted by slots: %.4f" % (ours, name, got, theirs, want))
             bad += 1
         else:
@@ -340,6 +439,11 @@ def check_blends(ev, per_inst, shown, ours, theirs, bad, agreed):
 def alias_scale(root, pmu, event):
     path = os.path.join(root, "sys/bus/event_source/devices", pmu, "events", event + ".scale")
     return float(open(path).read()) if os.path.exists(path) else 1.0
+
+
+def d_ratio(a, b):
+    """perf's expr.y: a / b, 0 where b is 0."""
+    return 0.0 if b == 0 else a / b
 
 
 def cpu_list(text):

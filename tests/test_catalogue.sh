@@ -19,10 +19,11 @@ cpuinfo() {
     printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: %d\nmodel\t\t: %d\nmodel name\t: Intel(R) Xeon(R) CPU\nstepping\t: %d\n\n' \
         "$2" "$3" "$4" > "$1/proc/cpuinfo"
 }
-# CPU_DIR:TREE_KIND:MODEL:STEPPING:FLOOR (the percentage of perf's core metrics kept today)
-for spec in sapphirerapids:spr:143:8:82 emeraldrapids:spr:207:2:82 icelakex:icl:106:6:83 \
-            skylakex:skl:85:4:86 cascadelakex:skl:85:7:84; do
-    IFS=: read -r cpu kind model step floor <<SPEC
+# CPU_DIR:TREE_KIND:UNCORE:MODEL:STEPPING:FLOOR (the percentage of perf's metrics kept
+# today): a core PMU (gen-cpu.sh) and the uncore of that Xeon (gen-xeon.sh), 2 sockets
+for spec in sapphirerapids:spr:spr:143:8:95 emeraldrapids:spr:emr:207:2:95 icelakex:icl:icx:106:6:93 \
+            skylakex:skl:skx:85:4:92 cascadelakex:skl:clx:85:7:91; do
+    IFS=: read -r cpu kind uncore model step floor <<SPEC
 $spec
 SPEC
     python3 "$gen" "$arch" out "$cpu" > cover.txt
@@ -30,12 +31,13 @@ SPEC
     cmp -s "out/$cpu.ini" "again/$cpu.ini" && ok || fail "$cpu: two runs of the generator differ"
     kept=$(sed -n "s/^$cpu: \([0-9]*\) of \([0-9]*\) .*/\1/p" cover.txt)
     total=$(sed -n "s/^$cpu: \([0-9]*\) of \([0-9]*\) .*/\2/p" cover.txt)
-    echo "$cpu: $kept of $total perf core metrics (the rest, with reasons, head out/$cpu.ini)"
+    echo "$cpu: $kept of $total perf metrics (the rest, with reasons, head out/$cpu.ini)"
     [ "${kept:-0}" -gt 0 ] && [ $((kept * 100)) -ge $((total * floor)) ] && ok ||
-        fail "$cpu: $kept of $total perf core metrics, below the floor of $floor %"
+        fail "$cpu: $kept of $total perf metrics, below the floor of $floor %"
     left=$(grep -c "^; - " "out/$cpu.ini")
     expect_eq "$cpu: every metric left out is said with its reason" "$left" "$((total - kept))"
     sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" "$kind" "$cpu" 2 4 > /dev/null
+    XEON_MODEL=$uncore sh "$TOP_SRCDIR/tests/fixtures/gen-xeon.sh" "$cpu" 2 4 > /dev/null
     cpuinfo "$cpu" 6 "$model" "$step"
     if "$PMUTOP" --sysfs-root "$cpu" --sim -p "out/$cpu.ini" -b -n 3 --fake-clock --format json --raw > "$cpu.jsonl" 2> "$cpu.err"; then
         ok
@@ -94,14 +96,18 @@ expect_grep "list metrics -v: the formula and its scale" "^    formula@core = td
 # perf takes mapfile.csv's first line that names a CPU: a Milan (AuthenticAMD-25-1-1) is
 # amdzen3's though amdzen4's expression names it too, a Genoa (25-11-1) amdzen4's
 python3 "$gen" "$arch" out amdzen3 amdzen4 > /dev/null
-amd_core() { # DIR MODEL: an AMD core PMU as the kernel prints it, and the CPU's model
+amd_core_pmu() { # DIR FAMILY MODEL: an AMD core PMU as the kernel prints it, the CPU's model
     d="$1/sys/bus/event_source/devices/cpu"
-    mkdir -p "$d/format" "$1/proc" "$1/sys/devices/system/cpu/cpu0/topology"
-    echo 4 > "$d/type"; echo 0 > "$d/cpus"
+    mkdir -p "$d/format" "$1/proc"
+    echo 4 > "$d/type"
     echo config:0-7,32-35 > "$d/format/event"; echo config:8-15 > "$d/format/umask"
     echo config:18 > "$d/format/edge"; echo config:23 > "$d/format/inv"; echo config:24-31 > "$d/format/cmask"
+    printf 'vendor_id\t: AuthenticAMD\ncpu family\t: %d\nmodel\t\t: %d\nstepping\t: 1\n\n' "$2" "$3" > "$1/proc/cpuinfo"
+}
+amd_core() { # DIR MODEL: ... on a machine of one CPU
+    mkdir -p "$1/sys/devices/system/cpu/cpu0/topology"
     echo 0 > "$1/sys/devices/system/cpu/online"; echo 0 > "$1/sys/devices/system/cpu/cpu0/topology/physical_package_id"
-    printf 'vendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: %d\nstepping\t: 1\n\n' "$2" > "$1/proc/cpuinfo"
+    amd_core_pmu "$1" 25 "$2"
 }
 amd_core milan 1
 amd_core genoa 17
@@ -113,6 +119,33 @@ SPEC
         ok || fail "$tree: $mine's profile does not count: $(head -c 300 "$tree-$mine.txt")"
     "$PMUTOP" --sysfs-root "$tree" --sim -p "out/$other.ini" -b -n 1 --fake-clock > "$tree-$other.txt" 2>&1
     expect_grep "$tree: not $other's (perf's first line)" "not for this CPU model\|other CPU models" "$tree-$other.txt"
+done
+
+# AMD's catalogue against perf's MetricExpr, core and uncore (amd_l3 per CCX, amd_df per
+# socket, amd_umc per memory controller, numbered across the sockets): a 2-socket Genoa
+# (amdzen4) and a Turin (amdzen5, family 0x1a)
+for spec in amdzen4:25:17:100 amdzen5:26:2:100; do
+    IFS=: read -r cpu family model floor <<SPEC
+$spec
+SPEC
+    python3 "$gen" "$arch" out "$cpu" > cover.txt
+    kept=$(sed -n "s/^$cpu: \([0-9]*\) of \([0-9]*\) .*/\1/p" cover.txt)
+    total=$(sed -n "s/^$cpu: \([0-9]*\) of \([0-9]*\) .*/\2/p" cover.txt)
+    echo "$cpu: $kept of $total perf metrics"
+    [ "${kept:-0}" -gt 0 ] && [ $((kept * 100)) -ge $((total * floor)) ] && ok ||
+        fail "$cpu: $kept of $total perf metrics, below the floor of $floor %"
+    EPYC_MODALIAS="cpu:type:x86,ven0002fam00$(printf %x "$family")mod$(printf %04x "$model"):feature:,0000" \
+        sh "$TOP_SRCDIR/tests/fixtures/gen-epyc.sh" "$cpu-tree" 2 16 "12 12" > /dev/null
+    amd_core_pmu "$cpu-tree" "$family" "$model"
+    if "$PMUTOP" --sysfs-root "$cpu-tree" --sim -p "out/$cpu.ini" -b -n 3 --fake-clock --format json --raw > "$cpu.jsonl" 2> "$cpu.err"; then
+        ok
+    else
+        fail "$cpu: pmutop on the generated profile: $(head -c 300 "$cpu.err")"
+    fi
+    sed -n 's/^\[metric \(.*\)\]$/\1 \1/p' "out/$cpu.ini" > "$cpu.map"
+    python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$arch" "$cpu" "$cpu-tree" "$cpu.jsonl" "$cpu.map" > "$cpu.out" && ok ||
+        { fail "$cpu: the generated metrics differ from perf's MetricExpr:"; head -n 12 "$cpu.out" >&2; }
+    tail -n 1 "$cpu.out"
 done
 
 # a profile binds only the models its directory is for: Skylake-SP is not Cascade Lake

@@ -33,7 +33,14 @@ for triple in spr:sapphirerapids icl:icelakex adl:alderlake skl:skylakex bdw:bro
         set -- --sim --sysfs-root "$kind" -p topdown -b -n 3 --fake-clock --format json --raw
         [ "$model" = stress ] && set -- "$@" --model "$stress"
         "$PMUTOP" "$@" > "$kind-$model.jsonl" 2> "$kind-$model.err" || fail "$kind $model: $(cat "$kind-$model.err")"
-        if python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$dir" "$cpu" "$kind" "$kind-$model.jsonl" "$m" > "$kind-$model.out"; then
+        # Skylake's recovery term is SMT-agnostic by design (RECOVERY_CYCLES_ANY x slots /
+        # CPU_CLK_UNHALTED.THREAD_ANY, topdown.ini): perf's, with SMT off, reads the thread's
+        # own; equal where the any-thread clock is the thread's, as on hardware without SMT,
+        # but the stress model counts the two clocks apart: within 0.01 pp there
+        tol=""
+        [ "$kind" = skl ] && [ "$model" = stress ] && tol="--pp 0.01"
+        # shellcheck disable=SC2086
+        if python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$dir" "$cpu" "$kind" "$kind-$model.jsonl" "$m" $tol > "$kind-$model.out"; then
             ok
         else
             fail "$kind $model model differs from perf's $cpu metrics:"

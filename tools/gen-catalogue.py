@@ -83,25 +83,48 @@ def load(cpu_dir):
     return events, metrics
 
 
+# perf's jevents.py unit_to_pmu(): a JSON Unit's PMU (a prefix: uncore_cha matches
+# uncore_cha_0, uncore_cha_1, ... as perf's wildcard does)
+UNIT_PMU = {"CBO": "uncore_cbox", "QPI LL": "uncore_qpi", "SBO": "uncore_sbox", "iMPH-U": "uncore_arb",
+            "UPI LL": "uncore_upi", "L3PMC": "amd_l3", "DFPMC": "amd_df", "UMCPMC": "amd_umc"}
+# the uncore PMUs the kernel registers once, not numbered per box (amd_l3 and amd_df span
+# the machine with a cpumask CPU per CCX or socket; the PCU and UBOX are one per socket)
+UNNUMBERED = {"amd_l3", "amd_df", "uncore_pcu", "uncore_ubox", "uncore_arb"}
+# jevents.py's event_fields: JSON key -> the term it becomes (beside event= and the MSR's)
+FIELDS = (("AnyThread", "any"), ("PortMask", "ch_mask"), ("CounterMask", "cmask"), ("EdgeDetect", "edge"),
+          ("FCMask", "fc_mask"), ("Invert", "inv"), ("UMask", "umask"), ("NodeType", "type"),
+          ("RdWrMask", "rdwrmask"), ("EnAllCores", "enallcores"), ("EnAllSlices", "enallslices"),
+          ("SliceId", "sliceid"), ("ThreadMask", "threadmask"))
+
+
+def unit_pmu(unit):
+    return UNIT_PMU.get(unit, "uncore_" + unit.lower())
+
+
 def encode(e):
-    """perf's jevents encoding of a core event (config word terms), or None with why."""
+    """(PMU or None for the core's, perf's jevents encoding as terms), or raises ValueError."""
     name = e["EventName"].upper()
     if name in FIXED:
-        return FIXED[name], None
-    if e.get("Unit"):
-        return None, "uncore event %s (%s)" % (e["EventName"], e["Unit"])
+        return None, FIXED[name]
+    pmu = unit_pmu(e["Unit"]) if e.get("Unit") else None
     msr = int(str(e.get("MSRIndex", "0")).split(",")[0], 0)
     if msr and msr not in MSR_FIELD:
-        return None, "event %s programs MSR %#x" % (e["EventName"], msr)
-    terms = ["event=%s" % str(e.get("EventCode", "0x0")).split(",")[0].strip()]  # jevents: 0 if none
-    for key, term in (("UMask", "umask"), ("CounterMask", "cmask"), ("EdgeDetect", "edge"),
-                      ("Invert", "inv"), ("AnyThread", "any")):
+        raise ValueError("event %s programs MSR %#x" % (e["EventName"], msr))
+    if "ConfigCode" in e:  # jevents: config= instead of event= (free-running counters)
+        terms = ["config=%#x" % int(e["ConfigCode"], 0)]
+    else:
+        code = int(str(e.get("EventCode", "0x0")).split(",")[0].strip(), 0)  # jevents: 0 if none
+        code |= int(e.get("ExtSel", "0"), 0) << 8
+        terms = ["event=%#x" % code]
+    for key, term in FIELDS:
         v = str(e.get(key, "0")).strip()
         if int(v, 0):
-            terms.append("%s=%s" % (term, v))
+            terms.append("%s=%s" % (term, "%#x" % int(v, 16) if v.startswith("0x") else str(int(v))))
+    if e.get("Filter"):
+        terms.append(e["Filter"])
     if msr:  # jevents: the MSR's value as the field of that register (offcore_rsp=...)
         terms.append("%s=%s" % (MSR_FIELD[msr], e.get("MSRValue", "0")))
-    return ",".join(terms), None
+    return pmu, ",".join(terms)
 
 
 def ident(name):
@@ -114,22 +137,28 @@ def ident(name):
     return v
 
 
+def group_of(pmu):
+    """The profile group of an uncore PMU's events: uncore_cha -> cha, amd_l3 -> l3."""
+    return re.sub(r"^(uncore|amd)_", "", pmu)
+
+
 def translate(m, events, known_metrics, by_encoding):
-    """(formula, core events, td events, refs, other PMUs' events) of metric m, or raises
-    ValueError(why). by_encoding: the variable each encoding got first (perf's JSON names
-    some events twice: one counter each, not two counting the same)."""
-    core, td, refs, out, other = {}, {}, set(), [], {}
+    """(formula, {group: {variable: terms}}, refs, host group) of metric m, or raises
+    ValueError(why). The host is the group whose instances carry the value: the first
+    uncore group it reads, else the core's; every other group's events are imports
+    (GROUP.EVENT). by_encoding: the variable each encoding got first in its group (perf's
+    JSON names some events twice: one counter each, not two counting the same)."""
+    groups, refs, out = {}, set(), []
 
-    def other_event(pmu, alias):
-        var = ident(alias.upper() if pmu == "msr" else alias)
-        other.setdefault(pmu, {})[var] = alias
-        out.append("%s.%s" % (pmu, var))
+    def event(group, var, terms):  # the same terms in any order are one encoding
+        var = by_encoding.setdefault((group, ",".join(sorted(terms.split(",")))), var)
+        groups.setdefault(group, {})[var] = terms
+        out.append((group, var))
 
-    def core_event(var, enc):
-        var = by_encoding.setdefault(enc, var)
-        core[var] = enc
-        out.append(var)
-    for kind, text in tokens(m["MetricExpr"]):
+    # perf's source_count(EVENT) * #num_packages (the boxes summed into an uncore count,
+    # times the sockets): the counters summed into the instance, pmutop's ncpus
+    expr = re.sub(r"source_count\(([A-Za-z0-9_.]+)\)\s*\*\s*#num_packages", r"__source_count__\1", m["MetricExpr"])
+    for kind, text in tokens(expr):
         if kind != "name":
             out.append(text if kind == "num" else {"|": " || ", "&": " && "}.get(text, text))
             continue
@@ -143,24 +172,30 @@ def translate(m, events, known_metrics, by_encoding):
             raise ValueError("literal %s" % name)
         elif name in UNSUPPORTED_CALLS:
             raise ValueError("%s()" % name)
+        elif name.startswith("__source_count__"):
+            ev = events.get(name[16:].upper())
+            if not ev or not ev.get("Unit"):
+                raise ValueError("source_count() of %s, not an uncore event" % name[16:])
+            out.append(("#ncpus", group_of(unit_pmu(ev["Unit"]))))
         elif name.startswith("cpu@") and name.endswith("@") and ":" not in name:
             # cpu@EVENT,term=value@: the core event with terms changed (cmask=1, edge)
             ev, _, extra = name[4:-1].partition(",")
             if ev.upper() not in events:
                 raise ValueError("unknown event %s" % ev)
-            enc, why = encode(events[ev.upper()])
-            if why:
-                raise ValueError(why)
+            pmu, enc = encode(events[ev.upper()])
+            if pmu:
+                raise ValueError("cpu@ of uncore event %s" % ev)
             terms = dict(t.split("=", 1) if "=" in t else (t, "1") for t in enc.split(","))
             for t in filter(None, extra.split(",")):
                 k, _, v = t.partition("=")
                 terms[k] = v or "1"
             var = ident(ev.upper() + "__" + "_".join("%s_%s" % kv for kv in sorted(terms.items())
                                                      if kv[0] not in ("event", "umask")))
-            core_event(var, ",".join("%s=%s" % kv for kv in terms.items()))
+            event("core", var, ",".join("%s=%s" % kv for kv in terms.items()))
         elif name.split("@")[0] in OTHER_PMUS and name.endswith("@") and name.count("@") == 2 \
                 and re.fullmatch(r"[a-z0-9_.-]+", name.split("@")[1]):
-            other_event(name.split("@")[0], name.split("@")[1])  # cstate_core@c6-residency@
+            alias = name.split("@")[1]  # cstate_core@c6-residency@
+            event(name.split("@")[0], ident(alias.upper() if name.startswith("msr") else alias), alias)
         elif "@" in name or ":" in name:
             raise ValueError("PMU-qualified or modified event %s" % name)
         elif name in known_metrics:
@@ -168,20 +203,24 @@ def translate(m, events, known_metrics, by_encoding):
             out.append(name)
         elif name.startswith("topdown-") or name == "slots" or name.upper() == "TOPDOWN.SLOTS":
             name = "slots" if name.upper() == "TOPDOWN.SLOTS" else name  # one counter, the group's leader
-            td[ident(name)] = name
-            out.append("td." + ident(name))
+            groups.setdefault("td", {})[ident(name)] = name
+            out.append(("td", ident(name)))
         elif name.upper() in events:
-            enc, why = encode(events[name.upper()])
-            if why:
-                raise ValueError(why)
-            core_event(ident(name.upper()), enc)
+            pmu, enc = encode(events[name.upper()])
+            event(group_of(pmu) if pmu else "core", ident(name.upper()), enc)
         elif low in OTHER_ALIASES:
-            other_event(OTHER_ALIASES[low], low)
+            event(OTHER_ALIASES[low], ident(low.upper()), low)
         elif low in LEGACY:
-            core_event(ident(low), low)
+            event("core", ident(low), low)
         else:
             raise ValueError("unknown event %s" % name)
-    return " ".join("".join(out).split()), core, td, refs, other
+    uncore = [t[0] for t in out if isinstance(t, tuple) and t[0] not in ("core", "td", "#ncpus") + OTHER_PMUS]
+    host = uncore[0] if uncore else "core"
+    if any(t[0] == "#ncpus" and t[1] != host for t in out if isinstance(t, tuple)):
+        raise ValueError("source_count() of another group's event")
+    text = "".join(t if isinstance(t, str) else "ncpus" if t[0] == "#ncpus" else t[1] if t[0] == host
+                   else "%s.%s" % t for t in out)
+    return " ".join(text.split()), groups, refs, host
 
 
 def scale_unit(m):
@@ -193,7 +232,8 @@ def scale_unit(m):
 
 
 def keep_closed(trans):
-    """Metrics whose references are all kept (a fixed point), and why each other is not."""
+    """Metrics whose references are all kept and carried by the same group (a metric reads
+    another on its own instance), a fixed point, and why each other is not."""
     why = {n: t for n, t in trans.items() if isinstance(t, str)}
     changed = True
     while changed:
@@ -201,11 +241,26 @@ def keep_closed(trans):
         for n, t in trans.items():
             if n in why:
                 continue
-            lost = sorted(r for r in t[3] if r in why)
-            if lost:
-                why[n] = "reads %s, left out" % lost[0]
+            lost = sorted(r for r in t[2] if r in why)
+            apart = sorted(r for r in t[2] if r not in why and trans[r][3] != t[3])
+            if lost or apart:
+                why[n] = "reads %s, left out" % lost[0] if lost else \
+                    "reads %s, a metric of group %s, from group %s" % (apart[0], trans[apart[0]][3], t[3])
                 changed = True
     return {n: t for n, t in trans.items() if n not in why}, why
+
+
+def uncore_group(name, pmu, cpu, when, events):
+    """An uncore PMU's group: one instance per box (or, for a PMU registered once, per CPU
+    of its cpumask), summed per socket and over all as the core's are, so the sums are the
+    partners of each other's imports."""
+    if pmu in UNNUMBERED:
+        head = ["pmu = %s" % pmu, "instance = socket{socket}/%s.cpu{cpu}" % name]
+    else:
+        head = ["pmu = %s_{n}" % pmu, "instance = socket{socket}/%s{n}" % name]
+    lines = ["[group %s]" % name, "title = %s events (%s)" % (pmu, cpu)] + head
+    lines += [when, "per = cpu", "aggregate = socket all", "grouped = no"]
+    return lines + ["event.%s = %s" % (k, events[k]) for k in sorted(events)] + [""]
 
 
 def profile(cpu, regex, events, metrics, earlier=()):
@@ -218,26 +273,26 @@ def profile(cpu, regex, events, metrics, earlier=()):
         except ValueError as e:
             trans[name] = str(e)
     kept, why = keep_closed(trans)
-    core, td, other = {}, {}, {}
+    groups = {}
     for t in kept.values():
-        core.update(t[1])
-        td.update(t[2])
-        for pmu, evs in t[4].items():
-            other.setdefault(pmu, {}).update(evs)
+        for g, evs in t[1].items():
+            groups.setdefault(g, {}).update(evs)
     lines = ["; %s.ini - generated by tools/gen-catalogue.py from perf's pmu-events x86/%s" % (cpu, cpu),
-             "; (mapfile.csv: %s): do not edit, regenerate. %d of %d perf core metrics;" % (regex, len(kept), len(by_name)),
+             "; (mapfile.csv: %s): do not edit, regenerate. %d of %d perf metrics;" % (regex, len(kept), len(by_name)),
              "; left out, with why:"]
     lines += ["; - %s: %s" % (n, why[n]) for n in sorted(why)]
     lines += ["[profile]", "name = perf-%s" % cpu, "title = perf's metrics for %s" % cpu, "requires = cpu", ""]
     when = "when = cpuid ~%s" % regex
     if earlier:  # perf takes mapfile.csv's first line that names the CPU: not those above
         when += "\nunless = cpuid %s" % " ".join("~" + r for r in earlier)
+    td = groups.pop("td", {})
     if td:
         td["slots"] = "slots"  # the kernel's perf-metrics group is led by slots
         lines += ["[group td]", "title = TopDown perf metrics (%s)" % cpu, "pmu = cpu", "needs = slots", when,
                   "per = cpu", "aggregate = socket all", "grouped = yes", "leader = slots"]
         lines += ["event.%s = %s" % (k, td[k]) for k in sorted(td, key=lambda k: (k != "slots", k))]
         lines.append("")
+    core = groups.pop("core", {})
     lines += ["[group core]", "title = Core events (%s)" % cpu, "pmu = cpu", when, "per = cpu",
               "aggregate = socket all", "grouped = no"]
     lines += ["event.%s = %s" % (k, core[k]) for k in sorted(core)]
@@ -245,17 +300,21 @@ def profile(cpu, regex, events, metrics, earlier=()):
     for pmu in OTHER_PMUS:  # each on its own CPUs (its cpumask), named as the core's; which
         # residencies a model has the kernel says (cstate.c): one it lacks leaves out the
         # metrics that read it, not the group
-        if pmu in other:
+        if pmu in groups:
+            evs = groups.pop(pmu)
             lines += ["[group %s]" % pmu, "title = %s events (%s)" % (pmu, cpu), "pmu = %s" % pmu, when,
                       "per = cpu", "aggregate = socket all", "grouped = no"]
-            lines += ["optional.%s = %s" % (k, other[pmu][k]) for k in sorted(other[pmu])]
+            lines += ["optional.%s = %s" % (k, evs[k]) for k in sorted(evs)]
             lines.append("")
+    pmus = {group_of(unit_pmu(e["Unit"])): unit_pmu(e["Unit"]) for e in events.values() if e.get("Unit")}
+    for name in sorted(groups):
+        lines += uncore_group(name, pmus[name], cpu, when, groups[name])
     for name in sorted(kept):
         m = by_name[name]
         scale, unit = scale_unit(m)
-        lines += ["[metric %s]" % name, "group = core", "formula = %s" % kept[name][0]]
+        lines += ["[metric %s]" % name, "group = %s" % kept[name][3], "formula = %s" % kept[name][0]]
         if scale != 1:
-            lines.append("scale = %s" % ("%g" % scale))
+            lines.append("scale = %s" % repr(scale))
         if unit:
             lines.append("unit = %s" % unit)
         groups = " ".join(g for g in m.get("MetricGroup", "").split(";") if g)
@@ -285,7 +344,7 @@ def main():
         text, kept, total = profile(cpu, regex, events, metrics, earlier)
         with open(os.path.join(out, cpu + ".ini"), "w") as f:
             f.write(text)
-        print("%s: %d of %d perf core metrics" % (cpu, kept, total))
+        print("%s: %d of %d perf metrics" % (cpu, kept, total))
 
 
 if __name__ == "__main__":

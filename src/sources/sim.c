@@ -187,9 +187,10 @@ static int sim_open(struct source *src, struct instance *inst)
 			event = legacy ? legacy_name(&ct->attr) : sim_decode_event(ss->decoder, inst->pmu, &ct->attr);
 		if (!event && ct->attr.type <= 1) /* the 'software' PMU: fixed event numbers */
 			event = legacy_name(&ct->attr);
-		/* the CPU's own PMU (PERF_TYPE_RAW) counts any encoding, as the hardware does: one
-		 * no alias names (perf's JSON events) counts at a default rate of its own */
-		if (!event && inst->pmu->type == 4)
+		/* a PMU counts any encoding its format takes, as the hardware does: one no alias
+		 * or model rate names (perf's JSON events, core or uncore) counts at a default
+		 * rate of its own */
+		if (!event && !legacy)
 			event = raw;
 		if (!event) {
 			sim_instance_free(si);
