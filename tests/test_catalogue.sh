@@ -85,6 +85,30 @@ expect_eq "-M TopdownL1 opens perf's TopdownL1 events: slots, the four level-1 t
     "cpu/event=0xad,umask=0x10/ cpu/slots/ cpu/topdown-bad-spec/ cpu/topdown-be-bound/ cpu/topdown-fe-bound/ cpu/topdown-retiring/ "
 [ "$(wc -l < all-events.txt)" -gt 100 ] && ok || fail "the whole profile opens $(wc -l < all-events.txt) events"
 
+# perf's catalogue picked by the CPU model, as perf stat -M picks its JSON: -M names perf's
+# metrics and groups with no -p, list metrics lists them, -p perf is this CPU's file; a
+# Skylake-SP gets skylakex's (not cascadelakex's, though both name model 0x55)
+export PMUTOP_CATALOGUE_PATH="$scratch/out"
+"$PMUTOP" --sysfs-root sapphirerapids --sim -M TopdownL1 -b -n 2 --fake-clock --format csv > auto.csv 2> auto.err &&
+    ok || fail "-M TopdownL1 without -p: $(head -c 300 auto.err)"
+expect_eq "-M TopdownL1 without -p: perf's level 1 from this CPU's catalogue file" \
+    "$(awk -F, 'NR > 1 && $5 == "all" { print $3 "/" $4 }' auto.csv | sort -u | grep -c '^perf-sapphirerapids/tma_\(retiring\|bad_speculation\|frontend_bound\|backend_bound\)$')" 4
+"$PMUTOP" --sysfs-root skylakex --sim -M TopdownL1 -b -n 1 --fake-clock --format csv > skx-auto.csv 2>&1
+expect_eq "-M on a Skylake-SP: skylakex's file" "$(awk -F, 'NR > 1 { print $3 }' skx-auto.csv | sort -u)" perf-skylakex
+"$PMUTOP" list metrics --sysfs-root sapphirerapids > auto-list.txt
+expect_grep "list metrics: this CPU's perf metrics too" "^tma_retiring  *% *perf-sapphirerapids " auto-list.txt
+expect_grep "list metrics: its uncore ones" "^memory_bandwidth_read  *MB/s *perf-sapphirerapids " auto-list.txt
+cols=$(awk '/ MB\/s / { print index($0, " MB/s ") }' auto-list.txt | sort -u | wc -l)
+expect_eq "list metrics: one unit column, however long perf's names" "$cols" 1
+"$PMUTOP" --sysfs-root sapphirerapids --sim -p perf --dry-run > perf-p.txt 2>&1 && ok || fail "-p perf: $(head -c 300 perf-p.txt)"
+mkdir -p nomodel && cp -R sapphirerapids/sys nomodel/ && rm nomodel/sys/devices/system/cpu/modalias
+"$PMUTOP" --sysfs-root nomodel --sim -p perf -b -n 1 > nomodel.out 2>&1
+expect_eq "-p perf where the model is unknown: exit status" $? 1
+expect_grep "-p perf where the model is unknown: said" "perf's catalogue has no profile for this CPU (its model is unknown" nomodel.out
+"$PMUTOP" --sysfs-root nomodel --sim -M TopdownL1 -b -n 1 > nomodel-m.out 2>&1
+expect_eq "-M TopdownL1 where the model is unknown: exit status" $? 2
+unset PMUTOP_CATALOGUE_PATH
+
 # list metrics -p FILE -v: the catalogue's metrics with perf's descriptions, groups and
 # formulae, as perf list shows them
 "$PMUTOP" list metrics --sysfs-root sapphirerapids -p out/sapphirerapids.ini -v > list.txt

@@ -281,10 +281,11 @@ def profile(cpu, regex, events, metrics, earlier=()):
              "; (mapfile.csv: %s): do not edit, regenerate. %d of %d perf metrics;" % (regex, len(kept), len(by_name)),
              "; left out, with why:"]
     lines += ["; - %s: %s" % (n, why[n]) for n in sorted(why)]
-    lines += ["[profile]", "name = perf-%s" % cpu, "title = perf's metrics for %s" % cpu, "requires = cpu", ""]
     when = "when = cpuid ~%s" % regex
     if earlier:  # perf takes mapfile.csv's first line that names the CPU: not those above
         when += "\nunless = cpuid %s" % " ".join("~" + r for r in earlier)
+    # the profile's own when/unless: pmutop picks the file for the CPU from the headers
+    lines += ["[profile]", "name = perf-%s" % cpu, "title = perf's metrics for %s" % cpu, "requires = cpu", when, ""]
     td = groups.pop("td", {})
     if td:
         td["slots"] = "slots"  # the kernel's perf-metrics group is led by slots

@@ -24,6 +24,20 @@ static bool list_all;     /* list metrics --all */
 static bool list_verbose; /* list metrics -v: each one's description, groups and formulae */
 static int list_nprofiles;
 static const char **list_profile_names; /* list metrics -p NAME|FILE: these, not the machine's */
+static int name_width = 32, profile_width = 10; /* list metrics: the widest of what it lists */
+
+/* Columns as wide as the longest name and profile name of these profiles' metrics (perf's
+ * reach 60 characters), so every unit starts in one column. */
+static void widen_columns(struct profile *const *ps, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (ps[i]->nmetrics && (int)strlen(ps[i]->name) > profile_width)
+			profile_width = (int)strlen(ps[i]->name);
+		for (int k = 0; k < ps[i]->nmetrics; k++)
+			if ((int)strlen(ps[i]->metrics[k].name) > name_width)
+				name_width = (int)strlen(ps[i]->metrics[k].name);
+	}
+}
 
 /* Which PMUs the profiles chosen for this machine count: bound[i] for m->pmus[i]; note[i]
  * why a profile that would count it does not (the CPU model), or NULL. */
@@ -129,11 +143,11 @@ static void put_metric(const struct profile *p, const struct prof_metric *pm, bo
 {
 	char units[64];
 	metric_units(pm, units, sizeof(units));
-	fprintf(out, "%-32s ", pm->name);
+	fprintf(out, "%-*s ", name_width, pm->name);
 	put_padded(units, 8);
 	/* perf's metrics are titled by their names: their description says more */
 	const char *what = pm->description && !strcmp(pm->title, pm->name) ? pm->description : pm->title;
-	fprintf(out, " %-10s %s%s\n", p->name, what, here ? "" : "  (not on this machine)");
+	fprintf(out, " %-*s %s%s\n", profile_width, p->name, what, here ? "" : "  (not on this machine)");
 	if (!list_verbose)
 		return;
 	if (pm->description && what != pm->description)
@@ -179,6 +193,13 @@ static void list_metrics(const struct machine *m, bool all)
 	struct profile **cand, **chosen = NULL;
 	int n = list_nprofiles ? load_named(&cand) : catalog_load_for(m, &cand);
 	int nc = n > 0 && list_nprofiles ? (chosen = cand, n) : n > 0 ? catalog_select(cand, n, m, &chosen) : 0;
+	if (!list_nprofiles) /* and perf's catalogue for this CPU (what -M chooses from) */
+		nc = catalog_add_perf(m, &chosen, nc);
+	struct profile **every;
+	int ne = all ? catalog_load_all(&every) : 0;
+	widen_columns(chosen, nc);
+	if (ne > 0)
+		widen_columns(every, ne);
 	diag_set_quiet(true); /* binding's warnings are the monitor's business */
 	struct session *s = nc > 0 ? session_new(m, chosen, nc) : NULL;
 	diag_set_quiet(false);
@@ -202,8 +223,6 @@ static void list_metrics(const struct machine *m, bool all)
 	for (int i = 0; i < nc; i++)
 		profile_free(chosen[i]);
 	free(chosen);
-	struct profile **every;
-	int ne = all ? catalog_load_all(&every) : 0;
 	for (int i = 0; i < ne; i++) {
 		for (int j = 0; j < every[i]->nmetrics; j++) {
 			char *key = xasprintf("%s/%s", every[i]->name, every[i]->metrics[j].name);

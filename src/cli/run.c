@@ -98,13 +98,17 @@ static int load_profiles(const struct options *o, const struct machine *m, struc
 	if (o->nprofiles) {
 		*out = xcalloc((size_t)o->nprofiles, sizeof(struct profile *));
 		for (int i = 0; i < o->nprofiles; i++) {
-			char *path = catalog_find_profile(o->profiles[i]);
+			bool perf = !strcmp(o->profiles[i], "perf"); /* this CPU's of perf's catalogue */
+			char *path = perf ? NULL : catalog_find_profile(o->profiles[i]);
 			int nerr = 0;
-			(*out)[i] = path ? profile_load(path, &nerr) : NULL;
+			(*out)[i] = perf ? catalog_perf_profile(m) : path ? profile_load(path, &nerr) : NULL;
 			free(path);
 			if ((*out)[i])
 				continue;
-			if (nerr)
+			if (perf)
+				fprintf(stderr, "pmutop: perf's catalogue has no profile for this CPU (%s; see pmutop list "
+						"profiles)\n", m->cpuid ? m->cpuid : "its model is unknown");
+			else if (nerr)
 				fprintf(stderr, "pmutop: %d error%s in profile %s\n", nerr, nerr == 1 ? "" : "s", o->profiles[i]);
 			else
 				fprintf(stderr, "pmutop: no profile '%s' (see pmutop list profiles)\n", o->profiles[i]);
@@ -119,6 +123,8 @@ static int load_profiles(const struct options *o, const struct machine *m, struc
 	struct profile **all;
 	int n = catalog_load_for(m, &all);
 	int k = catalog_select(all, n, m, out);
+	if (o->metrics) /* -M: perf's metrics and metric groups of this CPU too, as perf stat -M */
+		k = catalog_add_perf(m, out, k);
 	if (!k) {
 		fprintf(stderr, "pmutop: no profile matches this machine's PMUs and none is a fallback "
 				"(see pmutop list profiles; choose one with -p)\n");

@@ -23,6 +23,7 @@
 #include "base/diag.h"
 #include "base/expr.h"
 #include "base/util.h"
+#include "machine/cpuid.h"
 #include "machine/encode_memo.h"
 #include "machine/pcimap.h"
 
@@ -81,6 +82,10 @@ bool pmu_pattern_match(const char *pattern, const char *name, char caps[][2][64]
 
 bool profile_matches(const struct profile *p, const struct machine *m)
 {
+	if (p->when && !cpuid_listed(m->cpuid, p->when + 1))
+		return false; /* a profile for other CPU models (perf's catalogue: one a model) */
+	if (p->unless && cpuid_listed(m->cpuid, p->unless + 1))
+		return false;
 	for (int i = 0; i < p->nrequires; i++)
 		for (int j = 0; j < m->npmus; j++)
 			if (fnmatch(p->requires[i], m->pmus[j].name, 0) == 0)

@@ -27,9 +27,10 @@ static bool names_model(const char *attr)
  * cpuid.) */
 static bool attr_holds(const char *v, char **words)
 {
-	bool cpuid = !strcmp(words[0], "cpuid");
+	if (!strcmp(words[0], "cpuid"))
+		return cpuid_listed(v, words + 1);
 	for (char **w = words + 1; v && *w; w++)
-		if (cpuid ? ((*w)[0] == '~' ? cpuid_regex_matches(*w + 1, v) : cpuid_glob_matches(*w, v)) : !fnmatch(*w, v, 0))
+		if (!fnmatch(*w, v, 0))
 			return true;
 	return false;
 }

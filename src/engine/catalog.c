@@ -267,6 +267,68 @@ int catalog_select(struct profile **all, int n, const struct machine *m, struct 
 	return k;
 }
 
+static int catalogue_dirs(char ***dirs)
+{
+	int n = 0;
+	*dirs = NULL;
+	const char *env = getenv("PMUTOP_CATALOGUE_PATH");
+	if (env && *env) {
+		char *copy = xstrdup(env), *save = NULL;
+		for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
+			add_dir(dirs, &n, xstrdup(d));
+		free(copy);
+	}
+	if (running_from_build_tree())
+		add_dir(dirs, &n, xstrdup(PMUTOP_ABS_BUILDDIR "/catalogue"));
+	add_dir(dirs, &n, xstrdup(PMUTOP_CATALOGUEDIR));
+	char *moved = beside_binary("catalogue");
+	if (moved)
+		add_dir(dirs, &n, moved);
+	return n;
+}
+
+struct profile *catalog_perf_profile(const struct machine *m)
+{
+	if (!m->cpuid)
+		return NULL; /* the catalogue is per CPU model */
+	char **dirs;
+	int ndirs = catalogue_dirs(&dirs);
+	struct profile *found = NULL;
+	for (int d = 0; d < ndirs && !found; d++) {
+		char **names;
+		int k = list_dir(dirs[d], &names);
+		for (int i = 0; i < k && !found; i++) {
+			if (!str_has_suffix(names[i], ".ini"))
+				continue;
+			char *path = path_join(dirs[d], names[i]);
+			struct profile *h = profile_load_header(path); /* the model, without compiling */
+			int nerr;
+			if (h && h->when && profile_matches(h, m))
+				found = profile_load(path, &nerr);
+			profile_free(h);
+			free(path);
+		}
+		free_names(names, k);
+	}
+	free_names(dirs, ndirs);
+	return found;
+}
+
+int catalog_add_perf(const struct machine *m, struct profile ***profiles, int n)
+{
+	struct profile *p = catalog_perf_profile(m);
+	for (int i = 0; p && i < n; i++)
+		if (!strcmp((*profiles)[i]->name, p->name)) { /* chosen with -p already */
+			profile_free(p);
+			p = NULL;
+		}
+	if (!p)
+		return n;
+	*profiles = xrealloc(*profiles, sizeof(**profiles) * (size_t)(n + 1));
+	(*profiles)[n] = p;
+	return n + 1;
+}
+
 static int machine_dirs(char ***dirs)
 {
 	int n = 0;

@@ -25,6 +25,15 @@ int catalog_load_for(const struct machine *m, struct profile ***out);
  * Takes ownership of all; returns the chosen, frees the rest. */
 int catalog_select(struct profile **all, int n, const struct machine *m, struct profile ***chosen);
 
+/* perf's catalogue (tools/gen-catalogue.py's profiles, one per perf CPU directory):
+ * $PMUTOP_CATALOGUE_PATH (colon-separated), the build tree's catalogue/ when pmutop runs
+ * from it, the installed directory. The profile for m's CPU model (the first whose
+ * [profile] when/unless names it, as perf's mapfile.csv picks one), whole; NULL if none. */
+struct profile *catalog_perf_profile(const struct machine *m);
+/* -M and list metrics: it appended to the n *profiles (unless one of them is it); the
+ * new count. */
+int catalog_add_perf(const struct machine *m, struct profile ***profiles, int n);
+
 /* Directory of bundled demo machine NAME (holds sys/ and model.ini), or NULL. */
 char *catalog_find_machine(const char *name);
 /* The traffic model --sim uses on a tree without one (default-model.ini beside the demo

@@ -534,8 +534,16 @@ static void profile_key(struct loader *L, const char *name, const char *value)
 	} else if (!strcmp(name, "always")) {
 		if (!prof_parse_bool(value, &p->always))
 			lerror(L, L->in.line, value_column(L), "always must be yes or no");
+	} else if (!strcmp(name, "when") || !strcmp(name, "unless")) {
+		char ***w = !strcmp(name, "when") ? &p->when : &p->unless;
+		str_split_free(*w);
+		*w = str_split(value, NULL);
+		if (!(*w)[0] || strcmp((*w)[0], "cpuid") || !(*w)[1])
+			lerror(L, L->in.line, value_column(L), "[profile] %s wants cpuid and one or more models", name);
+		check_model_regexes(L, name, value, (*w)[0] ? *w + 1 : *w);
 	} else {
-		lerror(L, L->in.line, 0, "unknown key '%s' in [profile] (known: name, title, requires, fallback, always)", name);
+		lerror(L, L->in.line, 0,
+		       "unknown key '%s' in [profile] (known: name, title, requires, fallback, always, when, unless)", name);
 	}
 }
 
@@ -734,6 +742,8 @@ void profile_free(struct profile *p)
 {
 	if (!p)
 		return;
+	str_split_free(p->when);
+	str_split_free(p->unless);
 	for (int i = 0; i < p->ngroups; i++) {
 		struct prof_group *g = &p->groups[i];
 		free(g->name);

@@ -175,6 +175,8 @@ struct profile {
 	char **requires; /* PMU name globs: selected when any matches */
 	bool fallback;   /* used when no other profile matches */
 	bool always;     /* used on every machine, beside the others (its panes say what is missing) */
+	char **when;     /* "cpuid" then its globs or ~regexes: only for those CPU models, or NULL */
+	char **unless;   /* ... and not for these (perf's mapfile: the first line that names it) */
 	bool header_only; /* from profile_load_header: no groups, metrics or panes read */
 	int ngroups;
 	struct prof_group *groups;

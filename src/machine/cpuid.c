@@ -177,3 +177,11 @@ int cpuid_regex_matches(const char *regex, const char *cpuid)
 	size_t len = !full_pattern && full_cpuid ? (size_t)(strrchr(cpuid, '-') - cpuid) : strlen(cpuid);
 	return (size_t)(at[0].rm_eo - at[0].rm_so) == len;
 }
+
+int cpuid_listed(const char *cpuid, char *const *models)
+{
+	for (char *const *w = models; cpuid && *w; w++)
+		if ((*w)[0] == '~' ? cpuid_regex_matches(*w + 1, cpuid) : cpuid_glob_matches(*w, cpuid))
+			return 1;
+	return 0;
+}

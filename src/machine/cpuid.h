@@ -20,4 +20,8 @@ int cpuid_glob_matches(const char *glob, const char *cpuid);
  * pattern with a stepping names no cpuid without one. */
 int cpuid_regex_matches(const char *regex, const char *cpuid);
 
+/* Does one of MODELS (NULL-terminated: globs, or ~regexes as mapfile.csv writes them)
+ * name this CPU? False where the model is unknown (cpuid NULL). */
+int cpuid_listed(const char *cpuid, char *const *models);
+
 #endif
