@@ -49,11 +49,18 @@ def load_json_events(cpu_dir):
     sbsa = os.path.join(os.path.dirname(os.path.dirname(cpu_dir)), "sbsa.json")
     if os.path.exists(sbsa):  # arm64: the standard metrics, after the core's own
         paths.append(sbsa)
+    arch = os.path.dirname(os.path.dirname(cpu_dir))
+    std = {}  # arm64: the architecture's standard events a directory names (ArchStdEvent)
+    for name in ("common-and-microarch.json", "recommended.json"):
+        if os.path.exists(os.path.join(arch, name)):
+            std.update({e["EventName"]: e for e in json.load(open(os.path.join(arch, name))) if "EventName" in e})
     for path in paths:
         for e in json.load(open(path)):
             if "MetricExpr" in e:
                 e.setdefault("MetricName", e.get("ArchStdEvent"))
                 metrics.append(e)
+            elif isinstance(e, dict) and "EventName" not in e and e.get("ArchStdEvent") in std:
+                events.setdefault(("", e["ArchStdEvent"]), std[e["ArchStdEvent"]])
             elif "EventName" in e:
                 events[(e.get("Unit", ""), e["EventName"])] = e
                 events.setdefault(("", e["EventName"]), e)

@@ -104,7 +104,7 @@ expect_eq "list metrics: one unit column, however long perf's names" "$cols" 1
 mkdir -p nomodel && cp -R sapphirerapids/sys nomodel/ && rm nomodel/sys/devices/system/cpu/modalias
 "$PMUTOP" --sysfs-root nomodel --sim -p perf -b -n 1 > nomodel.out 2>&1
 expect_eq "-p perf where the model is unknown: exit status" $? 1
-expect_grep "-p perf where the model is unknown: said" "perf's catalogue has no profile for this CPU (its model is unknown" nomodel.out
+expect_grep "-p perf where the model is unknown: said" "perf's catalogue has no profile for this CPU (none names its model" nomodel.out
 "$PMUTOP" --sysfs-root nomodel --sim -M TopdownL1 -b -n 1 > nomodel-m.out 2>&1
 expect_eq "-M TopdownL1 where the model is unknown: exit status" $? 2
 unset PMUTOP_CATALOGUE_PATH
@@ -171,6 +171,36 @@ SPEC
         { fail "$cpu: the generated metrics differ from perf's MetricExpr:"; head -n 12 "$cpu.out" >&2; }
     tail -n 1 "$cpu.out"
 done
+
+# Arm's catalogue (perf's arm64 JSON: ArchStdEvent resolved through the architecture's
+# events and sbsa.json's metrics) on Neoverse trees picked by their MIDR, perf's
+# strcmp_cpuid_str() answered per class of CPUs (N2 before r0p3, N2 r0p3 on, V2)
+aarch="${PERF_EVENTS_DIR:-}/arch/arm64"
+for spec in arm/neoverse-n2-v2:0x00000000410fd490 arm/neoverse-n2-v2:0x00000000410fd493 \
+            arm/neoverse-n2-v2:0x00000000410fd4f0 arm/neoverse-n1:0x00000000413fd0c1 arm/neoverse-v1:0x00000000411fd401; do
+    cpu=${spec%%:*} midr=${spec#*:}
+    python3 "$gen" "$aarch" out "$cpu" > cover.txt
+    kept=$(sed -n "s|^$cpu: \([0-9]*\) of \([0-9]*\) .*|\1|p" cover.txt)
+    total=$(sed -n "s|^$cpu: \([0-9]*\) of \([0-9]*\) .*|\2|p" cover.txt)
+    echo "$cpu ($midr): $kept of $total perf metrics"
+    [ "${kept:-0}" -gt 0 ] && [ $((kept * 100)) -ge $((total * 95)) ] && ok ||
+        fail "$cpu: $kept of $total perf metrics, below 95 %"
+    tree=arm-$midr
+    MIDR=$midr sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" neoverse-v2 "$tree" 2 4 > /dev/null
+    # picked by the MIDR alone: -p perf, as -M does
+    if PMUTOP_CATALOGUE_PATH="$scratch/out" "$PMUTOP" --sysfs-root "$tree" --sim -p perf -b -n 3 --fake-clock --format json --raw \
+        > "$tree.jsonl" 2> "$tree.err"; then ok; else fail "$cpu on $midr: $(head -c 300 "$tree.err")"; fi
+    ini="out/$(echo "$cpu" | tr / -).ini"
+    sed -n 's/^\[metric \(.*\)\]$/\1 \1/p' "$ini" > "$tree.map"
+    python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$aarch" "$cpu" "$tree" "$tree.jsonl" "$tree.map" > "$tree.out" && ok ||
+        { fail "$cpu on $midr: the generated metrics differ from perf's MetricExpr:"; head -n 12 "$tree.out" >&2; }
+    tail -n 1 "$tree.out"
+done
+PMUTOP_CATALOGUE_PATH="$scratch/out" "$PMUTOP" --sysfs-root arm-0x00000000410fd4f0 --sim -M TopdownL1 -b -n 1 --fake-clock \
+    --format csv > arm-m.csv 2>&1
+expect_eq "-M TopdownL1 on a Neoverse V2: perf's level 1 from its catalogue file" \
+    "$(awk -F, 'NR > 1 && $5 == "all" { print $3 "/" $4 }' arm-m.csv | sort -u | tr '\n' ' ')" \
+    "perf-arm-neoverse-n2-v2/backend_bound perf-arm-neoverse-n2-v2/bad_speculation perf-arm-neoverse-n2-v2/frontend_bound perf-arm-neoverse-n2-v2/retiring "
 
 # a profile binds only the models its directory is for: Skylake-SP is not Cascade Lake
 cpuinfo skylakex 6 85 4

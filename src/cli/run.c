@@ -107,7 +107,7 @@ static int load_profiles(const struct options *o, const struct machine *m, struc
 				continue;
 			if (perf)
 				fprintf(stderr, "pmutop: perf's catalogue has no profile for this CPU (%s; see pmutop list "
-						"profiles)\n", m->cpuid ? m->cpuid : "its model is unknown");
+						"profiles)\n", m->cpuid ? m->cpuid : "none names its model");
 			else if (nerr)
 				fprintf(stderr, "pmutop: %d error%s in profile %s\n", nerr, nerr == 1 ? "" : "s", o->profiles[i]);
 			else

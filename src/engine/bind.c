@@ -80,11 +80,26 @@ bool pmu_pattern_match(const char *pattern, const char *name, char caps[][2][64]
 	return match_from(pattern, name, caps, ncaps);
 }
 
+/* Does the machine's CPU model match words ("cpuid" or "midr_el1", then models)? An Arm
+ * machine's MIDR is its PMUs' midr_el1 attribute (machine/discover.c). */
+static bool model_listed(const struct machine *m, char **words)
+{
+	if (!strcmp(words[0], "cpuid"))
+		return cpuid_listed(m->cpuid, words + 1);
+	for (int i = 0; i < m->npmus; i++) {
+		const char *midr = pmu_attr(&m->pmus[i], "midr_el1");
+		for (char **w = words + 1; midr && *w; w++)
+			if (!fnmatch(*w, midr, 0))
+				return true;
+	}
+	return false;
+}
+
 bool profile_matches(const struct profile *p, const struct machine *m)
 {
-	if (p->when && !cpuid_listed(m->cpuid, p->when + 1))
+	if (p->when && !model_listed(m, p->when))
 		return false; /* a profile for other CPU models (perf's catalogue: one a model) */
-	if (p->unless && cpuid_listed(m->cpuid, p->unless + 1))
+	if (p->unless && model_listed(m, p->unless))
 		return false;
 	for (int i = 0; i < p->nrequires; i++)
 		for (int j = 0; j < m->npmus; j++)

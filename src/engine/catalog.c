@@ -289,8 +289,6 @@ static int catalogue_dirs(char ***dirs)
 
 struct profile *catalog_perf_profile(const struct machine *m)
 {
-	if (!m->cpuid)
-		return NULL; /* the catalogue is per CPU model */
 	char **dirs;
 	int ndirs = catalogue_dirs(&dirs);
 	struct profile *found = NULL;

@@ -538,8 +538,9 @@ static void profile_key(struct loader *L, const char *name, const char *value)
 		char ***w = !strcmp(name, "when") ? &p->when : &p->unless;
 		str_split_free(*w);
 		*w = str_split(value, NULL);
-		if (!(*w)[0] || strcmp((*w)[0], "cpuid") || !(*w)[1])
-			lerror(L, L->in.line, value_column(L), "[profile] %s wants cpuid and one or more models", name);
+		if (!(*w)[0] || (strcmp((*w)[0], "cpuid") && strcmp((*w)[0], "midr_el1")) || !(*w)[1])
+			lerror(L, L->in.line, value_column(L), "[profile] %s wants cpuid or midr_el1 and one or more models",
+			       name);
 		check_model_regexes(L, name, value, (*w)[0] ? *w + 1 : *w);
 	} else {
 		lerror(L, L->in.line, 0,
