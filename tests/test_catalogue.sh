@@ -172,6 +172,21 @@ SPEC
     tail -n 1 "$cpu.out"
 done
 
+# a hybrid (Alder Lake): each kind of core's metrics on its own PMU (cpu_core, cpu_atom),
+# their sums apart (all-pcores, all-ecores), a metric both define with a formula each
+python3 "$gen" "$arch" out alderlake > cover.txt
+cat cover.txt
+sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" adl adl 1 8 > /dev/null
+cpuinfo adl 6 151 2
+if PMUTOP_CATALOGUE_PATH="$scratch/out" "$PMUTOP" --sysfs-root adl --sim -p perf -b -n 3 --fake-clock --format json --raw \
+    > adl.jsonl 2> adl.err; then ok; else fail "alderlake: $(head -c 300 adl.err)"; fi
+sed -n 's/^\[metric \(.*\)\]$/\1 \1/p' out/alderlake.ini > adl.map
+python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$arch" alderlake adl adl.jsonl adl.map > adl.out && ok ||
+    { fail "alderlake: the generated metrics differ from perf's MetricExpr:"; head -n 12 adl.out >&2; }
+tail -n 1 adl.out
+grep -q '"metric":"tma_retiring","instance":"all-ecores"' adl.jsonl && grep -q '"metric":"tma_retiring","instance":"all-pcores"' adl.jsonl &&
+    ok || fail "alderlake: tma_retiring of each kind of core"
+
 # Arm's catalogue (perf's arm64 JSON: ArchStdEvent resolved through the architecture's
 # events and sbsa.json's metrics) on Neoverse trees picked by their MIDR, perf's
 # strcmp_cpuid_str() answered per class of CPUs (N2 before r0p3, N2 r0p3 on, V2)

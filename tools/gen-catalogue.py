@@ -74,14 +74,21 @@ def tokens(expr):
     return out
 
 
+# a hybrid CPU's two core PMUs, as its JSON's Unit names them (P-cores, E-cores)
+HYBRID = ("cpu_core", "cpu_atom")
+
+
 def load(cpu_dir):
-    events, metrics = {}, []
+    """({"": the core's and uncore events, "cpu_core": ..., "cpu_atom": ...} by upper-case
+    name, metrics): a hybrid CPU names the same event once per kind of core."""
+    events, metrics = {"": {}}, []
     for path in sorted(glob.glob(os.path.join(cpu_dir, "*.json"))):
         for e in json.load(open(path)):
             if "MetricExpr" in e:
                 metrics.append(e)
             elif "EventName" in e:
-                events[e["EventName"].upper()] = e
+                unit = e.get("Unit") if e.get("Unit") in HYBRID else ""
+                events.setdefault(unit, {})[e["EventName"].upper()] = e
     return events, metrics
 
 
@@ -108,7 +115,7 @@ def encode(e):
     name = e["EventName"].upper()
     if name in FIXED:
         return None, FIXED[name]
-    pmu = unit_pmu(e["Unit"]) if e.get("Unit") else None
+    pmu = unit_pmu(e["Unit"]) if e.get("Unit") and e["Unit"] not in HYBRID else None
     msr = int(str(e.get("MSRIndex", "0")).split(",")[0], 0)
     if msr and msr not in MSR_FIELD:
         raise ValueError("event %s programs MSR %#x" % (e["EventName"], msr))
@@ -181,20 +188,28 @@ def translate(m, events, known_metrics, by_encoding, suffix=""):
             if not ev or not ev.get("Unit"):
                 raise ValueError("source_count() of %s, not an uncore event" % name[16:])
             out.append(("#ncpus", group_of(unit_pmu(ev["Unit"]))))
-        elif name.startswith("cpu@") and name.endswith("@") and ":" not in name:
-            # cpu@EVENT,term=value@: the core event with terms changed (cmask=1, edge)
-            ev, _, extra = name[4:-1].partition(",")
+        elif re.match(r"(cpu|cpu_core|cpu_atom)@", name) and name.endswith("@") and ":" not in name:
+            # cpu@EVENT,term=value@: the core event with terms changed (cmask=1, edge); a
+            # hybrid's cpu_atom@EVENT@ is its kind's (translated for that kind alone)
+            ev, _, extra = name[name.index("@") + 1:-1].partition(",")
+            if not extra and (ev.startswith("topdown-") or ev in ("slots", "TOPDOWN.SLOTS")):
+                ev = "slots" if ev == "TOPDOWN.SLOTS" else ev  # cpu_core@topdown-retiring@
+                groups.setdefault("td", {})[ident(ev)] = ev
+                out.append(("td", ident(ev)))
+                continue
             if ev.upper() not in events:
                 raise ValueError("unknown event %s" % ev)
             pmu, enc = encode(events[ev.upper()])
             if pmu:
                 raise ValueError("cpu@ of uncore event %s" % ev)
             terms = dict(t.split("=", 1) if "=" in t else (t, "1") for t in enc.split(","))
+            base = dict(terms)
             for t in filter(None, extra.split(",")):
                 k, _, v = t.partition("=")
                 terms[k] = v or "1"
+            # named by the terms that differ from the event's own (umask=0xc is another event)
             var = ident(ev.upper() + "__" + "_".join("%s_%s" % kv for kv in sorted(terms.items())
-                                                     if kv[0] not in ("event", "umask")))
+                                                     if base.get(kv[0]) != kv[1]))
             event("core", var, ",".join("%s=%s" % kv for kv in terms.items()))
         elif name.split("@")[0] in OTHER_PMUS and name.endswith("@") and name.count("@") == 2 \
                 and re.fullmatch(r"[a-z0-9_.-]+", name.split("@")[1]):
@@ -270,11 +285,14 @@ def uncore_group(name, pmu, cpu, when, events):
     return lines + ["event.%s = %s" % (k, events[k]) for k in sorted(events)] + [""]
 
 
-def translate_all(by_name, events, suffix, answers):
+def translate_all(by_name, events, suffix, answers, only=None):
     """Every metric translated for one class of CPUs (strcmp_cpuid_str answered), then
-    kept_closed: (kept, why)."""
+    kept_closed: (kept, why). only: the groups a metric may read (else left out)."""
     trans, by_encoding = {}, {}
     for name, m in sorted(by_name.items()):
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
+            trans[name] = "its name %r is not a profile's metric name (letters, digits, _ . -)" % name
+            continue
         expr = m["MetricExpr"]
         for q, a in answers.items():
             expr = expr.replace("strcmp_cpuid_str(%s)" % q, a)
@@ -287,23 +305,28 @@ def translate_all(by_name, events, suffix, answers):
             trans[name] = translate(dict(m, MetricExpr=expr), events, by_name, by_encoding, suffix)
         except ValueError as e:
             trans[name] = str(e)
+        if only and not isinstance(trans[name], str) and set(trans[name][1]) - only:
+            trans[name] = "reads %s's events, not a core PMU's" % sorted(set(trans[name][1]) - only)[0]
     return keep_closed(trans)
 
 
-def core_groups(cpu, kind, when, groups, suffix):
+def core_groups(cpu, kind, when, groups, suffix, pmu=None, sums=None):
     """The core PMU's groups of one class: TopDown's perf-metrics group (x86), the core
-    group, the other PMUs' (x86)."""
+    group, the other PMUs' (x86). pmu: a hybrid's kind of core (cpu_core), whose sums
+    are named with sums (-pcores) apart from the other kind's."""
     lines = []
+    pmu = pmu or CORE_PMU[kind]
+    agg = ["aggregate = socket all"] + (["aggregate_suffix = %s" % sums] if sums else [])
     td = groups.pop("td" + suffix, {})
     if td:
         td["slots"] = "slots"  # the kernel's perf-metrics group is led by slots
-        lines += ["[group td%s]" % suffix, "title = TopDown perf metrics (%s)" % cpu, "pmu = cpu", "needs = slots", when,
-                  "per = cpu", "aggregate = socket all", "grouped = yes", "leader = slots"]
+        lines += ["[group td%s]" % suffix, "title = TopDown perf metrics (%s)" % cpu, "pmu = %s" % pmu, "needs = slots",
+                  when, "per = cpu"] + agg + ["grouped = yes", "leader = slots"]
         lines += ["event.%s = %s" % (k, td[k]) for k in sorted(td, key=lambda k: (k != "slots", k))]
         lines.append("")
     core = groups.pop("core" + suffix, {})
-    lines += ["[group core%s]" % suffix, "title = Core events (%s)" % cpu, "pmu = %s" % CORE_PMU[kind], when,
-              "per = cpu", "aggregate = socket all", "grouped = no"]
+    lines += ["[group core%s]" % suffix, "title = Core events (%s)" % cpu, "pmu = %s" % pmu, when,
+              "per = cpu"] + agg + ["grouped = no"]
     if kind == "arm64":
         lines.append("attrs = caps/slots")  # #slots; a PMU without it leaves those metrics out
     lines += ["event.%s = %s" % (k, core[k]) for k in sorted(core)]
@@ -380,6 +403,43 @@ def metric_lines(name, m, per_class):
     return lines + ["title = %s" % name, ""]
 
 
+def hybrid_profile(cpu, regex, when, by_unit, metrics):
+    """A hybrid CPU's: each kind of core's metrics (the JSON's Unit) on groups of its own
+    PMU, their sums apart (all-pcores, all-ecores, as perf shows cpu_core and cpu_atom);
+    a metric both kinds define has a formula for each."""
+    kinds = (("_p", "cpu_core", "-pcores"), ("_e", "cpu_atom", "-ecores"))
+    per_kind, why = [], {}
+    for suffix, unit, _sums in kinds:
+        by_name = {m["MetricName"]: m for m in metrics if m.get("Unit") == unit}
+        # one kind's groups only (not yet the msr, C-state or uncore PMUs': their sums are
+        # not named by kind)
+        kept, lost = translate_all(by_name, dict(by_unit[""], **by_unit.get(unit, {})), suffix, {},
+                                   {"core" + suffix, "td" + suffix})
+        why.update({"%s (%s)" % (n, unit): r for n, r in lost.items()})
+        per_kind.append((kept, by_name))
+    for m in metrics:
+        if "MetricName" in m and m.get("Unit") not in HYBRID:
+            why[m["MetricName"]] = "of neither kind of core (a hybrid's; not yet)"
+    nkept = sum(len(k) for k, _b in per_kind)
+    total = nkept + len(why)
+    lines = ["; %s.ini - generated by tools/gen-catalogue.py from perf's pmu-events x86/%s" % (cpu, cpu),
+             "; (mapfile.csv: %s): do not edit, regenerate. %d of %d perf metrics;" % (regex, nkept, total),
+             "; left out, with why:"] + ["; - %s: %s" % (n, why[n]) for n in sorted(why)]
+    lines += ["[profile]", "name = perf-%s" % cpu, "title = perf's metrics for %s" % cpu,
+              "requires = cpu_core cpu_atom", when, ""]
+    for (suffix, unit, sums), (kept, _b) in zip(kinds, per_kind):
+        groups = {}
+        for t in kept.values():
+            for g, evs in t[1].items():
+                groups.setdefault(g, {}).update(evs)
+        lines += core_groups(cpu, "x86", when, groups, suffix, unit, sums)
+    names = sorted(set(per_kind[0][0]) | set(per_kind[1][0]))
+    for n in names:
+        m = per_kind[0][1].get(n) or per_kind[1][1][n]
+        lines += metric_lines(n, m, [k for k, _b in per_kind if n in k])
+    return "\n".join(lines) + "\n", nkept, total
+
+
 def write(out, cpu, text):
     with open(os.path.join(out, cpu.replace("/", "-") + ".ini"), "w") as f:
         f.write(text)
@@ -425,11 +485,14 @@ def main():
         above.append(regex)
         if only and cpu not in only:
             continue
-        events, metrics = load(os.path.join(arch, cpu))
+        by_unit, metrics = load(os.path.join(arch, cpu))
         when = "when = cpuid ~%s" % regex
         if earlier:  # perf takes mapfile.csv's first line that names the CPU: not those above
             when += "\nunless = cpuid %s" % " ".join("~" + r for r in earlier)
-        text, kept, total = profile(cpu, regex, when, events, metrics)
+        if any(m.get("Unit") in HYBRID for m in metrics):
+            text, kept, total = hybrid_profile(cpu, regex, when, by_unit, metrics)
+        else:
+            text, kept, total = profile(cpu, regex, when, by_unit[""], metrics)
         write(out, cpu, text)
         print("%s: %d of %d perf metrics" % (cpu, kept, total))
 
