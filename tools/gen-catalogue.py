@@ -2,26 +2,31 @@
 """gen-catalogue.py - pmutop profiles from perf's pmu-events JSON (its catalogue).
 
 usage: gen-catalogue.py ARCH_DIR OUT_DIR [CPU_DIR...]
-  ARCH_DIR  tools/perf/pmu-events/arch/x86 of a linux-source (build-libperf.sh keeps a copy
-            in libperf-local/pmu-events/arch/x86); a newer kernel's regenerates the same way
-  OUT_DIR   where CPU_DIR.ini files go (one per perf CPU directory of mapfile.csv)
+  ARCH_DIR  tools/perf/pmu-events/arch/x86 or arch/arm64 of a linux-source (build-libperf.sh
+            keeps a copy in libperf-local/pmu-events/arch); a newer kernel's the same way
+  OUT_DIR   where the CPU_DIR.ini files go (one per perf CPU directory of mapfile.csv;
+            arm/neoverse-n1 writes arm-neoverse-n1.ini)
   CPU_DIR   only these (default: every core entry of mapfile.csv)
 
-Each profile carries perf's core metrics for that CPU: perf's MetricName, its MetricExpr
+Each profile carries perf's metrics for that CPU: perf's MetricName, its MetricExpr
 (metrics reading each other by name, perf's literals, 'if else', d_ratio), ScaleUnit as
-scale and unit, MetricGroup as groups (what -M chooses by), BriefDescription as description, and the events it reads, encoded as perf's
-jevents.py encodes them (the fixed counters' pseudo-encodings turned into real ones).
-TopDown's perf-metrics events (topdown-*) form a group of their own led by slots, as the
-kernel requires; the metrics read them as td.EVENT. Bound to the CPUs mapfile.csv gives
-the directory (when = cpuid ~REGEX, perf's full-match rule). Same input, same bytes out.
+scale and unit, MetricGroup as groups (what -M chooses by), BriefDescription as
+description, and the events it reads, encoded as perf's jevents.py encodes them (the
+fixed counters' pseudo-encodings turned into real ones, its term table). TopDown's
+perf-metrics events (topdown-*) form a group of their own led by slots, as the kernel
+requires; the metrics read them as td.EVENT. perf's legacy names (cycles) are read as
+perf reads them; the msr PMU's events (TSC, msr@aperf@), the C-state PMUs'
+(cstate_core@c6-residency@) and the uncore PMUs' (the JSON's Unit: CHA, IMC, AMD's DF)
+from groups of those PMUs, summed per socket and machine, that the metrics import
+(GROUP.EVENT); source_count(X) * #num_packages is ncpus. A hybrid's metrics are each kind
+of core's (cpu_core, cpu_atom), on groups of its PMU; arm64's are read with
+tools/catalogue_arm.py (ArchStdEvent, MIDRs, strcmp_cpuid_str()). The profile and its
+groups are bound to the CPUs mapfile.csv gives the directory (when = cpuid ~REGEX, perf's
+full-match and first-line rules; when = midr_el1 GLOB on arm64). Same input, same bytes.
 
-perf's legacy event names (cycles, instructions) are read as perf reads them, and the
-events of the msr PMU (TSC, msr@aperf@) and the C-state PMUs (cstate_core@c6-residency@)
-from groups of those PMUs (GROUP.EVENT), each counted on its own CPUs.
-
-What this version leaves out, per metric, with the reason in the file's head: uncore
-events (Unit), other PMU-qualified events, event modifiers (:u, :k), TSX events,
-source_count(), has_event(), strcmp_cpuid_str(), #slots, hybrid CPUs' metrics.
+What this version leaves out, per metric, with the reason in the file's head: other
+PMU-qualified events (one box's), event modifiers (:u, :k), has_event(), a hybrid's
+metrics of neither kind of core (C-states, TSC, uncore), names a profile cannot carry.
 """
 import csv
 import glob
