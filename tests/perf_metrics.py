@@ -316,7 +316,17 @@ class Evaluator:
             return len({p for p, _ in self.sources[key]}) * self.value("#num_packages", pmu, counts)
         return len(self.sources[key])
 
+    def has_event(self, event, pmu):
+        """perf's has_event(): 1 where the event parses on this machine (a sysfs alias)."""
+        try:
+            self.config_of(pmu, event)
+            return 1
+        except (KeyError, OSError):
+            return 0
+
     def eval(self, expr, pmu, counts):
+        expr = re.sub(r"has_event\(([^)]*)\)",
+                      lambda m: str(self.has_event(re.sub(r"\\(.)", r"\1", m.group(1)), pmu)), expr)
         expr = re.sub(r"source_count\(([^)]*)\)\s*\*\s*#num_packages",
                       lambda m: repr(float(self.source_count_packages(re.sub(r"\\(.)", r"\1", m.group(1)), pmu,
                                                                       counts))), expr)

@@ -58,6 +58,10 @@ LEGACY = {"cycles", "cpu-cycles", "instructions", "branches", "branch-instructio
 # residency counters (intel/cstate.c; their cpumask is a CPU per core or per package).
 # An unqualified name perf finds only as such a PMU's alias (TSC) goes to its PMU.
 OTHER_PMUS = ("msr", "cstate_core", "cstate_pkg")
+# Intel's TSX events, sysfs aliases of the core PMU only where the CPU has RTM (intel/core.c:
+# cycles-t is event=0x3c,in_tx=1): optional, their metrics absent without TSX
+TSX = {"cycles-t", "cycles-ct", "tx-start", "tx-commit", "tx-abort", "tx-capacity", "tx-conflict",
+       "el-start", "el-commit", "el-abort", "el-capacity", "el-conflict"}
 OTHER_ALIASES = {"tsc": "msr"}
 UNSUPPORTED_CALLS = ("source_count", "has_event", "strcmp_cpuid_str")
 
@@ -172,6 +176,12 @@ def translate(m, events, known_metrics, by_encoding, suffix=""):
     # perf's source_count(EVENT) * #num_packages (the boxes summed into an uncore count,
     # times the sockets): the counters summed into the instance, pmutop's ncpus
     expr = re.sub(r"source_count\(([A-Za-z0-9_.]+)\)\s*\*\s*#num_packages", r"__source_count__\1", m["MetricExpr"])
+    # has_event(cycles-t): the metric lives on a group that needs the TSX alias, where the
+    # answer is 1 (without TSX perf shows 0; pmutop shows no value)
+    tsx = re.findall(r"has_event\(((?:[a-z]|\\-)+)\)", expr)
+    if any(re.sub(r"\\(.)", r"\1", t) not in TSX for t in tsx):
+        raise ValueError("has_event() of other than a TSX event")
+    expr = re.sub(r"has_event\(((?:[a-z]|\\-)+)\)", "1", expr)
     for kind, text in tokens(expr):
         if kind != "name":
             out.append(text if kind == "num" else {"|": " || ", "&": " && "}.get(text, text))
@@ -237,12 +247,20 @@ def translate(m, events, known_metrics, by_encoding, suffix=""):
             event(group_of(pmu) if pmu else "core", ident(name.upper()), enc)
         elif low in OTHER_ALIASES:
             event(OTHER_ALIASES[low], ident(low.upper()), low)
-        elif low in LEGACY:
+        elif low in LEGACY or low in TSX:
             event("core", ident(low), low)
         else:
             raise ValueError("unknown event %s" % name)
-    uncore = [t[0] for t in out if isinstance(t, tuple) and t[0] not in ("core", "td", "#ncpus") + OTHER_PMUS]
-    host = uncore[0] if uncore else "core"
+    if tsx:  # its TSX events on the TSX group (needs the alias), the rest imported (one
+        # counter an event: cycles stays the core group's)
+        core = groups.get("core", {})
+        moved = {v for v, terms in core.items() if terms in TSX}
+        out = [("tsx", t[1]) if isinstance(t, tuple) and t[0] == "core" and t[1] in moved else t for t in out]
+        groups["tsx"] = {v: core.pop(v) for v in moved}
+        if not core:
+            groups.pop("core", None)
+    uncore = [t[0] for t in out if isinstance(t, tuple) and t[0] not in ("core", "td", "#ncpus", "tsx") + OTHER_PMUS]
+    host = uncore[0] if uncore else "tsx" if tsx else "core"
     if any(t[0] == "#ncpus" and t[1] != host for t in out if isinstance(t, tuple)):
         raise ValueError("source_count() of another group's event")
     text = "".join(t if isinstance(t, str) else "ncpus" if t[0] == "#ncpus" else t[1] if t[0] == host
@@ -334,8 +352,14 @@ def core_groups(cpu, kind, when, groups, suffix, pmu=None, sums=None):
               "per = cpu"] + agg + ["grouped = no"]
     if kind == "arm64":
         lines.append("attrs = caps/slots")  # #slots; a PMU without it leaves those metrics out
-    lines += ["event.%s = %s" % (k, core[k]) for k in sorted(core)]
+    lines += ["%s.%s = %s" % ("optional" if core[k] in TSX else "event", k, core[k]) for k in sorted(core)]
     lines.append("")
+    tsx = groups.pop("tsx" + suffix, {})
+    if tsx:  # perf's has_event(cycles-t): only where the CPU has TSX (RTM)
+        lines += ["[group tsx%s]" % suffix, "title = TSX events (%s)" % cpu, "pmu = %s" % pmu,
+                  "needs = %s" % ("cycles-t" if "cycles-t" in tsx.values() else min(v for v in tsx.values() if v in TSX)), when, "per = cpu"] + agg + ["grouped = no"]
+        lines += ["%s.%s = %s" % ("optional" if tsx[k] in TSX else "event", k, tsx[k]) for k in sorted(tsx)]
+        lines.append("")
     for pmu in OTHER_PMUS:  # each on its own CPUs (its cpumask), named as the core's; which
         # residencies a model has the kernel says (cstate.c): one it lacks leaves out the
         # metrics that read it, not the group
