@@ -206,6 +206,9 @@ class Evaluator:
             fields = {"event": (0, 0xff), "umask": (8, 0xff), "cmask": (24, 0xff), "edge": (18, 1), "inv": (23, 1),
                       "any": (21, 1)}
             for k, v in terms.items():
+                if k == "config1":  # a raw word: it replaces the event's
+                    c1 = int(v, 0)
+                    continue
                 shift, mask = fields[k]
                 c = (c & ~(mask << shift)) | (int(v, 0) & mask) << shift
             return pmu_, c, c1

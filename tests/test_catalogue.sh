@@ -22,7 +22,7 @@ cpuinfo() {
 # CPU_DIR:TREE_KIND:UNCORE:MODEL:STEPPING:FLOOR (the percentage of perf's metrics kept
 # today): a core PMU (gen-cpu.sh) and the uncore of that Xeon (gen-xeon.sh), 2 sockets
 for spec in sapphirerapids:spr:spr:143:8:96 emeraldrapids:spr:emr:207:2:96 icelakex:icl:icx:106:6:96 \
-            skylakex:skl:skx:85:4:93 cascadelakex:skl:clx:85:7:93; do
+            skylakex:skl:skx:85:4:96 cascadelakex:skl:clx:85:7:96; do
     IFS=: read -r cpu kind uncore model step floor <<SPEC
 $spec
 SPEC

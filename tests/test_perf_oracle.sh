@@ -153,19 +153,21 @@ profile_oracle() { # NAME PROFILE MIN WHAT
     n=$((n + m))
 }
 # perf's catalogue: every event a generated profile opens (Sapphire Rapids' and Skylake-SP's
-# core metrics: perf's JSON encodings, offcore_rsp=, frontend=, ldlat=, cmask and edge
-# terms) encoded as perf encodes the same string on the same tree
+# metrics: perf's JSON encodings, offcore_rsp=, frontend=, ldlat=, cmask and edge terms, the
+# TSX aliases, msr and C-state events, the uncore's with their split umask, ch_mask and
+# fc_mask, a CHA event's config1) encoded as perf encodes the same string on the same tree
 arch="${PERF_EVENTS_DIR:-}/arch/x86"
 if command -v python3 > /dev/null && [ -f "$arch/mapfile.csv" ]; then
-    for cat in sapphirerapids:spr:143:8 skylakex:skl:85:4; do
-        IFS=: read -r dir kind model step <<SPEC
+    for cat in sapphirerapids:spr:spr:143:8 skylakex:skl:skx:85:4; do
+        IFS=: read -r dir kind uncore model step <<SPEC
 $cat
 SPEC
         python3 "$TOP_SRCDIR/tools/gen-catalogue.py" "$arch" catalogue "$dir" > /dev/null
         sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" "$kind" "$dir" 1 2
+        XEON_MODEL=$uncore sh "$TOP_SRCDIR/tests/fixtures/gen-xeon.sh" "$dir" 1 2 2 1 1 2 # and its uncore
         mkdir -p "$dir/proc"
         printf 'vendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: %d\nstepping\t: %d\n\n' "$model" "$step" > "$dir/proc/cpuinfo"
-        profile_oracle "$dir" "catalogue/$dir.ini" 150 "150 or more core events of perf's catalogue"
+        profile_oracle "$dir" "catalogue/$dir.ini" 170 "170 or more core and uncore events of perf's catalogue"
     done
 else
     skip_check "the catalogue's events: python3 or perf's pmu-events JSON is missing"

@@ -226,6 +226,16 @@ def translate(m, events, known_metrics, by_encoding, suffix=""):
             var = ident(ev.upper() + "__" + "_".join("%s_%s" % kv for kv in sorted(terms.items())
                                                      if base.get(kv[0]) != kv[1]))
             event("core", var, ",".join("%s=%s" % kv for kv in terms.items()))
+        elif re.fullmatch(r"[a-z0-9]+@[A-Z0-9_.]+,[a-z0-9_]+=(0x)?[0-9a-fA-F]+@", name) and \
+                events.get(name.split("@")[1].split(",")[0].upper(), {}).get("Unit") and \
+                unit_pmu(events[name.split("@")[1].split(",")[0].upper()]["Unit"]).endswith("_" + name.split("@")[0]):
+            # cha@UNC_CHA_TOR_INSERTS.IA_MISS,config1=0x40431@: the uncore event, a term changed
+            ev, term = name.split("@")[1].split(",")
+            pmu, enc = encode(events[ev.upper()])
+            terms = dict(t.split("=", 1) for t in enc.split(","))
+            k, v = term.split("=")
+            terms[k] = v
+            event(group_of(pmu), ident(ev.upper() + "__" + k + "_" + v), ",".join("%s=%s" % kv for kv in terms.items()))
         elif name.split("@")[0] in OTHER_PMUS and name.endswith("@") and name.count("@") == 2 \
                 and re.fullmatch(r"[a-z0-9_.-]+", name.split("@")[1]):
             alias = name.split("@")[1]  # cstate_core@c6-residency@
