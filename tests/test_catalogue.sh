@@ -95,6 +95,10 @@ expect_eq "-M TopdownL1 without -p: perf's level 1 from this CPU's catalogue fil
     "$(awk -F, 'NR > 1 && $5 == "all" { print $3 "/" $4 }' auto.csv | sort -u | grep -c '^perf-sapphirerapids/tma_\(retiring\|bad_speculation\|frontend_bound\|backend_bound\)$')" 4
 "$PMUTOP" --sysfs-root skylakex --sim -M TopdownL1 -b -n 1 --fake-clock --format csv > skx-auto.csv 2>&1
 expect_eq "-M on a Skylake-SP: skylakex's file" "$(awk -F, 'NR > 1 { print $3 }' skx-auto.csv | sort -u)" perf-skylakex
+# one definition per metric: a name xeon.ini and perf both define is perf's
+"$PMUTOP" --sysfs-root sapphirerapids --sim -M memory_bandwidth_read -b -n 1 --fake-clock --format csv > one.csv 2>&1
+expect_eq "-M a metric xeon.ini defines too: perf's definition alone" \
+    "$(awk -F, 'NR > 1 { print $3 }' one.csv | sort -u | tr '\n' ' ')" "perf-sapphirerapids "
 "$PMUTOP" list metrics --sysfs-root sapphirerapids > auto-list.txt
 expect_grep "list metrics: this CPU's perf metrics too" "^tma_retiring  *% *perf-sapphirerapids " auto-list.txt
 expect_grep "list metrics: its uncore ones" "^memory_bandwidth_read  *MB/s *perf-sapphirerapids " auto-list.txt

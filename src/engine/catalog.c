@@ -301,8 +301,8 @@ struct profile *catalog_perf_profile(const struct machine *m)
 			char *path = path_join(dirs[d], names[i]);
 			struct profile *h = profile_load_header(path); /* the model, without compiling */
 			int nerr;
-			if (h && h->when && profile_matches(h, m))
-				found = profile_load(path, &nerr);
+			if (h && h->when && profile_matches(h, m) && (found = profile_load(path, &nerr)))
+				found->perf = true;
 			profile_free(h);
 			free(path);
 		}

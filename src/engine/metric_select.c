@@ -70,6 +70,17 @@ static void want_events(struct profile *p)
 	}
 }
 
+/* One definition per metric: a name perf's catalogue defines is perf's metric, not a
+ * hand profile's of the same name (xeon.ini's memory_bandwidth_read). */
+static bool perf_defines(struct profile **ps, int n, const char *name)
+{
+	for (int pi = 0; pi < n; pi++)
+		for (int mi = 0; ps[pi]->perf && mi < ps[pi]->nmetrics; mi++)
+			if (!strcasecmp(ps[pi]->metrics[mi].name, name))
+				return true;
+	return false;
+}
+
 int metrics_select(struct profile **ps, int n, const char *spec, char **err)
 {
 	*err = NULL;
@@ -80,10 +91,10 @@ int metrics_select(struct profile **ps, int n, const char *spec, char **err)
 	char **words = str_split(copy, NULL);
 	free(copy);
 	for (char **w = words; *w && !*err; w++) {
-		bool found = false;
+		bool found = false, perfs = perf_defines(ps, n, *w);
 		for (int pi = 0; pi < n; pi++)
 			for (int mi = 0; mi < ps[pi]->nmetrics; mi++)
-				if (names_metric(&ps[pi]->metrics[mi], *w)) {
+				if (names_metric(&ps[pi]->metrics[mi], *w) && (ps[pi]->perf || !perfs)) {
 					choose(ps[pi], mi);
 					found = true;
 				}

@@ -184,6 +184,7 @@ struct profile {
 	struct prof_metric *metrics;
 	int *metric_order; /* metric indices, each after the metrics its formulae read */
 	bool selecting;    /* -M chose some of its metrics (prof_metric.selected) */
+	bool perf;         /* perf's catalogue's, for this CPU (catalog_perf_profile) */
 	int npanes;
 	struct prof_pane *panes;
 };
