@@ -188,6 +188,7 @@ class Evaluator:
         self.duration = math.nan  # the interval being evaluated, in seconds
         self.sources, self.whole = {}, False  # the instance's counters per event; is it "all"
         self.metric_names = {m["MetricName"] for m in metrics}
+        self.encodings = {}
 
     def metric(self, name, pmu):
         for m in self.metrics:
@@ -196,6 +197,19 @@ class Evaluator:
         raise KeyError("no perf metric %s for %s" % (name, pmu))
 
     def config_of(self, pmu, name):
+        """(pmu, config, config1) of an event as perf would open it, read once per name
+        (the tree's files do not change while this runs)."""
+        key = (pmu, name)
+        if key not in self.encodings:
+            try:
+                self.encodings[key] = self.encode(pmu, name)
+            except (KeyError, OSError) as e:
+                self.encodings[key] = e
+        if isinstance(self.encodings[key], Exception):
+            raise self.encodings[key]
+        return self.encodings[key]
+
+    def encode(self, pmu, name):
         terms = {}
         if "@" in name:  # cpu_core@EVENT@ or cpu@EVENT\,cmask\=1@
             pmu, name = name.split("@")[0], name.split("@")[1]
