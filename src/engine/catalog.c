@@ -52,6 +52,27 @@ static void add_dir(char ***dirs, int *n, char *dir)
 	(*dirs)[(*n)++] = dir;
 }
 
+/* Each directory of a colon-separated $VAR, in order. */
+static void add_path_var(char ***dirs, int *n, const char *var)
+{
+	const char *env = getenv(var);
+	if (!env || !*env)
+		return;
+	char *copy = xstrdup(env), *save = NULL;
+	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
+		add_dir(dirs, n, xstrdup(d));
+	free(copy);
+}
+
+/* The installed directory, then SUB beside the binary (an installed tree moved). */
+static void add_installed(char ***dirs, int *n, const char *installed, const char *sub)
+{
+	add_dir(dirs, n, xstrdup(installed));
+	char *moved = beside_binary(sub);
+	if (moved)
+		add_dir(dirs, n, moved);
+}
+
 int catalog_profile_dirs(char ***dirs)
 {
 	int n = 0;
@@ -59,22 +80,13 @@ int catalog_profile_dirs(char ***dirs)
 	bool dev = running_from_build_tree();
 	if (dev)
 		add_dir(dirs, &n, xstrdup(PMUTOP_ABS_SRCDIR "/profiles"));
-	const char *env = getenv("PMUTOP_PROFILE_PATH");
-	if (env && *env) {
-		char *copy = xstrdup(env), *save = NULL;
-		for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
-			add_dir(dirs, &n, xstrdup(d));
-		free(copy);
-	}
+	add_path_var(dirs, &n, "PMUTOP_PROFILE_PATH");
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
 	if (xdg && *xdg)
 		add_dir(dirs, &n, xasprintf("%s/pmutop/profiles", xdg));
 	else if (home && *home)
 		add_dir(dirs, &n, xasprintf("%s/.config/pmutop/profiles", home));
-	add_dir(dirs, &n, xstrdup(PMUTOP_PROFILEDIR));
-	char *moved = beside_binary("profiles");
-	if (moved)
-		add_dir(dirs, &n, moved);
+	add_installed(dirs, &n, PMUTOP_PROFILEDIR, "profiles");
 	return n;
 }
 
@@ -271,19 +283,10 @@ static int catalogue_dirs(char ***dirs)
 {
 	int n = 0;
 	*dirs = NULL;
-	const char *env = getenv("PMUTOP_CATALOGUE_PATH");
-	if (env && *env) {
-		char *copy = xstrdup(env), *save = NULL;
-		for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
-			add_dir(dirs, &n, xstrdup(d));
-		free(copy);
-	}
+	add_path_var(dirs, &n, "PMUTOP_CATALOGUE_PATH");
 	if (running_from_build_tree())
 		add_dir(dirs, &n, xstrdup(PMUTOP_ABS_BUILDDIR "/catalogue"));
-	add_dir(dirs, &n, xstrdup(PMUTOP_CATALOGUEDIR));
-	char *moved = beside_binary("catalogue");
-	if (moved)
-		add_dir(dirs, &n, moved);
+	add_installed(dirs, &n, PMUTOP_CATALOGUEDIR, "catalogue");
 	return n;
 }
 
@@ -336,10 +339,7 @@ static int machine_dirs(char ***dirs)
 		add_dir(dirs, &n, xstrdup(env));
 	if (running_from_build_tree())
 		add_dir(dirs, &n, xstrdup(PMUTOP_ABS_SRCDIR "/profiles/machines"));
-	add_dir(dirs, &n, xstrdup(PMUTOP_MACHINEDIR));
-	char *moved = beside_binary("machines");
-	if (moved)
-		add_dir(dirs, &n, moved);
+	add_installed(dirs, &n, PMUTOP_MACHINEDIR, "machines");
 	return n;
 }
 
