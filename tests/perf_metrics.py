@@ -188,6 +188,7 @@ class Evaluator:
         self.duration = math.nan  # the interval being evaluated, in seconds
         self.sources, self.whole = {}, False  # the instance's counters per event; is it "all"
         self.metric_names = {m["MetricName"] for m in metrics}
+        self.unkinded = {m["MetricName"] for m in metrics if not m.get("Unit")}
         self.encodings = {}
 
     def metric(self, name, pmu):
@@ -377,13 +378,19 @@ def main():
     events, metrics = load_json_events(os.path.join(arch, cpu))
     ev = Evaluator(events, metrics, root)
     sockets = cpu_sockets(root)
-    pairs = [l.split() for l in open(mapping) if l.strip() and not l.startswith("#")]
+    # OURS THEIRS a line; a tab between where perf's name has a space
+    pairs = [l.rstrip("\n").split("\t") if "\t" in l else l.split() for l in open(mapping)
+             if l.strip() and not l.startswith("#")]
     bad = agreed = 0
     for line in open(raw):
         frame = json.loads(line)
         ev.duration = frame["interval_ns"] / 1e9
-        per_inst = {}
+        per_inst, seen = {}, set()
         for c in frame["counters"]:
+            once = (c["instance"], c["pmu"], c["cpu"], c["config"], c["config1"])
+            if once in seen:  # two groups count one event on one CPU (a hybrid's msr for a
+                continue      # kind of core and for all): perf counts it once
+            seen.add(once)
             # an uncore event counts on every box of its PMU (perf merges uncore_cha_N)
             counted = pmu_base(c["pmu"]) if c["pmu"].startswith(("uncore_", "amd_")) else c["pmu"]
             key = (counted, int(c["config"], 16), int(c["config1"], 16))
@@ -404,20 +411,25 @@ def main():
             for agg in ("all", "socket%d" % sock if sock is not None else None):
                 if agg is None:
                     continue
-                suffix = "-ecores" if inst["pmu"] == "cpu_atom" else "-pcores" if hybrid else ""
-                a = sums.setdefault(agg + suffix, {"pmu": inst["pmu"], "counts": {}, "sources": {}})
-                if helper(a["pmu"]):
-                    a["pmu"] = inst["pmu"]
-                for k, v in inst["counts"].items():
-                    a["counts"][k] = a["counts"].get(k, 0) + v
-                    a["sources"].setdefault(k, set()).update(inst["sources"][k])
+                # each kind's sums, and every CPU's (a hybrid's metrics of neither kind)
+                kind = "-ecores" if inst["pmu"] == "cpu_atom" else "-pcores" if hybrid else ""
+                for suffix in {kind, ""}:
+                    a = sums.setdefault(agg + suffix, {"pmu": inst["pmu"], "counts": {}, "sources": {}})
+                    if helper(a["pmu"]):
+                        a["pmu"] = inst["pmu"]
+                    for k, v in inst["counts"].items():
+                        a["counts"][k] = a["counts"].get(k, 0) + v
+                        a["sources"].setdefault(k, set()).update(inst["sources"][k])
         per_inst.update(sums)
         shown = {(m["metric"], m["instance"]): m.get("value") for m in frame["metrics"]}
         for ours, theirs in pairs:
-            if hybrid:
+            # a hybrid's metric of a kind of core: its sums are that kind's (-pcores), its
+            # all and socketN a blend of both kinds; one of neither kind (C-states): every CPU's
+            of_kind = hybrid and theirs not in ev.unkinded
+            if of_kind:
                 bad, agreed = check_blends(ev, per_inst, shown, ours, theirs, bad, agreed)
             for name, inst in per_inst.items():
-                if (ours, name) not in shown:
+                if (ours, name) not in shown or (of_kind and name + "-pcores" in per_inst):
                     continue
                 try:
                     pm = ev.metric(theirs, inst["pmu"])

@@ -13,6 +13,12 @@ arch="${PERF_EVENTS_DIR:-}/arch/x86"
 [ -f "$arch/mapfile.csv" ] || skip "perf's pmu-events JSON not found in '$arch' (build-libperf.sh keeps it)"
 cd "$scratch"
 gen="$TOP_SRCDIR/tools/gen-catalogue.py"
+# metric_map INI: each metric's name and perf's (perf_name where a '%' or space made them
+# differ), a tab between, as perf_metrics.py pairs them
+metric_map() {
+    awk '/^\[metric / { if (n != "") print n "\t" p; n = substr($2, 1, length($2) - 1); p = n }
+         /^perf_name = / { p = substr($0, 13) } END { if (n != "") print n "\t" p }' "$1"
+}
 # cpuinfo DIR FAMILY MODEL STEPPING: the model perf's get_cpuid_str reads
 cpuinfo() {
     mkdir -p "$1/proc"
@@ -44,7 +50,7 @@ SPEC
     else
         fail "$cpu: pmutop on the generated profile: $(head -c 300 "$cpu.err")"
     fi
-    sed -n 's/^\[metric \(.*\)\]$/\1 \1/p' "out/$cpu.ini" > "$cpu.map"
+    metric_map "out/$cpu.ini" > "$cpu.map"
     if python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$arch" "$cpu" "$cpu" "$cpu.jsonl" "$cpu.map" > "$cpu.out"; then
         ok
     else
@@ -75,7 +81,7 @@ print("group", len(group), "shown", len(shown), "missing", sorted(group - shown)
 PY
 expect_grep "-M TopdownL1: every TopdownL1 metric and only what they read" "^group [1-9][0-9]* shown [0-9]* missing \[\] extra \[\]$" l1-check.txt
 cat l1-check.txt
-sed -n 's/^\[metric \(.*\)\]$/\1 \1/p' out/sapphirerapids.ini > l1.map
+metric_map out/sapphirerapids.ini > l1.map
 python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$arch" sapphirerapids sapphirerapids l1.jsonl l1.map > l1.out && ok ||
     fail "-M TopdownL1 differs from perf's MetricExpr: $(head -n 3 l1.out)"
 "$PMUTOP" --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M TopdownL1 --dry-run | cut -f3 | sort -u > l1-events.txt
@@ -170,7 +176,7 @@ SPEC
     else
         fail "$cpu: pmutop on the generated profile: $(head -c 300 "$cpu.err")"
     fi
-    sed -n 's/^\[metric \(.*\)\]$/\1 \1/p' "out/$cpu.ini" > "$cpu.map"
+    metric_map "out/$cpu.ini" > "$cpu.map"
     python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$arch" "$cpu" "$cpu-tree" "$cpu.jsonl" "$cpu.map" > "$cpu.out" && ok ||
         { fail "$cpu: the generated metrics differ from perf's MetricExpr:"; head -n 12 "$cpu.out" >&2; }
     tail -n 1 "$cpu.out"
@@ -180,16 +186,30 @@ done
 # their sums apart (all-pcores, all-ecores), a metric both define with a formula each
 python3 "$gen" "$arch" out alderlake > cover.txt
 cat cover.txt
+kept=$(sed -n "s/^alderlake: \([0-9]*\) of \([0-9]*\) .*/\1/p" cover.txt)
+total=$(sed -n "s/^alderlake: \([0-9]*\) of \([0-9]*\) .*/\2/p" cover.txt)
+[ "${kept:-0}" -gt 0 ] && [ $((kept * 100)) -ge $((total * 95)) ] && ok || fail "alderlake: $kept of $total perf metrics, below 95 %"
 sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" adl adl 1 8 > /dev/null
 cpuinfo adl 6 151 2
 if PMUTOP_CATALOGUE_PATH="$scratch/out" "$PMUTOP" --sysfs-root adl --sim -p perf -b -n 3 --fake-clock --format json --raw \
     > adl.jsonl 2> adl.err; then ok; else fail "alderlake: $(head -c 300 adl.err)"; fi
-sed -n 's/^\[metric \(.*\)\]$/\1 \1/p' out/alderlake.ini > adl.map
+metric_map out/alderlake.ini > adl.map
 python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$arch" alderlake adl adl.jsonl adl.map > adl.out && ok ||
     { fail "alderlake: the generated metrics differ from perf's MetricExpr:"; head -n 12 adl.out >&2; }
 tail -n 1 adl.out
 grep -q '"metric":"tma_retiring","instance":"all-ecores"' adl.jsonl && grep -q '"metric":"tma_retiring","instance":"all-pcores"' adl.jsonl &&
     ok || fail "alderlake: tma_retiring of each kind of core"
+# of neither kind: C-state residencies over every CPU (perf -a), the TSC per kind of core
+# for a kind's metrics (its core frequency)
+for want in '"metric":"C6_Pkg_Residency","instance":"all"' '"metric":"C6_Core_Residency","instance":"all"' \
+            '"metric":"tma_info_system_core_frequency","instance":"all-pcores"'; do
+    grep -q "$want" adl.jsonl && ok || fail "alderlake: no $want"
+done
+# perf's names with a '%' (pct in pmutop's, which Prometheus and formulae take): -M takes perf's
+PMUTOP_CATALOGUE_PATH="$scratch/out" "$PMUTOP" --sysfs-root adl --sim -M 'tma_info_bottleneck_%_load_miss_bound_cycles' -b -n 1 \
+    --fake-clock --format csv > pct.csv 2> pct.err
+expect_eq "-M with perf's name tma_info_bottleneck_%_load_miss_bound_cycles" \
+    "$(awk -F, 'NR > 1 && $5 == "all-ecores" { print $4 }' pct.csv)" tma_info_bottleneck_pct_load_miss_bound_cycles
 
 # Arm's catalogue (perf's arm64 JSON: ArchStdEvent resolved through the architecture's
 # events and sbsa.json's metrics) on Neoverse trees picked by their MIDR, perf's
@@ -210,7 +230,7 @@ for spec in arm/neoverse-n2-v2:0x00000000410fd490 arm/neoverse-n2-v2:0x000000004
     if PMUTOP_CATALOGUE_PATH="$scratch/out" "$PMUTOP" --sysfs-root "$tree" --sim -p perf -b -n 3 --fake-clock --format json --raw \
         > "$tree.jsonl" 2> "$tree.err"; then ok; else fail "$cpu on $midr: $(head -c 300 "$tree.err")"; fi
     ini="out/$(echo "$cpu" | tr / -).ini"
-    sed -n 's/^\[metric \(.*\)\]$/\1 \1/p' "$ini" > "$tree.map"
+    metric_map "$ini" > "$tree.map"
     python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$aarch" "$cpu" "$tree" "$tree.jsonl" "$tree.map" > "$tree.out" && ok ||
         { fail "$cpu on $midr: the generated metrics differ from perf's MetricExpr:"; head -n 12 "$tree.out" >&2; }
     tail -n 1 "$tree.out"

@@ -270,7 +270,11 @@ def translate(m, events, known_metrics, by_encoding, suffix=""):
         if not core:
             groups.pop("core", None)
     uncore = [t[0] for t in out if isinstance(t, tuple) and t[0] not in ("core", "td", "#ncpus", "tsx") + OTHER_PMUS]
-    host = uncore[0] if uncore else "tsx" if tsx else "core"
+    # a metric of the msr and C-state PMUs alone (C6_Pkg_Residency) lives on the first it
+    # reads, counted on that PMU's CPUs: a hybrid has no one core group for it
+    others = [t[0] for t in out if isinstance(t, tuple) and t[0] in OTHER_PMUS]
+    own = refs or any(isinstance(t, tuple) and t[0] in ("core", "td") for t in out)
+    host = uncore[0] if uncore else "tsx" if tsx else "core" if own or not others else others[0]
     if any(t[0] == "#ncpus" and t[1] != host for t in out if isinstance(t, tuple)):
         raise ValueError("source_count() of another group's event")
     text = "".join(t if isinstance(t, str) else "ncpus" if t[0] == "#ncpus" else t[1] if t[0] == host
@@ -323,7 +327,7 @@ def translate_all(by_name, events, suffix, answers, only=None):
     kept_closed: (kept, why). only: the groups a metric may read (else left out)."""
     trans, by_encoding = {}, {}
     for name, m in sorted(by_name.items()):
-        if not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+", profile_name(name)):
             trans[name] = "its name %r is not a profile's metric name (letters, digits, _ . -)" % name
             continue
         expr = m["MetricExpr"]
@@ -339,7 +343,7 @@ def translate_all(by_name, events, suffix, answers, only=None):
         except ValueError as e:
             trans[name] = str(e)
         if only and not isinstance(trans[name], str) and set(trans[name][1]) - only:
-            trans[name] = "reads %s's events, not a core PMU's" % sorted(set(trans[name][1]) - only)[0]
+            trans[name] = "reads %s's events, of none of %s" % (sorted(set(trans[name][1]) - only)[0], "/".join(sorted(only)))
     return keep_closed(trans)
 
 
@@ -370,13 +374,21 @@ def core_groups(cpu, kind, when, groups, suffix, pmu=None, sums=None):
                   "needs = %s" % ("cycles-t" if "cycles-t" in tsx.values() else min(v for v in tsx.values() if v in TSX)), when, "per = cpu"] + agg + ["grouped = no"]
         lines += ["%s.%s = %s" % ("optional" if tsx[k] in TSX else "event", k, tsx[k]) for k in sorted(tsx)]
         lines.append("")
-    for pmu in OTHER_PMUS:  # each on its own CPUs (its cpumask), named as the core's; which
-        # residencies a model has the kernel says (cstate.c): one it lacks leaves out the
-        # metrics that read it, not the group
+    return lines + other_groups(cpu, when, groups, suffix, pmu if sums else None, sums)
+
+
+def other_groups(cpu, when, groups, suffix, kind=None, sums=None):
+    """The msr and C-state PMUs' groups, each on its own CPUs (its cpumask), named as the
+    core's; which residencies a model has the kernel says (cstate.c): one it lacks leaves
+    out the metrics that read it, not the group. kind: a hybrid's kind of core, whose CPUs
+    alone the group counts on, its sums named with sums as that kind's core group's."""
+    lines = []
+    for pmu in OTHER_PMUS:
         if pmu + suffix in groups:
             evs = groups.pop(pmu + suffix)
             lines += ["[group %s%s]" % (pmu, suffix), "title = %s events (%s)" % (pmu, cpu), "pmu = %s" % pmu, when,
                       "per = cpu", "aggregate = socket all", "grouped = no"]
+            lines += ["cpus_of = %s" % kind, "aggregate_suffix = %s" % sums] if kind else []
             lines += ["optional.%s = %s" % (k, evs[k]) for k in sorted(evs)]
             lines.append("")
     return lines
@@ -421,13 +433,21 @@ def profile(cpu, source, when, events, metrics, kind="x86", classes=(("", None, 
     return "\n".join(lines) + "\n", len(kept), len(by_name)
 
 
+def profile_name(name):
+    """The profile's name of a perf metric: perf's, but for a '%' (pct) and spaces, which
+    a profile's names, the formula language and Prometheus do not take
+    (tma_info_bottleneck_%_dtlb_miss_bound_cycles); perf_name keeps perf's for -M."""
+    return name.replace("%", "pct").replace(" ", "")
+
+
 def metric_lines(name, m, per_class):
     """A metric's section: its formula (one per class, formula@GROUP, where classes split
     the CPUs), scale, unit, perf's groups and description."""
+    head = ["[metric %s]" % profile_name(name)] + (["perf_name = %s" % name] if profile_name(name) != name else [])
     if len(per_class) == 1:
-        lines = ["[metric %s]" % name, "group = %s" % per_class[0][name][3], "formula = %s" % per_class[0][name][0]]
+        lines = head + ["group = %s" % per_class[0][name][3], "formula = %s" % per_class[0][name][0]]
     else:
-        lines = ["[metric %s]" % name] + ["formula@%s = %s" % (t[name][3], t[name][0]) for t in per_class]
+        lines = head + ["formula@%s = %s" % (t[name][3], t[name][0]) for t in per_class]
     scale, unit = scale_unit(m)
     if scale != 1:
         lines.append("scale = %s" % repr(scale))
@@ -450,15 +470,18 @@ def hybrid_profile(cpu, regex, when, by_unit, metrics):
     per_kind, why = [], {}
     for suffix, unit, _sums in kinds:
         by_name = {m["MetricName"]: m for m in metrics if m.get("Unit") == unit}
-        # one kind's groups only (not yet the msr, C-state or uncore PMUs': their sums are
-        # not named by kind)
+        # one kind's groups (its core PMU's, and the msr PMU's on its CPUs), not yet the
+        # uncore PMUs' (of neither kind)
         kept, lost = translate_all(by_name, dict(by_unit[""], **by_unit.get(unit, {})), suffix, {},
-                                   {"core" + suffix, "td" + suffix})
+                                   {"core" + suffix, "td" + suffix, "msr" + suffix})
         why.update({"%s (%s)" % (n, unit): r for n, r in lost.items()})
         per_kind.append((kept, by_name))
-    for m in metrics:
-        if "MetricName" in m and m.get("Unit") not in HYBRID:
-            why[m["MetricName"]] = "of neither kind of core (a hybrid's; not yet)"
+    # the msr and C-state PMUs' metrics (residencies, SMIs): of neither kind, counted on
+    # those PMUs' own CPUs, summed over all as perf -a sums them
+    by_name = {m["MetricName"]: m for m in metrics if "MetricName" in m and m.get("Unit") not in HYBRID}
+    neither, lost = translate_all(by_name, by_unit[""], "", {}, set(OTHER_PMUS))
+    why.update({n: r for n, r in lost.items()})
+    per_kind.append((neither, by_name))
     nkept = sum(len(k) for k, _b in per_kind)
     total = nkept + len(why)
     lines = ["; %s.ini - generated by tools/gen-catalogue.py from perf's pmu-events x86/%s" % (cpu, cpu),
@@ -472,9 +495,14 @@ def hybrid_profile(cpu, regex, when, by_unit, metrics):
             for g, evs in t[1].items():
                 groups.setdefault(g, {}).update(evs)
         lines += core_groups(cpu, "x86", when, groups, suffix, unit, sums)
-    names = sorted(set(per_kind[0][0]) | set(per_kind[1][0]))
+    groups = {}
+    for t in neither.values():
+        for g, evs in t[1].items():
+            groups.setdefault(g, {}).update(evs)
+    lines += other_groups(cpu, when, groups, "")
+    names = sorted(set(per_kind[0][0]) | set(per_kind[1][0]) | set(neither))
     for n in names:
-        m = per_kind[0][1].get(n) or per_kind[1][1][n]
+        m = next(b[n] for k, b in per_kind if n in k)
         lines += metric_lines(n, m, [k for k, _b in per_kind if n in k])
     return "\n".join(lines) + "\n", nkept, total
 

@@ -152,6 +152,8 @@ static void put_metric(const struct profile *p, const struct prof_metric *pm, bo
 		return;
 	if (pm->description && what != pm->description)
 		fprintf(out, "    %s\n", pm->description);
+	if (pm->perf_name)
+		fprintf(out, "    perf's name: %s\n", pm->perf_name);
 	if (pm->groups) {
 		fprintf(out, "    groups:");
 		for (char **g = pm->groups; *g; g++)

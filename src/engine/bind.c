@@ -817,8 +817,10 @@ static enum model_verdict bind_group(struct session *s, int *cap, struct profile
 			continue;
 		}
 		if (g->split == SPLIT_CPU) {
+			const struct pmu *of = g->cpus_of ? machine_find_pmu(s->machine, g->cpus_of) : NULL;
 			for (int c = 0; c < p->cpus.n; c++)
-				bind_pmu_instance(s, cap, prof, g, p, caps, ncaps, p->cpus.cpu[c]);
+				if (!g->cpus_of || (of && cpulist_contains(&of->cpus, p->cpus.cpu[c])))
+					bind_pmu_instance(s, cap, prof, g, p, caps, ncaps, p->cpus.cpu[c]);
 		} else {
 			bind_pmu_instance(s, cap, prof, g, p, caps, ncaps, -1);
 			if (g->per_bit && s->inst[s->ninstances - 1].nrps)

@@ -11,7 +11,7 @@
 
 static bool names_metric(const struct prof_metric *m, const char *word)
 {
-	if (!strcasecmp(m->name, word))
+	if (!strcasecmp(m->name, word) || (m->perf_name && !strcasecmp(m->perf_name, word)))
 		return true;
 	for (char **g = m->groups; g && *g; g++)
 		if (!strcasecmp(*g, word))
@@ -76,7 +76,8 @@ static bool perf_defines(struct profile **ps, int n, const char *name)
 {
 	for (int pi = 0; pi < n; pi++)
 		for (int mi = 0; ps[pi]->perf && mi < ps[pi]->nmetrics; mi++)
-			if (!strcasecmp(ps[pi]->metrics[mi].name, name))
+			if (!strcasecmp(ps[pi]->metrics[mi].name, name) ||
+			    (ps[pi]->metrics[mi].perf_name && !strcasecmp(ps[pi]->metrics[mi].perf_name, name)))
 				return true;
 	return false;
 }

@@ -380,6 +380,8 @@ static void group_key(struct loader *L, const char *name, const char *value)
 		str_split_free(w);
 	} else if (!strcmp(name, "aggregate_suffix")) {
 		set_string(&g->aggregate_suffix, value);
+	} else if (!strcmp(name, "cpus_of")) {
+		set_string(&g->cpus_of, value);
 	} else if (!strcmp(name, "weight")) {
 		if (!g->weight)
 			g->weight = xcalloc(1, sizeof(*g->weight));
@@ -395,7 +397,7 @@ static void group_key(struct loader *L, const char *name, const char *value)
 		set_string(&g->leader, value);
 	} else {
 		lerror(L, L->in.line, 0, "unknown key '%s' in [group %s] (known: pmu, instance, label, pci_rc, pci_bus, per_bit, title, events, "
-		       "optional, event.NAME, optional.NAME, filter.TERM, choice.FILTER.NAME, attrs, notes, needs, lacks, when, unless, alternative, exclusive, per, aggregate, aggregate_suffix, weight, blend_suffix, grouped, leader)",
+		       "optional, event.NAME, optional.NAME, filter.TERM, choice.FILTER.NAME, attrs, notes, needs, lacks, when, unless, alternative, exclusive, per, aggregate, aggregate_suffix, cpus_of, weight, blend_suffix, grouped, leader)",
 		       name, g->name);
 	}
 }
@@ -466,6 +468,8 @@ static void metric_key(struct loader *L, const char *name, const char *value)
 		free(copy);
 	} else if (!strcmp(name, "description")) {
 		set_string(&m->description, value);
+	} else if (!strcmp(name, "perf_name")) {
+		set_string(&m->perf_name, value);
 	} else if (!strcmp(name, "scale")) {
 		char *end;
 		m->scale = strtod_c(value, &end);
@@ -480,7 +484,7 @@ static void metric_key(struct loader *L, const char *name, const char *value)
 			lerror(L, L->in.line, value_column(L), "alert must be a number (values above it are alarms), not '%s'",
 			       value);
 	} else {
-		lerror(L, L->in.line, 0, "unknown key '%s' in [metric %s] (known: formula, formula@GROUP, group, unit, unit@GROUP, title, description, groups, scale, max, alert)", name,
+		lerror(L, L->in.line, 0, "unknown key '%s' in [metric %s] (known: formula, formula@GROUP, group, unit, unit@GROUP, title, description, perf_name, groups, scale, max, alert)", name,
 		       m->name);
 	}
 }
@@ -757,6 +761,7 @@ void profile_free(struct profile *p)
 		free(g->per_bit);
 		free(g->leader);
 		free(g->aggregate_suffix);
+		free(g->cpus_of);
 		free(g->blend_suffix);
 		if (g->weight)
 			formula_free(g->weight);
@@ -813,6 +818,7 @@ void profile_free(struct profile *p)
 		free(m->unit);
 		free(m->title);
 		free(m->description);
+		free(m->perf_name);
 		str_split_free(m->groups);
 	}
 	free(p->metrics);

@@ -79,6 +79,7 @@ struct prof_group {
 	enum group_split split;
 	bool aggregate_all, aggregate_socket;
 	char *aggregate_suffix; /* appended to "all" and "socketN" (hybrid E-cores: "-ecores") */
+	char *cpus_of;  /* per = cpu on only the CPUs of this PMU (a hybrid's msr per kind of core) */
 	/* what the group's sums weigh where they blend with another group's sums of the same
 	 * name (hybrid P- and E-cores: their slots), so "all" is every CPU; NULL: none */
 	struct prof_formula *weight;
@@ -142,6 +143,7 @@ struct prof_metric {
 		       * a fraction shown in %); a formula reading it by name reads it unscaled */
 	char **groups;      /* perf's MetricGroup names it belongs to (NULL-terminated), or NULL */
 	char *description;  /* perf's BriefDescription, or NULL */
+	char *perf_name;    /* perf's MetricName where it is no profile name ('%', ' '): -M takes it */
 	bool selected;      /* under -M: chosen, or read by a chosen one (profile.selecting) */
 	double max; /* bar scale; 0 = auto */
 	bool has_alert;
