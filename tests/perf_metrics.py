@@ -38,8 +38,8 @@ TOL_PP = None  # --pp N: within N percentage points instead (a definition that d
 
 
 def agrees(got, want):
-    if got is None or math.isnan(want):
-        return False
+    if got is None or math.isnan(want):  # perf's nan (a zero divisor) is no number: none
+        return got is None and math.isnan(want)
     return abs(got - want) <= (TOL_PP if TOL_PP is not None else TOL_REL * abs(want) + TOL_ABS)
 
 
@@ -56,10 +56,12 @@ def load_json_events(cpu_dir):
             std.update({e["EventName"]: e for e in json.load(open(os.path.join(arch, name))) if "EventName" in e})
     for path in paths:
         for e in json.load(open(path)):
-            if "MetricExpr" in e:
+            if "MetricExpr" in e:  # jevents.py: a metric, and an event too where it is named
                 e.setdefault("MetricName", e.get("ArchStdEvent"))
                 metrics.append(e)
-            elif isinstance(e, dict) and "EventName" not in e and e.get("ArchStdEvent") in std:
+                if "EventName" not in e:
+                    continue
+            if isinstance(e, dict) and "EventName" not in e and e.get("ArchStdEvent") in std:
                 events.setdefault(("", e["ArchStdEvent"]), std[e["ArchStdEvent"]])
             elif "EventName" in e:
                 events[(e.get("Unit", ""), e["EventName"])] = e
@@ -193,7 +195,10 @@ class Evaluator:
 
     def metric(self, name, pmu):
         for m in self.metrics:
-            if m["MetricName"] == name and m.get("Unit", pmu) in (pmu, ""):
+            # a Unit is a hybrid's kind of core, or the uncore PMU of the metric's events
+            # (Skylake-SP's LLC_MISSES.PCIE_READ: IIO), which any box of it computes
+            if m["MetricName"] == name and m.get("Unit", pmu) in (pmu, "") or \
+                    m["MetricName"] == name and m["Unit"] not in ("cpu_core", "cpu_atom"):
                 return m
         raise KeyError("no perf metric %s for %s" % (name, pmu))
 
@@ -214,6 +219,9 @@ class Evaluator:
         terms = {}
         if "@" in name:  # cpu_core@EVENT@ or cpu@EVENT\,cmask\=1@
             pmu, name = name.split("@")[0], name.split("@")[1]
+            if all("=" in t for t in name.split(",")):  # armv8_pmuv3_0@event=0x2013@: raw terms
+                c, c1 = format_encode(self.root, pmu, {k: int(v, 0) for k, v in (t.split("=") for t in name.split(","))})
+                return pmu, c, c1
             name, *extra = name.split(",")
             terms = dict(t.split("=") if "=" in t else (t, "1") for t in extra)
         if terms:  # perf's terms on a JSON event: fields of config (Intel's format files)

@@ -8,6 +8,9 @@
 # CPU models perf's mapfile.csv gives its directory; what it leaves out is said, and its
 # share of perf's core metrics does not fall below today's.
 . "$TOP_SRCDIR/tests/lib.sh"
+# a minute of arithmetic: niced, so that the tests timing a server beside it under make -j
+# (test_exporter.sh's flood) keep their CPU
+renice -n 10 $$ > /dev/null 2>&1 || :
 command -v python3 > /dev/null || skip "python3 is not installed"
 arch="${PERF_EVENTS_DIR:-}/arch/x86"
 [ -f "$arch/mapfile.csv" ] || skip "perf's pmu-events JSON not found in '$arch' (build-libperf.sh keeps it)"

@@ -93,9 +93,9 @@ def load(cpu_dir):
     events, metrics = {"": {}}, []
     for path in sorted(glob.glob(os.path.join(cpu_dir, "*.json"))):
         for e in json.load(open(path)):
-            if "MetricExpr" in e:
-                metrics.append(e)
-            elif "EventName" in e:
+            if "MetricExpr" in e:  # a metric; with an EventName an event too (Skylake-SP's
+                metrics.append(e)  # uncore-io.json: LLC_MISSES.PCIE_READ is both)
+            if "EventName" in e:
                 unit = e.get("Unit") if e.get("Unit") in HYBRID else ""
                 events.setdefault(unit, {})[e["EventName"].upper()] = e
     return events, metrics
@@ -362,12 +362,13 @@ def core_groups(cpu, kind, when, groups, suffix, pmu=None, sums=None):
         lines += ["event.%s = %s" % (k, td[k]) for k in sorted(td, key=lambda k: (k != "slots", k))]
         lines.append("")
     core = groups.pop("core" + suffix, {})
-    lines += ["[group core%s]" % suffix, "title = Core events (%s)" % cpu, "pmu = %s" % pmu, when,
-              "per = cpu"] + agg + ["grouped = no"]
-    if kind == "arm64":
-        lines.append("attrs = caps/slots")  # #slots; a PMU without it leaves those metrics out
-    lines += ["%s.%s = %s" % ("optional" if core[k] in TSX else "event", k, core[k]) for k in sorted(core)]
-    lines.append("")
+    if core:  # none where perf's metrics are all uncore (Snow Ridge's)
+        lines += ["[group core%s]" % suffix, "title = Core events (%s)" % cpu, "pmu = %s" % pmu, when,
+                  "per = cpu"] + agg + ["grouped = no"]
+        if kind == "arm64":
+            lines.append("attrs = caps/slots")  # #slots; a PMU without it leaves those metrics out
+        lines += ["%s.%s = %s" % ("optional" if core[k] in TSX else "event", k, core[k]) for k in sorted(core)]
+        lines.append("")
     tsx = groups.pop("tsx" + suffix, {})
     if tsx:  # perf's has_event(cycles-t): only where the CPU has TSX (RTM)
         lines += ["[group tsx%s]" % suffix, "title = TSX events (%s)" % cpu, "pmu = %s" % pmu,
@@ -403,7 +404,9 @@ def profile(cpu, source, when, events, metrics, kind="x86", classes=(("", None, 
     """The profile's text for one CPU directory, and (kept, total). when: the [profile]'s
     when/unless lines (the directory's CPUs); classes: (suffix, group when, answers) per
     class of CPUs its strcmp_cpuid_str() questions tell apart, each with groups of its own."""
-    by_name = {m["MetricName"]: m for m in metrics if "MetricName" in m and not m.get("Unit")}
+    # a metric's Unit is its PMU: a hybrid's kind of core (hybrid_profile's), else the
+    # uncore PMU its events are of (Skylake-SP's power_channel_ppd: iMC)
+    by_name = {m["MetricName"]: m for m in metrics if "MetricName" in m and m.get("Unit") not in HYBRID}
     per_class = [translate_all(by_name, events, suffix, answers) for suffix, _w, answers in classes]
     why = {}
     for _kept, w in per_class:  # kept only where every class keeps it

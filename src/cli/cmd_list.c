@@ -24,18 +24,27 @@ static bool list_all;     /* list metrics --all */
 static bool list_verbose; /* list metrics -v: each one's description, groups and formulae */
 static int list_nprofiles;
 static const char **list_profile_names; /* list metrics -p NAME|FILE: these, not the machine's */
-static int name_width = 32, profile_width = 10; /* list metrics: the widest of what it lists */
+static int name_width = 32, unit_width = 8, profile_width = 10; /* list metrics: the widest of what it lists */
 
-/* Columns as wide as the longest name and profile name of these profiles' metrics (perf's
- * reach 60 characters), so every unit starts in one column. */
+static void metric_units(const struct prof_metric *m, char *buf, size_t len);
+static int text_columns(const char *s);
+
+/* Columns as wide as the longest name, unit and profile name of these profiles' metrics
+ * (perf's names reach 60 characters, Arm's units "percent of operations"), so every unit
+ * and profile starts in one column. */
 static void widen_columns(struct profile *const *ps, int n)
 {
 	for (int i = 0; i < n; i++) {
 		if (ps[i]->nmetrics && (int)strlen(ps[i]->name) > profile_width)
 			profile_width = (int)strlen(ps[i]->name);
-		for (int k = 0; k < ps[i]->nmetrics; k++)
+		for (int k = 0; k < ps[i]->nmetrics; k++) {
+			char units[64];
+			metric_units(&ps[i]->metrics[k], units, sizeof(units));
 			if ((int)strlen(ps[i]->metrics[k].name) > name_width)
 				name_width = (int)strlen(ps[i]->metrics[k].name);
+			if (text_columns(units) > unit_width)
+				unit_width = text_columns(units);
+		}
 	}
 }
 
@@ -130,12 +139,19 @@ static void metric_units(const struct prof_metric *m, char *buf, size_t len)
 	}
 }
 
-/* s padded to w columns as a terminal shows it (UTF-8: °C is two columns' bytes in one) */
-static void put_padded(const char *s, int w)
+/* The columns s takes on a terminal (UTF-8: °C is two bytes in one column each). */
+static int text_columns(const char *s)
 {
 	int cols = 0;
 	for (const unsigned char *c = (const unsigned char *)s; *c; c++)
 		cols += (*c & 0xc0) != 0x80;
+	return cols;
+}
+
+/* s padded to w columns as a terminal shows it */
+static void put_padded(const char *s, int w)
+{
+	int cols = text_columns(s);
 	fprintf(out, "%s%*s", s, cols < w ? w - cols : 0, "");
 }
 
@@ -144,7 +160,7 @@ static void put_metric(const struct profile *p, const struct prof_metric *pm, bo
 	char units[64];
 	metric_units(pm, units, sizeof(units));
 	fprintf(out, "%-*s ", name_width, pm->name);
-	put_padded(units, 8);
+	put_padded(units, unit_width);
 	/* perf's metrics are titled by their names: their description says more */
 	const char *what = pm->description && !strcmp(pm->title, pm->name) ? pm->description : pm->title;
 	fprintf(out, " %-*s %s%s\n", profile_width, p->name, what, here ? "" : "  (not on this machine)");
@@ -188,6 +204,17 @@ static int load_named(struct profile ***out_profiles)
 	return n;
 }
 
+/* Whether "PROFILE/METRIC" is among the n keys listed already. */
+static bool said_has(char **said, int n, const char *profile, const char *metric)
+{
+	char *key = xasprintf("%s/%s", profile, metric);
+	bool here = false;
+	for (int k = 0; k < n && !here; k++)
+		here = !strcmp(said[k], key);
+	free(key);
+	return here;
+}
+
 /* The metrics that have a value on this machine, by the profiles chosen for it; with
  * all, then every other profile's metric, marked. */
 static void list_metrics(const struct machine *m, bool all)
@@ -222,19 +249,17 @@ static void list_metrics(const struct machine *m, bool all)
 		put_metric(p, pm, true);
 	}
 	session_free(s);
+	for (int i = 0; i < nc; i++) /* perf's catalogue for this CPU: all of it, as perf list */
+		for (int j = 0; chosen[i]->perf && j < chosen[i]->nmetrics; j++)
+			if (!said_has(said, nsaid, chosen[i]->name, chosen[i]->metrics[j].name))
+				put_metric(chosen[i], &chosen[i]->metrics[j], false);
 	for (int i = 0; i < nc; i++)
 		profile_free(chosen[i]);
 	free(chosen);
 	for (int i = 0; i < ne; i++) {
-		for (int j = 0; j < every[i]->nmetrics; j++) {
-			char *key = xasprintf("%s/%s", every[i]->name, every[i]->metrics[j].name);
-			bool here = false;
-			for (int k = 0; k < nsaid && !here; k++)
-				here = !strcmp(said[k], key);
-			free(key);
-			if (!here)
+		for (int j = 0; j < every[i]->nmetrics; j++)
+			if (!said_has(said, nsaid, every[i]->name, every[i]->metrics[j].name))
 				put_metric(every[i], &every[i]->metrics[j], false);
-		}
 		profile_free(every[i]);
 	}
 	if (all)
