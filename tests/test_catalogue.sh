@@ -120,6 +120,12 @@ expect_eq "-p perf where the model is unknown: exit status" $? 1
 expect_grep "-p perf where the model is unknown: said" "perf's catalogue has no profile for this CPU (none names its model" nomodel.out
 "$PMUTOP" --sysfs-root nomodel --sim -M TopdownL1 -b -n 1 > nomodel-m.out 2>&1
 expect_eq "-M TopdownL1 where the model is unknown: exit status" $? 2
+# a VM of a known model without a core PMU: -M says the catalogue's file is there but
+# cannot count, not merely that no metric has the name
+mkdir -p nocore && cp -R sapphirerapids/sys sapphirerapids/proc nocore/ && rm -r nocore/sys/bus/event_source/devices/cpu
+"$PMUTOP" --sysfs-root nocore --sim -M TopdownL1 -b -n 1 > nocore.out 2>&1
+expect_eq "-M on a model without its core PMU: exit status" $? 2
+expect_grep "-M on a model without its core PMU: why" "perf-sapphirerapids for this CPU, but its PMU (cpu) is not on this machine" nocore.out
 unset PMUTOP_CATALOGUE_PATH
 
 # list metrics -p FILE -v: the catalogue's metrics with perf's descriptions, groups and

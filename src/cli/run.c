@@ -135,7 +135,7 @@ static int load_profiles(const struct options *o, const struct machine *m, struc
 
 /* -M: the chosen metrics, what they read and the events those need; the profiles with
  * none chosen are left out. 0, or the exit status. */
-static int select_metrics(const struct options *o, struct profile **profiles, int *nprofiles)
+static int select_metrics(const struct options *o, const struct machine *m, struct profile **profiles, int *nprofiles)
 {
 	if (o->replay) {
 		fprintf(stderr, "pmutop: -M chooses what to count; a recording's counters were chosen when it was "
@@ -144,7 +144,9 @@ static int select_metrics(const struct options *o, struct profile **profiles, in
 	}
 	char *err;
 	if (metrics_select(profiles, *nprofiles, o->metrics, &err) < 0) {
-		fprintf(stderr, "pmutop: %s\n", err);
+		char *why = catalog_perf_unusable(m);
+		fprintf(stderr, "pmutop: %s%s%s\n", err, why ? "; " : "", why ? why : "");
+		free(why);
 		free(err);
 		return 2;
 	}
@@ -433,7 +435,7 @@ static int run_machine(struct run *r)
 	}
 	if (r->nprofiles < 0)
 		return 1;
-	return o->metrics ? select_metrics(o, r->profiles, &r->nprofiles) : 0;
+	return o->metrics ? select_metrics(o, r->m, r->profiles, &r->nprofiles) : 0;
 }
 
 /* A replay's range, its source and clock. Returns 0, or the exit status. */

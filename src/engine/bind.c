@@ -95,11 +95,15 @@ static bool model_listed(const struct machine *m, char **words)
 	return false;
 }
 
+bool profile_model_matches(const struct profile *p, const struct machine *m)
+{
+	/* a profile for other CPU models (perf's catalogue: one a model) */
+	return !(p->when && !model_listed(m, p->when)) && !(p->unless && model_listed(m, p->unless));
+}
+
 bool profile_matches(const struct profile *p, const struct machine *m)
 {
-	if (p->when && !model_listed(m, p->when))
-		return false; /* a profile for other CPU models (perf's catalogue: one a model) */
-	if (p->unless && model_listed(m, p->unless))
+	if (!profile_model_matches(p, m))
 		return false;
 	for (int i = 0; i < p->nrequires; i++)
 		for (int j = 0; j < m->npmus; j++)

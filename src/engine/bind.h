@@ -36,8 +36,10 @@ bool instance_counts_event(const struct instance *inst, int e);
 /* May enum filter f take choice c: does some event the instance has accept it? */
 bool instance_choice_offered(const struct instance *inst, int f, int c);
 
-/* Does the profile's 'requires' match a PMU of the machine? */
+/* Does the profile's 'requires' match a PMU of the machine (and when/unless its CPU)? */
 bool profile_matches(const struct profile *p, const struct machine *m);
+/* Is the profile for m's CPU model ([profile] when/unless), whatever its PMUs? */
+bool profile_model_matches(const struct profile *p, const struct machine *m);
 /* Match a PMU name against a group pattern with {captures} and * globs. */
 bool pmu_pattern_match(const char *pattern, const char *name, char caps[][2][64], int *ncaps);
 

@@ -290,29 +290,62 @@ static int catalogue_dirs(char ***dirs)
 	return n;
 }
 
-struct profile *catalog_perf_profile(const struct machine *m)
+/* The header of the catalogue file for m's CPU model (the first whose [profile]
+ * when/unless names it), and its path in *path; NULL if none. */
+static struct profile *perf_header_for_model(const struct machine *m, char **path)
 {
 	char **dirs;
 	int ndirs = catalogue_dirs(&dirs);
 	struct profile *found = NULL;
+	*path = NULL;
 	for (int d = 0; d < ndirs && !found; d++) {
 		char **names;
 		int k = list_dir(dirs[d], &names);
 		for (int i = 0; i < k && !found; i++) {
 			if (!str_has_suffix(names[i], ".ini"))
 				continue;
-			char *path = path_join(dirs[d], names[i]);
-			struct profile *h = profile_load_header(path); /* the model, without compiling */
-			int nerr;
-			if (h && h->when && profile_matches(h, m) && (found = profile_load(path, &nerr)))
-				found->perf = true;
-			profile_free(h);
-			free(path);
+			char *p = path_join(dirs[d], names[i]);
+			struct profile *h = profile_load_header(p); /* the model, without compiling */
+			if (h && h->when && profile_model_matches(h, m)) {
+				found = h;
+				*path = p;
+			} else {
+				profile_free(h);
+				free(p);
+			}
 		}
 		free_names(names, k);
 	}
 	free_names(dirs, ndirs);
 	return found;
+}
+
+struct profile *catalog_perf_profile(const struct machine *m)
+{
+	char *path;
+	struct profile *h = perf_header_for_model(m, &path), *found = NULL;
+	int nerr;
+	if (h && profile_matches(h, m) && (found = profile_load(path, &nerr)))
+		found->perf = true;
+	profile_free(h);
+	free(path);
+	return found;
+}
+
+char *catalog_perf_unusable(const struct machine *m)
+{
+	char *path, *why = NULL;
+	struct profile *h = perf_header_for_model(m, &path);
+	if (h && !profile_matches(h, m)) {
+		char pmus[256] = "";
+		for (int i = 0; i < h->nrequires; i++)
+			snprintf(pmus + strlen(pmus), sizeof(pmus) - strlen(pmus), "%s%s", i ? " or " : "", h->requires[i]);
+		why = xasprintf("perf's catalogue has %s for this CPU, but its PMU (%s) is not on this machine "
+				"(a virtual machine without a core PMU?)", h->name, pmus);
+	}
+	profile_free(h);
+	free(path);
+	return why;
 }
 
 int catalog_add_perf(const struct machine *m, struct profile ***profiles, int n)

@@ -30,6 +30,9 @@ int catalog_select(struct profile **all, int n, const struct machine *m, struct 
  * from it, the installed directory. The profile for m's CPU model (the first whose
  * [profile] when/unless names it, as perf's mapfile.csv picks one), whole; NULL if none. */
 struct profile *catalog_perf_profile(const struct machine *m);
+/* Why the catalogue file for m's CPU model cannot count here (its PMUs are missing: a VM
+ * without a core PMU), malloc'd; NULL where it can or there is none. */
+char *catalog_perf_unusable(const struct machine *m);
 /* -M and list metrics: it appended to the n *profiles (unless one of them is it); the
  * new count. */
 int catalog_add_perf(const struct machine *m, struct profile ***profiles, int n);
