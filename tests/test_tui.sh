@@ -862,6 +862,22 @@ unseen "zen 5: no latency in Zen 4's unit" "latency  *[0-9.]* *cycles"
 keys q
 quit_ok "zen 5 quit"
 
+# -M in the monitor: the chosen metrics (and what they read) have rows, no other metric
+# of the profile does (they counted nothing: their rows were all n/a)
+if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
+    sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" spr "$scratch/spr-m" 2 4 > /dev/null
+    mkdir -p "$scratch/spr-m/proc"
+    printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 143\nstepping\t: 8\n\n' > "$scratch/spr-m/proc/cpuinfo"
+    PMUTOP_ARGS="--sim --sysfs-root $scratch/spr-m -M TopdownL1 -d 0.2"
+    start 120 40 LANG=C.UTF-8
+    see "-M TopdownL1 in the monitor: perf's level 1" "tma_backend_bound  *[0-9.]* %"
+    unseen "-M TopdownL1 in the monitor: no metric it did not choose" "n/a: no \|tma_memory_bound"
+    keys q
+    quit_ok "-M monitor quit"
+else
+    skip_check "no build-tree catalogue (needs python3 and the pmu-events JSON)"
+fi
+
 # a terminal that cannot move the cursor is refused before anything is drawn
 PMUTOP_ARGS="--demo"
 start 80 24 LANG=C.UTF-8 TERM=dumb

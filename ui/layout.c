@@ -22,6 +22,12 @@ static int find_metric(const struct profile *p, const char *name)
 	return -1;
 }
 
+/* -M chose other metrics: this one has no value and no row (nothing counts its events). */
+static bool metric_unchosen(const struct profile *p, int mi)
+{
+	return p->selecting && !p->metrics[mi].selected;
+}
+
 static int value_slot(const struct frame *f, int pi, int mi, int ii)
 {
 	for (int k = 0; k < f->nvalues; k++)
@@ -275,7 +281,7 @@ void layout_build(struct tui *t)
 			int hidden = 0;
 			for (int m = 0; m < pn->nmetrics; m++) {
 				int mi = find_metric(prof, pn->metrics[m]);
-				if (mi >= 0 && metric_hidden(t, prof, pn->metrics[m])) {
+				if (mi >= 0 && (metric_hidden(t, prof, pn->metrics[m]) || metric_unchosen(prof, mi))) {
 					hidden++;
 					for (int f = 0; f < prof->metrics[mi].nforms; f++)
 						if (prof->metrics[mi].forms[f].group >= 0)
@@ -309,7 +315,7 @@ void layout_build(struct tui *t)
 				}
 				for (int f = 0; f < prof->metrics[m].nforms; f++)
 					grouped |= prof->metrics[m].forms[f].group >= 0 && shown[prof->metrics[m].forms[f].group];
-				if (!listed && grouped && !metric_hidden(t, prof, prof->metrics[m].name))
+				if (!listed && grouped && !metric_hidden(t, prof, prof->metrics[m].name) && !metric_unchosen(prof, m))
 					midx[nm++] = m;
 			}
 			if (nm) {
@@ -330,7 +336,8 @@ void layout_build(struct tui *t)
 			int *midx = xmalloc(sizeof(int) * (size_t)(prof->nmetrics ? prof->nmetrics : 1));
 			int nm = 0;
 			for (int m = 0; m < prof->nmetrics; m++)
-				if (metric_form(&prof->metrics[m], g) && !metric_hidden(t, prof, prof->metrics[m].name))
+				if (metric_form(&prof->metrics[m], g) && !metric_hidden(t, prof, prof->metrics[m].name) &&
+				    !metric_unchosen(prof, m))
 					midx[nm++] = m;
 			if (nm)
 				add_pane(t, pi, prof->groups[g].name,
