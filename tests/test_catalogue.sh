@@ -94,6 +94,14 @@ expect_eq "-M TopdownL1 opens perf's TopdownL1 events: slots, the four level-1 t
     "cpu/event=0xad,umask=0x10/ cpu/slots/ cpu/topdown-bad-spec/ cpu/topdown-be-bound/ cpu/topdown-fe-bound/ cpu/topdown-retiring/ "
 [ "$(wc -l < all-events.txt)" -gt 100 ] && ok || fail "the whole profile opens $(wc -l < all-events.txt) events"
 
+# a recording made under -M replays (the same metrics chosen again: only their counters
+# are in it), the same values as the run that wrote it
+"$PMUTOP" record --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M TopdownL1 -n 3 --fake-clock -o l1.pmrec \
+    > rec.err 2>&1 && ok || fail "record -M TopdownL1: $(head -c 300 rec.err)"
+"$PMUTOP" -r l1.pmrec -b --format csv > l1-replay.csv 2> replay.err && ok || fail "replay of a -M recording: $(head -c 300 replay.err)"
+"$PMUTOP" --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M TopdownL1 -b -n 3 --fake-clock --format csv > l1-live.csv
+expect_eq "replay of a -M recording: the live run's values" "$(cut -d, -f3- l1-replay.csv | md5sum)" "$(cut -d, -f3- l1-live.csv | md5sum)"
+
 # perf's catalogue picked by the CPU model, as perf stat -M picks its JSON: -M names perf's
 # metrics and groups with no -p, list metrics lists them, -p perf is this CPU's file; a
 # Skylake-SP gets skylakex's (not cascadelakex's, though both name model 0x55)

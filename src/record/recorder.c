@@ -130,6 +130,8 @@ static void build_statics(struct recorder *r, const struct frame *f)
 	add_row(&r->meta, &r->nmeta, 2, "kernel", u.release);
 	add_row(&r->meta, &r->nmeta, 2, "source", f->source);
 	add_row(&r->meta, &r->nmeta, 2, "command", r->opt.command ? r->opt.command : "");
+	if (r->opt.metrics)
+		add_row(&r->meta, &r->nmeta, 2, "metrics", r->opt.metrics);
 	snprintf(num, sizeof(num), "%d", f->ncounters);
 	add_row(&r->meta, &r->nmeta, 2, "ncounters", num);
 	snprintf(num, sizeof(num), "%d", f->ninstances);
