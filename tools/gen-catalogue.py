@@ -462,7 +462,37 @@ def metric_lines(name, m, per_class):
     brief = " ".join(m.get("BriefDescription", "").split())
     if brief:
         lines.append("description = %s" % brief[:180])
+    threshold = metric_threshold(m, per_class)
+    if threshold:
+        lines.append("threshold = %s" % threshold)
     return lines + ["title = %s" % name, ""]
+
+
+def metric_threshold(m, per_class):
+    """perf's MetricThreshold (where the metric marks a bottleneck: 'tma_memory_bound >
+    0.2 & tma_backend_bound > 0.2'), in the formula language: perf's & and | as && and ||,
+    the metrics it reads by their profile names; None where it reads anything but numbers
+    and metrics the profile keeps."""
+    text = m.get("MetricThreshold")
+    if not text:
+        return None
+    out = []
+    try:
+        toks = tokens(text)
+    except ValueError:
+        return None
+    for kind, tok in toks:
+        if kind != "name":
+            out.append(text_op(kind, tok))
+        elif all(tok in t for t in per_class):
+            out.append(profile_name(tok))
+        else:
+            return None
+    return " ".join("".join(out).split())
+
+
+def text_op(kind, tok):
+    return tok if kind == "num" else {"|": " || ", "&": " && "}.get(tok, tok)
 
 
 def hybrid_profile(cpu, regex, when, by_unit, metrics):

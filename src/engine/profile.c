@@ -470,6 +470,10 @@ static void metric_key(struct loader *L, const char *name, const char *value)
 		set_string(&m->description, value);
 	} else if (!strcmp(name, "perf_name")) {
 		set_string(&m->perf_name, value);
+	} else if (!strcmp(name, "threshold")) {
+		set_string(&m->threshold_text, value);
+		m->threshold_line = L->in.line;
+		m->threshold_col = value_column(L);
 	} else if (!strcmp(name, "scale")) {
 		char *end;
 		m->scale = strtod_c(value, &end);
@@ -484,7 +488,7 @@ static void metric_key(struct loader *L, const char *name, const char *value)
 			lerror(L, L->in.line, value_column(L), "alert must be a number (values above it are alarms), not '%s'",
 			       value);
 	} else {
-		lerror(L, L->in.line, 0, "unknown key '%s' in [metric %s] (known: formula, formula@GROUP, group, unit, unit@GROUP, title, description, perf_name, groups, scale, max, alert)", name,
+		lerror(L, L->in.line, 0, "unknown key '%s' in [metric %s] (known: formula, formula@GROUP, group, unit, unit@GROUP, title, description, perf_name, threshold, groups, scale, max, alert)", name,
 		       m->name);
 	}
 }
@@ -819,6 +823,8 @@ void profile_free(struct profile *p)
 		free(m->title);
 		free(m->description);
 		free(m->perf_name);
+		free(m->threshold_text);
+		expr_free(m->threshold);
 		str_split_free(m->groups);
 	}
 	free(p->metrics);

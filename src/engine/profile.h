@@ -144,6 +144,9 @@ struct prof_metric {
 	char **groups;      /* perf's MetricGroup names it belongs to (NULL-terminated), or NULL */
 	char *description;  /* perf's BriefDescription, or NULL */
 	char *perf_name;    /* perf's MetricName where it is no profile name ('%', ' '): -M takes it */
+	char *threshold_text;     /* perf's MetricThreshold: past it, a bottleneck (metric_threshold.h) */
+	struct expr *threshold;   /* compiled, its variables the profile's metrics */
+	int threshold_line, threshold_col;
 	bool selected;      /* under -M: chosen, or read by a chosen one (profile.selecting) */
 	double max; /* bar scale; 0 = auto */
 	bool has_alert;

@@ -9,6 +9,7 @@
 #include "base/expr.h"
 #include "base/util.h"
 #include "engine/profile.h"
+#include "engine/metric_threshold.h"
 #include "engine/profile_load.h"
 #include "engine/metric_refs.h"
 
@@ -381,6 +382,7 @@ void profile_check(struct loader *L)
 	for (int i = 0; i < p->nmetrics; i++)
 		for (int k = 0; k < p->metrics[i].nforms; k++)
 			compile_form(L, &p->metrics[i].forms[k]);
+	metric_thresholds_compile(L, p);
 	int cycle = 0, through = 0;
 	p->metric_order = metric_order(p, &cycle, &through);
 	if (!p->metric_order)
