@@ -870,10 +870,37 @@ if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
     printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 143\nstepping\t: 8\n\n' > "$scratch/spr-m/proc/cpuinfo"
     PMUTOP_ARGS="--sim --sysfs-root $scratch/spr-m -M TopdownL1 -d 0.2"
     start 120 40 LANG=C.UTF-8
-    see "-M TopdownL1 in the monitor: perf's level 1" "tma_backend_bound  *[0-9.]* %"
+    see "-M TopdownL1 in the monitor: perf's level 1" "tma_backend_bound.* [0-9.]* %"
     unseen "-M TopdownL1 in the monitor: no metric it did not choose" "n/a: no \|tma_memory_bound"
     keys q
     quit_ok "-M monitor quit"
+    # perf's TopDown as a tree: level 1 and 2, the nodes past perf's thresholds open, the
+    # bottleneck marked, Enter opens and closes a node; the values the batch output's
+    PMUTOP_ARGS="--sim --sysfs-root $scratch/spr-m -M TopdownL1,TopdownL2 -d 0.2"
+    for lang in C.UTF-8 C; do
+        start 100 30 LANG=$lang
+        see "TopDown tree ($lang): its pane" "TopDown (perf's TMA"
+        if [ $lang = C ]; then open='-' shut='+'; else open='▾' shut='▸'; fi
+        see "TopDown tree ($lang): backend bound past its threshold, open" "^ $open tma_backend_bound "
+        see "TopDown tree ($lang): its children under it" "^     tma_memory_bound "
+        see "TopDown tree ($lang): a node not past its threshold, closed" "^ $shut tma_bad_speculation "
+        see "TopDown tree ($lang): the bottleneck marked as toplev marks it" "tma_core_bound <== "
+        see "TopDown tree ($lang): a child's share of its parent" "tma_memory_bound .* 50% of parent"
+        keys Enter # the first row: backend bound closes
+        see "TopDown tree ($lang): Enter closes a node" "^ $shut tma_backend_bound "
+        unseen "TopDown tree ($lang): its children gone" "tma_memory_bound"
+        keys Down Enter # bad speculation opens
+        see "TopDown tree ($lang): Enter opens a node" "^     tma_branch_mispredicts "
+        keys q
+        quit_ok "TopDown tree quit ($lang)"
+    done
+    "$PMUTOP" --sim --sysfs-root "$scratch/spr-m" -M TopdownL1,TopdownL2 -b -n 1 --format csv > "$scratch/td.csv"
+    want=$(awk -F, '$4 == "tma_backend_bound" && $5 == "all" { printf "%.1f", $6 }' "$scratch/td.csv")
+    PMUTOP_ARGS="--sim --sysfs-root $scratch/spr-m -M TopdownL1,TopdownL2 -d 0.2"
+    start 100 30 LANG=C.UTF-8
+    see "TopDown tree: the batch output's value (tma_backend_bound, all: $want)" "tma_backend_bound  *$want % "
+    keys q
+    quit_ok "TopDown tree values quit"
 else
     skip_check "no build-tree catalogue (needs python3 and the pmu-events JSON)"
 fi

@@ -162,6 +162,10 @@ static void cmd_expand(struct tui *t)
 {
 	struct upane *p = t->focus < t->npanes ? &t->panes[t->focus] : NULL;
 	int in = focused_instance(t);
+	if (p && p->style == STYLE_TREE) { /* perf's TopDown tree: the node opens or closes */
+		tree_toggle(t, p);
+		return;
+	}
 	if (p && p->ndetail) { /* TopDown: level 1 to level 2 */
 		p->show_detail = !p->show_detail;
 		tui_message(t, false, p->show_detail ? "level 2 under each row (Enter: level 1 only)" : "level 1");
@@ -227,7 +231,7 @@ static const struct command commands[] = {
 	{ { KEY_PPAGE }, "PgUp", "page up", cmd_page_up },
 	{ { KEY_HOME }, "Home", "first row", cmd_home },
 	{ { KEY_END }, "End", "last row", cmd_end },
-	{ { '\r', '\n', KEY_ENTER }, "Enter", "expand a row: TopDown level 2, root ports, devices, CPUs", cmd_expand },
+	{ { '\r', '\n', KEY_ENTER }, "Enter", "expand a row: TopDown level 2 or a node of its tree, root ports, devices, CPUs", cmd_expand },
 	{ { 'c' }, "c", "per-CPU rows / per-socket summaries", cmd_per_cpu },
 	{ { 'o', KEY_F(6) }, "F6 o", "sort per-CPU rows by the next category", cmd_sort },
 	{ { 'f', KEY_F(4) }, "F4 f", "filter editor for the focused row's group", cmd_filter },

@@ -227,7 +227,7 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 	p->key = xasprintf("%s/%s", prof->name, key);
 	p->title = xstrdup(title);
 	p->style = !strcmp(style, "bars") ? STYLE_BARS : !strcmp(style, "table") ? STYLE_TABLE
-		   : !strcmp(style, "stacked") ? STYLE_STACKED : STYLE_VALUES;
+		   : !strcmp(style, "stacked") ? STYLE_STACKED : !strcmp(style, "tree") ? STYLE_TREE : STYLE_VALUES;
 	p->nmetrics = nm;
 	int nm1 = nm ? nm : 1, cap = s->ninstances ? s->ninstances : 1;
 	p->metrics = xmalloc(sizeof(*p->metrics) * (size_t)nm1);
@@ -268,6 +268,36 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 	p->row_metric = xmalloc(sizeof(int) * (size_t)(p->ninst * (nm + 1) + 1));
 }
 
+/* perf's TopDown as a tree pane (tree.c), where the profile has two level-1 metrics or
+ * more with values: its groups are shown. Which metrics it took (per metric). */
+static bool *tree_pane(struct tui *t, int pi, bool *shown)
+{
+	const struct profile *prof = t->f->profiles[pi];
+	int n1 = prof->nmetrics ? prof->nmetrics : 1;
+	bool *keep = xcalloc((size_t)n1, sizeof(bool)), *taken = xcalloc((size_t)n1, sizeof(bool));
+	int *midx = xmalloc(sizeof(int) * (size_t)n1), *depths = xmalloc(sizeof(int) * (size_t)n1);
+	for (int k = 0; k < t->f->nvalues; k++) /* has a value here */
+		if (t->f->vinfo[k].profile == pi)
+			keep[t->f->vinfo[k].metric] = true;
+	for (int m = 0; m < prof->nmetrics; m++) /* and is chosen, and not hidden */
+		keep[m] = keep[m] && !metric_unchosen(prof, m) && !metric_hidden(t, prof, prof->metrics[m].name);
+	int n = tree_order(prof, keep, midx, depths);
+	if (n) {
+		add_pane(t, pi, "topdown-tree", "TopDown (perf's TMA: share of pipeline slots)", "tree", n, midx, NULL);
+		tree_setup(&t->panes[t->npanes - 1], depths);
+		for (int i = 0; i < n; i++) {
+			taken[midx[i]] = true;
+			for (int f = 0; f < prof->metrics[midx[i]].nforms; f++)
+				if (prof->metrics[midx[i]].forms[f].group >= 0)
+					shown[prof->metrics[midx[i]].forms[f].group] = true;
+		}
+	}
+	free(keep);
+	free(midx);
+	free(depths);
+	return taken;
+}
+
 void layout_build(struct tui *t)
 {
 	const struct frame *s = t->f;
@@ -300,6 +330,7 @@ void layout_build(struct tui *t)
 				t->panes[t->npanes - 1].hidden = true;
 			free(midx);
 		}
+		bool *in_tree = tree_pane(t, pi, shown);
 		/* metrics of shown groups that no pane lists: one "other metrics" pane, hidden
 		 * until the user shows it in setup */
 		{
@@ -315,7 +346,8 @@ void layout_build(struct tui *t)
 				}
 				for (int f = 0; f < prof->metrics[m].nforms; f++)
 					grouped |= prof->metrics[m].forms[f].group >= 0 && shown[prof->metrics[m].forms[f].group];
-				if (!listed && grouped && !metric_hidden(t, prof, prof->metrics[m].name) && !metric_unchosen(prof, m))
+				if (!listed && grouped && !in_tree[m] && !metric_hidden(t, prof, prof->metrics[m].name) &&
+				    !metric_unchosen(prof, m))
 					midx[nm++] = m;
 			}
 			if (nm) {
@@ -346,6 +378,7 @@ void layout_build(struct tui *t)
 			free(midx);
 		}
 		free(shown);
+		free(in_tree);
 	}
 }
 
@@ -378,6 +411,9 @@ void layout_free(struct tui *t)
 		free(p->detail_slot);
 		free(p->row_y);
 		free(p->row_metric);
+		free(p->tree_depth);
+		free(p->tree_parent);
+		free(p->tree_open);
 	}
 	free(t->panes);
 	t->panes = NULL;

@@ -71,6 +71,11 @@ static void value_text(struct tui *t, int slot, const struct frame_value *v, con
 	}
 }
 
+void pane_value_text(struct tui *t, int slot, const char *unit, char *buf, size_t len, enum role *r)
+{
+	value_text(t, slot, slot_value(t, slot), unit, buf, len, r);
+}
+
 /* Right-align text ending at column x_end. */
 static void put_right(int y, int x_end, int w, enum role r, const char *text)
 {
@@ -698,6 +703,8 @@ static const char *enter_hint(const struct tui *t, int pi)
 {
 	const struct upane *p = &t->panes[pi];
 	int in = t->focus == pi && t->row >= 0 && t->row < p->nrows ? p->row_inst[t->row] : -1;
+	if (p->style == STYLE_TREE)
+		return " [Enter: open or close a node] ";
 	if (in >= 0 && t->f->iinfo[in].ndetails && p->style != STYLE_STACKED) {
 		for (int i = 0; i < p->ninst; i++)
 			if (!strcmp(t->f->iinfo[p->inst[i]].name, t->f->iinfo[in].name))
@@ -761,7 +768,7 @@ int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw)
 	/* bars of one unit share one scale in a pane (405 GB/s is drawn longer than 180 GB/s),
 	 * and the rule says what a full bar is, once the body has drawn one */
 	char full[96] = "";
-	if (draw && p->style != STYLE_STACKED) {
+	if (draw && p->style != STYLE_STACKED && p->style != STYLE_TREE) {
 		for (int m = 0; m < p->nmetrics; m++)
 			pane_scale(t, p, m);
 		size_t n = 0;
@@ -792,7 +799,9 @@ int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw)
 	p->drew_bars = false;
 	if (!draw) /* measured at layout, drawn as measured */
 		p->as_table = p->style == STYLE_TABLE || blocks_as_table(t, pi, w);
-	if (p->as_table)
+	if (p->style == STYLE_TREE)
+		body = tree_draw(t, pi, y + 1, x, w, draw);
+	else if (p->as_table)
 		body = draw_table(t, pi, y + 1, x, w, draw);
 	else if (p->style == STYLE_STACKED)
 		body = draw_stacked_pane(t, pi, y + 1, x, w, draw);

@@ -28,7 +28,7 @@ enum role {
 enum charset { CHARS_AUTO, CHARS_UTF8, CHARS_ASCII };
 enum tristate { TRI_AUTO, TRI_ON, TRI_OFF };
 enum bar_style { BAR_BLOCKS, BAR_PIPES, BAR_HASHES };
-enum pane_style { STYLE_VALUES, STYLE_BARS, STYLE_TABLE, STYLE_STACKED };
+enum pane_style { STYLE_VALUES, STYLE_BARS, STYLE_TABLE, STYLE_STACKED, STYLE_TREE };
 enum spark_style { SPARK_SWEEP, SPARK_SCROLL, SPARK_OFF };
 
 struct settings {
@@ -87,6 +87,10 @@ struct upane {
 	int *row_inst; /* session instance of each row (what F4 edits) */
 	int *row_y;    /* line of each row, from the pane's top */
 	int *row_metric; /* the metric a block row shows, -1 for a row of all (tables) */
+	/* STYLE_TREE (tree.c): per metric, in depth-first order, its depth, its parent's
+	 * index (-1: a root) and whether it is open (-1: where past its threshold) */
+	int *tree_depth, *tree_parent;
+	signed char *tree_open;
 };
 
 struct filter_editor;
@@ -194,6 +198,16 @@ bool panes_show_members(const struct tui *t);
 
 /* pane.c: one pane; returns the lines it used (drawn only when draw is true) */
 int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw);
+/* A value slot as a cell shows it ("12.3 GB/s", "n/a", "-"), and its role. */
+void pane_value_text(struct tui *t, int slot, const char *unit, char *buf, size_t len, enum role *r);
+
+/* tree.c: perf's TopDown as a tree. order: the metrics keep[] allows that form a tree of
+ * two roots or more, depth first, into midx and depths; the count (0: no tree). setup: a
+ * pane of those metrics gets its tree. draw as pane_draw; toggle: Enter on a node. */
+int tree_order(const struct profile *prof, const bool *keep, int *midx, int *depths);
+void tree_setup(struct upane *p, const int *depths);
+int tree_draw(struct tui *t, int pi, int y0, int x0, int w, bool draw);
+void tree_toggle(struct tui *t, struct upane *p);
 void pane_draw_title(struct tui *t, int pi, int y, int x, int w);
 
 /* screen.c */

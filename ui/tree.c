@@ -1,0 +1,211 @@
+/* tree.c - perf's TopDown (TMA) as a tree: a node is a metric, its children the metrics
+ * perf files under "<node>_group" (tma_memory_bound under tma_backend_bound_group), the
+ * roots perf's level 1 (TopdownL1, AMD's PipelineL1). The nodes past perf's thresholds
+ * (MetricThreshold) are opened and drawn marked; the deepest of them on each path is the
+ * bottleneck, marked as toplev marks it ("<=="). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "tui.h"
+#include "base/util.h"
+#include "engine/metric_threshold.h"
+
+#define TREE_COLW 11 /* a value column: "100.0 %" and its margin */
+
+static bool is_root(const struct prof_metric *m)
+{
+	for (char **g = m->groups; g && *g; g++)
+		if (!strcasecmp(*g, "TopdownL1") || !strcasecmp(*g, "PipelineL1"))
+			return true;
+	return false;
+}
+
+/* The metric whose "<name>_group" m is filed under, or -1. */
+static int parent_of(const struct profile *prof, int mi)
+{
+	for (char **g = prof->metrics[mi].groups; g && *g; g++) {
+		size_t n = strlen(*g);
+		if (n <= 6 || strcasecmp(*g + n - 6, "_group"))
+			continue;
+		for (int k = 0; k < prof->nmetrics; k++)
+			if (k != mi && strlen(prof->metrics[k].name) == n - 6 && !strncasecmp(prof->metrics[k].name, *g, n - 6))
+				return k;
+	}
+	return -1;
+}
+
+static void visit(const struct profile *prof, const int *parent, const bool *keep, int mi, int depth, int *midx,
+		  int *depths, int *n)
+{
+	midx[*n] = mi;
+	depths[(*n)++] = depth;
+	for (int k = 0; k < prof->nmetrics; k++)
+		if (parent[k] == mi && keep[k] && depth < 8)
+			visit(prof, parent, keep, k, depth + 1, midx, depths, n);
+}
+
+int tree_order(const struct profile *prof, const bool *keep, int *midx, int *depths)
+{
+	int *parent = xmalloc(sizeof(int) * (size_t)(prof->nmetrics + 1));
+	int roots = 0, n = 0;
+	for (int k = 0; k < prof->nmetrics; k++) {
+		parent[k] = parent_of(prof, k);
+		roots += keep[k] && parent[k] < 0 && is_root(&prof->metrics[k]);
+	}
+	for (int k = 0; roots >= 2 && k < prof->nmetrics; k++)
+		if (keep[k] && parent[k] < 0 && is_root(&prof->metrics[k]))
+			visit(prof, parent, keep, k, 0, midx, depths, &n);
+	free(parent);
+	return n;
+}
+
+void tree_setup(struct upane *p, const int *depths)
+{
+	int nm = p->nmetrics ? p->nmetrics : 1;
+	p->tree_depth = xmalloc(sizeof(int) * (size_t)nm);
+	p->tree_parent = xmalloc(sizeof(int) * (size_t)nm);
+	p->tree_open = xmalloc((size_t)nm);
+	for (int m = 0; m < p->nmetrics; m++) {
+		p->tree_depth[m] = depths[m];
+		p->tree_parent[m] = -1;
+		for (int k = m - 1; k >= 0 && p->tree_parent[m] < 0; k--) /* in depth-first order */
+			if (depths[k] == depths[m] - 1)
+				p->tree_parent[m] = k;
+		p->tree_open[m] = -1; /* opened where past its threshold, until the user says */
+	}
+}
+
+/* Node m's threshold on column instance i: 1 past, 0 not, -1 unknown. */
+static int past(struct tui *t, const struct upane *p, int i, int m, double *vals)
+{
+	const struct profile *prof = p->profile;
+	for (int k = 0; k < prof->nmetrics; k++)
+		vals[k] = NAN;
+	for (int k = 0; k < p->nmetrics; k++) { /* what thresholds read: the tree's nodes */
+		int slot = p->slot[i * p->nmetrics + k];
+		const struct frame_value *v = slot >= 0 ? &t->f->values[slot] : NULL;
+		if (v && v->state == VS_OK)
+			vals[p->metric_index[k]] = v->value / p->metrics[k]->scale;
+	}
+	return metric_threshold_eval(p->metrics[m], vals);
+}
+
+static bool has_children(const struct upane *p, int m)
+{
+	return m + 1 < p->nmetrics && p->tree_parent[m + 1] == m;
+}
+
+static bool node_open(const struct upane *p, int m, const signed char *over)
+{
+	return p->tree_open[m] >= 0 ? p->tree_open[m] : over[m] == 1;
+}
+
+static bool node_shown(const struct upane *p, int m, const signed char *over)
+{
+	for (int a = p->tree_parent[m]; a >= 0; a = p->tree_parent[a])
+		if (!node_open(p, a, over))
+			return false;
+	return true;
+}
+
+/* The columns: the pane's sums, "all" first (the bottleneck is the machine's), then
+ * each socket, as many as fit beside the names. */
+static int tree_columns(struct tui *t, const struct upane *p, int w, int *cols, int max)
+{
+	int n = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < p->ninst && n < max; i++) {
+			bool all = !strcmp(t->f->iinfo[p->inst[i]].name, "all");
+			if (!p->is_detail[i] && all == (pass == 0) && 24 + (n + 1) * TREE_COLW + 18 <= w)
+				cols[n++] = i;
+		}
+	return n;
+}
+
+static void node_label(struct tui *t, const struct upane *p, int m, const signed char *over, bool neck, char *buf,
+		       size_t len)
+{
+	const char *glyph = !has_children(p, m) ? " " : node_open(p, m, over) ? (t->utf8 ? "▾" : "-") : (t->utf8 ? "▸" : "+");
+	snprintf(buf, len, " %*s%s %s%s", 2 * p->tree_depth[m], "", glyph, p->metrics[m]->title, neck ? " <==" : "");
+}
+
+/* "of parent": column 0's share of the node's parent (both shares of the slots). */
+static void parent_share(struct tui *t, const struct upane *p, int col0, int m, char *buf, size_t len)
+{
+	int pm = p->tree_parent[m];
+	buf[0] = '\0';
+	if (pm < 0)
+		return;
+	int s = p->slot[col0 * p->nmetrics + m], ps = p->slot[col0 * p->nmetrics + pm];
+	const struct frame_value *v = s >= 0 ? &t->f->values[s] : NULL, *pv = ps >= 0 ? &t->f->values[ps] : NULL;
+	if (v && pv && v->state == VS_OK && pv->state == VS_OK && pv->value > 0)
+		snprintf(buf, len, "%3.0f%% of parent", 100 * v->value / pv->value);
+}
+
+int tree_draw(struct tui *t, int pi, int y0, int x0, int w, bool draw)
+{
+	struct upane *p = &t->panes[pi];
+	int cols[8], ncols = tree_columns(t, p, w, cols, 8);
+	int labw = w - ncols * TREE_COLW - 18;
+	double *vals = xmalloc(sizeof(double) * (size_t)(p->profile->nmetrics + 1));
+	signed char *over = xcalloc((size_t)(p->nmetrics + 1), 1);
+	for (int m = 0; ncols && m < p->nmetrics; m++)
+		over[m] = (signed char)past(t, p, cols[0], m, vals);
+	if (draw)
+		for (int c = 0; c < ncols; c++)
+			crt_put(y0, x0 + labw + c * TREE_COLW + TREE_COLW - 1 - (int)strlen(t->f->iinfo[p->inst[cols[c]]].display),
+				TREE_COLW, R_TITLE, t->f->iinfo[p->inst[cols[c]]].display);
+	int lines = 1;
+	p->nrows = 0;
+	for (int m = 0; m < p->nmetrics; m++) {
+		if (!node_shown(p, m, over))
+			continue;
+		int y = y0 + lines++, row = p->nrows;
+		p->row_y[row] = y - (y0 - 1);
+		p->row_metric[row] = m;
+		p->row_inst[p->nrows++] = ncols ? p->inst[cols[0]] : p->inst[0];
+		if (!draw)
+			continue;
+		/* the bottleneck: past its threshold, and none of its children is */
+		bool neck = over[m] == 1;
+		for (int k = m + 1; neck && k < p->nmetrics && p->tree_depth[k] > p->tree_depth[m]; k++)
+			neck = !(p->tree_parent[k] == m && over[k] == 1);
+		char label[160], val[64], share[32];
+		node_label(t, p, m, over, neck, label, sizeof(label));
+		bool focus = t->focus == pi && t->row == row && !t->mode;
+		if (focus)
+			crt_fill(y, x0, w, R_FOCUS, ' ');
+		crt_put(y, x0, labw, focus ? R_FOCUS : over[m] == 1 ? R_MARK : R_LABEL, label);
+		for (int c = 0; c < ncols; c++) {
+			int slot = p->slot[cols[c] * p->nmetrics + m];
+			enum role vr;
+			pane_value_text(t, slot, p->metrics[m]->unit, val, sizeof(val), &vr);
+			crt_put(y, x0 + labw + (c + 1) * TREE_COLW - 1 - (int)strlen(val), TREE_COLW, vr, val);
+		}
+		parent_share(t, p, ncols ? cols[0] : 0, m, share, sizeof(share));
+		crt_put(y, x0 + labw + ncols * TREE_COLW + 2, 16, R_DIM, share);
+	}
+	free(vals);
+	free(over);
+	return lines;
+}
+
+void tree_toggle(struct tui *t, struct upane *p)
+{
+	if (t->row < 0 || t->row >= p->nrows)
+		return;
+	int m = p->row_metric[t->row];
+	if (!has_children(p, m)) {
+		tui_message(t, false, "%s has no level below it", p->metrics[m]->name);
+		return;
+	}
+	double *vals = xmalloc(sizeof(double) * (size_t)(p->profile->nmetrics + 1));
+	int cols[1];
+	signed char over = tree_columns(t, p, 1000, cols, 1) ? (signed char)past(t, p, cols[0], m, vals) : -1;
+	free(vals);
+	bool open = p->tree_open[m] >= 0 ? p->tree_open[m] : over == 1;
+	p->tree_open[m] = !open;
+	t->relayout = true;
+}
