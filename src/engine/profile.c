@@ -747,6 +747,21 @@ static void formula_free(struct prof_formula *f)
 	free(f->refs);
 }
 
+static void metric_free(struct prof_metric *m)
+{
+	free(m->name);
+	for (int j = 0; j < m->nforms; j++)
+		formula_free(&m->forms[j]);
+	free(m->forms);
+	free(m->unit);
+	free(m->title);
+	free(m->description);
+	free(m->perf_name);
+	free(m->threshold_text);
+	expr_free(m->threshold);
+	str_split_free(m->groups);
+}
+
 void profile_free(struct profile *p)
 {
 	if (!p)
@@ -813,20 +828,8 @@ void profile_free(struct profile *p)
 		free(g->exclusive);
 	}
 	free(p->groups);
-	for (int i = 0; i < p->nmetrics; i++) {
-		struct prof_metric *m = &p->metrics[i];
-		free(m->name);
-		for (int j = 0; j < m->nforms; j++)
-			formula_free(&m->forms[j]);
-		free(m->forms);
-		free(m->unit);
-		free(m->title);
-		free(m->description);
-		free(m->perf_name);
-		free(m->threshold_text);
-		expr_free(m->threshold);
-		str_split_free(m->groups);
-	}
+	for (int i = 0; i < p->nmetrics; i++)
+		metric_free(&p->metrics[i]);
 	free(p->metrics);
 	free(p->metric_order);
 	for (int i = 0; i < p->npanes; i++) {
