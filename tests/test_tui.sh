@@ -899,6 +899,14 @@ if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
     PMUTOP_ARGS="--sim --sysfs-root $scratch/spr-m -M TopdownL1,TopdownL2 -d 0.2"
     start 100 30 LANG=C.UTF-8
     see "TopDown tree: the batch output's value (tma_backend_bound, all: $want)" "tma_backend_bound  *$want % "
+    # i on a node: what the metric is, perf's threshold, its formula's inputs this interval
+    keys Down Down i
+    see "metric view: the focused metric on its instance" "tma_memory_bound   on all: [0-9.]* %"
+    see "metric view: perf's description" "fraction of slots the Memory subsystem"
+    see "metric view: perf's threshold and its verdict here" "threshold (perf's): tma_memory_bound>0.2 && tma_backend_bound>0.2   not past it here"
+    see "metric view: an input, its encoding and its delta" "td.topdown_mem_bound  *cpu/topdown-mem-bound/  [0-9.]*G"
+    keys Escape
+    unseen "metric view: Esc closes it" "The metric (Esc closes"
     keys q
     quit_ok "TopDown tree values quit"
 else

@@ -43,6 +43,21 @@ static void cmd_quit(struct tui *t) { t->quit = true; }
 static void cmd_help(struct tui *t) { ui_mode_enter(t, &help_mode, xcalloc(1, sizeof(struct scroll_view))); }
 static void cmd_setup(struct tui *t) { ui_mode_enter(t, &setup_mode, xcalloc(1, sizeof(struct scroll_view))); }
 static void cmd_errors(struct tui *t) { ui_mode_enter(t, &errors_mode, xcalloc(1, sizeof(struct scroll_view))); }
+
+/* What the focused row's metric is (a table's row is of all its metrics: help instead). */
+static void cmd_info(struct tui *t)
+{
+	struct upane *p = t->focus >= 0 && t->focus < t->npanes ? &t->panes[t->focus] : NULL;
+	if (!p || t->row < 0 || t->row >= p->nrows || p->row_metric[t->row] < 0) {
+		cmd_help(t);
+		return;
+	}
+	struct metric_view *mv = xcalloc(1, sizeof(*mv));
+	mv->pane = t->focus;
+	mv->metric = p->row_metric[t->row];
+	mv->inst = p->row_inst[t->row];
+	ui_mode_enter(t, &metric_mode, mv);
+}
 static void cmd_find(struct tui *t) { ui_mode_enter(t, &find_mode, xcalloc(1, sizeof(struct prompt))); }
 static void cmd_find_next(struct tui *t) { find_next(t); }
 static void cmd_redraw(struct tui *t) { (void)t; crt_forget_screen(); }
@@ -218,7 +233,8 @@ struct command {
 #define CTRL(c) ((c) & 0x1f)
 
 static const struct command commands[] = {
-	{ { KEY_F(1), 'h', '?' }, "F1 h ?", "this help", cmd_help },
+	{ { KEY_F(1), 'h' }, "F1 h", "this help", cmd_help },
+	{ { 'i', '?' }, "i ?", "the focused metric: perf's description, formula and inputs, threshold (else help)", cmd_info },
 	{ { KEY_F(10), 'q' }, "F10 q", "quit", cmd_quit },
 	{ { ' ' }, "Space", "pause / resume the display", cmd_pause },
 	{ { '+', '=' }, "+", "longer refresh interval", cmd_slower },

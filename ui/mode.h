@@ -25,7 +25,13 @@ struct prompt {
 	char text[64];
 };
 
-extern const struct ui_mode help_mode, setup_mode, errors_mode, filter_mode, find_mode, jump_mode;
+/* metric_info.c: the metric of a pane's row, on the row's instance */
+struct metric_view {
+	int first;
+	int pane, metric, inst; /* metric: its index in the pane */
+};
+
+extern const struct ui_mode help_mode, setup_mode, errors_mode, filter_mode, find_mode, jump_mode, metric_mode;
 
 /* Put a mode on top of the panes with its data (leaving the one there, and freeing its
  * data), or go back to the panes. */

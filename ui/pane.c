@@ -18,64 +18,6 @@ static const struct frame_value *slot_value(struct tui *t, int slot)
 	return slot >= 0 ? &t->f->values[slot] : NULL;
 }
 
-/* "12.3 GB/s", "-", "not counted", "?", "n/a"; marks multiplexed values with '~'. */
-static void value_text(struct tui *t, int slot, const struct frame_value *v, const char *unit, char *buf, size_t len,
-		       enum role *r)
-{
-	char num[24], u[16];
-	*r = R_VALUE;
-	if (!v) {
-		snprintf(buf, len, "n/a");
-		*r = R_DIM;
-		return;
-	}
-	switch ((enum value_state)v->state) {
-	case VS_OK: {
-		t->shown[slot] = display_hysteresis(t->shown[slot], v->value);
-		struct value_cache *vc = NULL;
-		if (t->vtext && !(vc = t->vtext[slot]))
-			vc = t->vtext[slot] = xcalloc(1, sizeof(*vc));
-		/* a share outside 0-100 % is impossible: shown, and marked, never hidden */
-		bool impossible = unit[0] == '%' && !unit[1] && (v->value < -0.5 || v->value > 100.5);
-		if (v->multiplexed)
-			*r = R_MARK;
-		const struct prof_metric *pm = t->f->vinfo[slot].m;
-		if (impossible || (pm->has_alert && v->value > pm->alert)) /* ECC errors growing */
-			*r = R_ERROR;
-		if (vc && vc->state == VS_OK + 1 && vc->shown == t->shown[slot] && vc->mux == v->multiplexed) {
-			str_copy(buf, len, vc->text);
-			return;
-		}
-		format_human(t->shown[slot], unit, num, sizeof(num), u, sizeof(u));
-		snprintf(buf, len, "%s%s%s %s", num, v->multiplexed ? "~" : "", impossible ? "!" : "", u);
-		if (vc) {
-			vc->state = VS_OK + 1; /* 0: nothing cached yet */
-			vc->shown = t->shown[slot];
-			vc->mux = v->multiplexed;
-			str_copy(vc->text, sizeof(vc->text), buf);
-		}
-		return;
-	}
-	case VS_NO_VALUE: snprintf(buf, len, "- %s", unit); *r = R_DIM; return;
-	case VS_NOT_COUNTED: snprintf(buf, len, "not counted"); *r = R_MARK; return;
-	case VS_UNREADABLE: snprintf(buf, len, "?"); *r = R_ERROR; return;
-	case VS_UNAVAILABLE: /* with the value's reason where it has one (a filter mode) */
-		if (v->why && strstr(v->why, "not supported"))
-			snprintf(buf, len, "n/a (mode not supported by this event)");
-		else if (v->why)
-			snprintf(buf, len, "n/a (%s)", v->why);
-		else
-			snprintf(buf, len, "n/a");
-		*r = R_DIM;
-		return;
-	}
-}
-
-void pane_value_text(struct tui *t, int slot, const char *unit, char *buf, size_t len, enum role *r)
-{
-	value_text(t, slot, slot_value(t, slot), unit, buf, len, r);
-}
-
 /* Right-align text ending at column x_end. */
 static void put_right(int y, int x_end, int w, enum role r, const char *text)
 {
@@ -183,7 +125,7 @@ static void draw_block_row(struct tui *t, int pi, int i, int m, int yy, int x, i
 		p->mtitle[m]);
 	char val[64];
 	enum role vr;
-	value_text(t, slot, v, pm->unit, val, sizeof(val), &vr);
+	cell_text(t, slot, pm->unit, val, sizeof(val), &vr);
 	if (slot < 0) { /* say why, after the label */
 		missing_text(t, pm, cell, val, sizeof(val));
 		crt_put(yy, x + labw + 1, bw - labw - 2, R_DIM, val);
@@ -318,7 +260,7 @@ static int detail_lines(struct tui *t, const struct upane *p, int inst, int y, i
 					continue;
 				char val[64];
 				enum role vr;
-				value_text(t, slot, slot_value(t, slot), p->metrics[m]->unit, val, sizeof(val), &vr);
+				cell_text(t, slot, p->metrics[m]->unit, val, sizeof(val), &vr);
 				put_right(y + i, x + labw + (m + 1) * cw, cw - 1, vr, val);
 			}
 		}
@@ -456,7 +398,7 @@ static int draw_table(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 			int slot = p->slot[i * p->nmetrics + m];
 			char val[64];
 			enum role vr;
-			value_text(t, slot, slot_value(t, slot), p->metrics[m]->unit, val, sizeof(val), &vr);
+			cell_text(t, slot, p->metrics[m]->unit, val, sizeof(val), &vr);
 			put_right(y, x0 + labw + (m + 1) * cw, cw - 1, vr, val);
 		}
 		if (p->open[i])

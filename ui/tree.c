@@ -181,7 +181,7 @@ int tree_draw(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 		for (int c = 0; c < ncols; c++) {
 			int slot = p->slot[cols[c] * p->nmetrics + m];
 			enum role vr;
-			pane_value_text(t, slot, p->metrics[m]->unit, val, sizeof(val), &vr);
+			cell_text(t, slot, p->metrics[m]->unit, val, sizeof(val), &vr);
 			crt_put(y, x0 + labw + (c + 1) * TREE_COLW - 1 - (int)strlen(val), TREE_COLW, vr, val);
 		}
 		parent_share(t, p, ncols ? cols[0] : 0, m, share, sizeof(share));

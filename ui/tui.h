@@ -198,8 +198,8 @@ bool panes_show_members(const struct tui *t);
 
 /* pane.c: one pane; returns the lines it used (drawn only when draw is true) */
 int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw);
-/* A value slot as a cell shows it ("12.3 GB/s", "n/a", "-"), and its role. */
-void pane_value_text(struct tui *t, int slot, const char *unit, char *buf, size_t len, enum role *r);
+/* cell_text.c: a value slot as a cell shows it ("12.3 GB/s", "n/a", "-"), and its role. */
+void cell_text(struct tui *t, int slot, const char *unit, char *buf, size_t len, enum role *r);
 
 /* tree.c: perf's TopDown as a tree. order: the metrics keep[] allows that form a tree of
  * two roots or more, depth first, into midx and depths; the count (0: no tree). setup: a

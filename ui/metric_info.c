@@ -1,0 +1,164 @@
+/* metric_info.c - what the focused metric is (i, ?): perf's description, its unit and
+ * groups, its formula on the focused instance with this interval's inputs, its
+ * threshold and whether it is past it, and the events it reads as they were opened. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mode.h"
+#include "tui.h"
+#include "base/util.h"
+#include "engine/metric_threshold.h"
+
+struct lines {
+	int n, cap;
+	char **text;
+};
+
+static void add(struct lines *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(struct lines *l, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char buf[1024];
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	grow_array(&l->text, &l->cap, l->n + 1, sizeof(char *));
+	l->text[l->n++] = xstrdup(buf);
+}
+
+/* The interval's delta of group event e on instance in (an aggregate: its members'). */
+static double event_delta(const struct frame *f, int in, int e, int *counters)
+{
+	const struct instance_info *ii = &f->iinfo[in];
+	double sum = 0;
+	if (ii->nmembers) {
+		for (int k = 0; k < ii->nmembers; k++)
+			sum += event_delta(f, ii->members[k], e, counters);
+		return sum;
+	}
+	for (int c = ii->first_counter; c < ii->first_counter + ii->ncounters; c++)
+		if (f->cinfo[c].event == e) {
+			sum += f->counters[c].delta;
+			(*counters)++;
+		}
+	return sum;
+}
+
+static const char *value_of(struct tui *t, int slot, const char *unit, char *buf, size_t len)
+{
+	enum role r;
+	cell_text(t, slot, unit, buf, len, &r);
+	return buf;
+}
+
+/* The form's inputs: each event with its encoding and this interval's delta, each metric
+ * it reads by name with its value here. */
+static void inputs(struct tui *t, struct lines *l, const struct prof_formula *f, int in, int vslot)
+{
+	const struct frame *fr = t->f;
+	const struct prof_group *g = fr->iinfo[in].group;
+	for (int i = 0; i < f->ninputs; i++) {
+		const struct prof_event *ev = &g->events[f->inputs[i]];
+		int nc = 0;
+		double d = event_delta(fr, in, f->inputs[i], &nc);
+		char num[24], u[16];
+		format_human(d, "", num, sizeof(num), u, sizeof(u));
+		add(l, "    %-28s %s/%s/  %s%s", ev->name, g->pmu_pattern, ev->terms, nc ? num : "not counted", u);
+	}
+	for (int i = 0; i < f->nimports; i++) { /* another group's event: on its instance of this name */
+		const struct prof_group *ig = &fr->profiles[fr->vinfo[vslot].profile]->groups[f->imports[i].group];
+		const struct prof_event *ev = &ig->events[f->imports[i].event];
+		int nc = 0, partner = -1;
+		for (int k = 0; k < fr->ninstances && partner < 0; k++)
+			if (fr->iinfo[k].group == ig && !strcmp(fr->iinfo[k].name, fr->iinfo[in].name))
+				partner = k;
+		double d = partner >= 0 ? event_delta(fr, partner, f->imports[i].event, &nc) : 0;
+		char num[24], u[16];
+		format_human(d, "", num, sizeof(num), u, sizeof(u));
+		add(l, "    %-28s %s/%s/  %s%s", f->imports[i].name, ig->pmu_pattern, ev->terms, nc ? num : "not counted", u);
+	}
+	for (int i = 0; fr->vinfo[vslot].refs && i < f->nrefs; i++) {
+		char v[64];
+		const struct prof_metric *rm = &fr->profiles[fr->vinfo[vslot].profile]->metrics[f->refs[i]];
+		add(l, "    %-28s %s", rm->name, value_of(t, fr->vinfo[vslot].refs[i], rm->unit, v, sizeof(v)));
+	}
+}
+
+static void collect(struct tui *t, const struct metric_view *mv, struct lines *l)
+{
+	const struct frame *fr = t->f;
+	const struct upane *p = &t->panes[mv->pane];
+	const struct prof_metric *m = p->metrics[mv->metric];
+	int slot = -1;
+	for (int i = 0; i < p->ninst && slot < 0; i++)
+		if (p->inst[i] == mv->inst)
+			slot = p->slot[i * p->nmetrics + mv->metric];
+	char v[64];
+	add(l, "%s%s%s   on %s: %s", m->name, m->perf_name ? "   perf: " : "", m->perf_name ? m->perf_name : "",
+	    fr->iinfo[mv->inst].name, slot >= 0 ? value_of(t, slot, m->unit, v, sizeof(v)) : "n/a");
+	if (m->description)
+		add(l, "%s", m->description);
+	else if (m->title && strcmp(m->title, m->name))
+		add(l, "%s", m->title);
+	add(l, "unit: %s%s", m->unit[0] ? m->unit : "(none)", m->scale != 1 ? "  (the formula's value times its scale)" : "");
+	if (m->groups) {
+		char buf[512] = "";
+		for (char **g = m->groups; *g; g++)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " %s", *g);
+		add(l, "perf's groups:%s", buf);
+	}
+	if (m->threshold_text) {
+		double *vals = xmalloc(sizeof(double) * (size_t)(p->profile->nmetrics + 1));
+		for (int k = 0; k < p->profile->nmetrics; k++)
+			vals[k] = NAN;
+		for (int i = 0; i < p->ninst; i++)
+			for (int k = 0; p->inst[i] == mv->inst && k < p->nmetrics; k++) {
+				int s = p->slot[i * p->nmetrics + k];
+				if (s >= 0 && fr->values[s].state == VS_OK)
+					vals[p->metric_index[k]] = fr->values[s].value / p->metrics[k]->scale;
+			}
+		int past = metric_threshold_eval(m, vals);
+		free(vals);
+		add(l, "threshold (perf's): %s   %s", m->threshold_text,
+		    past == 1 ? "past it here: a bottleneck" : past == 0 ? "not past it here" : "(not known here)");
+	}
+	if (slot < 0)
+		return;
+	const struct prof_formula *f = &m->forms[fr->vinfo[slot].form];
+	add(l, "formula (group %s): %s", f->group_name ? f->group_name : "?", f->text);
+	add(l, "  reads, this interval:");
+	inputs(t, l, f, mv->inst, slot);
+}
+
+static void metric_draw(struct tui *t)
+{
+	struct metric_view *mv = t->mode_data;
+	struct lines l = { 0 };
+	collect(t, mv, &l);
+	int iy, ix, iw, ih;
+	crt_box(COLS - 4, LINES - 4, "The metric (Esc closes, arrows scroll)", &iy, &ix, &iw, &ih);
+	if (mv->first > l.n - 1)
+		mv->first = l.n > 0 ? l.n - 1 : 0;
+	int y = iy;
+	for (int i = mv->first; i < l.n && y < iy + ih; i++)
+		y += crt_put_wrapped(y, ix, iw, iy + ih - y, R_DIALOG, l.text[i]);
+	for (int i = 0; i < l.n; i++)
+		free(l.text[i]);
+	free(l.text);
+}
+
+static void metric_key(struct tui *t, int key)
+{
+	struct metric_view *mv = t->mode_data;
+	if (key == KEY_UP && mv->first > 0)
+		mv->first--;
+	else if (key == KEY_DOWN)
+		mv->first++;
+	else
+		ui_mode_leave(t);
+}
+
+const struct ui_mode metric_mode = { "metric", metric_draw, metric_key, NULL };
