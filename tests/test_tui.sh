@@ -908,6 +908,18 @@ if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
     keys Escape
     unseen "metric view: Esc closes it" "The metric (Esc closes"
     keys q
+    quit_ok "metric view quit"
+    # / finds a metric by the words of perf's description, opening the nodes above it
+    PMUTOP_ARGS="--sim --sysfs-root $scratch/spr-m -M TopdownL1,TopdownL2,TopdownL3 -d 0.2"
+    start 120 40 LANG=C.UTF-8
+    see "find by description: the tree" "tma_memory_bound"
+    unseen "find by description: DRAM bound under a closed node" "tma_dram_bound"
+    keys /
+    text "external memory loads"
+    keys Enter
+    see "find by description: found" "found tma_dram_bound"
+    see "find by description: its node shown" "^       tma_dram_bound "
+    keys q
     quit_ok "TopDown tree values quit"
 else
     skip_check "no build-tree catalogue (needs python3 and the pmu-events JSON)"

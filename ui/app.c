@@ -253,7 +253,7 @@ static const struct command commands[] = {
 	{ { 'f', KEY_F(4) }, "F4 f", "filter editor for the focused row's group", cmd_filter },
 	{ { 's', KEY_F(2) }, "F2 s", "setup: colours, characters, bars, panes (saved)", cmd_setup },
 	{ { 'e' }, "e", "errors: groups that failed and why, warnings", cmd_errors },
-	{ { '/', KEY_F(3) }, "F3 /", "find a metric by name", cmd_find },
+	{ { '/', KEY_F(3) }, "F3 /", "find a metric by name, or by words of its description", cmd_find },
 	{ { 'n' }, "n", "find the next match", cmd_find_next },
 	{ { 'w' }, "w", "record to pmutop-DATE-TIME.pmrec, or stop (replay: -r)", cmd_record },
 	{ { CTRL('l') }, "Ctrl-L", "redraw the screen", cmd_redraw },

@@ -1,11 +1,30 @@
-/* find.c - '/' (F3) and 'n': the next metric whose name or title matches. */
+/* find.c - '/' (F3) and 'n': the next metric whose name, title, perf's name or perf's
+ * description holds the words. */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "mode.h"
 #include "tui.h"
+
+/* Its name, title or perf's name holds text, or its description (perf's) holds each
+ * of text's words: "/dram bandwidth" finds tma_mem_bandwidth by what it measures. */
+static bool matches(const struct prof_metric *m, const char *text)
+{
+	if (strcasestr(m->name, text) || strcasestr(m->title, text) || (m->perf_name && strcasestr(m->perf_name, text)))
+		return true;
+	if (!m->description)
+		return false;
+	char words[64];
+	snprintf(words, sizeof(words), "%s", text);
+	int n = 0;
+	for (char *save, *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save), n++)
+		if (!strcasestr(m->description, w))
+			return false;
+	return n > 0;
+}
 
 /* Metrics in screen order, pane by pane: from the one after the last match, round to it
  * again. Hidden panes are searched too, and shown when they hold the match (the
@@ -26,8 +45,10 @@ void find_next(struct tui *t)
 			continue;
 		}
 		struct upane *p = &t->panes[pi];
-		if (!strcasestr(p->metrics[m]->name, t->find) && !strcasestr(p->metrics[m]->title, t->find))
+		if (!matches(p->metrics[m], t->find))
 			continue;
+		if (p->style == STYLE_TREE) /* a node under closed ones: they open */
+			tree_reveal(p, m);
 		bool was_hidden = p->hidden;
 		p->hidden = false;
 		t->relayout = true;

@@ -209,3 +209,9 @@ void tree_toggle(struct tui *t, struct upane *p)
 	p->tree_open[m] = !open;
 	t->relayout = true;
 }
+
+void tree_reveal(struct upane *p, int m)
+{
+	for (int a = p->tree_parent[m]; a >= 0; a = p->tree_parent[a])
+		p->tree_open[a] = 1;
+}

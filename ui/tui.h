@@ -208,6 +208,8 @@ int tree_order(const struct profile *prof, const bool *keep, int *midx, int *dep
 void tree_setup(struct upane *p, const int *depths);
 int tree_draw(struct tui *t, int pi, int y0, int x0, int w, bool draw);
 void tree_toggle(struct tui *t, struct upane *p);
+/* Open the nodes above node m (find shows it). */
+void tree_reveal(struct upane *p, int m);
 void pane_draw_title(struct tui *t, int pi, int y, int x, int w);
 
 /* screen.c */
