@@ -258,6 +258,23 @@ expect_eq "-M TopdownL1 on a Neoverse V2: perf's level 1 from its catalogue file
     "$(awk -F, 'NR > 1 && $5 == "all" { print $3 "/" $4 }' arm-m.csv | sort -u | tr '\n' ' ')" \
     "perf-arm-neoverse-n2-v2/backend_bound perf-arm-neoverse-n2-v2/bad_speculation perf-arm-neoverse-n2-v2/frontend_bound perf-arm-neoverse-n2-v2/retiring "
 
+# the Sapphire Rapids demo's streaming phase: perf's own MetricThreshold (from its JSON)
+# says DRAM bound is the bottleneck on the whole machine at 25 s, and not at 1 s
+"$PMUTOP" --demo spr -b -n 26 --fake-clock --format json > spr-demo.jsonl 2> spr-demo.err &&
+    ok || fail "--demo spr: $(head -c 300 spr-demo.err)"
+python3 - "$arch/sapphirerapids" spr-demo.jsonl > spr-demo.txt <<'PY'
+import glob, json, re, sys
+perf = {m["MetricName"]: m for f in glob.glob(sys.argv[1] + "/*metrics*.json") for m in json.load(open(f)) if "MetricName" in m}
+frames = [json.loads(l) for l in open(sys.argv[2])]
+def past(frame, name):
+    vals = {m["metric"]: m.get("value") for m in frame["metrics"] if m["instance"] == "all" and m["profile"] == "perf-sapphirerapids"}
+    expr = re.sub(r"[A-Za-z_][A-Za-z0-9_]*", lambda t: repr(vals[t.group(0)] / 100) if t.group(0) in vals else t.group(0),
+                  perf[name]["MetricThreshold"]).replace("&", " and ").replace("|", " or ")
+    return eval(expr, {"__builtins__": {}})
+print("t1", past(frames[0], "tma_dram_bound"), "t25", past(frames[-1], "tma_dram_bound"))
+PY
+expect_eq "--demo spr: perf's threshold marks DRAM bound while the odd CPUs stream, not before" "$(cat spr-demo.txt)" "t1 False t25 True"
+
 # a profile binds only the models its directory is for: Skylake-SP is not Cascade Lake
 cpuinfo skylakex 6 85 4
 "$PMUTOP" --sysfs-root skylakex --sim -p out/cascadelakex.ini -b -n 1 --fake-clock > clx-on-skx.txt 2>&1

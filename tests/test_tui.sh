@@ -909,6 +909,14 @@ if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
     unseen "metric view: Esc closes it" "The metric (Esc closes"
     keys q
     quit_ok "metric view quit"
+    # the Sapphire Rapids demo counts perf's TopDown levels 1-3 and draws their tree
+    PMUTOP_ARGS="--demo spr -d 0.2"
+    start 120 40 LANG=C.UTF-8
+    keys End
+    see "--demo spr: perf's TopDown tree" "TopDown (perf's TMA"
+    see "--demo spr: the bottleneck at start (core bound, before the streaming phase)" "tma_core_bound <== "
+    keys q
+    quit_ok "--demo spr quit"
     # / finds a metric by the words of perf's description, opening the nodes above it
     PMUTOP_ARGS="--sim --sysfs-root $scratch/spr-m -M TopdownL1,TopdownL2,TopdownL3 -d 0.2"
     start 120 40 LANG=C.UTF-8

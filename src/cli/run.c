@@ -133,6 +133,26 @@ static int load_profiles(const struct options *o, const struct machine *m, struc
 	return k;
 }
 
+/* A demo whose model names perf's catalogue metrics ([model] metrics = TopdownL1,...):
+ * the catalogue's profile for its CPU, those chosen, beside the demo's profiles. The
+ * new count. */
+static int demo_catalogue(const struct machine *m, const char *spec, struct profile ***profiles, int n)
+{
+	struct profile *p = catalog_perf_profile(m);
+	char *err;
+	if (!p)
+		return n; /* no catalogue built, or not for this CPU: the demo's own panes */
+	if (metrics_select(&p, 1, spec, &err) < 0) {
+		fprintf(stderr, "pmutop: warning: the demo model's metrics: %s\n", err);
+		free(err);
+		profile_free(p);
+		return n;
+	}
+	*profiles = xrealloc(*profiles, sizeof(**profiles) * (size_t)(n + 1));
+	(*profiles)[n] = p;
+	return n + 1;
+}
+
 /* A recording made under -M SPEC: its profiles as recorded, SPEC chosen again (the
  * counters it holds are those). 0, or the exit status. */
 static int replayed_selection(const struct options *o, const char *spec, struct profile **profiles, int *nprofiles)
@@ -387,6 +407,7 @@ struct run {
 	struct options *o;
 	const char *root;
 	char *demo_dir, *demo_model, *default_model;
+	struct sim_model *model; /* --sim: the traffic model, read once (its sources hold it) */
 	struct replay *rp;
 	struct machine *m;
 	struct profile **profiles;
@@ -453,6 +474,10 @@ static int run_machine(struct run *r)
 	}
 	if (r->nprofiles < 0)
 		return 1;
+	if (o->sim && !r->rp && !(r->model = o->model ? sim_model_load(o->model) : sim_model_default()))
+		return 1;
+	if (!o->metrics && !o->nprofiles && r->model && sim_model_metrics(r->model))
+		r->nprofiles = demo_catalogue(r->m, sim_model_metrics(r->model), &r->profiles, r->nprofiles);
 	return o->metrics ? select_metrics(o, r->m, r->profiles, &r->nprofiles) : 0;
 }
 
@@ -492,9 +517,8 @@ static int run_sources(struct run *r)
 		return 1;
 	}
 	/* the simulated machine's traffic model: read once, shared by its three sources */
-	struct sim_model *model = NULL;
-	if (o->sim && !(model = o->model ? sim_model_load(o->model) : sim_model_default()))
-		return 1;
+	struct sim_model *model = r->model;
+	r->model = NULL;
 	if (o->sim) {
 		struct sim_options so = { .model = model, .seed = o->seed };
 		session_add_source(r->s, source_sim_new(m, &so));
@@ -568,6 +592,7 @@ static int run_done(struct run *r, int status)
 		replay_close(r->rp); /* and its machine */
 	else
 		machine_free(r->m);
+	sim_model_free(r->model); /* not yet given to the sources */
 	free(r->demo_dir);
 	free(r->demo_model);
 	free(r->default_model);

@@ -90,6 +90,7 @@ struct sim_flows {
 struct sim_model {
 	char *path;
 	char *title;
+	char *metrics; /* [model] metrics =: perf's catalogue metrics the demo counts too */
 	double jitter;
 	int nsections;
 	struct sim_section *sections;
@@ -286,8 +287,11 @@ static int handler(void *user, const char *section, const char *name, const char
 			m->jitter = strtod_c(value, &end);
 			if (*end || m->jitter < 0 || m->jitter > 0.5)
 				merr(m, m->in.line, 0, "jitter must be a number from 0 to 0.5");
+		} else if (!strcmp(name, "metrics")) {
+			free(m->metrics);
+			m->metrics = xstrdup(value);
 		} else {
-			merr(m, m->in.line, 0, "unknown key '%s' in [model] (known: title, jitter)", name);
+			merr(m, m->in.line, 0, "unknown key '%s' in [model] (known: title, jitter, metrics)", name);
 		}
 		return 1;
 	}
@@ -528,6 +532,7 @@ void sim_model_free(struct sim_model *m)
 	}
 	free(m->flows);
 	free(m->title);
+	free(m->metrics);
 	free(m->path);
 	free(m);
 }
@@ -540,6 +545,11 @@ double sim_model_jitter(const struct sim_model *m, const struct sim_section *sec
 const char *sim_model_title(const struct sim_model *m)
 {
 	return m->title;
+}
+
+const char *sim_model_metrics(const struct sim_model *m)
+{
+	return m->metrics;
 }
 
 /* [pmu GLOB GLOB...]: any of the blank-separated globs */

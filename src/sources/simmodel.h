@@ -26,6 +26,7 @@
  *   running = FRACTION                  time running / time enabled (multiplexing)
  *   jitter = F                          this section's noise (0: an invariant TSC)
  *   [model] title = ..., jitter = F     relative noise per read, seeded by --seed
+ *   [model] metrics = LIST              perf's catalogue metrics the demo counts too
  *
  * A counter counts rate x product over dimensions of (sum of the weights of the selected
  * cells, or of all cells when none is selected: the drivers' "unset means all"). */
@@ -47,6 +48,9 @@ void sim_model_free(struct sim_model *m);
 /* The relative noise of a read: the section's own (jitter = 0: a steady clock) or the model's. */
 double sim_model_jitter(const struct sim_model *m, const struct sim_section *sec);
 const char *sim_model_title(const struct sim_model *m);
+/* [model] metrics = LIST: the metrics of perf's catalogue for the machine's CPU that the
+ * demo counts beside its profiles (-M's syntax), or NULL. */
+const char *sim_model_metrics(const struct sim_model *m);
 
 /* The section for a PMU name (NULL: defaults). */
 const struct sim_section *sim_model_section(const struct sim_model *m, const char *pmu_name);
