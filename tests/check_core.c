@@ -768,6 +768,12 @@ START_TEST(prom_label_escapes)
 	ck_assert_str_eq(name, "pmutop_nic_ssu_rpu_packets_per_second");
 	prom_metric_name(name, sizeof(name), "bf.pcie.in_bytes", NULL, "bytes_per_second", false);
 	ck_assert_str_eq(name, "pmutop_bf_pcie_in_bytes_per_second");
+	/* event names' words promtool takes for units (MS: the microcode sequencer, M: the
+	 * memory controller) joined to the word before, so no "_ms_" or "_m_" is left */
+	prom_metric_name(name, sizeof(name), "core", "UOPS_RETIRED.MS__cmask_1_edge_1", "", true);
+	ck_assert_str_eq(name, "pmutop_core_uops_retiredms_cmask_1_edge_1_total");
+	prom_metric_name(name, sizeof(name), "imc", "UNC_M_CAS_COUNT.RD", "", true);
+	ck_assert_str_eq(name, "pmutop_imc_uncm_cas_count_rd_total");
 	/* perf's data volumes in MiB (AMD's data fabric) are exported in bytes */
 	struct prom_unit u;
 	prom_unit_of("MiB", &u);

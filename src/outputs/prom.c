@@ -71,6 +71,29 @@ static size_t put_clean(char *buf, size_t len, size_t at, const char *s)
 	return at;
 }
 
+/* A word promtool's lint takes for an abbreviated unit ("_ms_", a name ending "_s"):
+ * in names from hardware event names it is none (UOPS_RETIRED.MS is the microcode
+ * sequencer, UNC_M_CAS_COUNT the memory controller's), so it is joined to the word
+ * before it (uops_retiredms, uncm_cas_count): the name stays the event's, and lint-clean. */
+static size_t join_unit_words(char *buf, size_t at)
+{
+	static const char *const abbrev[] = { "s", "ms", "us", "ns", "sec", "b", "kb", "mb", "gb", "tb", "pb", "m", "h", "d" };
+	for (size_t i = 7; i < at; i++) { /* after "pmutop_" */
+		if (buf[i] != '_')
+			continue;
+		size_t w = i + 1, e = w;
+		while (e < at && buf[e] != '_')
+			e++;
+		for (size_t k = 0; k < ARRAY_SIZE(abbrev); k++)
+			if (e - w == strlen(abbrev[k]) && !strncmp(buf + w, abbrev[k], e - w)) {
+				memmove(buf + i, buf + i + 1, at - i); /* the '_' before it goes, with the NUL */
+				at--;
+				break;
+			}
+	}
+	return at;
+}
+
 void prom_metric_name(char *buf, size_t len, const char *a, const char *b, const char *suffix, bool total)
 {
 	size_t at = put_clean(buf, len, 0, "pmutop_");
@@ -81,6 +104,7 @@ void prom_metric_name(char *buf, size_t len, const char *a, const char *b, const
 	}
 	while (at && buf[at - 1] == '_')
 		buf[--at] = '\0';
+	at = join_unit_words(buf, at);
 	if (suffix && *suffix && !str_has_suffix(buf, suffix) && at + 16 < len) {
 		drop_unit_word(buf, suffix);
 		at = strlen(buf);
