@@ -153,19 +153,6 @@ static int demo_catalogue(const struct machine *m, const char *spec, struct prof
 	return n + 1;
 }
 
-/* A recording made under -M SPEC: its profiles as recorded, SPEC chosen again (the
- * counters it holds are those). 0, or the exit status. */
-static int replayed_selection(const struct options *o, const char *spec, struct profile **profiles, int *nprofiles)
-{
-	char *err;
-	if (metrics_select(profiles, *nprofiles, spec, &err) < 0) {
-		fprintf(stderr, "pmutop: -r %s: damaged recording (its -M %s)\n", o->replay, err);
-		free(err);
-		return 1;
-	}
-	return 0;
-}
-
 /* -M: the chosen metrics, what they read and the events those need; the profiles with
  * none chosen are left out. 0, or the exit status. */
 static int select_metrics(const struct options *o, const struct machine *m, struct profile **profiles, int *nprofiles)
@@ -322,7 +309,7 @@ static int add_outputs(struct options *o, struct session *s, struct runloop *loo
 	struct output *rec = NULL;
 	if (!rp && (o->record || (!o->batch && !o->serve_only))) {
 		struct recorder_options ro = { .path = o->record, .force = o->force, .rotate_ns = o->rotate_ns,
-					       .keep = o->keep, .command = o->command, .metrics = o->metrics,
+					       .keep = o->keep, .command = o->command,
 					       .essential = o->record_only && !o->listen, .paced = o->fake_clock };
 		char *err = NULL;
 		rec = recorder_output_new(s, &ro, &err);
@@ -464,11 +451,7 @@ static int run_machine(struct run *r)
 			fprintf(stderr, "pmutop: -r %s: %s\n", o->replay, err);
 			free(err);
 		}
-		char *spec = r->nprofiles > 0 ? replay_meta(r->rp, "metrics") : NULL;
-		int rc = spec ? replayed_selection(o, spec, r->profiles, &r->nprofiles) : 0;
-		free(spec); /* recorded under -M: the same metrics, and only their counters */
-		if (rc)
-			return rc;
+
 	} else {
 		r->nprofiles = load_profiles(o, r->m, &r->profiles);
 	}

@@ -117,3 +117,32 @@ int metrics_select(struct profile **ps, int n, const char *spec, char **err)
 	}
 	return kept;
 }
+
+char *metrics_chosen(const struct profile *p)
+{
+	if (!p->selecting)
+		return NULL;
+	size_t len = 1;
+	for (int mi = 0; mi < p->nmetrics; mi++)
+		len += p->metrics[mi].selected ? strlen(p->metrics[mi].name) + 1 : 0;
+	char *out = xcalloc(len, 1);
+	for (int mi = 0; mi < p->nmetrics; mi++)
+		if (p->metrics[mi].selected) {
+			if (*out)
+				strcat(out, " ");
+			strcat(out, p->metrics[mi].name);
+		}
+	return out;
+}
+
+void metrics_choose_exactly(struct profile *p, const char *names)
+{
+	char **words = str_split(names, NULL);
+	for (char **w = words; *w; w++)
+		for (int mi = 0; mi < p->nmetrics; mi++)
+			if (!strcmp(p->metrics[mi].name, *w))
+				p->metrics[mi].selected = true;
+	str_split_free(words);
+	p->selecting = true;
+	want_events(p);
+}

@@ -12,4 +12,11 @@ struct profile;
  * nothing. */
 int metrics_select(struct profile **ps, int n, const char *spec, char **err);
 
+/* The names of p's chosen metrics, space-separated (malloc'd), or NULL where p chooses
+ * none in particular (no -M): what a recording keeps to bind the same again. */
+char *metrics_chosen(const struct profile *p);
+/* Choose exactly these metrics of p (metrics_chosen's list; names p lacks are ignored)
+ * and the events they read, as metrics_select does. */
+void metrics_choose_exactly(struct profile *p, const char *names);
+
 #endif

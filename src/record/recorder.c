@@ -23,6 +23,7 @@
 #include "base/sysfs.h"
 #include "base/util.h"
 #include "config.h"
+#include "engine/metric_select.h"
 #include "engine/session.h"
 #include "machine/snapshot.h"
 #include "engine/output.h"
@@ -130,8 +131,6 @@ static void build_statics(struct recorder *r, const struct frame *f)
 	add_row(&r->meta, &r->nmeta, 2, "kernel", u.release);
 	add_row(&r->meta, &r->nmeta, 2, "source", f->source);
 	add_row(&r->meta, &r->nmeta, 2, "command", r->opt.command ? r->opt.command : "");
-	if (r->opt.metrics)
-		add_row(&r->meta, &r->nmeta, 2, "metrics", r->opt.metrics);
 	snprintf(num, sizeof(num), "%d", f->ncounters);
 	add_row(&r->meta, &r->nmeta, 2, "ncounters", num);
 	snprintf(num, sizeof(num), "%d", f->ninstances);
@@ -150,6 +149,11 @@ static void build_statics(struct recorder *r, const struct frame *f)
 		snprintf(key, sizeof(key), "profile.%d.text", i);
 		add_row(&r->meta, &r->nmeta, 2, key, text);
 		free(text);
+		char *chosen = metrics_chosen(s->profiles[i]); /* -M's, a demo's catalogue metrics */
+		snprintf(key, sizeof(key), "profile.%d.chosen", i);
+		if (chosen)
+			add_row(&r->meta, &r->nmeta, 2, key, chosen);
+		free(chosen);
 	}
 	for (int k = 0; k < f->ncounters; k++) {
 		const struct counter_info *ci = &f->cinfo[k];

@@ -18,7 +18,6 @@ struct recorder_options {
 	uint64_t rotate_ns; /* start a new file this often (wall time), 0: never */
 	int keep;           /* with rotate: keep the newest this many files, 0: all */
 	const char *command; /* the command line, for record --info */
-	const char *metrics; /* -M: what was chosen, so that replay binds the same (or NULL) */
 	bool essential;     /* the run's only output (pmutop record): when the recording stops
 			     * on an error, the run ends with it, non-zero (a service restarts) */
 	bool paced;         /* time is the frames' own (--fake-clock): a refresh waits for a

@@ -20,6 +20,7 @@
 #include "base/diag.h"
 #include "base/timetext.h"
 #include "base/util.h"
+#include "engine/metric_select.h"
 #include "engine/profile.h"
 #include "engine/session.h"
 #include "machine/pmu.h"
@@ -282,6 +283,12 @@ int replay_profiles(struct replay *r, struct profile ***out, char **err)
 		free(label);
 		free(path);
 		free(text);
+		snprintf(key, sizeof(key), "profile.%llu.chosen", (unsigned long long)i);
+		char *chosen = (*out)[i] ? store_meta(r->st, key) : NULL;
+		if (chosen) /* recorded under -M (or a demo's catalogue metrics): those, and only
+			     * their counters, are in the file */
+			metrics_choose_exactly((*out)[i], chosen);
+		free(chosen);
 		if (!(*out)[i]) {
 			for (uint64_t k = 0; k < i; k++)
 				profile_free((*out)[k]);
