@@ -39,11 +39,12 @@ if command -v valgrind > /dev/null; then
     # the real `pmutop --demo` (sensors and all) in a 120x40 UTF-8 tmux pane: 10 and 60
     # frames, 50 apart, so start-up cancels
     if command -v tmux > /dev/null; then
-        mon_ir() {
+        mon_ir() { # FRAMES [DEMO [KEYS]]: KEYS typed as it starts (read at its first frame)
             m_log=$(mktemp) m_rc=$(mktemp)
             tmux -L pmutop-bench-ir new-session -d -x 120 -y 40 "env LANG=C.UTF-8 TERM=xterm-256color \
                 valgrind --tool=callgrind --callgrind-out-file=/dev/null --log-file=$m_log \
-                '$b/pmutop' --demo -n $1 -d 0.01 --fake-clock; echo \$? > $m_rc"
+                '$b/pmutop' --demo ${2:-} -n $1 -d 0.01 --fake-clock; echo \$? > $m_rc"
+            [ -n "${3:-}" ] && tmux -L pmutop-bench-ir send-keys -t 0 "$3"
             m_wait=0 # poll for the pane's exit, at most ten minutes
             while [ ! -s "$m_rc" ] && [ $m_wait -lt 3000 ]; do sleep 0.2; m_wait=$((m_wait + 1)); done
             awk '/Collected :/ { print $4 }' "$m_log"
@@ -52,6 +53,11 @@ if command -v valgrind > /dev/null; then
         base=$(mon_ir 10)
         with=$(mon_ir 60)
         echo "bench: monitor_demo_120x40_utf8_instructions $(( (with - base) / 50 )) instructions"
+        # --demo spr with perf's TopDown levels 1-3 (the catalogue's 233 counter groups)
+        # and every node of the tree open ('*')
+        base=$(mon_ir 10 spr '*')
+        with=$(mon_ir 60 spr '*')
+        echo "bench: monitor_spr_tree_open_120x40_utf8_instructions $(( (with - base) / 50 )) instructions"
     fi
     # scale: a generated 16-socket x 144-CPU Tegra410-like tree (Neoverse V2 cores), the
     # refresh's instructions per counter

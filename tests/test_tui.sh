@@ -891,6 +891,10 @@ if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
         unseen "TopDown tree ($lang): its children gone" "tma_memory_bound"
         keys Down Enter # bad speculation opens
         see "TopDown tree ($lang): Enter opens a node" "^     tma_branch_mispredicts "
+        keys '*'
+        see "TopDown tree ($lang): * opens every node (backend bound, closed by Enter, too)" "^     tma_memory_bound "
+        keys '*'
+        unseen "TopDown tree ($lang): * again closes them" "tma_memory_bound"
         keys q
         quit_ok "TopDown tree quit ($lang)"
     done

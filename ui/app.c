@@ -248,6 +248,7 @@ static const struct command commands[] = {
 	{ { KEY_HOME }, "Home", "first row", cmd_home },
 	{ { KEY_END }, "End", "last row", cmd_end },
 	{ { '\r', '\n', KEY_ENTER }, "Enter", "expand a row: TopDown level 2 or a node of its tree, root ports, devices, CPUs", cmd_expand },
+	{ { '*' }, "*", "open every TopDown tree node (again: close them)", tree_open_all },
 	{ { 'c' }, "c", "per-CPU rows / per-socket summaries", cmd_per_cpu },
 	{ { 'o', KEY_F(6) }, "F6 o", "sort per-CPU rows by the next category", cmd_sort },
 	{ { 'f', KEY_F(4) }, "F4 f", "filter editor for the focused row's group", cmd_filter },

@@ -215,3 +215,24 @@ void tree_reveal(struct upane *p, int m)
 	for (int a = p->tree_parent[m]; a >= 0; a = p->tree_parent[a])
 		p->tree_open[a] = 1;
 }
+
+void tree_open_all(struct tui *t)
+{
+	bool any_closed = false, any = false;
+	for (int pi = 0; pi < t->npanes; pi++) {
+		struct upane *p = &t->panes[pi];
+		for (int m = 0; p->style == STYLE_TREE && m < p->nmetrics; m++) {
+			any = true;
+			any_closed |= has_children(p, m) && p->tree_open[m] != 1;
+		}
+	}
+	if (!any) {
+		tui_message(t, false, "no TopDown tree here (perf's catalogue: -M TopdownL1,TopdownL2,...)");
+		return;
+	}
+	for (int pi = 0; pi < t->npanes; pi++)
+		for (int m = 0; t->panes[pi].style == STYLE_TREE && m < t->panes[pi].nmetrics; m++)
+			t->panes[pi].tree_open[m] = any_closed;
+	tui_message(t, false, any_closed ? "every TopDown node open (*: close them)" : "every TopDown node closed");
+	t->relayout = true;
+}

@@ -210,6 +210,8 @@ int tree_draw(struct tui *t, int pi, int y0, int x0, int w, bool draw);
 void tree_toggle(struct tui *t, struct upane *p);
 /* Open the nodes above node m (find shows it). */
 void tree_reveal(struct upane *p, int m);
+/* '*': every node of the trees open, or, when all are, closed. */
+void tree_open_all(struct tui *t);
 void pane_draw_title(struct tui *t, int pi, int y, int x, int w);
 
 /* screen.c */
