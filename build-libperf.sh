@@ -2,13 +2,22 @@
 # Build libperf (the kernel's tools/lib/perf) from Debian's linux-source package into DEST,
 # as a static library with libapi folded in, plus a libperf.pc that links them statically.
 # libperf is not packaged in Debian 12; nothing is downloaded but the Debian package itself.
-# Usage: build-libperf.sh DEST
+# Usage: build-libperf.sh DEST [HOST]   (HOST: configure's, aarch64-linux-gnu for arm64:
+# built with the kernel's ARCH and CROSS_COMPILE, by Debian's crossbuild-essential-arm64)
 set -eu
-dest=${1:?usage: build-libperf.sh DEST}
+dest=${1:?usage: build-libperf.sh DEST [HOST]}
+host=${2:-}
 case $dest in /*) ;; *) dest=$(pwd)/$dest ;; esac
+cross=""
+case $host in
+"" | x86_64-*) ;;
+aarch64-*) cross="ARCH=arm64 CROSS_COMPILE=$host-" ;;
+*) echo "build-libperf: no kernel ARCH known for host $host" >&2; exit 1 ;;
+esac
 
-if [ -f "$dest/lib/pkgconfig/libperf.pc" ] && [ -f "$dest/lib/libperf.a" ] && [ -d "$dest/pmu-events/arch/x86" ]; then
-    exit 0        # already built: a second configure costs nothing
+if [ -f "$dest/lib/pkgconfig/libperf.pc" ] && [ -f "$dest/lib/libperf.a" ] && [ -d "$dest/pmu-events/arch/x86" ] &&
+    [ "$(cat "$dest/host" 2>/dev/null)" = "$host" ]; then
+    exit 0        # already built for this host: a second configure costs nothing
 fi
 
 tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1 || true)
@@ -26,7 +35,8 @@ tar -xJf "$tarball" -C "$work" \
     tar -xJf "$tarball" -C "$work" --wildcards "$top/tools/*" "$top/include/*" "$top/scripts/*" "$top/Makefile"
 
 # install_lib + install_headers + install_pkgconfig, never plain install (it wants asciidoc).
-make -s -C "$work/$top/tools/lib/perf" prefix="$dest" libdir_relative=lib \
+# shellcheck disable=SC2086
+make -s -C "$work/$top/tools/lib/perf" $cross prefix="$dest" libdir_relative=lib \
     install_lib install_headers install_pkgconfig >"$dest/build.log" 2>&1 || {
     cat "$dest/build.log" >&2; exit 1; }
 cp "$work/$top/tools/lib/api/libapi.a" "$dest/lib/"
@@ -47,4 +57,5 @@ PC
 mkdir -p "$dest/pmu-events/arch"
 cp -r "$work/$top/tools/perf/pmu-events/arch/x86" "$work/$top/tools/perf/pmu-events/arch/arm64" "$dest/pmu-events/arch/"
 rm -rf "$work"
-echo "build-libperf: installed in $dest" >&2
+echo "$host" > "$dest/host"
+echo "build-libperf: installed in $dest${host:+ for $host}" >&2

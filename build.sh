@@ -8,6 +8,8 @@
 #   ./build.sh fuzz [S]   ... and the libFuzzer targets, S seconds each (default 15)
 #   ./build.sh valgrind   ... the test suite under valgrind memcheck (no error, no leak)
 #   ./build.sh soak       ... an hour of the demo recording, scraped and filtered (make soak)
+#   ./build.sh arm64      ... and an arm64 build (Debian's cross toolchain) in build-arm64/,
+#                         its tests under qemu-user against this build (tests/arm64.sh)
 # Idempotent: a second run installs nothing and rebuilds only what changed.
 set -eu
 cd "$(dirname "$0")"
@@ -20,6 +22,12 @@ PKGS="gcc make autoconf automake pkg-config xz-utils libinih-dev check libncurse
 case ${1:-} in check|asan|tsan|valgrind|soak) PKGS="$PKGS sqlite3 prometheus curl strace zstd universal-ctags" ;; esac
 case ${1:-} in bench|valgrind) PKGS="$PKGS valgrind" ;; esac
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-14-dev"
+if [ "${1:-}" = arm64 ]; then # the cross toolchain, the libraries for arm64, qemu to run them
+    dpkg --print-foreign-architectures | grep -qx arm64 || { [ "$(id -u)" = 0 ] && dpkg --add-architecture arm64 ||
+        sudo dpkg --add-architecture arm64; }
+    PKGS="$PKGS tmux crossbuild-essential-arm64 qemu-user libncurses-dev:arm64 libsensors-dev:arm64
+          libsqlite3-dev:arm64 libzstd-dev:arm64 libmicrohttpd-dev:arm64 libinih-dev:arm64 check:arm64"
+fi
 
 missing=""
 for p in $PKGS; do
@@ -99,5 +107,19 @@ valgrind)
     make -s -j"$jobs" check TESTS= > /dev/null # the Check programs, built, not run
     sh tests/valgrind.sh . . ;;
 soak) make -s soak ;;
-*) echo "usage: ./build.sh [check|asan|tsan|bench|fuzz [SECONDS]|valgrind|soak]" >&2; exit 2 ;;
+arm64)
+    # a VPATH build for aarch64-linux-gnu from a pristine copy (configure builds libperf
+    # for arm64 from the same linux-source), warning-free with -Werror, char unsigned as
+    # arm64's is; then its tests under qemu-aarch64 against the x86_64 build above
+    top=$(pwd)
+    rm -rf build-arm64/src && mkdir -p build-arm64
+    make -s distdir distdir=build-arm64/src > /dev/null
+    mkdir -p build-arm64/obj && cd build-arm64/obj
+    [ -f Makefile ] || PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \
+        ../src/configure --quiet --enable-werror --host=aarch64-linux-gnu CFLAGS="-O2 -g -Wchar-subscripts"
+    make -s -j"$jobs" > /dev/null
+    make -s -j"$jobs" check TESTS= > /dev/null # the Check programs, built for arm64, not run
+    cd "$top"
+    TOP_SRCDIR="$top" sh tests/arm64.sh "$top/build-arm64/obj" "$top/pmutop" ;;
+*) echo "usage: ./build.sh [check|asan|tsan|bench|fuzz [SECONDS]|valgrind|soak|arm64]" >&2; exit 2 ;;
 esac

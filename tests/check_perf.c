@@ -23,14 +23,18 @@
 #include "testutil.h"
 #include "base/util.h"
 
-static bool perf_usable(void)
+/* Why perf_event_open cannot count here (the true reason a test skips), or NULL. */
+static const char *perf_unusable(void)
 {
 	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .size = sizeof(a), .config = PERF_COUNT_SW_CPU_CLOCK };
 	int fd = (int)syscall(SYS_perf_event_open, &a, -1, 0, -1, 0);
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
+	if (fd >= 0) {
+		close(fd);
+		return NULL;
+	}
+	if (errno == ENOSYS)
+		return "perf_event_open is not implemented here (ENOSYS: an emulator such as qemu-user)";
+	return errno == EACCES || errno == EPERM ? "perf_event_open is not permitted here" : "perf_event_open fails here";
 }
 
 static int paranoid_level(void)
@@ -320,13 +324,13 @@ int main(void)
 	Suite *s = suite_create("perf");
 	TCase *t = tcase_create("perf");
 	tcase_set_timeout(t, 60);
-	bool perf = perf_usable();
-	add_test_if(t, host_profile_counts_for_real, perf, "perf_event_open is not permitted here");
-	add_test_if(t, open_errors_say_what_to_do, perf, "perf_event_open is not permitted here");
-	add_test_if(t, one_bad_group_does_not_stop_the_rest, perf, "perf_event_open is not permitted here");
-	add_test_if(t, group_read_once_per_leader, perf, "perf_event_open is not permitted here");
-	add_test_if(t, permission_message, geteuid() == 0 && paranoid_level() >= 1,
-		    "needs root (to drop to nobody) and kernel.perf_event_paranoid >= 1");
+	const char *why = perf_unusable();
+	add_test_if(t, host_profile_counts_for_real, !why, why);
+	add_test_if(t, open_errors_say_what_to_do, !why, why);
+	add_test_if(t, one_bad_group_does_not_stop_the_rest, !why, why);
+	add_test_if(t, group_read_once_per_leader, !why, why);
+	add_test_if(t, permission_message, !why && geteuid() == 0 && paranoid_level() >= 1,
+		    why ? why : "needs root (to drop to nobody) and kernel.perf_event_paranoid >= 1");
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }
