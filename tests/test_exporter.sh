@@ -96,6 +96,10 @@ for demo in $("$PMUTOP" list machines | awk '{ print $1 }'); do
     expect_eq "--demo=$demo: series names" "$bad" ""
 done
 expect_grep "energy counters in joules" '^pmutop_power_energy_pkg_joules_total' names-spr.txt
+# perf's TopDown tree (--demo spr counts levels 1-3): each node's series carries its path
+expect_grep "a TopDown node's path as a label" \
+    '^pmutop_tma_dram_bound_ratio{.*node="tma_backend_bound/tma_memory_bound/tma_dram_bound"' expo-spr.txt
+expect_grep "a level-1 node: its own name" '^pmutop_tma_retiring_ratio{.*node="tma_retiring"' expo-spr.txt
 expect_grep "a PMU's clock frequency in hertz" '^pmutop_nic_hw_clk_freq_hertz' names-hip09.txt
 expect_grep "ECC errors are a rate" '^pmutop_bf_ecc_single_errors_per_second' names-bluefield2.txt
 

@@ -11,30 +11,9 @@
 #include "tui.h"
 #include "base/util.h"
 #include "engine/metric_threshold.h"
+#include "engine/metric_tree.h"
 
 #define TREE_COLW 11 /* a value column: "100.0 %" and its margin */
-
-static bool is_root(const struct prof_metric *m)
-{
-	for (char **g = m->groups; g && *g; g++)
-		if (!strcasecmp(*g, "TopdownL1") || !strcasecmp(*g, "PipelineL1"))
-			return true;
-	return false;
-}
-
-/* The metric whose "<name>_group" m is filed under, or -1. */
-static int parent_of(const struct profile *prof, int mi)
-{
-	for (char **g = prof->metrics[mi].groups; g && *g; g++) {
-		size_t n = strlen(*g);
-		if (n <= 6 || strcasecmp(*g + n - 6, "_group"))
-			continue;
-		for (int k = 0; k < prof->nmetrics; k++)
-			if (k != mi && strlen(prof->metrics[k].name) == n - 6 && !strncasecmp(prof->metrics[k].name, *g, n - 6))
-				return k;
-	}
-	return -1;
-}
 
 static void visit(const struct profile *prof, const int *parent, const bool *keep, int mi, int depth, int *midx,
 		  int *depths, int *n)
@@ -48,14 +27,12 @@ static void visit(const struct profile *prof, const int *parent, const bool *kee
 
 int tree_order(const struct profile *prof, const bool *keep, int *midx, int *depths)
 {
-	int *parent = xmalloc(sizeof(int) * (size_t)(prof->nmetrics + 1));
+	int *parent = metric_tree_parents(prof);
 	int roots = 0, n = 0;
-	for (int k = 0; k < prof->nmetrics; k++) {
-		parent[k] = parent_of(prof, k);
-		roots += keep[k] && parent[k] < 0 && is_root(&prof->metrics[k]);
-	}
+	for (int k = 0; k < prof->nmetrics; k++)
+		roots += keep[k] && parent[k] < 0 && metric_tree_root(&prof->metrics[k]);
 	for (int k = 0; roots >= 2 && k < prof->nmetrics; k++)
-		if (keep[k] && parent[k] < 0 && is_root(&prof->metrics[k]))
+		if (keep[k] && parent[k] < 0 && metric_tree_root(&prof->metrics[k]))
 			visit(prof, parent, keep, k, 0, midx, depths, &n);
 	free(parent);
 	return n;

@@ -25,6 +25,7 @@
 
 #include "base/util.h"
 #include "config.h"
+#include "engine/metric_tree.h"
 #include "engine/profile.h"
 #include "engine/frame.h"
 #include "outputs/httpguard.h"
@@ -234,8 +235,11 @@ static void instance_series(struct exporter *x, const struct frame *f, int i, in
 	}
 }
 
-/* The gauge of metric value k; labelled by the chosen event when its formula reads one. */
-static void value_series(struct exporter *x, const struct frame *f, int k)
+/* The gauge of metric value k; labelled by the chosen event when its formula reads one,
+ * and a node of perf's TopDown tree by its path (node="tma_backend_bound/tma_memory_bound"):
+ * a dashboard takes a level, or what lies under a node, by the label. paths: per metric
+ * of its profile, the path or NULL. */
+static void value_series(struct exporter *x, const struct frame *f, int k, char **paths)
 {
 	const struct value_info *vi = &f->vinfo[k];
 	const struct instance_info *ii = &f->iinfo[vi->instance];
@@ -246,6 +250,8 @@ static void value_series(struct exporter *x, const struct frame *f, int k)
 	snprintf(help, sizeof(help), "%s, over pmutop's last interval%s%s", vi->m->title ? vi->m->title : vi->m->name,
 		 vi->m->unit && *u.suffix ? ", in base units from " : "", vi->m->unit && *u.suffix ? vi->m->unit : "");
 	instance_labels(ii, labels, sizeof(labels));
+	if (paths[vi->metric])
+		prom_label(labels, sizeof(labels), "node", paths[vi->metric]);
 	struct series *se = add_series(x, family(x, name, "gauge", help, u.om_unit), labels, S_VALUE, k, u.factor);
 	const struct prof_formula *form = &vi->m->forms[vi->form];
 	for (int n = 0; se && n < form->ninputs; n++) {
@@ -290,9 +296,20 @@ static void build(struct exporter *x, const struct frame *f)
 	for (int i = 0; i < f->ninstances; i++)
 		if (!per_cpu_instance(&f->iinfo[i]) || x->opt.per_cpu)
 			instance_series(x, f, i, counting, coverage, filters);
-	for (int k = 0; k < f->nvalues; k++)
-		if (!per_cpu_instance(&f->iinfo[f->vinfo[k].instance]) || x->opt.per_cpu)
-			value_series(x, f, k);
+	for (int pi = 0; pi < f->nprofiles; pi++) { /* profile by profile: the tree's paths once */
+		const struct profile *p = f->profiles[pi];
+		int *parents = metric_tree_parents(p);
+		char **paths = xcalloc((size_t)(p->nmetrics + 1), sizeof(char *));
+		for (int m = 0; m < p->nmetrics; m++)
+			paths[m] = metric_tree_path(p, parents, m);
+		for (int k = 0; k < f->nvalues; k++)
+			if (f->vinfo[k].profile == pi && (!per_cpu_instance(&f->iinfo[f->vinfo[k].instance]) || x->opt.per_cpu))
+				value_series(x, f, k, paths);
+		for (int m = 0; m < p->nmetrics; m++)
+			free(paths[m]);
+		free(paths);
+		free(parents);
+	}
 	add_series(x, family(x, "pmutop_scrape_duration_seconds", "gauge", "time this exposition took to render", "seconds"), "",
 		   S_CONST, -1, 0);
 	x->acc = xcalloc((size_t)(x->nser ? x->nser : 1), sizeof(double));
