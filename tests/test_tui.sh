@@ -921,6 +921,14 @@ if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
     see "--demo spr: the bottleneck at start (core bound, before the streaming phase)" "tma_core_bound <== "
     keys q
     quit_ok "--demo spr quit"
+    # at 80x24 a socket's column gives way before a node's name is cut
+    start 80 24 LANG=C.UTF-8
+    see "--demo spr at 80x24: its first frame drawn" "F10Quit"
+    keys End
+    see "--demo spr at 80x24: the tree drops a socket's column (its names are not cut)" "^  *all  *socket0 *$"
+    see "--demo spr at 80x24: a whole name" "tma_ports_utilization  *[0-9.]* %"
+    keys q
+    quit_ok "--demo spr 80x24 quit"
     # / finds a metric by the words of perf's description, opening the nodes above it
     PMUTOP_ARGS="--sim --sysfs-root $scratch/spr-m -M TopdownL1,TopdownL2,TopdownL3 -d 0.2"
     start 120 40 LANG=C.UTF-8

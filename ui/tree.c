@@ -54,19 +54,23 @@ void tree_setup(struct upane *p, const int *depths)
 	}
 }
 
-/* Node m's threshold on column instance i: 1 past, 0 not, -1 unknown. */
-static int past(struct tui *t, const struct upane *p, int i, int m, double *vals)
+/* Each node's threshold on column instance i into over[] (1 past, 0 not, -1 unknown):
+ * the values thresholds read, the tree's nodes unscaled, gathered once for all nodes. */
+static void thresholds(struct tui *t, const struct upane *p, int i, signed char *over)
 {
 	const struct profile *prof = p->profile;
+	double *vals = xmalloc(sizeof(double) * (size_t)(prof->nmetrics + 1));
 	for (int k = 0; k < prof->nmetrics; k++)
 		vals[k] = NAN;
-	for (int k = 0; k < p->nmetrics; k++) { /* what thresholds read: the tree's nodes */
+	for (int k = 0; k < p->nmetrics; k++) {
 		int slot = p->slot[i * p->nmetrics + k];
 		const struct frame_value *v = slot >= 0 ? &t->f->values[slot] : NULL;
 		if (v && v->state == VS_OK)
 			vals[p->metric_index[k]] = v->value / p->metrics[k]->scale;
 	}
-	return metric_threshold_eval(p->metrics[m], vals);
+	for (int m = 0; m < p->nmetrics; m++)
+		over[m] = (signed char)metric_threshold_eval(p->metrics[m], vals);
+	free(vals);
 }
 
 static bool has_children(const struct upane *p, int m)
@@ -91,11 +95,15 @@ static bool node_shown(const struct upane *p, int m, const signed char *over)
  * each socket, as many as fit beside the names. */
 static int tree_columns(struct tui *t, const struct upane *p, int w, int *cols, int max)
 {
-	int n = 0;
+	int names = 0, n = 0; /* the widest node's line: a socket's column gives way before a name is cut */
+	for (int m = 0; m < p->nmetrics; m++) {
+		int need = 2 * p->tree_depth[m] + 3 + (int)strlen(p->metrics[m]->title) + 5;
+		names = need > names ? need : names;
+	}
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < p->ninst && n < max; i++) {
 			bool all = !strcmp(t->f->iinfo[p->inst[i]].name, "all");
-			if (!p->is_detail[i] && all == (pass == 0) && 24 + (n + 1) * TREE_COLW + 18 <= w)
+			if (!p->is_detail[i] && all == (pass == 0) && (n == 0 || names + (n + 1) * TREE_COLW + 18 <= w))
 				cols[n++] = i;
 		}
 	return n;
@@ -126,10 +134,9 @@ int tree_draw(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 	struct upane *p = &t->panes[pi];
 	int cols[8], ncols = tree_columns(t, p, w, cols, 8);
 	int labw = w - ncols * TREE_COLW - 18;
-	double *vals = xmalloc(sizeof(double) * (size_t)(p->profile->nmetrics + 1));
 	signed char *over = xcalloc((size_t)(p->nmetrics + 1), 1);
-	for (int m = 0; ncols && m < p->nmetrics; m++)
-		over[m] = (signed char)past(t, p, cols[0], m, vals);
+	if (ncols)
+		thresholds(t, p, cols[0], over);
 	if (draw)
 		for (int c = 0; c < ncols; c++)
 			crt_put(y0, x0 + labw + c * TREE_COLW + TREE_COLW - 1 - (int)strlen(t->f->iinfo[p->inst[cols[c]]].display),
@@ -164,7 +171,6 @@ int tree_draw(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 		parent_share(t, p, ncols ? cols[0] : 0, m, share, sizeof(share));
 		crt_put(y, x0 + labw + ncols * TREE_COLW + 2, 16, R_DIM, share);
 	}
-	free(vals);
 	free(over);
 	return lines;
 }
@@ -178,11 +184,12 @@ void tree_toggle(struct tui *t, struct upane *p)
 		tui_message(t, false, "%s has no level below it", p->metrics[m]->name);
 		return;
 	}
-	double *vals = xmalloc(sizeof(double) * (size_t)(p->profile->nmetrics + 1));
 	int cols[1];
-	signed char over = tree_columns(t, p, 1000, cols, 1) ? (signed char)past(t, p, cols[0], m, vals) : -1;
-	free(vals);
-	bool open = p->tree_open[m] >= 0 ? p->tree_open[m] : over == 1;
+	signed char *over = xcalloc((size_t)(p->nmetrics + 1), 1);
+	if (tree_columns(t, p, 1000, cols, 1))
+		thresholds(t, p, cols[0], over);
+	bool open = p->tree_open[m] >= 0 ? p->tree_open[m] : over[m] == 1;
+	free(over);
 	p->tree_open[m] = !open;
 	t->relayout = true;
 }
