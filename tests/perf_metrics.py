@@ -156,7 +156,8 @@ def sysfs_config(root, pmu, alias):
 
 
 def tokenize(expr):
-    tok = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d+)?(?:e[-+]?\d+)?)|(?P<name>(?:[A-Za-z_#]|\\.)(?:[A-Za-z0-9_.@#]|\\.)*)"
+    # perf's expr.l: a symbol is [0-9a-zA-Z_.:@?] and escapes (the modifiers of EVENT:k)
+    tok = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d+)?(?:e[-+]?\d+)?)|(?P<name>(?:[A-Za-z_#]|\\.)(?:[A-Za-z0-9_.@#:]|\\.)*)"
                      r"|(?P<op>[-+*/(),<>|^]))")
     pos, out = 0, []
     while pos < len(expr.rstrip()):
@@ -217,6 +218,12 @@ class Evaluator:
 
     def encode(self, pmu, name):
         terms = {}
+        if re.fullmatch(r"[A-Za-z0-9_.]+:[ukh]+", name):  # CPU_CLK_UNHALTED.THREAD_P:k
+            base, mods = name.split(":")
+            return self.config_of(pmu, base)[:3] + (perf_excludes(mods),)
+        if re.fullmatch(r"[a-z0-9_]+@[^@]+@[ukh]+", name):  # cpu_core@CPU_CLK_UNHALTED.THREAD_P@k
+            pmu_, ev, mods = name.split("@")
+            return self.config_of(pmu_, pmu_ + "@" + ev + "@")[:3] + (perf_excludes(mods),)
         if "@" in name:  # cpu_core@EVENT@ or cpu@EVENT\,cmask\=1@
             pmu, name = name.split("@")[0], name.split("@")[1]
             if all("=" in t for t in name.split(",")):  # armv8_pmuv3_0@event=0x2013@: raw terms
@@ -395,13 +402,15 @@ def main():
         ev.duration = frame["interval_ns"] / 1e9
         per_inst, seen = {}, set()
         for c in frame["counters"]:
-            once = (c["instance"], c["pmu"], c["cpu"], c["config"], c["config1"])
+            once = (c["instance"], c["pmu"], c["cpu"], c["config"], c["config1"], tuple(c.get("exclude", ())))
             if once in seen:  # two groups count one event on one CPU (a hybrid's msr for a
                 continue      # kind of core and for all): perf counts it once
             seen.add(once)
             # an uncore event counts on every box of its PMU (perf merges uncore_cha_N)
             counted = pmu_base(c["pmu"]) if c["pmu"].startswith(("uncore_", "amd_")) else c["pmu"]
             key = (counted, int(c["config"], 16), int(c["config1"], 16))
+            if c.get("exclude"):  # a modified event: its own counter
+                key += (tuple(sorted(c["exclude"])),)
             inst = per_inst.setdefault(c["instance"], {"pmu": c["pmu"], "counts": {}, "sources": {}})
             if helper(inst["pmu"]):  # a metric's PMU is the core's
                 inst["pmu"] = c["pmu"]
@@ -493,6 +502,18 @@ def check_blends(ev, per_inst, shown, ours, theirs, bad, agreed):
 def alias_scale(root, pmu, event):
     path = os.path.join(root, "sys/bus/event_source/devices", pmu, "events", event + ".scale")
     return float(open(path).read()) if os.path.exists(path) else 1.0
+
+
+def perf_excludes(mods):
+    """The exclude bits perf's parse-events.c (parse_events__modifier_event) sets for the
+    modifier letters of an event of its own group: the first of u, k, h excludes all
+    three, each lets its own in; u also excludes the guest (perf_guest off, as perf stat)."""
+    ex = {"user", "kernel", "hv"}
+    for m in mods:
+        ex.discard({"u": "user", "k": "kernel", "h": "hv"}[m])
+    if "u" in mods:
+        ex.add("guest")
+    return tuple(sorted(ex))
 
 
 def d_ratio(a, b):

@@ -102,6 +102,21 @@ expect_eq "-M TopdownL1 opens perf's TopdownL1 events: slots, the four level-1 t
 "$PMUTOP" --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M TopdownL1 -b -n 3 --fake-clock --format csv > l1-live.csv
 expect_eq "replay of a -M recording: the live run's values" "$(cut -d, -f3- l1-replay.csv | md5sum)" "$(cut -d, -f3- l1-live.csv | md5sum)"
 
+# perf's modified events (CPU_CLK_UNHALTED.THREAD_P:k beside CPU_CLK_UNHALTED.THREAD_P): a
+# counter each, live and in a recording (one config, two counters), each as perf reads it
+m=tma_info_system_kernel_utilization,tma_info_system_kernel_cpi,tma_info_system_ipfarbranch,tma_info_thread_cpi
+"$PMUTOP" --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M $m --dry-run | cut -f3 | sort -u > mod-events.txt
+expect_grep "-M kernel_utilization opens CPU_CLK_UNHALTED.THREAD_P:k as perf writes it" "^cpu/event=0x3c/k$" mod-events.txt
+expect_grep "... and BR_INST_RETIRED.FAR_BRANCH:u" "^cpu/event=0xc4,umask=0x40/u$" mod-events.txt
+"$PMUTOP" --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M $m -b -n 3 --fake-clock --format json --raw > mod.jsonl
+python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$arch" sapphirerapids sapphirerapids mod.jsonl l1.map > mod.out && ok ||
+    fail "modified events differ from perf's MetricExpr: $(head -n 3 mod.out)"
+grep -q "^[1-9][0-9]* values agreed" mod.out && ok || fail "no modified metric was compared: $(cat mod.out)"
+"$PMUTOP" record --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M $m -n 3 --fake-clock -o mod.pmrec > rec.err 2>&1
+"$PMUTOP" -r mod.pmrec -b --format csv > mod-replay.csv 2> replay.err && ok || fail "replay of modified events: $(head -c 300 replay.err)"
+"$PMUTOP" --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M $m -b -n 3 --fake-clock --format csv > mod-live.csv
+expect_eq "replay of modified events: the live run's values" "$(cut -d, -f3- mod-replay.csv | md5sum)" "$(cut -d, -f3- mod-live.csv | md5sum)"
+
 # perf's catalogue picked by the CPU model, as perf stat -M picks its JSON: -M names perf's
 # metrics and groups with no -p, list metrics lists them, -p perf is this CPU's file; a
 # Skylake-SP gets skylakex's (not cascadelakex's, though both name model 0x55)

@@ -25,7 +25,7 @@ groups are bound to the CPUs mapfile.csv gives the directory (when = cpuid ~REGE
 full-match and first-line rules; when = midr_el1 GLOB on arm64). Same input, same bytes.
 
 What this version leaves out, per metric, with the reason in the file's head: other
-PMU-qualified events (one box's), event modifiers (:u, :k), has_event(), a hybrid's
+PMU-qualified events (one box's), has_event(), a hybrid's
 metrics of neither kind of core (C-states, TSC, uncore), names a profile cannot carry.
 """
 import csv
@@ -203,11 +203,17 @@ def translate(m, events, known_metrics, by_encoding, suffix=""):
             if not ev or not ev.get("Unit"):
                 raise ValueError("source_count() of %s, not an uncore event" % name[16:])
             out.append(("#ncpus", group_of(unit_pmu(ev["Unit"]))))
-        elif re.match(r"(cpu|cpu_core|cpu_atom)@", name) and name.endswith("@") and ":" not in name:
+        elif re.fullmatch(r"(cpu|cpu_core|cpu_atom)@[^@:]+@[ukh]*", name):
             # cpu@EVENT,term=value@: the core event with terms changed (cmask=1, edge); a
-            # hybrid's cpu_atom@EVENT@ is its kind's (translated for that kind alone)
-            ev, _, extra = name[name.index("@") + 1:-1].partition(",")
-            if not extra and (ev.startswith("topdown-") or ev in ("slots", "TOPDOWN.SLOTS")):
+            # hybrid's cpu_atom@EVENT@ is its kind's (translated for that kind alone); perf's
+            # modifiers may follow (cpu_core@CPU_CLK_UNHALTED.THREAD_P@k)
+            mods = name[name.rindex("@") + 1:]
+            ev, _, extra = name[name.index("@") + 1:name.rindex("@")].partition(",")
+            if mods:
+                if extra:
+                    raise ValueError("terms and modifiers on one event %s" % name)
+                extra = ""
+            if not extra and not mods and (ev.startswith("topdown-") or ev in ("slots", "TOPDOWN.SLOTS")):
                 ev = "slots" if ev == "TOPDOWN.SLOTS" else ev  # cpu_core@topdown-retiring@
                 groups.setdefault("td", {})[ident(ev)] = ev
                 out.append(("td", ident(ev)))
@@ -225,7 +231,9 @@ def translate(m, events, known_metrics, by_encoding, suffix=""):
             # named by the terms that differ from the event's own (umask=0xc is another event)
             var = ident(ev.upper() + "__" + "_".join("%s_%s" % kv for kv in sorted(terms.items())
                                                      if base.get(kv[0]) != kv[1]))
-            event("core", var, ",".join("%s=%s" % kv for kv in terms.items()))
+            if mods:
+                var = ident(ev.upper() + "_" + mods)  # as EVENT:k's, one counter for both spellings
+            event("core", var, ",".join("%s=%s" % kv for kv in terms.items()) + (":" + mods if mods else ""))
         elif re.fullmatch(r"[a-z0-9]+@[A-Z0-9_.]+,[a-z0-9_]+=(0x)?[0-9a-fA-F]+@", name) and \
                 events.get(name.split("@")[1].split(",")[0].upper(), {}).get("Unit") and \
                 unit_pmu(events[name.split("@")[1].split(",")[0].upper()]["Unit"]).endswith("_" + name.split("@")[0]):
@@ -243,6 +251,18 @@ def translate(m, events, known_metrics, by_encoding, suffix=""):
         elif re.fullmatch(r"armv8_pmuv3_\d+@((?:[a-z0-9_]+=(?:0x)?[0-9a-fA-F]+,?)+)@", name):
             terms = name.split("@")[1].rstrip(",")  # the core PMU with raw terms (HiSilicon's)
             event("core", ident("raw_" + terms.replace("=", "_").replace(",", "_")), terms)
+        elif re.fullmatch(r"[A-Za-z0-9_.]+:[ukh]+", name) and \
+                (name.split(":")[0].upper() in events or name.split(":")[0].lower() in LEGACY):
+            # CPU_CLK_UNHALTED.THREAD_P:k, cycles:k: the core event with perf's modifiers (its
+            # exclude bits), a counter of its own beside the unmodified one
+            base, mods = name.split(":")
+            if base.upper() in events:
+                pmu, enc = encode(events[base.upper()])
+                if pmu:
+                    raise ValueError("modified uncore event %s" % name)
+                event("core", ident(base.upper() + "_" + mods), enc + ":" + mods)
+            else:
+                event("core", ident(base.lower() + "_" + mods), base.lower() + ":" + mods)
         elif "@" in name or ":" in name:
             raise ValueError("PMU-qualified or modified event %s" % name)
         elif name in known_metrics:

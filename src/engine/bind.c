@@ -331,6 +331,19 @@ static char *chosen_event(const struct instance *inst, int e)
  * that type (software) or a core PMU (perf's rule: "cpu" or a PMU with a cpus file); on
  * an uncore PMU that lacks the alias (Grace's SCF without a cycle counter) it would
  * count the CPU's cycles under the PMU's name. */
+/* A profile's event "event=0x3c,umask=0x0:k" or "cycles:u" (perf's modifiers, the
+ * catalogue's CPU_CLK_UNHALTED.THREAD_P:k): the letters after the last colon, and in *plain
+ * the event without them (NULL where it has none). The encoder judges the letters. */
+static const char *event_modifiers(const char *terms, char **plain)
+{
+	const char *colon = strrchr(terms, ':');
+	*plain = NULL;
+	if (!colon)
+		return "";
+	*plain = xstrndup(terms, (size_t)(colon - terms));
+	return colon + 1;
+}
+
 static bool pmu_takes_legacy(const struct pmu *p, const struct event_attr *legacy)
 {
 	return p->type == (int)legacy->type || !strcmp(p->name, "cpu") || pmu_attr(p, "cpus") != NULL;
@@ -396,23 +409,28 @@ int instance_encode(struct session *s, struct instance *inst, char **err)
 		char *chosen = chosen_event(inst, e);
 		if (chosen)
 			terms = chosen;
+		char *plain = NULL; /* "event=0x3c:k": the terms, the modifiers after the PMU's slash */
+		const char *mods = event_modifiers(terms, &plain);
+		if (plain)
+			terms = plain;
 		bool is_terms = strchr(terms, '=') != NULL || pmu_find_alias(p, terms) != NULL;
 		struct event_attr legacy_attr;
 		if (!is_terms && encode_legacy_event(terms, &legacy_attr) && pmu_takes_legacy(p, &legacy_attr)) {
-			strs[e] = xstrdup(terms);
+			strs[e] = xstrcat(terms, *mods ? ":" : "", mods);
 		} else if (!is_terms) {
 			if (!g->events[e].optional && !missing)
 				missing = xasprintf("PMU %s has no event '%s' (not on this machine)", p->name, terms);
 		} else {
 			char *filters = event_filter_terms(inst, e, &na[e]);
 			if (!filters) { /* present, but not under these filters: encode it bare */
-				strs[e] = xstrcat(p->name, "/", terms, "/");
+				strs[e] = xstrcat(p->name, "/", terms, "/", mods);
 			} else {
-				strs[e] = xstrcat(p->name, "/", terms, *filters ? "," : "", filters, "/");
+				strs[e] = xstrcat(p->name, "/", terms, *filters ? "," : "", filters, "/", mods);
 				free(filters);
 			}
 		}
 		free(chosen);
+		free(plain);
 		if (!strs[e])
 			continue;
 		char *eerr;
@@ -902,7 +920,8 @@ static void build_infos(struct session *s)
 			s->cinfo[k] = (struct counter_info){ .instance = i, .event = ct->event, .cpu = ct->cpu,
 							     .event_name = counter_event_name(inst, ct),
 							     .unit = instance_event_unit(inst, ct->event),
-							     .kind = ct->kind, .width = ct->width, .config = ct->attr.config };
+							     .kind = ct->kind, .width = ct->width, .config = ct->attr.config,
+							     .exclude = ct->attr.exclude };
 		}
 	}
 }

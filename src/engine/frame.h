@@ -105,6 +105,7 @@ struct counter_info {
 	/* config, config1, config2 as opened now, with the filters of the frame being published
 	 * (outputs read it at publish): one copy, not one per frame buffer */
 	const uint64_t *config;
+	uint8_t exclude; /* EXCLUDE_* bits of its modifiers (":k"): fixed for the session */
 };
 
 struct frame_counter {

@@ -18,6 +18,7 @@
 #include "base/iniread.h"
 #include "base/sysfs.h"
 #include "base/util.h"
+#include "machine/encode.h"
 
 static void append_words(char ***list, int *n, const char *value)
 {
@@ -194,6 +195,12 @@ static void add_event(struct loader *L, const char *name, const char *terms, boo
 			return;
 		}
 	}
+	const char *colon = strrchr(terms, ':'), *bad;
+	if (colon && encode_modifiers(colon + 1, &bad) < 0) /* perf's ":k": the letters it counts by */
+		lerror(L, L->in.line, value_column(L) + (int)(bad - terms),
+		       "event '%s': modifier '%c' is not one pmutop takes (it counts, it does not sample: u user, "
+		       "k kernel, h hypervisor)",
+		       ident, *bad);
 	g->events = xrealloc(g->events, sizeof(*g->events) * (size_t)(g->nevents + 1));
 	g->events[g->nevents++] = (struct prof_event){ .name = ident, .terms = xstrdup(terms),
 						       .optional = optional, .line = L->in.line };

@@ -5,7 +5,9 @@
  *    (case-insensitive), whose own terms are applied in its place;
  *  - field values are scattered low bit first over the field's bits and OR-ed in, so an
  *    alias and explicit filter terms merge;
- *  - a value wider than its field is an error, as is any unknown term. */
+ *  - a value wider than its field is an error, as is any unknown term;
+ *  - modifiers after the terms ("pmu/terms/k") or a legacy name ("cycles:u") set perf's
+ *    exclude bits: u, k and h (what a counter counts; the sampling ones are refused). */
 #include "machine/encode.h"
 
 #include <ctype.h>
@@ -198,22 +200,80 @@ static int apply_terms(const struct pmu *p, const char *terms, struct encoded_ev
 	return r;
 }
 
+int encode_modifiers(const char *mods, const char **bad)
+{
+	int exclude = 0;
+	bool any = false; /* perf: the first of u, k, h excludes all three, each then lets its own in */
+	for (const char *c = mods; *c; c++) {
+		int keep = *c == 'u' ? EXCLUDE_USER : *c == 'k' ? EXCLUDE_KERNEL : *c == 'h' ? EXCLUDE_HV : 0;
+		if (!keep) {
+			*bad = c;
+			return -1;
+		}
+		if (!any)
+			exclude |= EXCLUDE_USER | EXCLUDE_KERNEL | EXCLUDE_HV;
+		any = true;
+		if (*c == 'u')
+			exclude |= EXCLUDE_GUEST; /* perf's :u counts no guest either */
+	}
+	for (const char *c = mods; *c; c++)
+		exclude &= ~(*c == 'u' ? EXCLUDE_USER : *c == 'k' ? EXCLUDE_KERNEL : EXCLUDE_HV);
+	return exclude;
+}
+
+const char *encode_modifier_text(uint8_t exclude)
+{
+	/* indexed by which of user, kernel, hv are let in while another is not */
+	static const char *const text[8] = { "", "u", "k", "uk", "h", "uh", "kh", "ukh" };
+	int in = 0;
+	if (!(exclude & (EXCLUDE_USER | EXCLUDE_KERNEL | EXCLUDE_HV)))
+		return "";
+	in |= exclude & EXCLUDE_USER ? 0 : 1;
+	in |= exclude & EXCLUDE_KERNEL ? 0 : 2;
+	in |= exclude & EXCLUDE_HV ? 0 : 4;
+	return text[in];
+}
+
+/* The modifiers after an event ("cycles:u", "cpu/event=0x3c/k") into out; -1 with *err. */
+static int apply_modifiers(const char *text, const char *mods, struct encoded_event *out, char **err)
+{
+	const char *bad;
+	int exclude = encode_modifiers(mods, &bad);
+	if (exclude < 0) {
+		*err = xasprintf("%s: modifier '%c' is not one pmutop takes (it counts, it does not sample: "
+				 "u user, k kernel, h hypervisor)",
+				 text, *bad);
+		return -1;
+	}
+	out->attr.exclude = (uint8_t)exclude;
+	return 0;
+}
+
+static int encode_legacy_text(const char *text, struct encoded_event *out, char **err)
+{
+	const char *colon = strchr(text, ':');
+	char *name = colon ? xstrndup(text, (size_t)(colon - text)) : xstrdup(text);
+	bool known = encode_legacy_event(name, &out->attr);
+	free(name);
+	if (!known) {
+		*err = xasprintf("%s: unknown event (want PMU/TERMS/ or a software/hardware event "
+				 "such as cpu-clock or context-switches)",
+				 text);
+		return -1;
+	}
+	return colon ? apply_modifiers(text, colon + 1, out, err) : 0;
+}
+
 int encode_event(const struct machine *m, const char *text, struct encoded_event *out, char **err)
 {
 	memset(out, 0, sizeof(*out));
 	out->scale = 1.0;
 	*err = NULL;
 	const char *slash = strchr(text, '/');
-	if (!slash) {
-		if (encode_legacy_event(text, &out->attr))
-			return 0;
-		*err = xasprintf("%s: unknown event (want PMU/TERMS/ or a software/hardware event "
-				 "such as cpu-clock or context-switches)",
-				 text);
-		return -1;
-	}
-	size_t len = strlen(text);
-	if (len < 2 || text[len - 1] != '/' || slash == text + len - 1) {
+	if (!slash)
+		return encode_legacy_text(text, out, err);
+	const char *end = strrchr(text, '/'); /* the terms' closing slash; modifiers may follow */
+	if (end == slash) {
 		*err = xasprintf("%s: malformed event (want PMU/TERMS/)", text);
 		return -1;
 	}
@@ -230,9 +290,15 @@ int encode_event(const struct machine *m, const char *text, struct encoded_event
 		*err = xasprintf("%s: PMU %s has no readable type file", text, p->name);
 		return -1;
 	}
+	if (end[1] && ((p->hw || p->sensor) ||
+		       apply_modifiers(text, end[1] == ':' ? end + 2 : end + 1, out, err) < 0)) {
+		if (!*err)
+			*err = xasprintf("%s: %s counts what its hardware counts: no modifiers", text, p->name);
+		return -1;
+	}
 	out->pmu = p;
 	out->attr.type = p->hw || p->sensor ? UINT32_MAX : (uint32_t)p->type;
-	char *terms = xstrndup(slash + 1, (size_t)(text + len - 1 - (slash + 1)));
+	char *terms = xstrndup(slash + 1, (size_t)(end - (slash + 1)));
 	int r = apply_terms(p, terms, out, 0, text, err);
 	free(terms);
 	for (int w = 0; w < CONFIG_WORDS; w++)
@@ -242,7 +308,11 @@ int encode_event(const struct machine *m, const char *text, struct encoded_event
 
 void encode_format_attr(const struct event_attr *a, char *buf, size_t len)
 {
-	snprintf(buf, len, "type=%u\tconfig=0x%llx\tconfig1=0x%llx\tconfig2=0x%llx", a->type,
-		 (unsigned long long)a->config[0], (unsigned long long)a->config[1],
-		 (unsigned long long)a->config[2]);
+	int n = snprintf(buf, len, "type=%u\tconfig=0x%llx\tconfig1=0x%llx\tconfig2=0x%llx", a->type,
+			 (unsigned long long)a->config[0], (unsigned long long)a->config[1],
+			 (unsigned long long)a->config[2]);
+	static const char *const names[] = { "exclude_user", "exclude_kernel", "exclude_hv", "exclude_guest" };
+	for (size_t i = 0; i < ARRAY_SIZE(names) && n >= 0 && (size_t)n < len; i++)
+		if (a->exclude & (1u << i))
+			n += snprintf(buf + n, len - (size_t)n, "\t%s=1", names[i]);
 }

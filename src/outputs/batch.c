@@ -197,6 +197,23 @@ static void json_instances(struct textbuf *tb, const struct frame *fr)
 		textbuf_putc(tb, ']');
 }
 
+/* ,"exclude":["user","hv"]: what a modifier (":k") left out, in perf_event_attr's names */
+static void json_exclude(struct textbuf *tb, uint8_t exclude)
+{
+	static const char *const names[] = { "user", "kernel", "hv", "guest" };
+	if (!exclude)
+		return;
+	textbuf_put(tb, ",\"exclude\":[");
+	for (size_t i = 0, n = 0; i < ARRAY_SIZE(names); i++) {
+		if (!(exclude & (1u << i)))
+			continue;
+		textbuf_put(tb, n++ ? ",\"" : "\"");
+		textbuf_put(tb, names[i]);
+		textbuf_putc(tb, '"');
+	}
+	textbuf_putc(tb, ']');
+}
+
 static void json_counters(struct textbuf *tb, const struct frame *fr)
 {
 	textbuf_put(tb, ",\"counters\":[");
@@ -218,7 +235,9 @@ static void json_counters(struct textbuf *tb, const struct frame *fr)
 			textbuf_put(tb, config_key[i]);
 			textbuf_hex(tb, ci->config[i]);
 		}
-		textbuf_put(tb, "\",\"cpu\":");
+		textbuf_putc(tb, '"');
+		json_exclude(tb, ci->exclude);
+		textbuf_put(tb, ",\"cpu\":");
 		textbuf_int(tb, ci->cpu);
 		if (fc->state == VS_OK) {
 			textbuf_put(tb, ",\"delta\":");

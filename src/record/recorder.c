@@ -27,6 +27,7 @@
 #include "engine/session.h"
 #include "machine/snapshot.h"
 #include "engine/output.h"
+#include "machine/encode.h"
 #include "record/store.h"
 
 #define MAX_QUEUE 600 /* ten minutes at 1 s: beyond it the disk cannot keep up */
@@ -162,8 +163,10 @@ static void build_statics(struct recorder *r, const struct frame *f)
 		snprintf(slot, sizeof(slot), "%d", k);
 		snprintf(cpu, sizeof(cpu), "%d", ci->cpu);
 		snprintf(width, sizeof(width), "%d", ci->width);
-		snprintf(cfg, sizeof(cfg), "0x%llx,0x%llx,0x%llx", (unsigned long long)ci->config[0],
-			 (unsigned long long)ci->config[1], (unsigned long long)ci->config[2]);
+		/* a modified event (":k") is another counter of the same config */
+		snprintf(cfg, sizeof(cfg), "0x%llx,0x%llx,0x%llx%s%s", (unsigned long long)ci->config[0],
+			 (unsigned long long)ci->config[1], (unsigned long long)ci->config[2], ci->exclude ? ":" : "",
+			 encode_modifier_text(ci->exclude));
 		add_row(&r->rows_counters, &r->nrows_counters, 9, slot, ii->name, ii->group->name, ii->pmu ? ii->pmu : "",
 			ci->event_name, cpu, cfg, ci->kind == COUNTER_GAUGE ? "gauge" : ci->rotating ? "rotating" : "cumulative", width);
 	}

@@ -23,6 +23,7 @@
 #include "engine/metric_select.h"
 #include "engine/profile.h"
 #include "engine/session.h"
+#include "machine/encode.h"
 #include "machine/pmu.h"
 #include "machine/snapshot.h"
 #include "record/store.h"
@@ -466,9 +467,10 @@ int replay_attach(struct replay *r, struct session *s, char **err)
 		for (int c = 0; c < inst->ncounters; c++) {
 			const struct counter *ct = &inst->counters[c];
 			char key[512];
-			snprintf(key, sizeof(key), "%s|%d|0x%llx,0x%llx,0x%llx", inst->pmu ? inst->pmu->name : "", ct->cpu,
-				 (unsigned long long)ct->attr.config[0], (unsigned long long)ct->attr.config[1],
-				 (unsigned long long)ct->attr.config[2]);
+			snprintf(key, sizeof(key), "%s|%d|0x%llx,0x%llx,0x%llx%s%s", inst->pmu ? inst->pmu->name : "",
+				 ct->cpu, (unsigned long long)ct->attr.config[0], (unsigned long long)ct->attr.config[1],
+				 (unsigned long long)ct->attr.config[2], ct->attr.exclude ? ":" : "",
+				 encode_modifier_text(ct->attr.exclude));
 			const struct rec_counter *rc = find_counter(r, key);
 			r->slot_of[ct->slot] = rc ? rc->slot : -1;
 			if (!rc || rc->slot < 0 || rc->slot >= r->ncounters) {

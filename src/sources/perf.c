@@ -257,6 +257,10 @@ static int perf_open(struct source *src, struct instance *inst)
 		attr.config = ct->attr.config[0];
 		attr.config1 = ct->attr.config[1];
 		attr.config2 = ct->attr.config[2];
+		attr.exclude_user = !!(ct->attr.exclude & EXCLUDE_USER); /* the event's modifiers */
+		attr.exclude_kernel = !!(ct->attr.exclude & EXCLUDE_KERNEL);
+		attr.exclude_hv = !!(ct->attr.exclude & EXCLUDE_HV);
+		attr.exclude_guest = !!(ct->attr.exclude & EXCLUDE_GUEST);
 		attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
 		if (g->perf_group && n > 1 && i == 0) /* the leader answers for the whole group */
 			attr.read_format |= PERF_FORMAT_GROUP;

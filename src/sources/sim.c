@@ -67,6 +67,16 @@ static const char *legacy_name(const struct event_attr *a)
 	return "unknown";
 }
 
+/* What a modified event (":k", ":u") counts of its event: the simulated machine spends 8 %
+ * of its time in the kernel, the rest in user space, none in a hypervisor (so :u + :k is
+ * the whole, a law a demo keeps) */
+static double mode_share(uint8_t exclude)
+{
+	if (!(exclude & (EXCLUDE_USER | EXCLUDE_KERNEL | EXCLUDE_HV)))
+		return 1.0;
+	return (exclude & EXCLUDE_USER ? 0.0 : 0.92) + (exclude & EXCLUDE_KERNEL ? 0.0 : 0.08);
+}
+
 static uint64_t hash_str(const char *s)
 {
 	uint64_t h = 1469598103934665603ull;
@@ -201,6 +211,7 @@ static int sim_open(struct source *src, struct instance *inst)
 		struct sim_place at = { src->machine->pci, inst->socket, index };
 		sc[k].counted = true;
 		sc[k].selection = legacy ? 1.0 : sim_selection(sec, inst->pmu, event, &ct->attr, &at);
+		sc[k].selection *= mode_share(ct->attr.exclude);
 		if (sim_rate_is_scaled(sec, event) && inst->scale[ct->event] > 0)
 			sc[k].selection /= inst->scale[ct->event]; /* the model speaks in scaled units */
 		sc[k].last_ns = src->now_ns;
