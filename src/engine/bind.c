@@ -327,10 +327,6 @@ static char *chosen_event(const struct instance *inst, int e)
 	return NULL;
 }
 
-/* A bare legacy name ("cycles", "page-faults") is this group's event only on a PMU of
- * that type (software) or a core PMU (perf's rule: "cpu" or a PMU with a cpus file); on
- * an uncore PMU that lacks the alias (Grace's SCF without a cycle counter) it would
- * count the CPU's cycles under the PMU's name. */
 /* A profile's event "event=0x3c,umask=0x0:k" or "cycles:u" (perf's modifiers, the
  * catalogue's CPU_CLK_UNHALTED.THREAD_P:k): the letters after the last colon, and in *plain
  * the event without them (NULL where it has none). The encoder judges the letters. */
@@ -344,6 +340,10 @@ static const char *event_modifiers(const char *terms, char **plain)
 	return colon + 1;
 }
 
+/* A bare legacy name ("cycles", "page-faults") is this group's event only on a PMU of
+ * that type (software) or a core PMU (perf's rule: "cpu" or a PMU with a cpus file); on
+ * an uncore PMU that lacks the alias (Grace's SCF without a cycle counter) it would
+ * count the CPU's cycles under the PMU's name. */
 static bool pmu_takes_legacy(const struct pmu *p, const struct event_attr *legacy)
 {
 	return p->type == (int)legacy->type || !strcmp(p->name, "cpu") || pmu_attr(p, "cpus") != NULL;
