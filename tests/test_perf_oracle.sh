@@ -70,10 +70,12 @@ for ev in 'nvidia_ucf_pmu_0/event=010/' 'nvidia_ucf_pmu_0/event=08/' 'nvidia_ucf
 done > terms.tsv
 # and perf's modifiers: u, k and h, alone and together, after the terms or a legacy name
 for ev in 'nvidia_ucf_pmu_0/mem_bytes_rd/k' 'nvidia_ucf_pmu_0/event=0x1/u' 'nvidia_ucf_pmu_0/event=0x1/uk' \
-          'nvidia_ucf_pmu_0/event=0x1/h' 'nvidia_ucf_pmu_0/event=0x1/kh' 'cpu-clock:k' 'cycles:u'; do
+          'nvidia_ucf_pmu_0/event=0x1/h' 'nvidia_ucf_pmu_0/event=0x1/kh' 'cpu-clock:k' 'cycles:u' \
+          L1-dcache-loads L1-dcache-load-misses L1-icache-load-misses LLC-loads LLC-load-misses \
+          dTLB-load-misses iTLB-load-misses branch-load-misses; do  # ... and its generic cache events
     "$PMUTOP" encode --sysfs-root "$DEMO" "$ev" | sed 's/^/x\tterms\t/'
 done >> terms.tsv
-[ "$(wc -l < terms.tsv)" -eq 17 ] && ok || fail "pmutop refused a term or modifier perf accepts: $(cat terms.tsv)"
+[ "$(wc -l < terms.tsv)" -eq 25 ] && ok || fail "pmutop refused a term, modifier or event perf accepts: $(cat terms.tsv)"
 oracle "$DEMO" terms.tsv
 # ... and both refuse one alias given twice
 # (perf prints no attr at all: empty fields)

@@ -70,6 +70,8 @@ static void inputs(struct tui *t, struct lines *l, const struct prof_formula *f,
 	}
 	for (int i = 0; i < f->nimports; i++) { /* another group's event: on its instance of this name */
 		const struct prof_group *ig = &fr->profiles[fr->vinfo[vslot].profile]->groups[f->imports[i].group];
+		if (f->imports[i].event >= ig->nevents)
+			continue; /* its instance's CPU count (clock.ncpus), not an event */
 		const struct prof_event *ev = &ig->events[f->imports[i].event];
 		int nc = 0, partner = -1;
 		for (int k = 0; k < fr->ninstances && partner < 0; k++)

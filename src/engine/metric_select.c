@@ -53,7 +53,8 @@ static void want_events(struct profile *p)
 			for (int i = 0; i < f->ninputs; i++)
 				want(&p->groups[f->group], f->inputs[i]);
 			for (int i = 0; i < f->nimports; i++)
-				want(&p->groups[f->imports[i].group], f->imports[i].event);
+				if (f->imports[i].event < p->groups[f->imports[i].group].nevents) /* not clock.ncpus */
+					want(&p->groups[f->imports[i].group], f->imports[i].event);
 		}
 	}
 	for (int gi = 0; gi < p->ngroups; gi++) {

@@ -77,8 +77,10 @@ static int resolve_import(struct name_ctx *nc, const char *name)
 		return -1;
 	struct prof_formula *f = nc->f;
 	const struct prof_group *o = &nc->p->groups[og];
-	for (int e = 0; e < o->nevents; e++) {
-		if (strcmp(o->events[e].name, dot + 1))
+	for (int e = 0; e < o->nevents + VAR_NBUILTINS; e++) {
+		/* an event of the other group, or one of its instance's builtins (clock.ncpus: how
+		 * many CPUs its same-named instance sums, where this group's counts on fewer) */
+		if (strcmp(e < o->nevents ? o->events[e].name : builtin_name(e - o->nevents), dot + 1))
 			continue;
 		for (int k = 0; k < f->nimports; k++)
 			if (!strcmp(f->imports[k].name, name))

@@ -281,10 +281,13 @@ static const double *with_extras(struct session *s, const struct value_info *vi,
 		const struct instance *pt = &s->inst[vi->partners[i]];
 		if (pt->unavailable || (!pt->opened && !pt->nmembers))
 			*state = VS_UNAVAILABLE;
-		*state = worse(*state, pt->event_state[m->imports[i].event]);
-		if (pt->event_coverage[m->imports[i].event] < *coverage)
-			*coverage = pt->event_coverage[m->imports[i].event];
-		s->import_vars[n + i] = pt->vars[m->imports[i].event];
+		int e = m->imports[i].event; /* past its events: a builtin (clock.ncpus) */
+		if (e < pt->group->nevents) {
+			*state = worse(*state, pt->event_state[e]);
+			if (pt->event_coverage[e] < *coverage)
+				*coverage = pt->event_coverage[e];
+		}
+		s->import_vars[n + i] = pt->vars[e];
 	}
 	for (int k = 0; k < m->nrefs; k++) {
 		const struct frame_value *rv = &fvs[vi->refs[k]];

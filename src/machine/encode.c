@@ -19,6 +19,7 @@
 
 #define PERF_TYPE_HARDWARE_ 0
 #define PERF_TYPE_SOFTWARE_ 1
+#define PERF_TYPE_HW_CACHE_ 3
 
 static const struct {
 	const char *name;
@@ -51,6 +52,15 @@ static const struct {
 	{ "stalled-cycles-frontend", PERF_TYPE_HARDWARE_, 7 },
 	{ "stalled-cycles-backend", PERF_TYPE_HARDWARE_, 8 },
 	{ "ref-cycles", PERF_TYPE_HARDWARE_, 9 },
+	/* perf's generic cache events: cache | op << 8 | result << 16 (read, access or miss) */
+	{ "L1-dcache-loads", PERF_TYPE_HW_CACHE_, 0x00000 },
+	{ "L1-dcache-load-misses", PERF_TYPE_HW_CACHE_, 0x10000 },
+	{ "L1-icache-load-misses", PERF_TYPE_HW_CACHE_, 0x10001 },
+	{ "LLC-loads", PERF_TYPE_HW_CACHE_, 0x00002 },
+	{ "LLC-load-misses", PERF_TYPE_HW_CACHE_, 0x10002 },
+	{ "dTLB-load-misses", PERF_TYPE_HW_CACHE_, 0x10003 },
+	{ "iTLB-load-misses", PERF_TYPE_HW_CACHE_, 0x10004 },
+	{ "branch-load-misses", PERF_TYPE_HW_CACHE_, 0x10005 },
 };
 
 bool encode_legacy_event(const char *name, struct event_attr *out)

@@ -139,10 +139,14 @@ static int cmp_counter(const void *a, const void *b)
 static void counter_row(void *ctx, int n, const char *const *v)
 {
 	struct replay *r = ctx;
-	if (n < 7)
+	if (n < 9)
 		return;
 	r->rc = xrealloc(r->rc, sizeof(*r->rc) * (size_t)(r->nrc + 1));
-	r->rc[r->nrc++] = (struct rec_counter){ .key = xasprintf("%s|%s|%s", v[1] ? v[1] : "", v[2] ? v[2] : "", v[3] ? v[3] : ""),
+	/* a group's and event's own: two groups may count one config on one CPU (a profile's
+	 * IPC and perf's catalogue both read instructions, their groups both named core),
+	 * each its own counter */
+	r->rc[r->nrc++] = (struct rec_counter){ .key = xasprintf("%s|%s|%s|%s|%s", v[1] ? v[1] : "", v[2] ? v[2] : "",
+								 v[3] ? v[3] : "", v[7] ? v[7] : "", v[8] ? v[8] : ""),
 		.slot = atoi(v[0] ? v[0] : "-1"), .gauge = v[4] && !strcmp(v[4], "gauge"),
 		.rotating = v[4] && !strcmp(v[4], "rotating"), .width = v[5] ? atoi(v[5]) : 64 };
 }
@@ -195,7 +199,7 @@ struct replay *replay_open(const char *path, char **err)
 	} else {
 		r->start_ns = v;
 		char *e2 = NULL;
-		if (store_query(st, "SELECT slot, pmu, cpu, config, kind, width, instance FROM counters ORDER BY slot", counter_row, r, &e2) < 0 ||
+		if (store_query(st, "SELECT slot, pmu, cpu, config, kind, width, instance, grp, event FROM counters ORDER BY slot", counter_row, r, &e2) < 0 ||
 		    store_query(st, "SELECT name, grp, opened, error FROM instances ORDER BY idx", instance_row, r, &e2) < 0 ||
 		    store_query(st, "SELECT seq, kind, instance, instance_name, term, value FROM events ORDER BY seq, id", event_row, r, &e2) < 0)
 			*err = e2;
@@ -467,10 +471,10 @@ int replay_attach(struct replay *r, struct session *s, char **err)
 		for (int c = 0; c < inst->ncounters; c++) {
 			const struct counter *ct = &inst->counters[c];
 			char key[512];
-			snprintf(key, sizeof(key), "%s|%d|0x%llx,0x%llx,0x%llx%s%s", inst->pmu ? inst->pmu->name : "",
+			snprintf(key, sizeof(key), "%s|%d|0x%llx,0x%llx,0x%llx%s%s|%s|%s", inst->pmu ? inst->pmu->name : "",
 				 ct->cpu, (unsigned long long)ct->attr.config[0], (unsigned long long)ct->attr.config[1],
 				 (unsigned long long)ct->attr.config[2], ct->attr.exclude ? ":" : "",
-				 encode_modifier_text(ct->attr.exclude));
+				 encode_modifier_text(ct->attr.exclude), inst->group->name, s->cinfo[ct->slot].event_name);
 			const struct rec_counter *rc = find_counter(r, key);
 			r->slot_of[ct->slot] = rc ? rc->slot : -1;
 			if (!rc || rc->slot < 0 || rc->slot >= r->ncounters) {
