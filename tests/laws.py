@@ -16,7 +16,7 @@ import json
 import re
 import sys
 
-TERM = re.compile(r'(sum\()?([a-z_][a-z0-9_.]*)\[([^\]]*)\]\)?')
+TERM = re.compile(r'(sum\()?([A-Za-z_][A-Za-z0-9_.]*)\[([^\]]*)\]\)?')
 
 
 def pattern_regex(pat, binding):
