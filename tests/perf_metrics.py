@@ -158,7 +158,7 @@ def sysfs_config(root, pmu, alias):
 def tokenize(expr):
     # perf's expr.l: a symbol is [0-9a-zA-Z_.:@?] and escapes (the modifiers of EVENT:k)
     tok = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d+)?(?:e[-+]?\d+)?)|(?P<name>(?:[A-Za-z_#]|\\.)(?:[A-Za-z0-9_.@#:]|\\.)*)"
-                     r"|(?P<op>[-+*/(),<>|^]))")
+                     r"|(?P<op>[-+*/(),<>|&^]))")
     pos, out = 0, []
     while pos < len(expr.rstrip()):
         m = tok.match(expr, pos)
@@ -384,6 +384,20 @@ class Evaluator:
         except ZeroDivisionError:
             return math.nan
 
+    def threshold(self, expr, pmu, counts):
+        """perf's MetricThreshold: comparisons of metrics (their MetricExpr values, not
+        scaled), joined by & and | (expr.y: '|' binds loosest, then '&', then the
+        comparisons): True past it."""
+        names, py = {}, []
+        for kind, text in tokenize(expr):
+            if kind == "name":
+                v = "v%d" % len(names)
+                names[v] = self.value(text, pmu, counts)
+                py.append(v)
+            else:
+                py.append({"&": " and ", "|": " or "}.get(text, text))
+        return bool(eval("".join(py), {"__builtins__": {}}, names))
+
 
 def main():
     global TOL_PP
@@ -396,7 +410,7 @@ def main():
     # OURS THEIRS a line; a tab between where perf's name has a space
     pairs = [l.rstrip("\n").split("\t") if "\t" in l else l.split() for l in open(mapping)
              if l.strip() and not l.startswith("#")]
-    bad = agreed = 0
+    bad = agreed = thresholds = 0
     for line in open(raw):
         frame = json.loads(line)
         ev.duration = frame["interval_ns"] / 1e9
@@ -439,6 +453,7 @@ def main():
                         a["sources"].setdefault(k, set()).update(inst["sources"][k])
         per_inst.update(sums)
         shown = {(m["metric"], m["instance"]): m.get("value") for m in frame["metrics"]}
+        past = {(m["metric"], m["instance"]): m["past_threshold"] for m in frame["metrics"] if "past_threshold" in m}
         for ours, theirs in pairs:
             # a hybrid's metric of a kind of core: its sums are that kind's (-pcores), its
             # all and socketN a blend of both kinds; one of neither kind (C-states): every CPU's
@@ -467,8 +482,20 @@ def main():
                     bad += 1
                 else:
                     agreed += 1
+                if "MetricThreshold" in pm and (ours, name) in past:  # a bottleneck by perf's rule
+                    try:
+                        crossed = ev.threshold(pm["MetricThreshold"], inst["pmu"], inst["counts"])
+                    except KeyError:
+                        crossed = None
+                    if crossed is not None and crossed != past[(ours, name)]:
+                        print("%s %s: pmutop %s past its threshold, perf's %s says %s" %
+                              (ours, name, "is" if past[(ours, name)] else "is not", pm["MetricThreshold"], crossed))
+                        bad += 1
+                    elif crossed is not None:
+                        thresholds += 1
     within = "%g pp" % TOL_PP if TOL_PP is not None else "%g relative" % TOL_REL
     print("%d values agreed with perf's MetricExpr within %s, %d did not" % (agreed, within, bad))
+    print("%d thresholds agreed with perf's MetricThreshold" % thresholds)
     sys.exit(1 if bad or not agreed else 0)
 
 

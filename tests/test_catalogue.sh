@@ -60,7 +60,9 @@ SPEC
         fail "$cpu: the generated metrics differ from perf's MetricExpr:"
         head -n 12 "$cpu.out" >&2
     fi
-    tail -n 1 "$cpu.out"
+    # ... and each value's verdict against perf's MetricThreshold (past it: a bottleneck)
+    grep -q "^[1-9][0-9]* thresholds agreed" "$cpu.out" && ok || fail "$cpu: no value's threshold was compared with perf's"
+    tail -n 2 "$cpu.out"
 done
 # -M as perf stat -M: TopdownL1 counts perf's TopdownL1 metrics (those the catalogue has),
 # what they read by name and nothing else, opens only the events those read, and agrees
@@ -211,7 +213,7 @@ SPEC
     metric_map "out/$cpu.ini" > "$cpu.map"
     python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$arch" "$cpu" "$cpu-tree" "$cpu.jsonl" "$cpu.map" > "$cpu.out" && ok ||
         { fail "$cpu: the generated metrics differ from perf's MetricExpr:"; head -n 12 "$cpu.out" >&2; }
-    tail -n 1 "$cpu.out"
+    tail -n 2 "$cpu.out"
 done
 
 # a hybrid (Alder Lake): each kind of core's metrics on its own PMU (cpu_core, cpu_atom),

@@ -1,6 +1,7 @@
 /* cell_text.c - a value as a cell shows it: "12.3 GB/s", "-", "not counted", "?", "n/a",
- * multiplexed values marked '~', impossible shares '!'; the text cached per slot until
- * the shown number changes. */
+ * multiplexed values marked '~', impossible shares '!', values past perf's MetricThreshold
+ * '^' (and red, as perf colours them); the text cached per slot until the shown number
+ * changes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,18 +30,21 @@ void cell_text(struct tui *t, int slot, const char *unit, char *buf, size_t len,
 		if (v->multiplexed)
 			*r = R_MARK;
 		const struct prof_metric *pm = t->f->vinfo[slot].m;
-		if (impossible || (pm->has_alert && v->value > pm->alert)) /* ECC errors growing */
+		bool past = v->past == 1; /* a bottleneck by perf's own threshold */
+		if (impossible || past || (pm->has_alert && v->value > pm->alert)) /* ECC errors growing */
 			*r = R_ERROR;
-		if (vc && vc->state == VS_OK + 1 && vc->shown == t->shown[slot] && vc->mux == v->multiplexed) {
+		if (vc && vc->state == VS_OK + 1 && vc->shown == t->shown[slot] && vc->mux == v->multiplexed &&
+		    vc->past == past) {
 			str_copy(buf, len, vc->text);
 			return;
 		}
 		format_human(t->shown[slot], unit, num, sizeof(num), u, sizeof(u));
-		snprintf(buf, len, "%s%s%s %s", num, v->multiplexed ? "~" : "", impossible ? "!" : "", u);
+		snprintf(buf, len, "%s%s%s%s %s", num, v->multiplexed ? "~" : "", impossible ? "!" : "", past ? "^" : "", u);
 		if (vc) {
 			vc->state = VS_OK + 1; /* 0: nothing cached yet */
 			vc->shown = t->shown[slot];
 			vc->mux = v->multiplexed;
+			vc->past = past;
 			str_copy(vc->text, sizeof(vc->text), buf);
 		}
 		return;

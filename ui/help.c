@@ -14,6 +14,7 @@ static const char *const legend[] = {
 	"               filter change",
 	"  ~            multiplexed: scaled from part of the interval",
 	"  !            a share outside 0-100 %",
+	"  ^            past perf's threshold for it (MetricThreshold): a bottleneck",
 	"  not counted  the counter never ran    ?  unreadable    n/a  unavailable",
 	"Filter editor: Up/Down choose, Space toggles, Left/Right pick a mask bit,",
 	"  Enter edits a value, p picks a device as the BDF, d resets to default,",

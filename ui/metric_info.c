@@ -10,7 +10,6 @@
 #include "mode.h"
 #include "tui.h"
 #include "base/util.h"
-#include "engine/metric_threshold.h"
 
 struct lines {
 	int n, cap;
@@ -113,17 +112,7 @@ static void collect(struct tui *t, const struct metric_view *mv, struct lines *l
 		add(l, "perf's groups:%s", buf);
 	}
 	if (m->threshold_text) {
-		double *vals = xmalloc(sizeof(double) * (size_t)(p->profile->nmetrics + 1));
-		for (int k = 0; k < p->profile->nmetrics; k++)
-			vals[k] = NAN;
-		for (int i = 0; i < p->ninst; i++)
-			for (int k = 0; p->inst[i] == mv->inst && k < p->nmetrics; k++) {
-				int s = p->slot[i * p->nmetrics + k];
-				if (s >= 0 && fr->values[s].state == VS_OK)
-					vals[p->metric_index[k]] = fr->values[s].value / p->metrics[k]->scale;
-			}
-		int past = metric_threshold_eval(m, vals);
-		free(vals);
+		int past = slot >= 0 ? fr->values[slot].past : -1; /* the sampler's verdict */
 		add(l, "threshold (perf's): %s   %s", m->threshold_text,
 		    past == 1 ? "past it here: a bottleneck" : past == 0 ? "not past it here" : "(not known here)");
 	}

@@ -10,7 +10,6 @@
 
 #include "tui.h"
 #include "base/util.h"
-#include "engine/metric_threshold.h"
 #include "engine/metric_tree.h"
 
 #define TREE_COLW 11 /* a value column: "100.0 %" and its margin */
@@ -54,23 +53,14 @@ void tree_setup(struct upane *p, const int *depths)
 	}
 }
 
-/* Each node's threshold on column instance i into over[] (1 past, 0 not, -1 unknown):
- * the values thresholds read, the tree's nodes unscaled, gathered once for all nodes. */
+/* Each node's threshold on column instance i into over[] (1 past, 0 not, -1 unknown), as
+ * the sampler evaluated it with the frame. */
 static void thresholds(struct tui *t, const struct upane *p, int i, signed char *over)
 {
-	const struct profile *prof = p->profile;
-	double *vals = xmalloc(sizeof(double) * (size_t)(prof->nmetrics + 1));
-	for (int k = 0; k < prof->nmetrics; k++)
-		vals[k] = NAN;
-	for (int k = 0; k < p->nmetrics; k++) {
-		int slot = p->slot[i * p->nmetrics + k];
-		const struct frame_value *v = slot >= 0 ? &t->f->values[slot] : NULL;
-		if (v && v->state == VS_OK)
-			vals[p->metric_index[k]] = v->value / p->metrics[k]->scale;
+	for (int m = 0; m < p->nmetrics; m++) {
+		int slot = p->slot[i * p->nmetrics + m];
+		over[m] = slot >= 0 ? t->f->values[slot].past : -1;
 	}
-	for (int m = 0; m < p->nmetrics; m++)
-		over[m] = (signed char)metric_threshold_eval(p->metrics[m], vals);
-	free(vals);
 }
 
 static bool has_children(const struct upane *p, int m)

@@ -143,7 +143,7 @@ struct tui {
 	struct value_cache {
 		double shown;
 		int state;
-		bool mux;
+		bool mux, past;
 		char text[40];
 	} **vtext;
 };

@@ -4,6 +4,7 @@
  * a partner's imported events, other metrics' values, a blend's parts. */
 #include "engine/bind_values.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "base/expr.h"
 #include "base/util.h"
 #include "engine/bind_blend.h"
+#include "engine/metric_threshold.h"
 #include "engine/state.h"
 #include "machine/facts.h"
 
@@ -154,11 +156,55 @@ static void bind_value(struct session *s, struct value_binding *vb, int mi, int 
 
 static bool reads_metrics(const struct profile *p)
 {
-	for (int mi = 0; mi < p->nmetrics; mi++)
+	for (int mi = 0; mi < p->nmetrics; mi++) {
+		if (p->metrics[mi].threshold)
+			return true;
 		for (int k = 0; k < p->metrics[mi].nforms; k++)
 			if (p->metrics[mi].forms[k].nrefs)
 				return true;
+	}
 	return false;
+}
+
+struct thresh_reads {
+	const struct session *s;
+	const struct value_binding *vb;
+	int instance, n;
+	int *pairs; /* metric, slot */
+	bool missing;
+};
+
+static void thresh_read(void *ctx, int metric)
+{
+	struct thresh_reads *tr = ctx;
+	int slot = tr->vb->value_at[metric * tr->s->ninstances + tr->instance];
+	if (slot < 0) {
+		tr->missing = true;
+		return;
+	}
+	tr->pairs = xrealloc(tr->pairs, sizeof(int) * (size_t)(2 * tr->n + 2));
+	tr->pairs[2 * tr->n] = metric;
+	tr->pairs[2 * tr->n + 1] = slot;
+	tr->n++;
+}
+
+/* The values perf's thresholds of profile pi read, from first on (all its values bound:
+ * a threshold may read a metric bound after its own). */
+static void bind_thresholds(struct session *s, const struct value_binding *vb, int first)
+{
+	for (int v = first; v < s->nvalues; v++) {
+		struct value_info *vi = &s->vinfo[v];
+		if (!vi->m->threshold)
+			continue;
+		struct thresh_reads tr = { s, vb, vi->instance, 0, NULL, false };
+		metric_threshold_reads(vi->m, thresh_read, &tr);
+		if (tr.missing || !tr.n) {
+			free(tr.pairs);
+			continue;
+		}
+		vi->thresh = tr.pairs;
+		vi->nthresh = tr.n;
+	}
 }
 
 void bind_values(struct session *s)
@@ -172,6 +218,7 @@ void bind_values(struct session *s)
 		struct profile *p = s->profiles[pi];
 		vb.pi = pi;
 		vb.p = p;
+		int first = s->nvalues;
 		size_t cells = (size_t)p->nmetrics * (size_t)s->ninstances;
 		vb.value_at = reads_metrics(p) && cells ? xmalloc(sizeof(int) * cells) : NULL;
 		for (size_t c = 0; vb.value_at && c < cells; c++)
@@ -187,11 +234,21 @@ void bind_values(struct session *s)
 					bind_value(s, &vb, mi, ii);
 			settle_unit(&p->metrics[mi], vb.unit);
 		}
+		if (vb.value_at)
+			bind_thresholds(s, &vb, first);
 		free(vb.value_at);
 	}
 	free(vb.member);
 	free(s->import_vars);
 	s->import_vars = vb.nscratch ? xcalloc((size_t)vb.nscratch, sizeof(double)) : NULL;
+	int widest = 0;
+	for (int pi = 0; pi < s->nprofiles; pi++)
+		if (s->profiles[pi]->nmetrics > widest)
+			widest = s->profiles[pi]->nmetrics;
+	free(s->thresh_vals);
+	s->thresh_vals = xmalloc(sizeof(double) * (size_t)(widest + 1));
+	for (int k = 0; k <= widest; k++)
+		s->thresh_vals[k] = NAN;
 }
 
 struct fact_use {

@@ -82,6 +82,10 @@ struct value_info {
 	int *parts;  /* a blend's: the value slot of each of its instance's parts, or NULL */
 	int *refs;   /* the value slots, on the same instance, of the metrics its formula reads
 		      * by name (prof_formula.refs), or NULL */
+	int nthresh; /* perf's MetricThreshold: the metrics it reads, as pairs (the profile's
+		      * metric index, its value slot on the same instance); NULL where the
+		      * metric has none or one of them has no value here */
+	int *thresh;
 };
 
 struct frame_value {
@@ -91,6 +95,8 @@ struct frame_value {
 	float coverage;
 	uint8_t state;  /* enum value_state */
 	bool multiplexed;
+	int8_t past; /* perf's MetricThreshold on this instance: 1 past it (perf colours it
+		      * red), 0 not, -1 no threshold or no value it reads */
 };
 
 struct counter_info {

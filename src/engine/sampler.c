@@ -13,6 +13,7 @@
 #include "base/util.h"
 #include "engine/attach.h"
 #include "engine/hostmeters.h"
+#include "engine/metric_threshold.h"
 #include "engine/session.h"
 #include "engine/source.h"
 
@@ -351,6 +352,26 @@ static void evaluate_values(struct session *s, struct frame_value *fvs, double e
 	}
 }
 
+/* perf's MetricThreshold of each value that has one, on the values of its instance (as
+ * their formulae give them: perf's thresholds compare fractions, not %). */
+static void evaluate_thresholds(struct session *s, struct frame_value *fvs)
+{
+	double *vals = s->thresh_vals;
+	for (int k = 0; k < s->nvalues; k++) {
+		const struct value_info *vi = &s->vinfo[k];
+		fvs[k].past = -1;
+		if (!vi->thresh || fvs[k].state != VS_OK)
+			continue;
+		for (int i = 0; i < vi->nthresh; i++) {
+			const struct frame_value *r = &fvs[vi->thresh[2 * i + 1]];
+			vals[vi->thresh[2 * i]] = r->state == VS_OK ? r->value / s->vinfo[vi->thresh[2 * i + 1]].m->scale : NAN;
+		}
+		fvs[k].past = (int8_t)metric_threshold_eval(vi->m, vals);
+		for (int i = 0; i < vi->nthresh; i++)
+			vals[vi->thresh[2 * i]] = NAN;
+	}
+}
+
 const struct frame *session_sample(struct session *s, uint64_t now_ns)
 {
 	struct frame *f = &s->frames[s->cur ^ 1]; /* the one outputs are not reading (members
@@ -397,6 +418,7 @@ const struct frame *session_sample(struct session *s, uint64_t now_ns)
 	for (int i = 0; i < s->ninstances; i++)
 		s->inst[i].skip_next = false; /* aggregates inherited it through the event states */
 	evaluate_values(s, fvs, elapsed);
+	evaluate_thresholds(s, fvs);
 	if (s->meters)
 		s->meters(s->meters_ctx, f);
 	else

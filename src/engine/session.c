@@ -84,10 +84,12 @@ void session_free(struct session *s)
 	for (int k = 0; k < s->nvalues; k++) {
 		free(s->vinfo[k].parts);
 		free(s->vinfo[k].refs);
+		free(s->vinfo[k].thresh);
 		free(s->vinfo[k].partners);
 	}
 	free(s->vinfo);
 	free(s->import_vars);
+	free(s->thresh_vals);
 	free(s->cinfo);
 	for (int i = 0; i < s->nmissing; i++)
 		free(s->missing_why[i]);

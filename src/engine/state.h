@@ -176,6 +176,8 @@ struct session {
 	int nvalues;
 	struct value_info *vinfo;
 	double *import_vars; /* an instance's values and a partner's imports, for such formulae */
+	double *thresh_vals; /* per metric of the widest profile, NAN but while a threshold is
+			      * evaluated (metric_threshold_eval's array) */
 	int ncounters;
 	struct counter_info *cinfo;
 	/* two frames, published alternately; frames[cur] is the newest */

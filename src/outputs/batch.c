@@ -169,6 +169,8 @@ static void json_metrics(struct textbuf *tb, const struct frame *fr)
 			textbuf_put(tb, ",\"coverage\":");
 			textbuf_fixed(tb, v->coverage, 3);
 		}
+		if (v->past >= 0) /* perf's MetricThreshold, where the metric has one */
+			textbuf_put(tb, v->past ? ",\"past_threshold\":true" : ",\"past_threshold\":false");
 		textbuf_putc(tb, '}');
 	}
 	textbuf_putc(tb, ']');
