@@ -26,6 +26,8 @@ for demo in $("$PMUTOP" list machines | awk '{ print $1 }'); do
     run "$demo" --demo="$demo"
     run "$demo/default-model" --sim --sysfs-root "$TOP_SRCDIR/profiles/machines/$demo"
 done
+# the core pane beside perf's own definitions of the same figures, on the SPR demo
+run spr/core-vs-perf --demo=spr -M core.ipc,core.ghz,core.busy_ghz,core.busy,core.branch_mpki,core.c1,core.c6,tma_info_thread_ipc,tma_info_system_core_frequency,tma_info_bad_spec_ipmispredict,C1_Core_Residency,C6_Core_Residency
 sh "$TOP_SRCDIR/tests/fixtures/gen-tegra410.sh" t410 2 4 3
 sh "$TOP_SRCDIR/tests/fixtures/gen-sensors.sh" t410 2 > /dev/null
 run generated-tegra410 --sim --sysfs-root t410

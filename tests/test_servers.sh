@@ -240,4 +240,13 @@ PY
 else
     skip_check "perf's amdzen4 JSON not found in '$zen4': the EPYC oracle is not run"
 fi
+# a generic event the kernel maps to nothing on a PMU (Zen has no generic LLC event: the
+# EPYC demo's model refuses it with ENOENT as the kernel does) is not on this machine, as
+# perf's <not supported>, not a failure; the core pane's other figures count
+"$PMUTOP" --demo epyc -b -n 1 --fake-clock > zen-llc.txt 2> zen-llc.err
+expect_eq "Zen without a generic LLC event: exit status" $? 0
+expect_grep "Zen without a generic LLC event: not on this machine, and why" "n/a llc cpu0: cpu: LLC-load-misses is not supported by this PMU (ENOENT)" zen-llc.txt
+grep -q "^  ! llc" zen-llc.txt && fail "Zen without a generic LLC event: shown as a failure" || ok
+expect_grep "Zen without a generic LLC event: L1D misses still counted" "core.l1d_mpki  *cpu0  *[0-9]" zen-llc.txt
+finish
 finish

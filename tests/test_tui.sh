@@ -811,8 +811,11 @@ PMUTOP_ARGS="--demo epyc -d 0.2"
 start 120 40 LANG=C.UTF-8
 see "epyc: memory per socket" "Memory read .* [0-9.]* GB/s .*Memory read .* [0-9.]* GB/s"
 see "epyc: fabric by requester per socket" "Local CPU read .* [0-9.]* GB/s .*Local CPU read .* [0-9.]* GB/s"
-keys End
+text '/'
+text 'L3 read miss latency'
+keys Enter
 see "epyc: L3 per socket" "L3 read miss latency .* [0-9]* cycles .*L3 read miss latency"
+keys End
 see "epyc: TopDown says why not" "TopDown unavailable: no core PMU whose TopDown pmutop knows"
 keys q
 quit_ok "epyc 120x40 quit"
@@ -875,7 +878,7 @@ if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
     printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 143\nstepping\t: 8\n\n' > "$scratch/spr-m/proc/cpuinfo"
     PMUTOP_ARGS="--sim --sysfs-root $scratch/spr-m -M TopdownL1 -d 0.2"
     start 120 40 LANG=C.UTF-8
-    see "-M TopdownL1 in the monitor: perf's level 1" "tma_backend_bound.* [0-9.]* %"
+    see "-M TopdownL1 in the monitor: perf's level 1" "tma_backend_bound.* [0-9.]*^* %"
     unseen "-M TopdownL1 in the monitor: no metric it did not choose" "n/a: no \|tma_memory_bound"
     keys q
     quit_ok "-M monitor quit"
@@ -907,7 +910,7 @@ if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
     want=$(awk -F, '$4 == "tma_backend_bound" && $5 == "all" { printf "%.1f", $6 }' "$scratch/td.csv")
     PMUTOP_ARGS="--sim --sysfs-root $scratch/spr-m -M TopdownL1,TopdownL2 -d 0.2"
     start 100 30 LANG=C.UTF-8
-    see "TopDown tree: the batch output's value (tma_backend_bound, all: $want)" "tma_backend_bound  *$want % "
+    see "TopDown tree: the batch output's value (tma_backend_bound, all: $want)" "tma_backend_bound  *$want^* % "
     # i on a node: what the metric is, perf's threshold, its formula's inputs this interval
     keys Down Down i
     see "metric view: the focused metric on its instance" "tma_memory_bound   on all: [0-9.]* %"
@@ -926,12 +929,27 @@ if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
     see "--demo spr: the bottleneck at start (core bound, before the streaming phase)" "tma_core_bound <== "
     keys q
     quit_ok "--demo spr quit"
+    # the EPYC demo counts perf's Zen 4 pipeline utilisation (PipelineL1, L2) as a tree:
+    # five level-1 nodes, each level-2 pair under its parent (perf has no thresholds for
+    # AMD: nothing is opened or marked until asked)
+    PMUTOP_ARGS="--demo epyc -d 0.2"
+    start 120 40 LANG=C.UTF-8
+    keys End
+    see "--demo epyc: perf's pipeline tree" "TopDown (perf's TMA"
+    see "--demo epyc: a level-1 node, closed" "^ ▸ backend_bound  *[0-9.]* %"
+    see "--demo epyc: SMT contention, a leaf" "^   smt_contention  *[0-9.]* %"
+    unseen "--demo epyc: no bottleneck marked (perf has no AMD thresholds)" "<=="
+    keys '*'
+    see "--demo epyc: * opens the nodes: memory's share of backend bound" "^     backend_bound_memory  *[0-9.]* %.*% of parent"
+    keys q
+    quit_ok "--demo epyc quit"
     # at 80x24 a socket's column gives way before a node's name is cut
+    PMUTOP_ARGS="--demo spr -d 0.2"
     start 80 24 LANG=C.UTF-8
     see "--demo spr at 80x24: its first frame drawn" "F10Quit"
     keys End
     see "--demo spr at 80x24: the tree drops a socket's column (its names are not cut)" "^  *all  *socket0 *$"
-    see "--demo spr at 80x24: a whole name" "tma_ports_utilization  *[0-9.]* %"
+    see "--demo spr at 80x24: a whole name" "tma_ports_utilization  *[0-9.]*^* %"
     keys q
     quit_ok "--demo spr 80x24 quit"
     # / finds a metric by the words of perf's description, opening the nodes above it
@@ -988,6 +1006,41 @@ see "core pane without a core PMU: why" "no x86 core PMU here (a VM without a vi
 unseen "core pane without a core PMU: no rows of n/a" " IPC "
 keys q
 quit_ok "core pane VM quit"
+
+# a value past its MetricThreshold, in any pane: marked '^' (monochrome) and red, as perf
+# colours it; one within its threshold is not
+cat > "$scratch/thr.ini" <<'EOF2'
+[profile]
+name = thr
+[group ucf]
+pmu = nvidia_ucf_pmu_{socket}
+events = slc_access_rd
+[metric ucf.busy]
+title = Past its threshold
+formula = slc_access_rd / elapsed_s
+threshold = ucf.busy > 1
+[metric ucf.calm]
+title = Within its threshold
+formula = slc_access_rd / elapsed_s
+threshold = ucf.calm < 1
+[pane thr]
+title = Thresholds
+style = values
+metrics = ucf.busy ucf.calm
+EOF2
+PMUTOP_ARGS="--demo -p $scratch/thr.ini -d 0.2"
+start 100 30 LANG=C NO_COLOR=1
+see "threshold: a value past it marked" "Past its threshold  *[0-9.]*G^"
+see "threshold: a value within it not marked" "Within its threshold  *[0-9.]*G  "
+keys q
+quit_ok "threshold mono quit"
+start 100 30 LANG=C.UTF-8 TERM=xterm-256color
+see "threshold (colour): drawn" "Past its threshold  *[0-9.]*G^"
+T capture-pane -e -p -t 0 > "$scratch/colour.txt"
+grep "Past its threshold" "$scratch/colour.txt" | grep -q "$(printf '\033')\[[0-9;]*31m *[0-9.]*G^" && ok ||
+    fail "threshold (colour): the value past it is not red: $(grep 'Past its threshold' "$scratch/colour.txt" | od -c | head -n 3)"
+keys q
+quit_ok "threshold colour quit"
 
 # a terminal that cannot move the cursor is refused before anything is drawn
 PMUTOP_ARGS="--demo"

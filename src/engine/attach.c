@@ -17,6 +17,16 @@ void session_add_source(struct session *s, struct source *src)
 	s->sources[s->nsources++] = src;
 }
 
+/* Does the instance count only the kernel's generic events (PERF_TYPE_HARDWARE, _HW_CACHE:
+ * "cycles", "LLC-load-misses"), which a PMU may map to nothing? */
+static bool generic_events_only(const struct instance *inst)
+{
+	for (int c = 0; c < inst->ncounters; c++)
+		if (inst->counters[c].attr.type != 0 && inst->counters[c].attr.type != 3)
+			return false;
+	return inst->ncounters > 0;
+}
+
 void session_open_instance(struct session *s, struct instance *inst)
 {
 	(void)s;
@@ -37,6 +47,13 @@ void session_open_instance(struct session *s, struct instance *inst)
 		inst->open_errno = -r;
 		if (!inst->open_error)
 			inst->open_error = xasprintf("cannot open: %s", strerror(-r));
+		if ((r == -ENOENT || r == -EOPNOTSUPP) && generic_events_only(inst)) {
+			/* perf's <not supported>: the kernel maps this generic event to nothing on
+			 * this PMU (AMD's LLC-load-misses), not a failure */
+			inst->unavailable = inst->open_error;
+			inst->open_error = NULL;
+			inst->absent = true;
+		}
 	}
 }
 

@@ -208,6 +208,11 @@ static int sim_open(struct source *src, struct instance *inst)
 						     inst->pmu->name, (unsigned long long)ct->attr.config[0]);
 			return -2;
 		}
+		if (sim_event_unsupported(sec, event)) {
+			sim_instance_free(si);
+			inst->open_error = xasprintf("%s: %s is not supported by this PMU (ENOENT)", inst->pmu->name, event);
+			return -2;
+		}
 		struct sim_place at = { src->machine->pci, inst->socket, index };
 		sc[k].counted = true;
 		sc[k].selection = legacy ? 1.0 : sim_selection(sec, inst->pmu, event, &ct->attr, &at);

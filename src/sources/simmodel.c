@@ -64,6 +64,9 @@ struct sim_section {
 	int nunfiltered;
 	char **scaled;  /* events whose rates are in the alias's scaled units */
 	int nscaled;
+	char **unsupported; /* events the simulated driver refuses (ENOENT), as the kernel
+			     * refuses a generic event a PMU has no mapping for */
+	int nunsupported;
 	double running;
 	double jitter;  /* this section's noise, or NAN for the model's */
 	struct sim_point last; /* sim_rate()'s: the last place asked */
@@ -174,6 +177,17 @@ static bool add_value_cell(struct sim_model *m, struct sim_dim *d, const char *n
 	add_cell(d, (struct sim_cell){ .field = xstrdup(w), .bit = -1, .weight = wgt, .by_value = true, .value = v,
 				       .mask_field = slash ? xstrdup(slash + 1) : NULL });
 	return true;
+}
+
+/* A list of words ("scaled = energy-pkg energy-ram") appended to *words. */
+static void add_words(char ***words, int *n, const char *value)
+{
+	char *copy = xstrdup(value), *save = NULL;
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		*words = xrealloc(*words, sizeof(char *) * (size_t)(*n + 1));
+		(*words)[(*n)++] = xstrdup(w);
+	}
+	free(copy);
 }
 
 static void add_dim(struct sim_model *m, struct sim_section *sec, const char *name, const char *value)
@@ -303,19 +317,11 @@ static int handler(void *user, const char *section, const char *name, const char
 	} else if (str_has_prefix(name, "dim.") && name[4]) {
 		add_dim(m, sec, name + 4, value);
 	} else if (!strcmp(name, "scaled")) {
-		char *copy = xstrdup(value), *save = NULL;
-		for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
-			sec->scaled = xrealloc(sec->scaled, sizeof(char *) * (size_t)(sec->nscaled + 1));
-			sec->scaled[sec->nscaled++] = xstrdup(w);
-		}
-		free(copy);
+		add_words(&sec->scaled, &sec->nscaled, value);
 	} else if (!strcmp(name, "unfiltered")) {
-		char *copy = xstrdup(value), *save = NULL;
-		for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
-			sec->unfiltered = xrealloc(sec->unfiltered, sizeof(char *) * (size_t)(sec->nunfiltered + 1));
-			sec->unfiltered[sec->nunfiltered++] = xstrdup(w);
-		}
-		free(copy);
+		add_words(&sec->unfiltered, &sec->nunfiltered, value);
+	} else if (!strcmp(name, "unsupported")) {
+		add_words(&sec->unsupported, &sec->nunsupported, value);
 	} else if (!strcmp(name, "running")) {
 		char *end;
 		sec->running = strtod_c(value, &end);
@@ -327,7 +333,7 @@ static int handler(void *user, const char *section, const char *name, const char
 		if (*end || !(sec->jitter >= 0 && sec->jitter < 1))
 			merr(m, m->in.line, 0, "jitter must be a fraction in [0, 1)");
 	} else {
-		merr(m, m->in.line, 0, "unknown key '%s' in [pmu %s] (known: rate.EVENT, flows, dim.NAME, unfiltered, scaled, running, jitter)", name,
+		merr(m, m->in.line, 0, "unknown key '%s' in [pmu %s] (known: rate.EVENT, flows, dim.NAME, unfiltered, scaled, unsupported, running, jitter)", name,
 		     sec->glob);
 	}
 	return 1;
@@ -505,6 +511,9 @@ void sim_model_free(struct sim_model *m)
 		for (int j = 0; j < s->nscaled; j++)
 			free(s->scaled[j]);
 		free(s->scaled);
+		for (int j = 0; j < s->nunsupported; j++)
+			free(s->unsupported[j]);
+		free(s->unsupported);
 		free(s->dims);
 		for (int j = 0; j < s->nunfiltered; j++)
 			free(s->unfiltered[j]);
@@ -870,6 +879,14 @@ double sim_selection(const struct sim_section *sec, const struct pmu *p, const c
 		f *= any ? sel : all;
 	}
 	return f;
+}
+
+bool sim_event_unsupported(const struct sim_section *sec, const char *event)
+{
+	for (int i = 0; sec && event && i < sec->nunsupported; i++)
+		if (!strcmp(sec->unsupported[i], event))
+			return true;
+	return false;
 }
 
 bool sim_rate_is_scaled(const struct sim_section *sec, const char *event)

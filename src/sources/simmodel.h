@@ -23,6 +23,8 @@
  *   scaled = EVENT ...                  rates given in the alias's scaled units (slots,
  *                                       joules): counts are the rate / .scale
  *   unfiltered = EVENT ...              events the filters do not scale (cycles)
+ *   unsupported = EVENT ...             events the driver refuses (ENOENT): a generic
+ *                                       event the PMU has no mapping for
  *   running = FRACTION                  time running / time enabled (multiplexing)
  *   jitter = F                          this section's noise (0: an invariant TSC)
  *   [model] title = ..., jitter = F     relative noise per read, seeded by --seed
@@ -109,6 +111,9 @@ double sim_selection(const struct sim_section *sec, const struct pmu *p, const c
 double sim_running_fraction(const struct sim_section *sec);
 /* Is the event's rate given in its alias's scaled units (the source divides by .scale)? */
 bool sim_rate_is_scaled(const struct sim_section *sec, const char *event);
+/* Does the simulated driver refuse this event (ENOENT), as the kernel refuses a generic
+ * event the PMU has no mapping for (AMD's LLC-load-misses)? */
+bool sim_event_unsupported(const struct sim_section *sec, const char *event);
 
 /* Which alias of p an attr encodes (the most specific match), or NULL: each PMU's
  * aliases are encoded once and kept by the decoder (for the machine's life). */
