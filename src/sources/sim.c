@@ -40,7 +40,8 @@ struct sim_counter {
  * the model's rates read the CPU, else one for all. */
 struct sim_instance {
 	struct sim_counter *counters;
-	struct sim_point *points;
+	struct sim_point **points; /* the section's (sim_point_at), or its own without one */
+	struct sim_point *own;
 	int npoints;
 	double jitter, running; /* the section's, kept at open */
 	uint64_t open_ns;
@@ -120,8 +121,13 @@ static struct sim_instance *sim_instance_new(const struct sim_source *ss, const 
 	si->npoints = per_cpu ? inst->cpus.n : 1;
 	si->points = xcalloc((size_t)si->npoints, sizeof(*si->points));
 	int index = last_number(inst->pmu->name);
+	if (!sec) { /* no section to keep points: the default rates, a point of its own */
+		si->own = xcalloc(1, sizeof(*si->own));
+		sim_point_init(si->own, NULL, inst->socket, index, 0);
+	}
 	for (int i = 0; i < si->npoints; i++)
-		sim_point_init(&si->points[i], sec, inst->socket, index, inst->cpus.n ? inst->cpus.cpu[per_cpu ? i : 0] : 0);
+		si->points[i] = sec ? sim_point_at(sec, inst->socket, index, inst->cpus.n ? inst->cpus.cpu[per_cpu ? i : 0] : 0)
+				    : si->own;
 	return si;
 }
 
@@ -129,8 +135,9 @@ static void sim_instance_free(struct sim_instance *si)
 {
 	if (!si)
 		return;
-	for (int i = 0; i < si->npoints; i++)
-		sim_point_release(&si->points[i]);
+	if (si->own)
+		sim_point_release(si->own);
+	free(si->own);
 	free(si->points);
 	free(si->counters);
 	free(si);
@@ -147,7 +154,7 @@ static struct sim_point *point_of(struct sim_instance *si, const struct instance
 		else
 			hi = mid;
 	}
-	return &si->points[lo];
+	return si->points[lo];
 }
 
 /* "r10ad", as perf writes a raw event, without snprintf (a counter each at start-up) */

@@ -75,6 +75,9 @@ struct sim_section {
 	int nlist[RATES_NLISTS];
 	struct sim_point **bases; /* the shared rates, one point per (socket, index) */
 	int nbases;
+	struct sim_point **places; /* every rate, one point per (socket, index, CPU): the
+				    * groups of one PMU on one CPU share it (sim_point_at) */
+	int nplaces;
 	int nunits;
 	int *units; /* per socket: the PMUs this section models there (the rate 'units') */
 	bool uses[SLOT_NFIXED]; /* which of t, socket, index, cpu its rates read: the rest
@@ -522,6 +525,11 @@ void sim_model_free(struct sim_model *m)
 		free(s->by_name);
 		for (int list = 0; list < RATES_NLISTS; list++)
 			free(s->lists[list]);
+		for (int b = 0; b < s->nplaces; b++) {
+			sim_point_release(s->places[b]);
+			free(s->places[b]);
+		}
+		free(s->places);
 		for (int b = 0; b < s->nbases; b++) {
 			sim_point_release(s->bases[b]);
 			free(s->bases[b]);
@@ -697,6 +705,21 @@ void sim_point_init(struct sim_point *pt, const struct sim_section *sec, int soc
 	} else {
 		point_lists(pt, RATES_ALL_T);
 	}
+}
+
+struct sim_point *sim_point_at(const struct sim_section *sec, int socket, int index, int cpu)
+{
+	struct sim_section *s = (struct sim_section *)sec; /* its cache of places, as bases */
+	for (int i = 0; i < s->nplaces; i++) {
+		const double *slots = s->places[i]->slots;
+		if (slots[SLOT_SOCKET] == socket && slots[SLOT_INDEX] == index && slots[SLOT_CPU] == cpu)
+			return s->places[i];
+	}
+	struct sim_point *pt = xcalloc(1, sizeof(*pt));
+	sim_point_init(pt, sec, socket, index, cpu);
+	s->places = xrealloc(s->places, sizeof(*s->places) * (size_t)(s->nplaces + 1));
+	s->places[s->nplaces++] = pt;
+	return pt;
 }
 
 void sim_point_release(struct sim_point *pt)

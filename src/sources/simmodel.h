@@ -84,6 +84,10 @@ struct sim_point {
 };
 void sim_point_init(struct sim_point *pt, const struct sim_section *sec, int socket, int index, int cpu);
 void sim_point_release(struct sim_point *pt);
+/* The section's point for a place, made on first use and kept with the section: every
+ * group of a PMU on one CPU reads it, so the section's rates are evaluated once a place a
+ * refresh however many groups count there (a core PMU's TopDown, core pane, catalogue). */
+struct sim_point *sim_point_at(const struct sim_section *sec, int socket, int index, int cpu);
 void sim_point_evaluate(struct sim_point *pt, double t);
 /* Events per second of the section's rate (from sim_rate_index(), >= 0) at time t; the
  * point is evaluated once per t (this runs per counter per refresh). */
