@@ -23,6 +23,14 @@ static bool reads_levels(const struct pmu *p)
 	return (p->hw && p->hw->gauge) || (p->sensor && p->sensor->kind != SENSOR_ENERGY);
 }
 
+static bool is_metric(const struct profile *p, const char *name)
+{
+	for (int m = 0; m < p->nmetrics; m++)
+		if (!strcmp(p->metrics[m].name, name))
+			return true;
+	return false;
+}
+
 /* A formula's text in PromQL over the instance's exported series, or NULL (with *why)
  * when it uses what the exporter does not give (ncpus, min, max). A formula that reads
  * levels (a temperature) is *level: the exporter serves those only as the metric's own
@@ -73,7 +81,14 @@ static char *translate(const struct instance *inst, const char *formula, const c
 			} else if (!strcmp(id, "elapsed_s")) {
 				snprintf(piece, sizeof(piece), "1");
 			} else {
-				*why = "it uses a value the exporter does not give (ncpus)";
+				static char said[256]; /* the one id named, while its rule is printed */
+				snprintf(said, sizeof(said),
+					 strchr(id, '.') ? "it reads %s, another group's event, which these rules do not join yet"
+					 : is_metric(inst->profile, id)
+						 ? "it reads the metric %s by name, which these rules do not follow yet"
+						 : "it uses %s, which the exporter does not give",
+					 id);
+				*why = said;
 			}
 		} else if (isdigit((unsigned char)*p) || *p == '.') {
 			const char *s = p;
@@ -112,6 +127,8 @@ int print_rules(struct session *s, const char *window, bool per_cpu)
 		bool header = false;
 		for (int mi = 0; mi < p->nmetrics; mi++) {
 			const struct prof_metric *m = &p->metrics[mi];
+			if (p->selecting && !m->selected)
+				continue; /* -M (or a demo's catalogue) chose others: nothing counts it */
 			struct prom_unit u;
 			prom_unit_of(m->unit, &u);
 			char gauge[192];
