@@ -952,6 +952,22 @@ if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
     see "--demo spr at 80x24: a whole name" "tma_ports_utilization  *[0-9.]*^* %"
     keys q
     quit_ok "--demo spr 80x24 quit"
+    # a hybrid's tree (Alder Lake): each kind of core a column, the machine's first; a node
+    # of the E-cores alone (Gracemont's resource bound) opened and marked by their own
+    # threshold, its share of its parent from their column; the batch output's values
+    sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" adl "$scratch/adl-m" 1 8 > /dev/null
+    mkdir -p "$scratch/adl-m/proc"
+    printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 151\nstepping\t: 2\n\n' > "$scratch/adl-m/proc/cpuinfo"
+    "$PMUTOP" --sim --sysfs-root "$scratch/adl-m" -M TopdownL1,TopdownL2 -b -n 1 --format csv > "$scratch/adl.csv"
+    want=$(awk -F, '$4 == "tma_resource_bound" && $5 == "all-ecores" { printf "%.1f", $6 }' "$scratch/adl.csv")
+    PMUTOP_ARGS="--sim --sysfs-root $scratch/adl-m -M TopdownL1,TopdownL2 -d 0.2"
+    start 120 40 LANG=C.UTF-8
+    see "hybrid tree: a column for each kind's machine-wide sum, first" "^  *all-pcores  *all-ecores  *socket0-pcores  *socket0-ecores *$"
+    see "hybrid tree: the P-cores' bottleneck" "tma_core_bound <==  *[0-9.]*^ %"
+    see "hybrid tree: the E-cores' own node, past their threshold, with the batch's value ($want)" \
+        "tma_resource_bound <==  *n/a  *$want^ % .*% of parent"
+    keys q
+    quit_ok "hybrid tree quit"
     # / finds a metric by the words of perf's description, opening the nodes above it
     PMUTOP_ARGS="--sim --sysfs-root $scratch/spr-m -M TopdownL1,TopdownL2,TopdownL3 -d 0.2"
     start 120 40 LANG=C.UTF-8

@@ -53,14 +53,35 @@ void tree_setup(struct upane *p, const int *depths)
 	}
 }
 
-/* Each node's threshold on column instance i into over[] (1 past, 0 not, -1 unknown), as
- * the sampler evaluated it with the frame. */
-static void thresholds(struct tui *t, const struct upane *p, int i, signed char *over)
+/* Is column instance i a machine-wide sum ("all", or a hybrid's "all-pcores")? */
+static bool machine_wide(const struct tui *t, const struct upane *p, int i)
+{
+	return str_has_prefix(t->f->iinfo[p->inst[i]].name, "all");
+}
+
+/* Each node's threshold into over[] (1 past, 0 not, -1 unknown), as the sampler evaluated
+ * it with the frame, on the machine-wide columns: past on any (a hybrid's E-cores' node
+ * has no P-core value). */
+static void thresholds(struct tui *t, const struct upane *p, const int *cols, int ncols, signed char *over)
 {
 	for (int m = 0; m < p->nmetrics; m++) {
-		int slot = p->slot[i * p->nmetrics + m];
-		over[m] = slot >= 0 ? t->f->values[slot].past : -1;
+		over[m] = -1;
+		for (int c = 0; c < ncols; c++) {
+			int slot = p->slot[cols[c] * p->nmetrics + m];
+			signed char v = slot >= 0 && (c == 0 || machine_wide(t, p, cols[c])) ? t->f->values[slot].past : -1;
+			over[m] = v > over[m] ? v : over[m];
+		}
 	}
+}
+
+/* A value column's width: "100.0 %" and its margin, or its widest title's ("socket0-pcores"). */
+static int column_width(const struct tui *t, const struct upane *p)
+{
+	int w = TREE_COLW;
+	for (int i = 0; i < p->ninst; i++)
+		if (!p->is_detail[i] && (int)strlen(t->f->iinfo[p->inst[i]].display) + 2 > w)
+			w = (int)strlen(t->f->iinfo[p->inst[i]].display) + 2;
+	return w;
 }
 
 static bool has_children(const struct upane *p, int m)
@@ -81,21 +102,21 @@ static bool node_shown(const struct upane *p, int m, const signed char *over)
 	return true;
 }
 
-/* The columns: the pane's sums, "all" first (the bottleneck is the machine's), then
- * each socket, as many as fit beside the names. */
+/* The columns: the pane's sums, the machine's first ("all"; a hybrid's "all-pcores" and
+ * "all-ecores": the bottleneck is the machine's), then each socket's, as many as fit
+ * beside the names. */
 static int tree_columns(struct tui *t, const struct upane *p, int w, int *cols, int max)
 {
-	int names = 0, n = 0; /* the widest node's line: a socket's column gives way before a name is cut */
+	int names = 0, n = 0, colw = column_width(t, p); /* a socket's column gives way before a name is cut */
 	for (int m = 0; m < p->nmetrics; m++) {
 		int need = 2 * p->tree_depth[m] + 3 + (int)strlen(p->metrics[m]->title) + 5;
 		names = need > names ? need : names;
 	}
 	for (int pass = 0; pass < 2; pass++)
-		for (int i = 0; i < p->ninst && n < max; i++) {
-			bool all = !strcmp(t->f->iinfo[p->inst[i]].name, "all");
-			if (!p->is_detail[i] && all == (pass == 0) && (n == 0 || names + (n + 1) * TREE_COLW + 18 <= w))
+		for (int i = 0; i < p->ninst && n < max; i++)
+			if (!p->is_detail[i] && machine_wide(t, p, i) == (pass == 0) &&
+			    (n == 0 || names + (n + 1) * colw + 18 <= w))
 				cols[n++] = i;
-		}
 	return n;
 }
 
@@ -106,31 +127,32 @@ static void node_label(struct tui *t, const struct upane *p, int m, const signed
 	snprintf(buf, len, " %*s%s %s%s", 2 * p->tree_depth[m], "", glyph, p->metrics[m]->title, neck ? " <==" : "");
 }
 
-/* "of parent": column 0's share of the node's parent (both shares of the slots). */
-static void parent_share(struct tui *t, const struct upane *p, int col0, int m, char *buf, size_t len)
+/* "of parent": the node's share of its parent (both shares of the slots) in the first
+ * column that has both (a hybrid's E-cores' node: in theirs). */
+static void parent_share(struct tui *t, const struct upane *p, const int *cols, int ncols, int m, char *buf,
+			 size_t len)
 {
 	int pm = p->tree_parent[m];
 	buf[0] = '\0';
-	if (pm < 0)
-		return;
-	int s = p->slot[col0 * p->nmetrics + m], ps = p->slot[col0 * p->nmetrics + pm];
-	const struct frame_value *v = s >= 0 ? &t->f->values[s] : NULL, *pv = ps >= 0 ? &t->f->values[ps] : NULL;
-	if (v && pv && v->state == VS_OK && pv->state == VS_OK && pv->value > 0)
-		snprintf(buf, len, "%3.0f%% of parent", 100 * v->value / pv->value);
+	for (int c = 0; pm >= 0 && c < ncols && !buf[0]; c++) {
+		int s = p->slot[cols[c] * p->nmetrics + m], ps = p->slot[cols[c] * p->nmetrics + pm];
+		const struct frame_value *v = s >= 0 ? &t->f->values[s] : NULL, *pv = ps >= 0 ? &t->f->values[ps] : NULL;
+		if (v && pv && v->state == VS_OK && pv->state == VS_OK && pv->value > 0)
+			snprintf(buf, len, "%3.0f%% of parent", 100 * v->value / pv->value);
+	}
 }
 
 int tree_draw(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 {
 	struct upane *p = &t->panes[pi];
-	int cols[8], ncols = tree_columns(t, p, w, cols, 8);
-	int labw = w - ncols * TREE_COLW - 18;
+	int cols[8], ncols = tree_columns(t, p, w, cols, 8), colw = column_width(t, p);
+	int labw = w - ncols * colw - 18;
 	signed char *over = xcalloc((size_t)(p->nmetrics + 1), 1);
-	if (ncols)
-		thresholds(t, p, cols[0], over);
+	thresholds(t, p, cols, ncols, over);
 	if (draw)
 		for (int c = 0; c < ncols; c++)
-			crt_put(y0, x0 + labw + c * TREE_COLW + TREE_COLW - 1 - (int)strlen(t->f->iinfo[p->inst[cols[c]]].display),
-				TREE_COLW, R_TITLE, t->f->iinfo[p->inst[cols[c]]].display);
+			crt_put(y0, x0 + labw + c * colw + colw - 1 - (int)strlen(t->f->iinfo[p->inst[cols[c]]].display), colw,
+				R_TITLE, t->f->iinfo[p->inst[cols[c]]].display);
 	int lines = 1;
 	p->nrows = 0;
 	for (int m = 0; m < p->nmetrics; m++) {
@@ -156,10 +178,10 @@ int tree_draw(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 			int slot = p->slot[cols[c] * p->nmetrics + m];
 			enum role vr;
 			cell_text(t, slot, p->metrics[m]->unit, val, sizeof(val), &vr);
-			crt_put(y, x0 + labw + (c + 1) * TREE_COLW - 1 - (int)strlen(val), TREE_COLW, vr, val);
+			crt_put(y, x0 + labw + (c + 1) * colw - 1 - (int)strlen(val), colw, vr, val);
 		}
-		parent_share(t, p, ncols ? cols[0] : 0, m, share, sizeof(share));
-		crt_put(y, x0 + labw + ncols * TREE_COLW + 2, 16, R_DIM, share);
+		parent_share(t, p, cols, ncols, m, share, sizeof(share));
+		crt_put(y, x0 + labw + ncols * colw + 2, 16, R_DIM, share);
 	}
 	free(over);
 	return lines;
@@ -174,10 +196,9 @@ void tree_toggle(struct tui *t, struct upane *p)
 		tui_message(t, false, "%s has no level below it", p->metrics[m]->name);
 		return;
 	}
-	int cols[1];
+	int cols[8], ncols = tree_columns(t, p, 1000, cols, 8);
 	signed char *over = xcalloc((size_t)(p->nmetrics + 1), 1);
-	if (tree_columns(t, p, 1000, cols, 1))
-		thresholds(t, p, cols[0], over);
+	thresholds(t, p, cols, ncols, over);
 	bool open = p->tree_open[m] >= 0 ? p->tree_open[m] : over[m] == 1;
 	free(over);
 	p->tree_open[m] = !open;
