@@ -138,6 +138,23 @@ def format_encode(root, pmu, terms):
     return words[0], words[1]
 
 
+def set_fields(root, pmu, config, config1, terms):
+    """(config, config1) with TERMS' fields set to their values, by the PMU's format files."""
+    words = [config, config1, 0]
+    for name, value in terms.items():
+        spec = open(os.path.join(root, "sys/bus/event_source/devices", pmu, "format", name)).read().strip()
+        word, _, ranges = spec.partition(":")
+        shift = 0
+        for r in ranges.split(","):
+            lo, _, hi = r.partition("-")
+            lo, hi = int(lo), int(hi or lo)
+            mask = (1 << (hi - lo + 1)) - 1
+            w = int(word[6:] or 0)
+            words[w] = words[w] & ~(mask << lo) | ((value >> shift) & mask) << lo
+            shift += hi - lo + 1
+    return words[0], words[1]
+
+
 def sysfs_config(root, pmu, alias):
     """Encode a sysfs alias with the PMU's format files (config word 0 only)."""
     d = os.path.join(root, "sys/bus/event_source/devices", pmu)
@@ -226,9 +243,19 @@ class Evaluator:
             return self.config_of(pmu_, pmu_ + "@" + ev + "@")[:3] + (perf_excludes(mods),)
         if "@" in name:  # cpu_core@EVENT@ or cpu@EVENT\,cmask\=1@
             pmu, name = name.split("@")[0], name.split("@")[1]
-            if all("=" in t for t in name.split(",")):  # armv8_pmuv3_0@event=0x2013@: raw terms
-                c, c1 = format_encode(self.root, pmu, {k: int(v, 0) for k, v in (t.split("=") for t in name.split(","))})
+            raw = {k: int(v, 0) for k, v in (t.split("=") for t in name.split(","))} \
+                if all("=" in t for t in name.split(",")) else None
+            devices = os.path.join(self.root, "sys/bus/event_source/devices")
+            if raw is not None and pmu != pmu.upper() and not os.path.isdir(os.path.join(devices, pmu)):
+                pmu = "uncore_" + pmu  # perf_pmu__match: cha_0 is the PMU uncore_cha_0
+            if raw is not None and os.path.isdir(os.path.join(devices, pmu)):
+                # armv8_pmuv3_0@event=0x2013@, uncore_cha_0@event=0x1@: raw terms on that PMU
+                c, c1 = format_encode(self.root, pmu, raw)
                 return pmu, c, c1
+            if raw is not None:  # UNC_CHA_TOR_OCCUPANCY.IA_MISS_DRD@thresh=1@: perf's
+                # parse-events takes a name that is no PMU as the event, these terms added
+                base, c, c1 = self.config_of("", pmu)[:3]
+                return (base,) + set_fields(self.root, pmu_dirs(self.root, base)[0], c, c1, raw)
             name, *extra = name.split(",")
             terms = dict(t.split("=") if "=" in t else (t, "1") for t in extra)
         if terms:  # perf's terms on a JSON event: fields of config (Intel's format files)
@@ -265,6 +292,9 @@ class Evaluator:
             msr = e.get("MSRIndex")
             if msr and int(msr.split(",")[0], 0) in MSR_FIELD:
                 terms[MSR_FIELD[int(msr.split(",")[0], 0)]] = int(e.get("MSRValue", "0"), 0)
+            for t in filter(None, e.get("Filter", "").split(",")):  # jevents.py: the JSON's
+                k, _, v = t.partition("=")                       # Filter, terms appended
+                terms[k.strip()] = int(v or "1", 0)
             return (base,) + format_encode(self.root, dirs[0], terms)
         if name.lower() in LEGACY:  # parse-events: no sysfs event of that name, the legacy one
             return pmu, LEGACY[name.lower()], 0
@@ -295,6 +325,11 @@ class Evaluator:
                 if os.path.exists(path):
                     cpus = cpu_list(open(path).read())
                     return float(len(cpus) if f == "online" and name.lower() == "#num_cpus_online" else max(cpus) + 1)
+        if name.lower() == "#num_dies":  # perf's cputopo.c: x86's distinct die_cpus_list (none
+            # where CPU 0 has no such file)
+            lists = {open(p).read().strip() for p in
+                     glob.glob(os.path.join(self.root, "sys/devices/system/cpu/cpu[0-9]*/topology/die_cpus_list"))}
+            return float(len(lists))
         if name.lower() == "#num_packages":
             return float(len(set(cpu_sockets(self.root).values())))
         if name.lower() == "#num_cores":  # perf's cputopo.c: the distinct core_cpus_list
@@ -416,21 +451,28 @@ def main():
         ev.duration = frame["interval_ns"] / 1e9
         per_inst, seen = {}, set()
         for c in frame["counters"]:
-            once = (c["instance"], c["pmu"], c["cpu"], c["config"], c["config1"], tuple(c.get("exclude", ())))
-            if once in seen:  # two groups count one event on one CPU (a hybrid's msr for a
-                continue      # kind of core and for all): perf counts it once
-            seen.add(once)
+            # one hardware counter: perf counts an event on a CPU once, however many groups
+            # read it (a hybrid's msr for a kind of core and for all, one box's CHA clock)
+            hw = (c["pmu"], c["cpu"], c["config"], c["config1"], tuple(c.get("exclude", ())))
+            if (c["instance"],) + hw in seen:
+                continue
+            seen.add((c["instance"],) + hw)
             # an uncore event counts on every box of its PMU (perf merges uncore_cha_N)
             counted = pmu_base(c["pmu"]) if c["pmu"].startswith(("uncore_", "amd_")) else c["pmu"]
             key = (counted, int(c["config"], 16), int(c["config1"], 16))
             if c.get("exclude"):  # a modified event: its own counter
                 key += (tuple(sorted(c["exclude"])),)
-            inst = per_inst.setdefault(c["instance"], {"pmu": c["pmu"], "counts": {}, "sources": {}})
+            inst = per_inst.setdefault(c["instance"], {"pmu": c["pmu"], "counts": {}, "sources": {}, "hw": []})
             if helper(inst["pmu"]):  # a metric's PMU is the core's
                 inst["pmu"] = c["pmu"]
             # perf's count is the hardware's: pmutop's delta has the alias's .scale applied
-            inst["counts"][key] = inst["counts"].get(key, 0) + c["delta"] / alias_scale(root, c["pmu"], c["event"])
-            inst["sources"].setdefault(key, set()).add((c["pmu"], c["cpu"]))
+            v = c["delta"] / alias_scale(root, c["pmu"], c["event"])
+            # ... under its PMU's name and its own box's (uncore_cha_0@event=0x1@ names one)
+            keys = {key, (c["pmu"],) + key[1:]}
+            inst["hw"].append((hw, keys, v))
+            for k in keys:
+                inst["counts"][k] = inst["counts"].get(k, 0) + v
+                inst["sources"].setdefault(k, set()).add((c["pmu"], c["cpu"]))
         # aggregates: a socket's or all CPUs' sums, as perf --per-socket / -a sums them; on
         # a hybrid CPU each kind's apart (perf shows cpu_core and cpu_atom apart)
         hybrid = {inst["pmu"] for inst in per_inst.values()} >= {"cpu_core", "cpu_atom"}
@@ -445,12 +487,16 @@ def main():
                 # each kind's sums, and every CPU's (a hybrid's metrics of neither kind)
                 kind = "-ecores" if inst["pmu"] == "cpu_atom" else "-pcores" if hybrid else ""
                 for suffix in {kind, ""}:
-                    a = sums.setdefault(agg + suffix, {"pmu": inst["pmu"], "counts": {}, "sources": {}})
+                    a = sums.setdefault(agg + suffix, {"pmu": inst["pmu"], "counts": {}, "sources": {}, "hw": set()})
                     if helper(a["pmu"]):
                         a["pmu"] = inst["pmu"]
-                    for k, v in inst["counts"].items():
-                        a["counts"][k] = a["counts"].get(k, 0) + v
-                        a["sources"].setdefault(k, set()).update(inst["sources"][k])
+                    for hw, keys, v in inst["hw"]:
+                        if hw in a["hw"]:
+                            continue
+                        a["hw"].add(hw)
+                        for k in keys:
+                            a["counts"][k] = a["counts"].get(k, 0) + v
+                            a["sources"].setdefault(k, set()).add(hw[:2])
         per_inst.update(sums)
         shown = {(m["metric"], m["instance"]): m.get("value") for m in frame["metrics"]}
         past = {(m["metric"], m["instance"]): m["past_threshold"] for m in frame["metrics"] if "past_threshold" in m}

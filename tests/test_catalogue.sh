@@ -29,9 +29,9 @@ cpuinfo() {
         "$2" "$3" "$4" > "$1/proc/cpuinfo"
 }
 # CPU_DIR:TREE_KIND:UNCORE:MODEL:STEPPING:FLOOR (the percentage of perf's metrics kept
-# today): a core PMU (gen-cpu.sh) and the uncore of that Xeon (gen-xeon.sh), 2 sockets
-for spec in sapphirerapids:spr:spr:143:8:96 emeraldrapids:spr:emr:207:2:96 icelakex:icl:icx:106:6:96 \
-            skylakex:skl:skx:85:4:96 cascadelakex:skl:clx:85:7:96; do
+# today: all of them): a core PMU (gen-cpu.sh) and the uncore of that Xeon (gen-xeon.sh), 2 sockets
+for spec in sapphirerapids:spr:spr:143:8:100 emeraldrapids:spr:emr:207:2:100 icelakex:icl:icx:106:6:100 \
+            skylakex:skl:skx:85:4:100 cascadelakex:skl:clx:85:7:100; do
     IFS=: read -r cpu kind uncore model step floor <<SPEC
 $spec
 SPEC

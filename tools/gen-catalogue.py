@@ -183,6 +183,10 @@ def translate(m, events, known_metrics, by_encoding, suffix=""):
         raise ValueError("has_event() of other than a TSX event")
     expr = re.sub(r"has_event\(((?:[a-z]|\\-)+)\)", "1", expr)
     for kind, text in tokens(expr):
+        if kind == "name" and text in known_metrics and one_box_event(known_metrics[text]):
+            # tma_info_system_socket_clks: a metric that is one box's event is that event
+            # here (a metric read by name lives on the reader's group; this one cannot)
+            kind, text = "name", one_box_event(known_metrics[text])
         if kind != "name":
             out.append(text if kind == "num" else {"|": " || ", "&": " && "}.get(text, text))
             continue
@@ -263,6 +267,22 @@ def translate(m, events, known_metrics, by_encoding, suffix=""):
                 event("core", ident(base.upper() + "_" + mods), enc + ":" + mods)
             else:
                 event("core", ident(base.lower() + "_" + mods), base.lower() + ":" + mods)
+        elif re.fullmatch(r"(uncore_)?[a-z0-9]+_\d+@(?:[a-z0-9_]+=(?:0x)?[0-9a-fA-F]+,?)+@", name):
+            # uncore_cha_0@event=0x1@, cha_0@event=0x0@: one box's raw event (perf's PMU match
+            # drops the uncore_ prefix): a group of that box alone, named as its PMU
+            box, terms = name.split("@")[:2]
+            box = box if box.startswith("uncore_") else "uncore_" + box
+            if not any(unit_pmu(e["Unit"]) == re.sub(r"_\d+$", "", box) for e in events.values() if e.get("Unit")):
+                raise ValueError("event %s of a PMU none of the CPU's events is of" % name)
+            terms = terms.rstrip(",")
+            event(group_of(box), ident("raw_" + terms.replace("=", "_").replace(",", "_")), terms)
+        elif re.fullmatch(r"[A-Z0-9_.]+@(?:[a-z0-9_]+=(?:0x)?[0-9a-fA-F]+,?)+@", name) and \
+                events.get(name.split("@")[0], {}).get("Unit"):
+            # UNC_CHA_TOR_OCCUPANCY.IA_MISS_DRD@thresh=1@: the uncore event with terms added
+            ev, extra = name.split("@")[:2]
+            pmu, enc = encode(events[ev])
+            var = ident(ev + "__" + extra.rstrip(",").replace("=", "_").replace(",", "_"))
+            event(group_of(pmu), var, enc + "," + extra.rstrip(","))
         elif "@" in name or ":" in name:
             raise ValueError("PMU-qualified or modified event %s" % name)
         elif name in known_metrics:
@@ -302,6 +322,13 @@ def translate(m, events, known_metrics, by_encoding, suffix=""):
     return " ".join(text.split()), {g + suffix: evs for g, evs in groups.items()}, refs, host + suffix
 
 
+def one_box_event(m):
+    """The event of a metric that is one box's event alone (uncore_cha_0@event\\=0x1@), or None."""
+    toks = list(tokens(m["MetricExpr"]))
+    one = len(toks) == 1 and toks[0][0] == "name" and re.sub(r"\\(.)", r"\1", toks[0][1])
+    return toks[0][1] if one and re.fullmatch(r"(uncore_)?[a-z0-9]+_\d+@[^@]+@", one) else None
+
+
 def scale_unit(m):
     su = m.get("ScaleUnit", "1")
     num = re.match(r"\s*([0-9.eE+-]+)\s*(.*)", su)
@@ -331,9 +358,9 @@ def keep_closed(trans):
 
 def uncore_group(name, pmu, cpu, when, events):
     """An uncore PMU's group: one instance per box (or, for a PMU registered once, per CPU
-    of its cpumask), summed per socket and over all as the core's are, so the sums are the
-    partners of each other's imports."""
-    if pmu in UNNUMBERED:
+    of its cpumask; for one box's events, that box), summed per socket and over all as the
+    core's are, so the sums are the partners of each other's imports."""
+    if pmu in UNNUMBERED or re.search(r"_\d+$", pmu):
         head = ["pmu = %s" % pmu, "instance = socket{socket}/%s.cpu{cpu}" % name]
     else:
         head = ["pmu = %s_{n}" % pmu, "instance = socket{socket}/%s{n}" % name]
@@ -364,7 +391,23 @@ def translate_all(by_name, events, suffix, answers, only=None):
             trans[name] = str(e)
         if only and not isinstance(trans[name], str) and set(trans[name][1]) - only:
             trans[name] = "reads %s's events, of none of %s" % (sorted(set(trans[name][1]) - only)[0], "/".join(sorted(only)))
-    return keep_closed(trans)
+    return keep_closed(rehost(trans))
+
+
+def rehost(trans):
+    """A metric of other metrics alone (UNCORE_FREQ of tma_info_system_socket_clks) lives
+    where they all do: it reads them on its own instance, whichever group that is."""
+    changed = True
+    while changed:
+        changed = False
+        for n, t in trans.items():
+            if isinstance(t, str) or t[1] or not t[2] or any(isinstance(trans.get(r), str) for r in t[2]):
+                continue
+            hosts = {trans[r][3] for r in t[2]}
+            if len(hosts) == 1 and t[3] not in hosts:
+                trans[n] = t[:3] + (hosts.pop(),)
+                changed = True
+    return trans
 
 
 def core_groups(cpu, kind, when, groups, suffix, pmu=None, sums=None):
@@ -449,6 +492,7 @@ def profile(cpu, source, when, events, metrics, kind="x86", classes=(("", None, 
         gwhen = when if cwhen is None else cwhen
         lines += core_groups(cpu, kind, gwhen, groups, suffix)
         pmus = {group_of(unit_pmu(e["Unit"])): unit_pmu(e["Unit"]) for e in events.values() if e.get("Unit")}
+        pmus.update({g: "uncore_" + g for g in groups if re.fullmatch(r"[a-z0-9]+_\d+", g)})  # one box's
         for g in sorted(groups):
             lines += uncore_group(g, pmus[g[:len(g) - len(suffix)] if suffix else g], cpu, gwhen, groups[g])
     for n in kept:
