@@ -183,10 +183,10 @@ def translate(m, events, known_metrics, by_encoding, suffix=""):
         raise ValueError("has_event() of other than a TSX event")
     expr = re.sub(r"has_event\(((?:[a-z]|\\-)+)\)", "1", expr)
     for kind, text in tokens(expr):
-        if kind == "name" and text in known_metrics and one_box_event(known_metrics[text]):
-            # tma_info_system_socket_clks: a metric that is one box's event is that event
-            # here (a metric read by name lives on the reader's group; this one cannot)
-            kind, text = "name", one_box_event(known_metrics[text])
+        if kind == "name" and text in known_metrics and one_uncore_event(known_metrics[text], events):
+            # tma_info_system_socket_clks: a metric that is one uncore event is that event
+            # here (a metric read by name lives on the reader's group; this one may not)
+            kind, text = "name", one_uncore_event(known_metrics[text], events)
         if kind != "name":
             out.append(text if kind == "num" else {"|": " || ", "&": " && "}.get(text, text))
             continue
@@ -267,15 +267,17 @@ def translate(m, events, known_metrics, by_encoding, suffix=""):
                 event("core", ident(base.upper() + "_" + mods), enc + ":" + mods)
             else:
                 event("core", ident(base.lower() + "_" + mods), base.lower() + ":" + mods)
-        elif re.fullmatch(r"(uncore_)?[a-z0-9]+_\d+@(?:[a-z0-9_]+=(?:0x)?[0-9a-fA-F]+,?)+@", name):
-            # uncore_cha_0@event=0x1@, cha_0@event=0x0@: one box's raw event (perf's PMU match
-            # drops the uncore_ prefix): a group of that box alone, named as its PMU
-            box, terms = name.split("@")[:2]
-            box = box if box.startswith("uncore_") else "uncore_" + box
-            if not any(unit_pmu(e["Unit"]) == re.sub(r"_\d+$", "", box) for e in events.values() if e.get("Unit")):
+        elif re.fullmatch(r"(uncore_)?[a-z0-9_]+@(?:[a-z0-9_]+=(?:0x)?[0-9a-fA-F]+,?)+@", name):
+            # arb@event=0x81,umask=0x1@: raw terms on an uncore PMU (perf's PMU match drops the
+            # uncore_ prefix), its Unit's group; uncore_cha_0@event=0x1@, cha_0@event=0x0@: on
+            # one box, a group of that box alone, named as its PMU
+            pmu, terms = name.split("@")[:2]
+            pmu = pmu if pmu.startswith("uncore_") else "uncore_" + pmu
+            units = {unit_pmu(e["Unit"]) for e in events.values() if e.get("Unit")}
+            if pmu not in units and re.sub(r"_\d+$", "", pmu) not in units:
                 raise ValueError("event %s of a PMU none of the CPU's events is of" % name)
             terms = terms.rstrip(",")
-            event(group_of(box), ident("raw_" + terms.replace("=", "_").replace(",", "_")), terms)
+            event(group_of(pmu), ident("raw_" + terms.replace("=", "_").replace(",", "_")), terms)
         elif re.fullmatch(r"[A-Z0-9_.]+@(?:[a-z0-9_]+=(?:0x)?[0-9a-fA-F]+,?)+@", name) and \
                 events.get(name.split("@")[0], {}).get("Unit"):
             # UNC_CHA_TOR_OCCUPANCY.IA_MISS_DRD@thresh=1@: the uncore event with terms added
@@ -322,11 +324,14 @@ def translate(m, events, known_metrics, by_encoding, suffix=""):
     return " ".join(text.split()), {g + suffix: evs for g, evs in groups.items()}, refs, host + suffix
 
 
-def one_box_event(m):
-    """The event of a metric that is one box's event alone (uncore_cha_0@event\\=0x1@), or None."""
+def one_uncore_event(m, events):
+    """The event of a metric that is one uncore event alone (uncore_cha_0@event\\=0x1@,
+    UNC_CLOCK.SOCKET), or None."""
     toks = list(tokens(m["MetricExpr"]))
     one = len(toks) == 1 and toks[0][0] == "name" and re.sub(r"\\(.)", r"\1", toks[0][1])
-    return toks[0][1] if one and re.fullmatch(r"(uncore_)?[a-z0-9]+_\d+@[^@]+@", one) else None
+    uncore = one and (re.fullmatch(r"(uncore_)?[a-z0-9]+_\d+@[^@]+@", one) or
+                      events.get(one.upper(), {}).get("Unit") not in (None, "") + tuple(HYBRID))
+    return toks[0][1] if uncore and one.upper() not in FIXED else None
 
 
 def scale_unit(m):
