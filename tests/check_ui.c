@@ -74,6 +74,7 @@ START_TEST(human_numbers)
 	fmt(97.64, "GB/s", "97.6", "GB/s");
 	fmt(4.212, "GB/s", "4.21", "GB/s");
 	fmt(0.9951, "GB/s", "995", "MB/s");     /* below 1 GB/s: MB/s */
+	fmt(41.82, "percent of slots", "41.8", "%"); /* perf's Arm TopDown unit, as a cell has room for */
 	fmt(0.00042, "GB/s", "420", "KB/s");
 	fmt(0.0, "GB/s", "0.00", "GB/s");
 	fmt(430551, "/s", "431k", "/s");        /* counts get k, M, G */

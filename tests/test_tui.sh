@@ -943,6 +943,20 @@ if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
     see "--demo epyc: * opens the nodes: memory's share of backend bound" "^     backend_bound_memory  *[0-9.]* %.*% of parent"
     keys q
     quit_ok "--demo epyc quit"
+    # the Tegra410 demo counts perf's TopDown for its Neoverse V2 cores (TopdownL1, the level
+    # perf's Arm JSON has): four leaves in perf's unit, "percent of slots", drawn as %; no
+    # thresholds in perf's Arm JSON, so none marked
+    PMUTOP_ARGS="--demo -d 0.2"
+    start 120 40 LANG=C.UTF-8
+    keys End
+    see "Tegra410 demo: perf's TopDown tree" "TopDown (perf's TMA"
+    for node in backend_bound bad_speculation frontend_bound retiring; do
+        see "Tegra410 demo: $node, a leaf, per socket and all, in %" "^   $node  *[0-9.]* %  *[0-9.]* %  *[0-9.]* % *$"
+    done
+    unseen "Tegra410 demo: perf's unit cut to fit ('percent of slots' as %)" "percen"
+    unseen "Tegra410 demo: no bottleneck marked (perf's Arm JSON has no thresholds)" "<=="
+    keys q
+    quit_ok "Tegra410 demo quit"
     # at 80x24 a socket's column gives way before a node's name is cut
     PMUTOP_ARGS="--demo spr -d 0.2"
     start 80 24 LANG=C.UTF-8

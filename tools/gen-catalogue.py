@@ -495,7 +495,9 @@ def profile(cpu, source, when, events, metrics, kind="x86", classes=(("", None, 
             for g, evs in trans[n][1].items():
                 groups.setdefault(g, {}).update(evs)
         gwhen = when if cwhen is None else cwhen
-        lines += core_groups(cpu, kind, gwhen, groups, suffix)
+        # a class's groups are one of the directory's variants: the others' are not missing
+        lines += [l for l in core_groups(cpu, kind, gwhen, groups, suffix)
+                  for l in ([l, "alternative = yes"] if len(classes) > 1 and l.startswith("[group ") else [l])]
         pmus = {group_of(unit_pmu(e["Unit"])): unit_pmu(e["Unit"]) for e in events.values() if e.get("Unit")}
         pmus.update({g: "uncore_" + g for g in groups if re.fullmatch(r"[a-z0-9]+_\d+", g)})  # one box's
         for g in sorted(groups):

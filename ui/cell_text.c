@@ -26,7 +26,8 @@ void cell_text(struct tui *t, int slot, const char *unit, char *buf, size_t len,
 		if (t->vtext && !(vc = t->vtext[slot]))
 			vc = t->vtext[slot] = xcalloc(1, sizeof(*vc));
 		/* a share outside 0-100 % is impossible: shown, and marked, never hidden */
-		bool impossible = unit[0] == '%' && !unit[1] && (v->value < -0.5 || v->value > 100.5);
+		bool impossible = ((unit[0] == '%' && !unit[1]) || !strncmp(unit, "percent", 7)) &&
+				  (v->value < -0.5 || v->value > 100.5);
 		if (v->multiplexed)
 			*r = R_MARK;
 		const struct prof_metric *pm = t->f->vinfo[slot].m;

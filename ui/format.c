@@ -102,7 +102,8 @@ void format_human(double v, const char *unit, char *num, size_t nlen, char *u, s
 		sig3(v, num, nlen);
 		return;
 	}
-	if (!strcmp(unit, "%")) {
+	if (!strcmp(unit, "%") || !strncmp(unit, "percent", 7)) { /* perf's Arm "percent of slots" */
+		str_copy(u, ulen, "%");
 		fixed(v, 1, num, nlen);
 		return;
 	}
