@@ -35,8 +35,8 @@ void instance_alloc_arrays(struct instance *inst)
 {
 	const struct prof_group *g = inst->group;
 	size_t ne = (size_t)g->nevents, nf = (size_t)g->nfilters + 1, nv = (size_t)group_nvars(g);
-	size_t bytes = ne * (2 * sizeof(char *) + 2 * sizeof(double) + sizeof(enum value_state) + sizeof(bool)) +
-		       nf * (sizeof(uint64_t) + sizeof(bool)) + nv * sizeof(double);
+	size_t bytes = ne * (2 * sizeof(char *) + 2 * sizeof(double) + sizeof(enum value_state) + sizeof(int) +
+			     sizeof(bool)) + nf * (sizeof(uint64_t) + sizeof(bool)) + nv * sizeof(double);
 	char *p = xcalloc(1, bytes ? bytes : 1);
 	inst->event_str = (char **)p;
 	p += ne * sizeof(char *);
@@ -52,9 +52,21 @@ void instance_alloc_arrays(struct instance *inst)
 	p += nf * sizeof(uint64_t);
 	inst->event_state = (enum value_state *)p;
 	p += ne * sizeof(enum value_state);
+	inst->live = (int *)p;
+	p += ne * sizeof(int);
 	inst->present = (bool *)p;
 	p += ne * sizeof(bool);
 	inst->filter_set = (bool *)p;
+	/* the events it may count (-M's, a root port's): the sampler's loops skip the others,
+	 * which stay unavailable (a catalogue group has 40 events, -M TopdownL1 reads 5) */
+	inst->nlive = 0;
+	for (int e = 0; e < g->nevents; e++) {
+		inst->event_coverage[e] = 1.0;
+		if ((inst->wanted && !inst->wanted[e]) || (g->wanted && !g->wanted[e]))
+			inst->event_state[e] = VS_UNAVAILABLE;
+		else
+			inst->live[inst->nlive++] = e;
+	}
 	for (int f = 0; f < g->nfilters; f++) {
 		inst->filter_set[f] = g->filters[f].has_default;
 		inst->filter_value[f] = g->filters[f].def;

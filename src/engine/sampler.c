@@ -153,7 +153,8 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 			  struct frame_instance *fi)
 {
 	const struct prof_group *g = inst->group;
-	for (int e = 0; e < g->nevents; e++) {
+	for (int i = 0; i < inst->nlive; i++) {
+		int e = inst->live[i];
 		inst->vars[e] = 0;
 		inst->event_state[e] = inst->present[e] && !inst->event_na[e] ? VS_OK : VS_UNAVAILABLE;
 		inst->event_coverage[e] = 1.0;
@@ -170,7 +171,8 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 			ncpus += (int)mb->vars[g->nevents + VAR_NCPUS];
 			el += mb->vars[g->nevents + VAR_ELAPSED_NS];
 			nel++;
-			for (int e = 0; e < g->nevents; e++) {
+			for (int k = 0; k < inst->nlive; k++) {
+				int e = inst->live[k];
 				inst->vars[e] += mb->vars[e];
 				inst->event_state[e] = worse(inst->event_state[e], mb->event_state[e]);
 				if (mb->event_coverage[e] < inst->event_coverage[e])
@@ -178,8 +180,8 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 			}
 		}
 		if (!any) /* the members' own state, not "no value" */
-			for (int e = 0; e < g->nevents; e++)
-				inst->event_state[e] = VS_UNAVAILABLE;
+			for (int k = 0; k < inst->nlive; k++)
+				inst->event_state[inst->live[k]] = VS_UNAVAILABLE;
 		inst->vars[g->nevents + VAR_NCPUS] = ncpus;
 		fi->counting = any;
 		if (nel)
@@ -212,8 +214,8 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 		}
 		inst->vars[g->nevents + VAR_NCPUS] = inst->cpus.n;
 		if (inst->skip_next) {
-			for (int e = 0; e < g->nevents; e++)
-				inst->event_state[e] = worse(inst->event_state[e], VS_NO_VALUE);
+			for (int k = 0; k < inst->nlive; k++)
+				inst->event_state[inst->live[k]] = worse(inst->event_state[inst->live[k]], VS_NO_VALUE);
 		}
 		fi->counting = inst->opened;
 		/* perf stops a CPU's counters' enabled time while the CPU is offline */
@@ -235,9 +237,9 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 	fi->filters = inst->filters;
 	fi->filters_seq = inst->filters_seq;
 	double cov = 1.0;
-	for (int e = 0; e < g->nevents; e++)
-		if (inst->event_coverage[e] < cov)
-			cov = inst->event_coverage[e];
+	for (int k = 0; k < inst->nlive; k++)
+		if (inst->event_coverage[inst->live[k]] < cov)
+			cov = inst->event_coverage[inst->live[k]];
 	fi->coverage = (float)cov;
 	sum_weight(inst);
 }

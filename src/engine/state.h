@@ -148,6 +148,8 @@ struct instance {
 	double *vars;
 	enum value_state *event_state;
 	double *event_coverage;
+	int nlive;
+	int *live; /* the events it may count (those -M or its root port want), in order */
 	void *priv; /* the source's */
 };
 
