@@ -27,6 +27,8 @@ for demo in $("$PMUTOP" list machines | awk '{ print $1 }'); do
     run "$demo/default-model" --sim --sysfs-root "$TOP_SRCDIR/profiles/machines/$demo"
 done
 # the core pane beside perf's own definitions of the same figures, on the SPR demo
+# the Tegra410 demo's Neoverse V2 cores: perf's TopdownL1 beside the hand profile's
+run tegra410/topdown-vs-perf --demo=tegra410 -M TopdownL1,topdown.retiring,topdown.backend_bound
 run spr/core-vs-perf --demo=spr -M core.ipc,core.ghz,core.busy_ghz,core.busy,core.branch_mpki,core.c1,core.c6,tma_info_thread_ipc,tma_info_system_core_frequency,tma_info_bad_spec_ipmispredict,C1_Core_Residency,C6_Core_Residency
 sh "$TOP_SRCDIR/tests/fixtures/gen-tegra410.sh" t410 2 4 3
 sh "$TOP_SRCDIR/tests/fixtures/gen-sensors.sh" t410 2 > /dev/null

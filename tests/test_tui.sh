@@ -943,10 +943,10 @@ if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
     see "--demo epyc: * opens the nodes: memory's share of backend bound" "^     backend_bound_memory  *[0-9.]* %.*% of parent"
     keys q
     quit_ok "--demo epyc quit"
-    # the Tegra410 demo counts perf's TopDown for its Neoverse V2 cores (TopdownL1, the level
-    # perf's Arm JSON has): four leaves in perf's unit, "percent of slots", drawn as %; no
-    # thresholds in perf's Arm JSON, so none marked
-    PMUTOP_ARGS="--demo -d 0.2"
+    # the Tegra410 demo with perf's TopDown for its Neoverse V2 cores (-M TopdownL1, the
+    # level perf's Arm JSON has): four leaves in perf's unit, "percent of slots", drawn as
+    # %; no thresholds in perf's Arm JSON, so none marked
+    PMUTOP_ARGS="--demo -M TopdownL1 -d 0.2"
     start 120 40 LANG=C.UTF-8
     keys End
     see "Tegra410 demo: perf's TopDown tree" "TopDown (perf's TMA"
