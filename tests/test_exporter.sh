@@ -314,17 +314,34 @@ stop_demo
 serve_demo bluefield2
 bfport=$dport
 "$PMUTOP" rules --window 20s --demo=bluefield2 > rules-bf.yml
+# ... and perf's TopDown tree on a Sapphire Rapids tree (the default model's fixed rates):
+# its rules read other groups' counters (td.*) and other metrics' records by name, perf's
+# max(x, 0) and its if/else on the machine's #smt_on, in the order they read each other
+td_args="--sim --sysfs-root $TOP_SRCDIR/profiles/machines/spr -M TopdownL1,TopdownL2,TopdownL3"
+"$PMUTOP" rules --window 20s $td_args > rules-td.yml
+promtool check rules --lint-fatal rules-td.yml > rules.out 2>&1 && ok || fail "promtool check rules (TopDown): $(cat rules.out)"
+[ "$(grep -c 'record: pmutop:tma_' rules-td.yml)" -ge 40 ] && ok ||
+    fail "40 or more of perf's TopDown metrics have rules: $(grep -c 'record: pmutop:tma_' rules-td.yml)"
+rm -f serve-td.err
+"$PMUTOP" serve $td_args --listen 127.0.0.1:0 -d 0.1 2> serve-td.err &
+tdpid=$!
+pids="$pids $tdpid"
+td_known() { grep -q "(port [0-9]*)" serve-td.err; }
+wait_until "pmutop serve -M TopdownL1,TopdownL2,TopdownL3 says its port" 10 td_known
+tdport=$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' serve-td.err)
 pport=$(free_port)
 cat > prom.yml <<EOF
 global:
   scrape_interval: 1s
   evaluation_interval: 1s
-rule_files: ["$scratch/rules.yml", "$scratch/rules-bf.yml"]
+rule_files: ["$scratch/rules.yml", "$scratch/rules-bf.yml", "$scratch/rules-td.yml"]
 scrape_configs:
   - job_name: pmutop
     static_configs: [{ targets: ["127.0.0.1:$port"] }]
   - job_name: pmutop-bluefield
     static_configs: [{ targets: ["127.0.0.1:$bfport"] }]
+  - job_name: pmutop-topdown
+    static_configs: [{ targets: ["127.0.0.1:$tdport"] }]
 EOF
 prometheus --config.file=prom.yml --storage.tsdb.path=tsdb --web.listen-address=127.0.0.1:$pport > prom.log 2>&1 &
 ppid=$!
@@ -340,7 +357,7 @@ rule_has_value() { [ -n "$(q 'pmutop:ucf_mem_read_bw_bytes_per_second:rate20s{na
 wait_until "the recording rule evaluates" 30 rule_has_value
 # every recording rule returns data in the real Prometheus (a rate() of a gauge, or two
 # rules with one name, return nothing or clash)
-grep -ho 'record: [^ ]*' rules.yml rules-bf.yml | cut -d' ' -f2 | sort -u > records.txt
+grep -ho 'record: [^ ]*' rules.yml rules-bf.yml rules-td.yml | cut -d' ' -f2 | sort -u > records.txt
 [ -s records.txt ] && ok || fail "no recording rules"
 python3 - "$pport" records.txt <<'PY' && ok || fail "recording rules without data in Prometheus (see above)"
 import json, sys, time, urllib.parse, urllib.request
@@ -364,6 +381,14 @@ rule=$(q 'pmutop:ucf_mem_read_bw_bytes_per_second:rate20s{name="socket0"}')
 within() { python3 -c "import sys; a,b=float('$1'),float('$2'); sys.exit(0 if b and abs(a-b)<=0.01*abs(b) else 1)" 2> /dev/null; }
 within "$rate" "$gauge" && ok || fail "rate() of the byte counter ($rate) vs pmutop's gauge ($gauge)"
 within "$rule" "$gauge" && ok || fail "the recording rule ($rule) vs pmutop's gauge ($gauge)"
+# perf's TopDown nodes: the rule (from counters, imports and other records) is pmutop's gauge
+for node in tma_memory_bound tma_l1_bound tma_core_bound; do
+    rule=$(q "pmutop:${node}_ratio:rate20s{name=\"all\"}")
+    gauge=$(q "pmutop_${node}_ratio{name=\"all\"}")
+    within "$rule" "$gauge" && ok || fail "$node: the recording rule ($rule) vs pmutop's gauge ($gauge)"
+done
+kill "$tdpid" # its server's work is done: not beside the floods below
+wait "$tdpid" 2> /dev/null
 
 # counters never decrease across 1000 scrapes; hostile clients do not stop or grow it
 rss() { awk '/^VmRSS:/ { print $2 }' /proc/$spid/status; }
