@@ -927,6 +927,29 @@ if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
     keys End
     see "--demo spr: perf's TopDown tree" "TopDown (perf's TMA"
     see "--demo spr: the bottleneck at start (core bound, before the streaming phase)" "tma_core_bound <== "
+    # c: the CPUs as columns beside the machine's, a page at a time; o: ordered by the
+    # focused node, highest first; after the last page, the sockets again
+    keys c
+    see "--demo spr tree, c: the first CPUs beside the machine" "^  *all  *cpu0  *cpu1  *cpu2 "
+    see "--demo spr tree, c: the pane says what c and o do" "c: more CPUs  o: sort"
+    keys c
+    see "--demo spr tree, c again: the next CPUs" "^  *all  *cpu[4-9]  *cpu[5-9]  *cpu[6-9]"
+    keys / ; text "tma_backend_bound"; keys Enter o
+    see "--demo spr tree, o: the CPUs by the focused node" "CPUs by tma_[a-z_]*, highest first"
+    node=$(sed -n 's/.*CPUs by \(tma_[a-z_]*\), highest first.*/\1/p' "$scratch/screen.txt" | head -n 1)
+    # (the CPUs' values come with the next refresh: none are computed while none is shown)
+    see "--demo spr tree, o: $node's values per CPU" " $node  *[0-9.]*^* %  *[0-9.]*^* %  *[0-9.]*^* % "
+    # that node's row: its CPU columns (after "all") from the highest down
+    awk -v node="$node" '$0 ~ " " node " " { sub(/.* tma_[a-z_]* (<== )?/, ""); gsub(/\^/, ""); n = 0
+            for (i = 1; i <= NF; i++) if ($i ~ /^-?[0-9.]+$/) v[++n] = $i
+            for (i = 3; i <= n; i++) if (v[i] + 0 > v[i - 1] + 0.05) bad = 1; found = n >= 3 }
+         END { exit !(found && !bad) }' "$scratch/screen.txt" && ok ||
+        fail "--demo spr tree, o: $node's CPU columns not highest first: $(grep " $node " "$scratch/screen.txt")"
+    i=0
+    while [ $i -lt 30 ] && ! grep -q "^  *all  *socket0  *socket1 *$" "$scratch/screen.txt"; do
+        keys c; sleep 0.1; screen; i=$((i + 1))
+    done
+    see "--demo spr tree: c past the last CPUs, the sockets again" "^  *all  *socket0  *socket1 *$"
     keys q
     quit_ok "--demo spr quit"
     # the EPYC demo counts perf's Zen 4 pipeline utilisation (PipelineL1, L2) as a tree:
@@ -980,6 +1003,16 @@ if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
     see "hybrid tree: the P-cores' bottleneck" "tma_core_bound <==  *[0-9.]*^ %"
     see "hybrid tree: the E-cores' own node, past their threshold, with the batch's value ($want)" \
         "tma_resource_bound <==  *n/a  *$want^ % .*% of parent"
+    # its CPUs as columns (c), by number, then (o) by the focused node, highest first: the
+    # E-cores (cpu4-7) lead for frontend bound, where the batch output has them higher
+    fe_p=$(awk -F, '$4 == "tma_frontend_bound" && $5 == "all-pcores" { print $6 }' "$scratch/adl.csv")
+    fe_e=$(awk -F, '$4 == "tma_frontend_bound" && $5 == "all-ecores" { print $6 }' "$scratch/adl.csv")
+    python3 -c "import sys; sys.exit(0 if float('$fe_e') > float('$fe_p') + 1 else 1)" && ok ||
+        fail "hybrid tree: the model no longer has the E-cores more frontend bound ($fe_e vs $fe_p)"
+    keys c
+    see "hybrid tree, c: the CPUs by number after the machine's columns" "^  *all-pcores  *all-ecores  *cpu0  *cpu1 *$"
+    keys / ; text "tma_frontend_bound"; keys Enter o
+    see "hybrid tree, o on frontend bound: an E-core's column first" "^  *all-pcores  *all-ecores  *cpu[4-7]  *cpu[4-7] *$"
     keys q
     quit_ok "hybrid tree quit"
     # / finds a metric by the words of perf's description, opening the nodes above it

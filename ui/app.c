@@ -155,14 +155,22 @@ static void toggle_per_cpu(struct tui *t, struct upane *p, const char *none)
 
 static void cmd_per_cpu(struct tui *t)
 {
-	toggle_per_cpu(t, t->focus < t->npanes ? &t->panes[t->focus] : NULL, "no per-CPU rows in this pane");
+	struct upane *p = t->focus < t->npanes ? &t->panes[t->focus] : NULL;
+	if (p && p->style == STYLE_TREE) /* CPUs as columns, a page at a time */
+		tree_per_cpu(t, p);
+	else
+		toggle_per_cpu(t, p, "no per-CPU rows in this pane");
 }
 
 static void cmd_sort(struct tui *t)
 {
 	struct upane *p = t->focus < t->npanes ? &t->panes[t->focus] : NULL;
+	if (p && p->style == STYLE_TREE && p->expandable) { /* its CPU columns by the focused node */
+		tree_sort(t, p);
+		return;
+	}
 	if (!p || p->style != STYLE_STACKED || !p->expandable) {
-		tui_message(t, false, "sorting is for per-CPU rows of a stacked pane");
+		tui_message(t, false, "sorting is for per-CPU rows of a stacked pane or a tree's CPUs");
 		return;
 	}
 	p->sort = p->sort + 1 >= p->nmetrics ? -1 : p->sort + 1;
@@ -249,8 +257,8 @@ static const struct command commands[] = {
 	{ { KEY_END }, "End", "last row", cmd_end },
 	{ { '\r', '\n', KEY_ENTER }, "Enter", "expand a row: TopDown level 2 or a node of its tree, root ports, devices, CPUs", cmd_expand },
 	{ { '*' }, "*", "open every TopDown tree node (again: close them)", tree_open_all },
-	{ { 'c' }, "c", "per-CPU rows / per-socket summaries", cmd_per_cpu },
-	{ { 'o', KEY_F(6) }, "F6 o", "sort per-CPU rows by the next category", cmd_sort },
+	{ { 'c' }, "c", "per-CPU rows / summaries (a tree: CPU columns, the next at each press)", cmd_per_cpu },
+	{ { 'o', KEY_F(6) }, "F6 o", "sort per-CPU rows by the next category (a tree's CPUs: by the node)", cmd_sort },
 	{ { 'f', KEY_F(4) }, "F4 f", "filter editor for the focused row's group", cmd_filter },
 	{ { 's', KEY_F(2) }, "F2 s", "setup: colours, characters, bars, panes (saved)", cmd_setup },
 	{ { 'e' }, "e", "errors: groups that failed and why, warnings", cmd_errors },

@@ -646,7 +646,9 @@ static const char *enter_hint(const struct tui *t, int pi)
 	const struct upane *p = &t->panes[pi];
 	int in = t->focus == pi && t->row >= 0 && t->row < p->nrows ? p->row_inst[t->row] : -1;
 	if (p->style == STYLE_TREE)
-		return " [Enter: open or close a node] ";
+		return !p->expandable ? " [Enter: open or close a node] "
+		       : p->expanded ? " [Enter: open or close a node  c: more CPUs  o: sort] "
+				     : " [Enter: open or close a node  c: per CPU] ";
 	if (in >= 0 && t->f->iinfo[in].ndetails && p->style != STYLE_STACKED) {
 		for (int i = 0; i < p->ninst; i++)
 			if (!strcmp(t->f->iinfo[p->inst[i]].name, t->f->iinfo[in].name))

@@ -231,8 +231,8 @@ static void draw_body(struct tui *t)
 	 * a line that counts the rest; take them back when the room goes */
 	for (int i = 0; i < t->npanes; i++) {
 		struct upane *p = &t->panes[i];
-		if (p->hidden || !p->expandable || p->user_chose)
-			continue;
+		if (p->hidden || !p->expandable || p->user_chose || p->style == STYLE_TREE)
+			continue; /* (a tree's CPUs are columns: they take no room, and are asked for) */
 		int now = p->height, other = total - now;
 		bool was = p->expanded;
 		int was_max = p->max_cpu_rows;

@@ -13,6 +13,7 @@
 #include "engine/metric_tree.h"
 
 #define TREE_COLW 11 /* a value column: "100.0 %" and its margin */
+#define TREE_MAXCOLS 32
 
 static void visit(const struct profile *prof, const int *parent, const bool *keep, int mi, int depth, int *midx,
 		  int *depths, int *n)
@@ -102,10 +103,45 @@ static bool node_shown(const struct upane *p, int m, const signed char *over)
 	return true;
 }
 
+struct keyed {
+	double v;
+	int i;
+};
+
+static int by_value_desc(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+	if (isnan(x->v) != isnan(y->v))
+		return isnan(x->v) ? 1 : -1; /* no value: last */
+	if (x->v != y->v)
+		return x->v < y->v ? 1 : -1;
+	return x->i - y->i;
+}
+
+/* The pane's CPUs (its detail names) in the order shown: by number, or by the value of
+ * metric p->sort, highest first. Their count. */
+static int cpu_order(const struct tui *t, const struct upane *p, int *out)
+{
+	struct keyed *k = xmalloc(sizeof(*k) * (size_t)(p->ninst + 1));
+	int n = 0;
+	for (int i = 0; i < p->ninst; i++)
+		if (p->is_detail[i]) {
+			int slot = p->sort >= 0 ? p->slot[i * p->nmetrics + p->sort] : -1;
+			bool ok = slot >= 0 && t->f->values[slot].state == VS_OK;
+			k[n++] = (struct keyed){ ok ? t->f->values[slot].value : NAN, i };
+		}
+	if (p->sort >= 0)
+		qsort(k, (size_t)n, sizeof(*k), by_value_desc);
+	for (int j = 0; j < n; j++)
+		out[j] = k[j].i;
+	free(k);
+	return n;
+}
+
 /* The columns: the pane's sums, the machine's first ("all"; a hybrid's "all-pcores" and
  * "all-ecores": the bottleneck is the machine's), then each socket's, as many as fit
- * beside the names. */
-static int tree_columns(struct tui *t, const struct upane *p, int w, int *cols, int max)
+ * beside the names; with 'c', the CPUs in their place, from the page 'c' has reached. */
+static int tree_columns(struct tui *t, struct upane *p, int w, int *cols, int max)
 {
 	int names = 0, n = 0, colw = column_width(t, p); /* a socket's column gives way before a name is cut */
 	for (int m = 0; m < p->nmetrics; m++) {
@@ -114,9 +150,18 @@ static int tree_columns(struct tui *t, const struct upane *p, int w, int *cols, 
 	}
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < p->ninst && n < max; i++)
-			if (!p->is_detail[i] && machine_wide(t, p, i) == (pass == 0) &&
+			if (!p->is_detail[i] && machine_wide(t, p, i) == (pass == 0) && (pass == 0 || !p->expanded) &&
 			    (n == 0 || names + (n + 1) * colw + 18 <= w))
 				cols[n++] = i;
+	p->tree_cpus_shown = 0;
+	if (p->expanded) {
+		int *cpus = xmalloc(sizeof(int) * (size_t)(p->ninst + 1)), ncpus = cpu_order(t, p, cpus);
+		for (int k = p->tree_cpu_first; k < ncpus && n < max && names + (n + 1) * colw + 18 <= w; k++) {
+			cols[n++] = cpus[k];
+			p->tree_cpus_shown++;
+		}
+		free(cpus);
+	}
 	return n;
 }
 
@@ -145,7 +190,7 @@ static void parent_share(struct tui *t, const struct upane *p, const int *cols, 
 int tree_draw(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 {
 	struct upane *p = &t->panes[pi];
-	int cols[8], ncols = tree_columns(t, p, w, cols, 8), colw = column_width(t, p);
+	int cols[TREE_MAXCOLS], ncols = tree_columns(t, p, w, cols, TREE_MAXCOLS), colw = column_width(t, p);
 	int labw = w - ncols * colw - 18;
 	signed char *over = xcalloc((size_t)(p->nmetrics + 1), 1);
 	thresholds(t, p, cols, ncols, over);
@@ -196,7 +241,7 @@ void tree_toggle(struct tui *t, struct upane *p)
 		tui_message(t, false, "%s has no level below it", p->metrics[m]->name);
 		return;
 	}
-	int cols[8], ncols = tree_columns(t, p, 1000, cols, 8);
+	int cols[TREE_MAXCOLS], ncols = tree_columns(t, p, 1000, cols, TREE_MAXCOLS);
 	signed char *over = xcalloc((size_t)(p->nmetrics + 1), 1);
 	thresholds(t, p, cols, ncols, over);
 	bool open = p->tree_open[m] >= 0 ? p->tree_open[m] : over[m] == 1;
@@ -230,4 +275,46 @@ void tree_open_all(struct tui *t)
 			t->panes[pi].tree_open[m] = any_closed;
 	tui_message(t, false, any_closed ? "every TopDown node open (*: close them)" : "every TopDown node closed");
 	t->relayout = true;
+}
+
+void tree_per_cpu(struct tui *t, struct upane *p)
+{
+	int ncpus = 0;
+	for (int i = 0; i < p->ninst; i++)
+		ncpus += p->is_detail[i];
+	if (!p->expandable || !ncpus) {
+		tui_message(t, false, "no per-CPU values in this tree");
+		return;
+	}
+	if (!p->expanded) {
+		p->expanded = true;
+		p->tree_cpu_first = 0;
+	} else if (p->tree_cpu_first + p->tree_cpus_shown < ncpus && p->tree_cpus_shown > 0) {
+		p->tree_cpu_first += p->tree_cpus_shown; /* the next page of them */
+	} else {
+		p->expanded = false;
+		p->tree_cpu_first = 0;
+	}
+	p->user_chose = true;
+	t->relayout = true;
+	if (!p->expanded)
+		tui_message(t, false, "the machine and its sockets (c: per CPU)");
+	else
+		tui_message(t, false, "CPUs from the %d%s of %d%s (c: the next; o: by the focused node)", p->tree_cpu_first + 1,
+			    p->tree_cpu_first == 0 ? "st" : "th", ncpus, p->sort >= 0 ? ", highest first" : "");
+}
+
+void tree_sort(struct tui *t, struct upane *p)
+{
+	if (t->row < 0 || t->row >= p->nrows)
+		return;
+	int m = p->row_metric[t->row];
+	p->sort = p->sort == m ? -1 : m;
+	if (!p->expanded)
+		p->expanded = true;
+	p->tree_cpu_first = 0;
+	p->user_chose = true;
+	t->relayout = true;
+	tui_message(t, false, p->sort < 0 ? "CPUs by number" : "CPUs by %s, highest first (o again: by number)",
+		    p->metrics[m]->name);
 }

@@ -91,6 +91,8 @@ struct upane {
 	 * index (-1: a root) and whether it is open (-1: where past its threshold) */
 	int *tree_depth, *tree_parent;
 	signed char *tree_open;
+	int tree_cpu_first; /* expanded ('c'): the first CPU column shown, in order */
+	int tree_cpus_shown; /* ... and how many fitted, last drawn */
 };
 
 struct filter_editor;
@@ -212,6 +214,10 @@ void tree_toggle(struct tui *t, struct upane *p);
 void tree_reveal(struct upane *p, int m);
 /* '*': every node of the trees open, or, when all are, closed. */
 void tree_open_all(struct tui *t);
+/* 'c' on a tree: its CPUs as columns, the next of them at each press, then the sums again. */
+void tree_per_cpu(struct tui *t, struct upane *p);
+/* 'o' on a tree showing CPUs: ordered by the focused node's value, highest first (again: by number). */
+void tree_sort(struct tui *t, struct upane *p);
 void pane_draw_title(struct tui *t, int pi, int y, int x, int w);
 
 /* screen.c */
