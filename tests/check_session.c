@@ -375,6 +375,41 @@ START_TEST(bad_cpumask_is_unavailable)
 }
 END_TEST
 
+/* alternative = GROUP: a group is not said missing where the group it names binds (the
+ * TSC where arm64's generic timer is), and is where neither does. */
+START_TEST(alternative_group_not_missing_where_its_partner_binds)
+{
+	char *dir = tmp_dir();
+	put_file(dir, "a.ini",
+		 "[group tsc]\npmu = fake_msr\nevents = a\nalternative = timer\n"
+		 "[group timer]\npmu = fake_timer\nevents = a\nalternative = yes\n");
+	char *path = xasprintf("%s/a.ini", dir);
+	for (int with_timer = 0; with_timer < 2; with_timer++) {
+		char *root = tmp_dir();
+		put_file(root, "sys/bus/event_source/devices/other/type", "7\n");
+		if (with_timer) {
+			put_file(root, "sys/bus/event_source/devices/fake_timer/type", "42\n");
+			put_file(root, "sys/bus/event_source/devices/fake_timer/format/event", "config:0-7\n");
+			put_file(root, "sys/bus/event_source/devices/fake_timer/events/a", "event=0x1\n");
+		}
+		struct machine *m = machine_discover(root);
+		int nerr;
+		struct profile *p = profile_load(path, &nerr);
+		ck_assert_ptr_nonnull(p);
+		struct profile *ps[1] = { p };
+		struct session *s = session_new(m, ps, 1);
+		bool tsc_missing = false;
+		for (int k = 0; k < s->nmissing; k++)
+			tsc_missing |= !strcmp(s->missing[k]->name, "tsc");
+		ck_assert_msg(tsc_missing == !with_timer, "with the timer %d: the TSC said missing %d", with_timer, tsc_missing);
+		session_free(s);
+		profile_free(p);
+		machine_free(m);
+	}
+	free(path);
+}
+END_TEST
+
 /* A metric in another unit on another family (perf's l3_read_miss_latency: core clocks on
  * Zen 4, ns on Zen 5) takes the unit of the form that binds; were forms in two units to
  * bind at once, the later one's values are left out, with a warning naming both. */
@@ -800,6 +835,7 @@ int main(void)
 	tcase_add_test(t, filters_encode_and_refuse);
 	tcase_add_test(t, open_failure_is_per_instance);
 	tcase_add_test(t, metric_unit_follows_the_bound_form);
+	tcase_add_test(t, alternative_group_not_missing_where_its_partner_binds);
 	tcase_add_test(t, metrics_read_metrics_by_name);
 	tcase_add_test(t, bad_cpumask_is_unavailable);
 	tcase_add_test(t, cpumask_keeps_online_cpus);

@@ -230,7 +230,7 @@ static bool same_pmus_as_kernel(const struct machine *m)
 	if (!strcmp(m->root, "/"))
 		return true;
 	for (int i = 0; i < m->npmus; i++) {
-		if (m->pmus[i].hw || m->pmus[i].sensor) /* files: any tree's can be counted */
+		if (pmu_is_pseudo(&m->pmus[i])) /* files, sensors, the timer: any tree's can be counted */
 			continue;
 		char *path = xasprintf("/sys/bus/event_source/devices/%s/type", m->pmus[i].name);
 		char *t = read_text_file(path, 64);
@@ -507,6 +507,7 @@ static int run_sources(struct run *r)
 		session_add_source(r->s, source_sim_new(m, &so));
 	} else {
 		session_add_source(r->s, source_perf_new(m));
+		session_add_source(r->s, source_timer_new(m)); /* arm64's generic timer */
 	}
 	/* BlueField's counter files: the same source over the simulated driver or the files */
 	struct hwmon_io *io = o->sim ? hwmon_io_sim_new(m, model, o->seed) : hwmon_io_files_new();

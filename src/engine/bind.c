@@ -633,7 +633,7 @@ static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof,
 		inst->socket = capture_int(caps, ncaps, "socket");
 		uint64_t node;
 		const char *sock = p->sensor ? pmu_attr(p, "socket") : NULL;
-		if (p->sensor) /* a sensor's socket is its device's NUMA node, or none: the machine's */
+		if (p->sensor || p->timer) /* a sensor's socket is its device's NUMA node, or none: the machine's */
 			inst->socket = sock && parse_u64(sock, &node) && node < 4096 ? (int)node : -1;
 		else if (inst->socket < 0 && p->cpus.n)
 			inst->socket = machine_socket_of(s->machine, p->cpus.cpu[0]);
@@ -991,6 +991,23 @@ static void note_model_misses(struct session *s, const struct profile *prof, con
 	free(names);
 }
 
+/* Group g of prof bound no instance: said missing, unless it is one of a family's
+ * variants, -M chose nothing it counts, or the group it is the alternative of bound. */
+static void note_missing(struct session *s, const struct profile *prof, int g, const bool *bound, enum model_verdict gm)
+{
+	const struct prof_group *grp = &prof->groups[g];
+	if (bound[g] || grp->alternative || group_unread(grp) ||
+	    (grp->alternative_group >= 0 && grp->alternative_to && bound[grp->alternative_group]))
+		return;
+	s->missing = xrealloc(s->missing, sizeof(*s->missing) * (size_t)(s->nmissing + 1));
+	s->missing_why = xrealloc(s->missing_why, sizeof(char *) * (size_t)(s->nmissing + 1));
+	char *known = NULL;
+	model_globs_add(&known, grp);
+	s->missing_why[s->nmissing] = gm != MODEL_OK ? model_reason(s->machine, prof, known, gm) : NULL;
+	free(known);
+	s->missing[s->nmissing++] = grp;
+}
+
 void session_bind(struct session *s)
 {
 	int cap = 0;
@@ -1000,20 +1017,18 @@ void session_bind(struct session *s)
 	for (int pi = 0; pi < s->nprofiles; pi++) {
 		struct profile *prof = s->profiles[pi];
 		enum model_verdict *miss = xcalloc((size_t)(np ? np : 1), sizeof(*miss));
-		int first = s->ninstances;
+		int first = s->ninstances, ng = prof->ngroups ? prof->ngroups : 1;
+		bool *bound = xcalloc((size_t)ng, sizeof(bool));
+		enum model_verdict *gm = xcalloc((size_t)ng, sizeof(*gm));
 		for (int g = 0; g < prof->ngroups; g++) {
 			int before = s->ninstances;
-			enum model_verdict gm = bind_group(s, &cap, prof, &prof->groups[g], miss);
-			if (s->ninstances == before && !prof->groups[g].alternative && !group_unread(&prof->groups[g])) {
-				s->missing = xrealloc(s->missing, sizeof(*s->missing) * (size_t)(s->nmissing + 1));
-				s->missing_why = xrealloc(s->missing_why, sizeof(char *) * (size_t)(s->nmissing + 1));
-				char *known = NULL;
-				model_globs_add(&known, &prof->groups[g]);
-				s->missing_why[s->nmissing] = gm != MODEL_OK ? model_reason(s->machine, prof, known, gm) : NULL;
-				free(known);
-				s->missing[s->nmissing++] = &prof->groups[g];
-			}
+			gm[g] = bind_group(s, &cap, prof, &prof->groups[g], miss);
+			bound[g] = s->ninstances > before;
 		}
+		for (int g = 0; g < prof->ngroups; g++)
+			note_missing(s, prof, g, bound, gm[g]);
+		free(bound);
+		free(gm);
 		bind_blends(s, &cap, prof, first);
 		note_model_misses(s, prof, miss, first);
 		free(miss);

@@ -292,6 +292,15 @@ static void parse_exclusive(struct loader *L, const char *value)
 	g->exclusive[g->nexclusive++] = w;
 }
 
+/* alternative = yes, no, or another group's name (checked once every group is read). */
+static void parse_alternative(struct loader *L, struct prof_group *g, const char *value)
+{
+	free(g->alternative_to);
+	g->alternative_to = prof_parse_bool(value, &g->alternative) ? NULL : xstrdup(value);
+	g->alternative_line = L->in.line;
+	g->alternative_col = value_column(L);
+}
+
 /* perf's mapfile expressions (when = cpuid ~REGEX) must compile: a group whose expression
  * does not would never bind, and say nothing. */
 static void check_model_regexes(struct loader *L, const char *name, const char *value, char **values)
@@ -361,8 +370,7 @@ static void group_key(struct loader *L, const char *name, const char *value)
 			lerror(L, L->in.line, value_column(L), "%s wants a PMU attribute and one or more values", name);
 		check_model_regexes(L, name, value, (*w)[0] ? *w + 1 : *w);
 	} else if (!strcmp(name, "alternative")) {
-		if (!prof_parse_bool(value, &g->alternative))
-			lerror(L, L->in.line, value_column(L), "alternative must be yes or no");
+		parse_alternative(L, g, value);
 	} else if (!strcmp(name, "notes")) {
 		append_words(&g->notes, &g->nnotes, value);
 	} else if (!strcmp(name, "exclusive")) {
@@ -788,6 +796,7 @@ void profile_free(struct profile *p)
 		free(g->leader);
 		free(g->aggregate_suffix);
 		free(g->cpus_of);
+		free(g->alternative_to);
 		free(g->blend_suffix);
 		if (g->weight)
 			formula_free(g->weight);

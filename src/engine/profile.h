@@ -68,6 +68,9 @@ struct prof_group {
 	char **unless;     /* the same, that must not hold (the generic variant of a family
 			    * whose known members have groups of their own) */
 	bool alternative;  /* one of several variants (TopDown per CPU family): not "missing" */
+	char *alternative_to; /* ... or not missing where this group of the profile binds (the
+			       * TSC's where arm64's generic timer does), else said missing */
+	int alternative_group, alternative_line, alternative_col;
 	bool *wanted;      /* under -M: per event, read by a chosen metric (NULL: every event) */
 	char *instance;    /* "socket{socket}/rc{rc}"; default: the PMU name */
 	char *label;       /* how a row names an instance, "S{socket} RC{rc}"; default: instance */

@@ -372,11 +372,27 @@ static void check_pane(struct loader *L, struct prof_pane *pn)
 		pn->title = xstrdup(pn->name);
 }
 
+/* alternative = GROUP: another group of the profile (where it binds, this one is not
+ * missing). */
+static void check_alternative(struct loader *L, struct prof_group *g)
+{
+	g->alternative_group = -1;
+	if (!g->alternative_to)
+		return;
+	int og = find_group(L->p, g->alternative_to);
+	if (og < 0 || &L->p->groups[og] == g)
+		lerror(L, g->alternative_line, g->alternative_col, "[group %s]: alternative is yes, no or another group of the profile, not '%s'",
+		       g->name, g->alternative_to);
+	g->alternative_group = og;
+}
+
 void profile_check(struct loader *L)
 {
 	struct profile *p = L->p;
-	for (int i = 0; i < p->ngroups; i++)
+	for (int i = 0; i < p->ngroups; i++) {
 		check_group(L, &p->groups[i]);
+		check_alternative(L, &p->groups[i]);
+	}
 	for (int i = 0; i < p->nmetrics; i++)
 		settle_metric(L, &p->metrics[i]);
 	for (int i = 0; i < p->ngroups; i++)

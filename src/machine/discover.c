@@ -17,6 +17,7 @@
 #include "base/diag.h"
 #include "base/sysfs.h"
 #include "base/util.h"
+#include "machine/archtimer.h"
 #include "machine/bfperf.h"
 #include "machine/cpuid.h"
 #include "machine/hwsensors.h"
@@ -431,6 +432,8 @@ struct machine *machine_discover(const char *root)
 	free(midr_of_cpu);
 	discover_hwmon(m);
 	bfperf_discover(m);
+	int cap = m->npmus; /* (sensors_discover sorts them all) */
+	archtimer_discover(m, &cap);
 	sensors_discover(m);
 	/* a DPU tree may hold only its bfperf blocks; anything else without PMUs is odd */
 	if (list_errno && (list_errno != ENOENT || !m->npmus))

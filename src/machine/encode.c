@@ -296,18 +296,18 @@ int encode_event(const struct machine *m, const char *text, struct encoded_event
 		return -1;
 	}
 	free(pmu_name);
-	if (p->type < 0 && !p->hw && !p->sensor) { /* bfperf blocks and sensors have no perf type */
+	if (p->type < 0 && !pmu_is_pseudo(p)) { /* bfperf blocks, sensors, the timer: no perf type */
 		*err = xasprintf("%s: PMU %s has no readable type file", text, p->name);
 		return -1;
 	}
-	if (end[1] && ((p->hw || p->sensor) ||
+	if (end[1] && (pmu_is_pseudo(p) ||
 		       apply_modifiers(text, end[1] == ':' ? end + 2 : end + 1, out, err) < 0)) {
 		if (!*err)
 			*err = xasprintf("%s: %s counts what its hardware counts: no modifiers", text, p->name);
 		return -1;
 	}
 	out->pmu = p;
-	out->attr.type = p->hw || p->sensor ? UINT32_MAX : (uint32_t)p->type;
+	out->attr.type = pmu_is_pseudo(p) ? UINT32_MAX : (uint32_t)p->type;
 	char *terms = xstrndup(slash + 1, (size_t)(end - (slash + 1)));
 	int r = apply_terms(p, terms, out, 0, text, err);
 	free(terms);

@@ -57,7 +57,15 @@ struct pmu {
 	struct pmu_attr *attrs;
 	struct hw_block *hw; /* a bfperf block (not a perf PMU: no type, read through files) */
 	struct sensor_feature *sensor; /* a hwmon sensor input (not a perf PMU either) */
+	bool timer; /* Arm's generic timer (machine/archtimer.c): read by an instruction */
 };
+
+/* Not a perf PMU but one pmutop reads itself (bfperf files, a sensor, arm64's timer):
+ * no perf type, no modifiers. */
+static inline bool pmu_is_pseudo(const struct pmu *p)
+{
+	return p->hw || p->sensor || p->timer;
+}
 
 struct hwmon_dev {
 	char *name; /* contents of name, e.g. "bfperf" */

@@ -121,6 +121,10 @@ char *machine_snapshot(const struct machine *m)
 			fieldf(&o, "%d", p->sensor->kind);
 			end(&o);
 		}
+		if (p->timer) { /* arm64's generic timer (a replay reads it from the recording) */
+			record(&o, " timer");
+			end(&o);
+		}
 		if (p->hw) {
 			const struct hw_block *b = p->hw;
 			record(&o, " hw");
@@ -314,6 +318,15 @@ static bool rec_sensor(struct reading *r, char **f)
 	return true;
 }
 
+static bool rec_timer(struct reading *r, char **f)
+{
+	(void)f;
+	if (r->p->timer)
+		return false;
+	r->p->timer = true;
+	return true;
+}
+
 static bool rec_hwmon(struct reading *r, char **f)
 {
 	struct machine *m = r->m;
@@ -355,6 +368,7 @@ static const struct {
 	{ "root", 2, 0, rec_root },	      { "online", 3, 0, rec_online },	 { "socket", 3, 0, rec_socket },
 	{ "pmu", 7, 0, rec_pmu },	      { " format", 3, 'p', rec_format }, { " alias", 6, 'p', rec_alias },
 	{ " attr", 3, 'p', rec_attr },	      { " hw", 10, 'p', rec_hw },	 { " sensor", 2, 'p', rec_sensor },
+	{ " timer", 1, 'p', rec_timer },
 	{ "hwmon", 3, 0, rec_hwmon },	      { "pci", 7, 0, rec_pci },	 { " dev", 2, 'r', rec_dev },
 };
 

@@ -31,4 +31,7 @@ struct source *source_hwmon_new(const struct machine *m, struct hwmon_io *io);
  * the traffic model when sim_model is not NULL (a reference is taken). */
 struct source *source_sensors_new(const struct machine *m, struct sim_model *sim_model);
 
+/* Arm's generic timer on the live machine (machine/archtimer.c): no open, no file. */
+struct source *source_timer_new(const struct machine *m);
+
 #endif
