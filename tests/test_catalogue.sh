@@ -86,6 +86,25 @@ print("group", len(group), "shown", len(shown), "missing", sorted(group - shown)
 PY
 expect_grep "-M TopdownL1: every TopdownL1 metric and only what they read" "^group [1-9][0-9]* shown [0-9]* missing \[\] extra \[\]$" l1-check.txt
 cat l1-check.txt
+# perf's MetricConstraint: where the NMI watchdog is on (the tree's proc/sys/kernel), the
+# chosen metrics perf's JSON says it would not group while the watchdog runs
+# (NO_GROUP_EVENTS_NMI) are named, as perf names them, and no other; with it off, nothing
+nmi=$(python3 -c '
+import glob, json, sys
+for f in sorted(glob.glob(sys.argv[1] + "/*metrics*.json")):
+    for m in json.load(open(f)):
+        if m.get("MetricConstraint") in ("NO_GROUP_EVENTS_NMI", "NO_NMI_WATCHDOG") and "MetricName" in m:
+            print(m["MetricName"])' "$arch/sapphirerapids" | sort | head -n 2 | tr '\n' ,)
+mkdir -p sapphirerapids/proc/sys/kernel
+for on in 1 0; do
+    echo $on > sapphirerapids/proc/sys/kernel/nmi_watchdog
+    "$PMUTOP" --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M "${nmi}TopdownL1" -b -n 1 --fake-clock \
+        > /dev/null 2> nmi-$on.err
+done
+named=$(sed -n "s/.*NMI watchdog is on: .* which perf's \(.*\) would group.*/\1/p" nmi-1.err | sed 's/, /\n/g' | sort | paste -sd,)
+expect_eq "the NMI watchdog on: perf's NO_GROUP_EVENTS_NMI metrics among those chosen, named" "$named" "${nmi%,}"
+grep -q "NMI watchdog" nmi-0.err && fail "the NMI watchdog off: still said: $(cat nmi-0.err)" || ok
+rm -r sapphirerapids/proc/sys
 metric_map out/sapphirerapids.ini > l1.map
 python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$arch" sapphirerapids sapphirerapids l1.jsonl l1.map > l1.out && ok ||
     fail "-M TopdownL1 differs from perf's MetricExpr: $(head -n 3 l1.out)"

@@ -536,6 +536,8 @@ def metric_lines(name, m, per_class):
     threshold = metric_threshold(m, per_class)
     if threshold:
         lines.append("threshold = %s" % threshold)
+    if m.get("MetricConstraint"):  # how perf groups its events (pmutop: ungrouped either way)
+        lines.append("constraint = %s" % m["MetricConstraint"])
     return lines + ["title = %s" % name, ""]
 
 

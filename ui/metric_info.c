@@ -116,6 +116,11 @@ static void collect(struct tui *t, const struct metric_view *mv, struct lines *l
 		add(l, "threshold (perf's): %s   %s", m->threshold_text,
 		    past == 1 ? "past it here: a bottleneck" : past == 0 ? "not past it here" : "(not known here)");
 	}
+	if (m->constraint != CONSTRAINT_NONE) /* perf's MetricConstraint: pmutop never groups them */
+		add(l, "perf groups its events: %s; pmutop counts them ungrouped",
+		    m->constraint == CONSTRAINT_NO_GROUP ? "never (NO_GROUP_EVENTS)"
+		    : m->constraint == CONSTRAINT_NO_GROUP_NMI ? "not while the NMI watchdog runs (NO_GROUP_EVENTS_NMI)"
+							      : "not with SMT on (NO_GROUP_EVENTS_SMT)");
 	if (slot < 0)
 		return;
 	const struct prof_formula *f = &m->forms[fr->vinfo[slot].form];

@@ -9,6 +9,7 @@
 #include "engine/bind_blend.h"
 #include "engine/bind_model.h"
 #include "engine/bind_values.h"
+#include "engine/constraint_note.h"
 #include "engine/instance.h"
 
 #include <assert.h>
@@ -1037,6 +1038,7 @@ void session_bind(struct session *s)
 	s->encodings = NULL;
 	bind_values(s);
 	bind_facts(s);
+	session_note_constraints(s);
 	/* the arrays grew by doubling, their slack zeroed (resident): give it back, for the
 	 * frames made next to reuse (a demo's instances alone left 100 KB) */
 	s->inst = xrealloc(s->inst, sizeof(*s->inst) * (size_t)(s->ninstances ? s->ninstances : 1));

@@ -292,6 +292,22 @@ static void parse_exclusive(struct loader *L, const char *value)
 	g->exclusive[g->nexclusive++] = w;
 }
 
+/* constraint = perf's MetricConstraint word (jevents.py's: NO_NMI_WATCHDOG is _NMI's). */
+static void parse_constraint(struct loader *L, struct prof_metric *m, const char *value)
+{
+	static const char *const words[] = { "NO_GROUP_EVENTS", "NO_GROUP_EVENTS_NMI", "NO_NMI_WATCHDOG",
+					     "NO_GROUP_EVENTS_SMT" };
+	static const enum metric_constraint means[] = { CONSTRAINT_NO_GROUP, CONSTRAINT_NO_GROUP_NMI,
+							CONSTRAINT_NO_GROUP_NMI, CONSTRAINT_NO_GROUP_SMT };
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcmp(value, words[i])) {
+			m->constraint = means[i];
+			return;
+		}
+	lerror(L, L->in.line, value_column(L), "constraint is perf's NO_GROUP_EVENTS, NO_GROUP_EVENTS_NMI, "
+	       "NO_NMI_WATCHDOG or NO_GROUP_EVENTS_SMT, not '%s'", value);
+}
+
 /* alternative = yes, no, or another group's name (checked once every group is read). */
 static void parse_alternative(struct loader *L, struct prof_group *g, const char *value)
 {
@@ -485,6 +501,8 @@ static void metric_key(struct loader *L, const char *name, const char *value)
 		set_string(&m->description, value);
 	} else if (!strcmp(name, "perf_name")) {
 		set_string(&m->perf_name, value);
+	} else if (!strcmp(name, "constraint")) {
+		parse_constraint(L, m, value);
 	} else if (!strcmp(name, "threshold")) {
 		set_string(&m->threshold_text, value);
 		m->threshold_line = L->in.line;
@@ -503,7 +521,7 @@ static void metric_key(struct loader *L, const char *name, const char *value)
 			lerror(L, L->in.line, value_column(L), "alert must be a number (values above it are alarms), not '%s'",
 			       value);
 	} else {
-		lerror(L, L->in.line, 0, "unknown key '%s' in [metric %s] (known: formula, formula@GROUP, group, unit, unit@GROUP, title, description, perf_name, threshold, groups, scale, max, alert)", name,
+		lerror(L, L->in.line, 0, "unknown key '%s' in [metric %s] (known: formula, formula@GROUP, group, unit, unit@GROUP, title, description, perf_name, threshold, constraint, groups, scale, max, alert)", name,
 		       m->name);
 	}
 }

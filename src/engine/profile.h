@@ -133,6 +133,14 @@ struct prof_formula {
 	int line, col;
 };
 
+/* perf's MetricConstraint: how perf's metricgroup.c groups a metric's events. */
+enum metric_constraint {
+	CONSTRAINT_NONE,          /* one perf group (a weak one) */
+	CONSTRAINT_NO_GROUP,      /* NO_GROUP_EVENTS: not grouped */
+	CONSTRAINT_NO_GROUP_NMI,  /* NO_GROUP_EVENTS_NMI (NO_NMI_WATCHDOG): not while the NMI watchdog runs */
+	CONSTRAINT_NO_GROUP_SMT,  /* NO_GROUP_EVENTS_SMT: not with SMT on */
+};
+
 struct prof_metric {
 	char *name; /* "ucf.mem_read_bw" */
 	/* forms[0] from 'formula' (group from 'group =' or the name's prefix); the others
@@ -148,6 +156,7 @@ struct prof_metric {
 	char *description;  /* perf's BriefDescription, or NULL */
 	char *perf_name;    /* perf's MetricName where it is no profile name ('%', ' '): -M takes it */
 	char *threshold_text;     /* perf's MetricThreshold: past it, a bottleneck (metric_threshold.h) */
+	enum metric_constraint constraint; /* perf's MetricConstraint */
 	struct expr *threshold;   /* compiled, its variables the profile's metrics */
 	int threshold_line, threshold_col;
 	bool selected;      /* under -M: chosen, or read by a chosen one (profile.selecting) */

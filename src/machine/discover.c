@@ -386,6 +386,18 @@ static void online_from_pmus(struct machine *m)
 		m->socket_of_cpu[c] = -1;
 }
 
+/* The kernel's NMI watchdog (it holds a core counter on each CPU where it is on). */
+static int read_nmi_watchdog(const char *root)
+{
+	char *path = path_join(root, "proc/sys/kernel/nmi_watchdog");
+	char *text = read_text_file(path, 64);
+	uint64_t v;
+	int on = text && parse_u64(trim(text), &v) ? v != 0 : -1;
+	free(text);
+	free(path);
+	return on;
+}
+
 struct machine *machine_discover(const char *root)
 {
 	struct machine *m = xcalloc(1, sizeof(*m));
@@ -414,6 +426,7 @@ struct machine *machine_discover(const char *root)
 	free_names(names, n);
 	online_from_pmus(m);
 	m->cpuid = cpuid_read(root, &m->cpuid_from);
+	m->nmi_watchdog = read_nmi_watchdog(root);
 	const char *cpuid = m->cpuid;
 	int ncpus = m->online.n ? m->online.cpu[m->online.n - 1] + 1 : 1;
 	char **midr_of_cpu = xcalloc((size_t)ncpus, sizeof(char *));

@@ -86,6 +86,7 @@ struct machine {
 	struct pci_map *pci; /* PCIe root complexes from the NVIDIA DVSEC (pcimap.h), or NULL */
 	bool libsensors;     /* sensors were found through libsensors (started until machine_free) */
 	char *cpuid;         /* x86: "GenuineIntel-6-8F-8" (machine/cpuid.h), or NULL */
+	int nmi_watchdog;    /* proc/sys/kernel/nmi_watchdog: 1 on, 0 off, -1 unknown */
 	const char *cpuid_from; /* where it was read, or NULL */
 };
 
