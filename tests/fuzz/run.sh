@@ -17,11 +17,23 @@ inih="$(pkg-config --cflags --libs inih) $(pkg-config --cflags --libs libzstd) -
 all=$(find "$top/src" -name '*.c' ! -path '*/cli/*' | sort | tr '\n' ' ')
 perf="-I$top/libperf-local/include $top/libperf-local/lib/libperf.a $top/libperf-local/lib/libapi.a"
 full="$perf $(pkg-config --cflags --libs sqlite3 libmicrohttpd) -lpthread"
+# every source compiled once, the CPUs at once (each target compiling them all again was
+# most of the stage), then each target linked from the objects it needs
+objflags=$(echo "$flags" | sed 's/-fsanitize=fuzzer,/-fsanitize=fuzzer-no-link,/')
+cflags_extra="$(pkg-config --cflags inih libzstd sqlite3 libmicrohttpd) -I$top/libperf-local/include"
+mkdir -p "$out/obj"
+obj() { echo "$out/obj/$(echo "${1#$top/src/}" | tr / _ | sed 's/\.c$/.o/')"; }
+for f in $all; do echo "$f $(obj "$f")"; done |
+    xargs -P "$(nproc)" -n 2 sh -c 'clang '"$objflags $cflags_extra"' -DPMUTOP_SRCDIR="\"'"$top"'\"" -c "$0" -o "$1"'
+small=""
+for f in $srcs; do small="$small $(obj "$f")"; done
+every=""
+for f in $all; do every="$every $(obj "$f")"; done
 status=0
 for t in ${FUZZ_TARGETS:-profile expr encode model record recording time sysfs http}; do
     case $t in
-    sysfs|http|recording) src="$all" extra="$full" ;;
-    *) src="$srcs" extra="" ;;
+    sysfs|http|recording) src="$every" extra="$full" ;;
+    *) src="$small" extra="" ;;
     esac
     clang $flags -DPMUTOP_SRCDIR="\"$top\"" -o "$out/fuzz_$t" "$top/tests/fuzz/fuzz_$t.c" $src $inih $extra -lm
     mkdir -p "$out/corpus-$t"
