@@ -630,6 +630,48 @@ see "error view" "Errors and warnings"
 [ -d "$devs/power" ] || see "error view names the missing PMU" "no PMU matches 'power'"
 keys Escape q
 quit_ok "host quit"
+# a pane hidden is a group closed: hiding the Host pane in setup closes its counters (the
+# process's perf_event descriptors), 'w' (a recording wants every counter) opens them all
+# again until it stops, and showing the pane opens them and shows its values again
+perf_fds() { ls -l "/proc/$(pmutop_pid)/fd" 2> /dev/null | grep -c 'perf_event'; }
+fds_are() { # WHAT TEST: within a deadline
+    i=0
+    while [ $i -lt 60 ] && ! [ "$(perf_fds)" $2 ]; do sleep 0.1; i=$((i + 1)); done
+    [ "$(perf_fds)" $2 ] && ok || fail "$1: $(perf_fds) perf descriptors"
+}
+cd "$scratch" # (w's recording goes here)
+PMUTOP_ARGS="-d 0.2"
+start 120 40 LANG=C.UTF-8
+see "hidden pane test: the host pane" "Context switches .*/s"
+if [ "$(perf_fds)" -gt 0 ]; then
+    open_fds=$(perf_fds)
+    host_row() { # the setup row of the Host pane, counted from Colour (the first row)
+        keys F2
+        see "setup for the Host pane" "Host (host/host)"
+        awk '/Colour  / { c = NR } /\[.\] Host \(host\/host\)/ { h = NR } END { print h - c - 1 }' "$scratch/screen.txt"
+    }
+    n=$(host_row)
+    i=0; while [ $i -lt "$n" ]; do keys Down; i=$((i + 1)); done
+    keys Space Escape
+    unseen "the Host pane hidden" "Context switches .*/s"
+    fds_are "its counters closed" "-eq 0"
+    keys w
+    see "w: recording" "recording to "
+    fds_are "recording: every counter open again" "-eq $open_fds"
+    keys w
+    see "w again: stopped" "recording stopped"
+    fds_are "the recording stopped: the hidden pane's counters closed again" "-eq 0"
+    n=$(host_row)
+    i=0; while [ $i -lt "$n" ]; do keys Down; i=$((i + 1)); done
+    keys Space Escape
+    see "the Host pane shown again, counting" "Context switches  *[0-9.]*k* /s"
+    fds_are "its counters open again" "-eq $open_fds"
+else
+    skip_check "no perf_event descriptors here (perf counts nothing on this host): a hidden pane's counters are not tried"
+fi
+keys q
+quit_ok "hidden pane quit"
+cd - > /dev/null
 
 # the host variants a user's machine or a CI runner may be, on fake trees (gen-host.sh):
 # a VM with a RAPL PMU that has no events, one with no power or msr PMU at all

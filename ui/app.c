@@ -357,6 +357,7 @@ static void tui_state_free(struct tui *t)
 	layout_free(t);
 	history_free(t->hist);
 	free(t->shown);
+	free(t->on_screen);
 	for (int k = 0; t->f && k < t->f->nvalues; k++) {
 		free(t->spark ? t->spark[k] : NULL);
 		free(t->vtext ? t->vtext[k] : NULL);
@@ -434,9 +435,57 @@ static bool ui_wants_details(struct output *o)
 	return !t->npanes || panes_show_members(t);
 }
 
+/* ... and the values of a shown instance's children (a root complex's root ports, their
+ * rows one Enter away). */
+static void on_screen_children(struct tui *t)
+{
+	const struct frame *f = t->f;
+	bool *inst = xcalloc((size_t)(f->ninstances + 1), sizeof(bool));
+	for (int k = 0; k < f->nvalues; k++)
+		inst[f->vinfo[k].instance] |= t->on_screen[k];
+	for (int k = 0; k < f->nvalues; k++) {
+		int parent = f->iinfo[f->vinfo[k].instance].parent;
+		if (parent >= 0 && inst[parent])
+			t->on_screen[k] = true;
+	}
+	free(inst);
+}
+
+/* The values the panes not hidden show (their rows and level-2 details, all instances:
+ * a row folded away now is one Enter from the screen); what none shows is not counted.
+ * A replay's counters were counted: all of them. */
+static const bool *ui_values_shown(struct output *o, unsigned *gen)
+{
+	struct tui *t = o->priv;
+	if (!t->npanes || !t->f || t->opt->replay)
+		return NULL;
+	unsigned sig = t->layout_gen * 2654435761u;
+	for (int pi = 0; pi < t->npanes; pi++)
+		sig = sig * 31 + (unsigned)t->panes[pi].hidden;
+	if (!t->on_screen || sig != t->on_screen_sig) {
+		free(t->on_screen);
+		t->on_screen = xcalloc((size_t)(t->f->nvalues + 1), sizeof(bool));
+		for (int pi = 0; pi < t->npanes; pi++) {
+			const struct upane *p = &t->panes[pi];
+			for (int k = 0; !p->hidden && k < p->ninst * p->nmetrics; k++)
+				if (p->slot[k] >= 0)
+					t->on_screen[p->slot[k]] = true;
+			for (int k = 0; !p->hidden && p->detail_slot && k < p->ninst * p->ndetail; k++)
+				if (p->detail_slot[k] >= 0)
+					t->on_screen[p->detail_slot[k]] = true;
+		}
+		on_screen_children(t);
+		t->on_screen_sig = sig;
+		t->on_screen_gen++;
+	}
+	*gen = t->on_screen_gen;
+	return t->on_screen;
+}
+
 static const struct output_ops ui_ops = {
 	.name = "monitor",
 	.wants_details = ui_wants_details,
+	.values_shown = ui_values_shown,
 	.frame = ui_frame,
 	.idle = ui_idle,
 	.pollfds = ui_pollfds,

@@ -300,6 +300,7 @@ static bool *tree_pane(struct tui *t, int pi, bool *shown)
 
 void layout_build(struct tui *t)
 {
+	t->layout_gen++;
 	const struct frame *s = t->f;
 	for (int pi = 0; pi < s->nprofiles; pi++) {
 		const struct profile *prof = s->profiles[pi];

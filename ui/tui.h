@@ -128,6 +128,9 @@ struct tui {
 	bool message_is_error;
 	bool quit;
 	bool relayout; /* a key, a resize or a setting may have changed pane heights */
+	unsigned layout_gen;  /* layout_build's count: the panes were made again */
+	bool *on_screen;      /* per value slot: some pane not hidden shows it (what is counted) */
+	unsigned on_screen_sig, on_screen_gen;
 	bool utf8, colour, mouse;
 	char hostname[64];
 	double *shown; /* per value slot: the value on screen, for display hysteresis */

@@ -30,7 +30,14 @@ struct output_ops {
 	/* Will it read the values of sums' members (per-CPU rows, channels) in the next
 	 * frame? NULL: always (batch, the exporter). The monitor asks only for what it shows. */
 	bool (*wants_details)(struct output *o);
+	/* The value slots it shows (per slot), *gen changed whenever they change; NULL (or a
+	 * NULL answer): every value (batch, the exporter, a recorder recording). What no output shows
+	 * is not counted (engine/pause.c). */
+	const bool *(*values_shown)(struct output *o, unsigned *gen);
 };
+
+/* values_shown's answer of an output that shows no value now (an idle recorder). */
+extern const bool OUTPUT_SHOWS_NOTHING[1];
 
 struct output {
 	const struct output_ops *ops;

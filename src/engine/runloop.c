@@ -115,8 +115,37 @@ static void pace(struct runloop *l, uint64_t now)
 	}
 }
 
+/* Counters only for what is shown: where one output says what it shows (the monitor)
+ * and the others show nothing (an idle recorder), the rest is closed; any other output
+ * wants every value. Said to the engine again when it changes. */
+const bool OUTPUT_SHOWS_NOTHING[1];
+
+static void shown_values(struct runloop *l)
+{
+	unsigned gen = 0;
+	const bool *shown = NULL;
+	bool all = !l->noutputs;
+	for (int i = 0; i < l->noutputs && !all; i++) {
+		unsigned g = 0;
+		const bool *v = l->outputs[i]->ops->values_shown ? l->outputs[i]->ops->values_shown(l->outputs[i], &g) : NULL;
+		if (v == OUTPUT_SHOWS_NOTHING)
+			continue;
+		all = !v || shown; /* every value, or two outputs' choices: all of them (not merged) */
+		shown = v;
+		gen = g;
+	}
+	if (all)
+		shown = NULL;
+	if (shown ? l->shown_some && gen == l->shown_gen : !l->shown_some)
+		return;
+	session_need_values(l->s, shown);
+	l->shown_some = shown != NULL;
+	l->shown_gen = gen;
+}
+
 static void publish(struct runloop *l, uint64_t now)
 {
+	shown_values(l);
 	bool details = false;
 	for (int i = 0; i < l->noutputs && !details; i++)
 		details = !l->outputs[i]->ops->wants_details || l->outputs[i]->ops->wants_details(l->outputs[i]);

@@ -32,6 +32,8 @@ struct runloop {
 	bool end_quits;    /* at the end of a replay: quit (batch), or wait paused (monitor) */
 	bool at_end;
 	bool refresh_now;  /* publish the pacer's next frame at once, paused or not */
+	bool shown_some;   /* the values shown are the one output's own choice (values_shown) */
+	unsigned shown_gen; /* ... as of this generation of it */
 };
 
 void runloop_set_pacer(struct runloop *l, uint64_t (*pacer)(void *ctx), void *ctx, bool end_quits);

@@ -23,6 +23,10 @@ void session_use_meters(struct session *s, void (*meters)(void *ctx, struct fram
  * socket's channels)? When none does, those are not evaluated (state "no value"); the
  * sums are, from the members' counts. Default: yes. */
 void session_want_details(struct session *s, bool want);
+/* The value slots outputs show (per slot; NULL: all of them): the instances none of them
+ * needs (its instance, imports, the metrics it reads, a sum's members) are closed until
+ * one is shown again (engine/pause.c). */
+void session_need_values(struct session *s, const bool *shown);
 
 /* Bind profiles to the machine: find instances, encode their events with the current
  * filters. Problems become per-instance states, never a failure of the whole session. */

@@ -140,6 +140,7 @@ struct instance {
 	bool off;          /* this interval its counters were not even enabled (their CPU went
 			    * offline): left out of its aggregates, not summed as zeros */
 	bool gone;         /* its device stopped answering: closed, tried again at retry_ns */
+	bool paused;       /* closed: no output shows what it counts (engine/pause.c) */
 	int read_errno;    /* this refresh's read failed whole (a source may say so as late
 			    * as its read_done); ENODEV: the device is gone */
 	uint64_t retry_ns;

@@ -636,9 +636,18 @@ static bool rec_wants_details(struct output *o)
 	return false;
 }
 
+/* Recording: every counter (a replay recomputes any metric); idle, waiting for the
+ * monitor's 'w': none of them. */
+static const bool *rec_values_shown(struct output *o, unsigned *gen)
+{
+	(void)gen;
+	return recorder_active(o->priv) ? NULL : OUTPUT_SHOWS_NOTHING;
+}
+
 static const struct output_ops recorder_ops = {
 	.name = "recorder",
 	.wants_details = rec_wants_details,
+	.values_shown = rec_values_shown,
 	.frame = rec_frame,
 	.finish = rec_finish,
 	.destroy = rec_destroy,

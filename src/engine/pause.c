@@ -1,0 +1,93 @@
+/* pause.c - counters only where something shows what they give: an output says which
+ * values it shows (the monitor: its panes not hidden), and the instances none of those
+ * values needs are closed, to be opened again when shown. A hidden pane's group then
+ * takes no counter (perf's rule of thumb: what is not asked for is not counted), which
+ * leaves the PMU's counters to the groups on screen. */
+#include <stdlib.h>
+
+#include "base/util.h"
+#include "engine/attach.h"
+#include "engine/session.h"
+#include "engine/source.h"
+#include "engine/state.h"
+
+struct need_walk {
+	const struct session *s;
+	bool *inst;  /* per instance: needed */
+	bool *value; /* per value slot: walked */
+};
+
+static void need_instance(struct need_walk *w, int i)
+{
+	if (w->inst[i])
+		return;
+	w->inst[i] = true;
+	const struct instance *inst = &w->s->inst[i];
+	for (int k = 0; k < inst->nmembers; k++) /* a sum: its members */
+		need_instance(w, inst->members[k]);
+	for (int k = 0; k < inst->nparts; k++) /* a blend: the sums it weighs */
+		need_instance(w, inst->parts[k]);
+}
+
+/* A value: its instance, the partners of its imports, the values it reads by name, a
+ * blend's parts, its threshold's values. */
+static void need_value(struct need_walk *w, int k)
+{
+	if (w->value[k])
+		return;
+	w->value[k] = true;
+	const struct value_info *vi = &w->s->vinfo[k];
+	need_instance(w, vi->instance);
+	const struct prof_formula *f = &vi->m->forms[vi->form];
+	for (int i = 0; vi->partners && i < f->nimports; i++)
+		need_instance(w, vi->partners[i]);
+	for (int i = 0; vi->refs && i < f->nrefs; i++)
+		need_value(w, vi->refs[i]);
+	for (int i = 0; vi->parts && i < w->s->inst[vi->instance].nparts; i++)
+		need_value(w, vi->parts[i]);
+	for (int i = 0; vi->thresh && i < vi->nthresh; i++)
+		need_value(w, vi->thresh[2 * i + 1]);
+}
+
+static void pause_instance(struct instance *inst)
+{
+	inst->source->ops->close(inst->source, inst);
+	inst->opened = false;
+	inst->paused = true;
+}
+
+/* Opened again as a gone device is when it is back: this read primes the counters, the
+ * next interval is the first whole one. */
+static void resume_instance(struct session *s, struct instance *inst)
+{
+	inst->paused = false;
+	session_open_instance(s, inst);
+	if (!inst->opened)
+		return;
+	inst->source->ops->read(inst->source, inst, s->last_ns);
+	if (inst->source->ops->read_done)
+		inst->source->ops->read_done(inst->source);
+	for (int c = 0; c < inst->ncounters; c++)
+		counter_prime(&inst->counters[c], true);
+	inst->skip_next = true;
+}
+
+void session_need_values(struct session *s, const bool *shown)
+{
+	struct need_walk w = { s, xcalloc((size_t)(s->ninstances + 1), sizeof(bool)),
+			       xcalloc((size_t)(s->nvalues + 1), sizeof(bool)) };
+	for (int k = 0; k < s->nvalues; k++)
+		if (!shown || shown[k])
+			need_value(&w, k);
+	for (int i = 0; i < s->ninstances; i++) {
+		struct instance *inst = &s->inst[i];
+		if (inst->nmembers || inst->nparts || !inst->ncounters || !inst->source)
+			continue;
+		if (shown && !w.inst[i] && inst->opened)
+			pause_instance(inst);
+		else if ((!shown || w.inst[i]) && inst->paused)
+			resume_instance(s, inst);
+	}
+	free(w.inst);
+	free(w.value);
+}
