@@ -120,22 +120,11 @@ def pmu_dirs(root, base):
 
 def format_encode(root, pmu, terms):
     """(config, config1) of TERMS {name: value} on PMU's format files: each a word and bit
-    ranges, the value's bits spread over them lowest first (umask = config:8-15,32-55)."""
-    words = [0, 0, 0]
-    for name, value in terms.items():
-        if name in ("config", "config1", "config2"):
-            words[int(name[6:] or 0)] = value
-            continue
-        spec = open(os.path.join(root, "sys/bus/event_source/devices", pmu, "format", name)).read().strip()
-        word, _, ranges = spec.partition(":")
-        shift = 0
-        for r in ranges.split(","):
-            lo, _, hi = r.partition("-")
-            lo, hi = int(lo), int(hi or lo)
-            width = hi - lo + 1
-            words[int(word[6:] or 0)] |= ((value >> shift) & ((1 << width) - 1)) << lo
-            shift += width
-    return words[0], words[1]
+    ranges, the value's bits spread over them lowest first (umask = config:8-15,32-55);
+    config, config1 and config2 are whole words."""
+    words = {k: v for k, v in terms.items() if k in ("config", "config1", "config2")}
+    fields = {k: v for k, v in terms.items() if k not in words}
+    return set_fields(root, pmu, words.get("config", 0), words.get("config1", 0), fields)
 
 
 def set_fields(root, pmu, config, config1, terms):

@@ -645,14 +645,14 @@ start 120 40 LANG=C.UTF-8
 see "hidden pane test: the host pane" "Context switches .*/s"
 if [ "$(perf_fds)" -gt 0 ]; then
     open_fds=$(perf_fds)
-    host_row() { # the setup row of the Host pane, counted from Colour (the first row)
-        keys F2
+    toggle_host_pane() { # in setup: down to the Host pane's row (counted from Colour, the
+        keys F2            # first row) and switch it
         see "setup for the Host pane" "Host (host/host)"
-        awk '/Colour  / { c = NR } /\[.\] Host \(host\/host\)/ { h = NR } END { print h - c - 1 }' "$scratch/screen.txt"
+        n=$(awk '/Colour  / { c = NR } /\[.\] Host \(host\/host\)/ { h = NR } END { print h - c - 1 }' "$scratch/screen.txt")
+        i=0; while [ $i -lt "$n" ]; do keys Down; i=$((i + 1)); done
+        keys Space Escape
     }
-    n=$(host_row)
-    i=0; while [ $i -lt "$n" ]; do keys Down; i=$((i + 1)); done
-    keys Space Escape
+    toggle_host_pane
     unseen "the Host pane hidden" "Context switches .*/s"
     fds_are "its counters closed" "-eq 0"
     keys w
@@ -661,9 +661,7 @@ if [ "$(perf_fds)" -gt 0 ]; then
     keys w
     see "w again: stopped" "recording stopped"
     fds_are "the recording stopped: the hidden pane's counters closed again" "-eq 0"
-    n=$(host_row)
-    i=0; while [ $i -lt "$n" ]; do keys Down; i=$((i + 1)); done
-    keys Space Escape
+    toggle_host_pane
     see "the Host pane shown again, counting" "Context switches  *[0-9.]*k* /s"
     fds_are "its counters open again" "-eq $open_fds"
 else

@@ -38,14 +38,7 @@ void archtimer_discover(struct machine *m, int *cap)
 	if (strcmp(m->root, "/") || !hz || machine_find_pmu(m, "arch_timer"))
 		return;
 	struct pmu p = { .name = xstrdup("arch_timer"), .dir = xstrdup(""), .type = -1, .timer = true };
-	p.aliases = xcalloc(1, sizeof(*p.aliases));
-	p.aliases[0] = (struct pmu_alias){ .name = xstrdup("ticks"), .terms = xstrdup("event=0x0"), .scale = 1 };
-	p.naliases = 1;
-	p.formats = xcalloc(1, sizeof(*p.formats));
-	format_parse("config:0-7", &p.formats[0]);
-	p.formats[0].name = xstrdup("event");
-	p.formats[0].spec = xstrdup("config:0-7");
-	p.nformats = 1;
+	pmu_set_only_event(&p, "ticks", 1, NULL);
 	p.attrs = xcalloc(1, sizeof(*p.attrs));
 	p.attrs[p.nattrs++] = (struct pmu_attr){ xstrdup("frequency"), xasprintf("%llu", (unsigned long long)hz) };
 	/* one counter for the machine: the system counter is the same on every CPU */

@@ -109,6 +109,19 @@ const char *pmu_attr(const struct pmu *p, const char *name)
 	return NULL;
 }
 
+void pmu_set_only_event(struct pmu *p, const char *name, double scale, const char *unit)
+{
+	p->aliases = xcalloc(1, sizeof(*p->aliases));
+	p->aliases[0] = (struct pmu_alias){ .name = xstrdup(name), .terms = xstrdup("event=0x0"), .scale = scale,
+					    .unit = unit ? xstrdup(unit) : NULL };
+	p->naliases = 1;
+	p->formats = xcalloc(1, sizeof(*p->formats));
+	format_parse("config:0-7", &p->formats[0]);
+	p->formats[0].name = xstrdup("event");
+	p->formats[0].spec = xstrdup("config:0-7");
+	p->nformats = 1;
+}
+
 int64_t pmu_alias_event_number(const char *terms)
 {
 	uint64_t v;

@@ -100,6 +100,9 @@ const struct format_field *pmu_find_format(const struct pmu *p, const char *name
 /* Aliases match case-insensitively, as in perf. */
 const struct pmu_alias *pmu_find_alias(const struct pmu *p, const char *name);
 const char *pmu_attr(const struct pmu *p, const char *name);
+/* A PMU pmutop makes itself (a sensor, arm64's timer): its one event, NAME, and the event
+ * field its encoding sets (event=0x0), as a perf PMU's alias and format would be. */
+void pmu_set_only_event(struct pmu *p, const char *name, double scale, const char *unit);
 /* The alias that is exactly "event=N" for this N (an event list's name), or NULL. */
 const char *pmu_event_name(const struct pmu *p, uint64_t n);
 /* The event number of an alias that is exactly "event=N", or -1. */

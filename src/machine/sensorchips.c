@@ -35,15 +35,7 @@ static void add_sensor(struct machine *m, int *cap, enum sensor_kind kind, const
 	/* files: m°C, µW, µJ; libsensors: °C, W, J. Energy is counted in µJ either way. */
 	double scale = kind == SENSOR_ENERGY ? 1e-6 : !files || kind == SENSOR_FAN ? 1 : kind == SENSOR_TEMP ? 1e-3 : 1e-6;
 	static const char *const units[] = { "C", "W", "Joules", "RPM" };
-	p.aliases = xcalloc(1, sizeof(*p.aliases));
-	p.aliases[0] = (struct pmu_alias){ .name = xstrdup("value"), .terms = xstrdup("event=0x0"), .scale = scale,
-		.unit = xstrdup(units[kind]) };
-	p.naliases = 1;
-	p.formats = xcalloc(1, sizeof(*p.formats));
-	format_parse("config:0-7", &p.formats[0]);
-	p.formats[0].name = xstrdup("event");
-	p.formats[0].spec = xstrdup("config:0-7");
-	p.nformats = 1;
+	pmu_set_only_event(&p, "value", scale, units[kind]);
 	p.attrs = xcalloc(3, sizeof(*p.attrs));
 	p.attrs[p.nattrs++] = (struct pmu_attr){ xstrdup("chip"), xstrdup(chip) };
 	p.attrs[p.nattrs++] = (struct pmu_attr){ xstrdup("label"), xstrdup(label && *label ? label : feature) };
