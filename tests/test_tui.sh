@@ -642,8 +642,10 @@ fds_are() { # WHAT TEST: within a deadline
 cd "$scratch" # (w's recording goes here)
 PMUTOP_ARGS="-d 0.2"
 start 120 40 LANG=C.UTF-8
-see "hidden pane test: the host pane" "Context switches .*/s"
-if [ "$(perf_fds)" -gt 0 ]; then
+# (the host profile is the fallback: a machine another profile matches has no Host pane)
+if ! wait_for "Context switches .*/s" 6; then
+    skip_check "no Host pane on this host (another profile matches it): a hidden pane's counters are not tried"
+elif [ "$(perf_fds)" -gt 0 ]; then
     open_fds=$(perf_fds)
     toggle_host_pane() { # in setup: down to the Host pane's row (counted from Colour, the
         keys F2            # first row) and switch it
