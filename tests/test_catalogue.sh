@@ -170,6 +170,19 @@ mkdir -p nocore && cp -R sapphirerapids/sys sapphirerapids/proc nocore/ && rm -r
 "$PMUTOP" --sysfs-root nocore --sim -M TopdownL1 -b -n 1 > nocore.out 2>&1
 expect_eq "-M on a model without its core PMU: exit status" $? 2
 expect_grep "-M on a model without its core PMU: why" "perf-sapphirerapids for this CPU, but its PMU (cpu) is not on this machine" nocore.out
+"$PMUTOP" --sysfs-root nocore --sim -p perf -b -n 1 > nocore-p.out 2>&1
+expect_eq "-p perf on a model without its core PMU: exit status" $? 1
+expect_grep "-p perf on a model without its core PMU: why" "perf-sapphirerapids for this CPU, but its PMU (cpu) is not on this machine" nocore-p.out
+# list metrics -p perf: this CPU's file, as for the monitor's -p; a profile not there fails
+"$PMUTOP" list metrics --sysfs-root sapphirerapids -p perf > list-p-perf.txt 2>&1
+expect_eq "list metrics -p perf: exit status" $? 0
+expect_grep "list metrics -p perf: this CPU's catalogue" "^tma_retiring  *% *perf-sapphirerapids " list-p-perf.txt
+"$PMUTOP" list metrics --sysfs-root nocore -p perf > list-nocore.txt 2>&1
+expect_eq "list metrics -p perf without the core PMU: exit status" $? 1
+expect_grep "list metrics -p perf without the core PMU: why" "but its PMU (cpu) is not on this machine" list-nocore.txt
+"$PMUTOP" list metrics --sysfs-root sapphirerapids -p no-such-profile > list-nosuch.txt 2>&1
+expect_eq "list metrics -p a profile not there: exit status" $? 1
+expect_grep "list metrics -p a profile not there: said" "no profile 'no-such-profile'" list-nosuch.txt
 unset PMUTOP_CATALOGUE_PATH
 
 # list metrics -p FILE -v: the catalogue's metrics with perf's descriptions, groups and

@@ -186,19 +186,29 @@ static void put_metric(const struct profile *p, const struct prof_metric *pm, bo
 	}
 }
 
-/* The profiles list metrics -p names, loaded (their errors said); how many. */
-static int load_named(struct profile ***out_profiles)
+/* The profiles list metrics -p names, loaded (their errors said); how many. "perf" is
+ * this CPU's of perf's catalogue, as for -p. */
+static int load_named(const struct machine *m, struct profile ***out_profiles)
 {
 	*out_profiles = xcalloc((size_t)list_nprofiles, sizeof(struct profile *));
 	int n = 0;
 	for (int i = 0; i < list_nprofiles; i++) {
-		char *path = catalog_find_profile(list_profile_names[i]);
+		bool perf = !strcmp(list_profile_names[i], "perf");
+		char *path = perf ? NULL : catalog_find_profile(list_profile_names[i]);
 		int nerr = 0;
-		struct profile *p = path ? profile_load(path, &nerr) : NULL;
+		struct profile *p = perf ? catalog_perf_profile(m) : path ? profile_load(path, &nerr) : NULL;
 		free(path);
 		if (p)
 			(*out_profiles)[n++] = p;
-		else
+		else if (perf) {
+			char *why = catalog_perf_unusable(m);
+			if (why)
+				fprintf(stderr, "pmutop list: %s\n", why);
+			else
+				fprintf(stderr, "pmutop list: perf's catalogue has no profile for this CPU (%s)\n",
+					m->cpuid ? m->cpuid : "none names its model");
+			free(why);
+		} else
 			fprintf(stderr, "pmutop list: %s '%s'\n", nerr ? "errors in profile" : "no profile", list_profile_names[i]);
 	}
 	return n;
@@ -216,11 +226,13 @@ static bool said_has(char **said, int n, const char *profile, const char *metric
 }
 
 /* The metrics that have a value on this machine, by the profiles chosen for it; with
- * all, then every other profile's metric, marked. */
-static void list_metrics(const struct machine *m, bool all)
+ * all, then every other profile's metric, marked. 1 where a profile -p names is not
+ * there (said), else 0. */
+static int list_metrics(const struct machine *m, bool all)
 {
 	struct profile **cand, **chosen = NULL;
-	int n = list_nprofiles ? load_named(&cand) : catalog_load_for(m, &cand);
+	int n = list_nprofiles ? load_named(m, &cand) : catalog_load_for(m, &cand);
+	int status = list_nprofiles && n < list_nprofiles;
 	int nc = n > 0 && list_nprofiles ? (chosen = cand, n) : n > 0 ? catalog_select(cand, n, m, &chosen) : 0;
 	if (!list_nprofiles) /* and perf's catalogue for this CPU (what -M chooses from) */
 		nc = catalog_add_perf(m, &chosen, nc);
@@ -267,6 +279,7 @@ static void list_metrics(const struct machine *m, bool all)
 	for (int i = 0; i < nsaid; i++)
 		free(said[i]);
 	free(said);
+	return status;
 }
 
 static void list_profiles(const struct machine *m, bool metrics)
@@ -390,7 +403,7 @@ static int list_what(const char *root, const char *what)
 	else if (!strcmp(what, "profiles"))
 		list_profiles(m, false);
 	else if (!strcmp(what, "metrics"))
-		list_metrics(m, list_all);
+		status = list_metrics(m, list_all);
 	else {
 		fprintf(stderr, "pmutop list: unknown list '%s' (pmus, events, profiles, metrics, machines, pci)\n", what);
 		status = 2;

@@ -105,13 +105,17 @@ static int load_profiles(const struct options *o, const struct machine *m, struc
 			free(path);
 			if ((*out)[i])
 				continue;
-			if (perf)
+			char *why = perf ? catalog_perf_unusable(m) : NULL;
+			if (why)
+				fprintf(stderr, "pmutop: -p perf: %s\n", why);
+			else if (perf)
 				fprintf(stderr, "pmutop: perf's catalogue has no profile for this CPU (%s; see pmutop list "
 						"profiles)\n", m->cpuid ? m->cpuid : "none names its model");
 			else if (nerr)
 				fprintf(stderr, "pmutop: %d error%s in profile %s\n", nerr, nerr == 1 ? "" : "s", o->profiles[i]);
 			else
 				fprintf(stderr, "pmutop: no profile '%s' (see pmutop list profiles)\n", o->profiles[i]);
+			free(why);
 			for (int k = 0; k < i; k++) /* the ones loaded before it */
 				profile_free((*out)[k]);
 			free(*out);
