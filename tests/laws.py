@@ -3,7 +3,9 @@
 
 Each line of LAWS is one law (see the head of tests/laws.txt):
     [MACHINE,...:] EXPR OP EXPR [OP EXPR] [within REL]   OP is ==, <=, >= or < (strict)
-A term METRIC[PATTERN] is the metric's value for the instance PATTERN names; {x} in a
+A term METRIC[PATTERN] is the metric's value for the instance PATTERN names; every%[...]
+stands for each metric whose unit is % (or Arm's "percent of ..."), every[...] for each
+metric (the law holds for each: shares within 0..100, nothing negative); {x} in a
 pattern binds any text without '/', * matches any text; sum(METRIC[PATTERN]) adds every
 match. A law holds for every binding of its variables that the output has (each term
 present); a law that no machine's output reaches fails (it would check nothing). A
@@ -86,6 +88,22 @@ def check(law, values):
     return n, bad
 
 
+EVERY = re.compile(r'\bevery(%?)\[')
+
+
+def check_every(law, values, units):
+    """A law over every metric (of unit %): checked for each, failures named by metric."""
+    pct = EVERY.search(law).group(1) == '%'
+    total, bad = 0, []
+    for metric in sorted(values):
+        if pct and not (units.get(metric) or '').startswith(('%', 'percent')):  # Arm: "percent of slots"
+            continue
+        n, b = check(EVERY.sub(metric.replace('\\', '\\\\') + '[', law), values)
+        total += n
+        bad += ['%s %s' % (metric, x) for x in b]
+    return total, bad
+
+
 def main():
     laws_file, runs = sys.argv[1], sys.argv[2:]
     laws = []
@@ -98,10 +116,11 @@ def main():
     for run in runs:
         machine, data = run.split('=', 1)
         frame = json.loads(open(data).read().splitlines()[-1])
-        values = {}
+        values, units = {}, {}
         for m in frame['metrics']:
             if isinstance(m.get('value'), (int, float)):
                 values.setdefault(m['metric'], {})[m['instance']] = m['value']
+                units[m['metric']] = m.get('unit')
         for law in laws:
             body = law
             scope = re.match(r'^([a-z0-9_,-]+):\s', law)
@@ -109,7 +128,7 @@ def main():
                 if machine.split('/')[0] not in scope.group(1).split(','):
                     continue
                 body = law[scope.end():]
-            n, bad = check(body, values)
+            n, bad = check_every(body, values, units) if EVERY.search(body) else check(body, values)
             applied[law] += n
             if bad:
                 failed += 1

@@ -11,11 +11,11 @@
 command -v python3 > /dev/null || skip "python3 is needed to evaluate the laws"
 cd "$scratch"
 runs=""
-# run NAME ARGS...: three intervals of batch JSON, the last one judged
+# run NAME ARGS...: three intervals of batch JSON (or $intervals), the last one judged
 run() {
     r_name=$1; shift
     r_out=$(echo "$r_name" | tr '/' '_').json
-    if "$PMUTOP" "$@" -b --format json -n 3 -d 1 --fake-clock > "$r_out" 2> "$r_out.err"; then
+    if "$PMUTOP" "$@" -b --format json -n "${intervals:-3}" -d 1 --fake-clock > "$r_out" 2> "$r_out.err"; then
         ok
         runs="$runs $r_name=$r_out"
     else
@@ -30,6 +30,13 @@ done
 # the Tegra410 demo's Neoverse V2 cores: perf's TopdownL1 beside the hand profile's
 run tegra410/topdown-vs-perf --demo=tegra410 -M TopdownL1,topdown.retiring,topdown.backend_bound
 run spr/core-vs-perf --demo=spr -M core.ipc,core.ghz,core.busy_ghz,core.busy,core.branch_mpki,core.c1,core.c6,tma_info_thread_ipc,tma_info_system_core_frequency,tma_info_bad_spec_ipmispredict,C1_Core_Residency,C6_Core_Residency
+# every metric of perf's catalogue the demos' CPUs have, at the start and (SPR, EPYC) in
+# the streaming phase, 25 s in: shares within 0..100, nothing negative, trees that add up
+for demo in spr epyc tegra410; do
+    every=$("$PMUTOP" list --demo="$demo" metrics -p perf | awk '{ print $1 }' | paste -s -d, -)
+    run "$demo/catalogue" --demo="$demo" -M "$every"
+    [ "$demo" = tegra410 ] || intervals=25 run "$demo/catalogue-streaming" --demo="$demo" -M "$every"
+done
 sh "$TOP_SRCDIR/tests/fixtures/gen-tegra410.sh" t410 2 4 3
 sh "$TOP_SRCDIR/tests/fixtures/gen-sensors.sh" t410 2 > /dev/null
 run generated-tegra410 --sim --sysfs-root t410

@@ -172,6 +172,23 @@ static void raw_name(char out[24], uint64_t config)
 	out[1 + n] = '\0';
 }
 
+/* The model's rate for an encoding as perf writes it raw, or -1: with config1 (an offcore
+ * response, a frontend filter) "r12a+10003c0001" first, then its event's "r12a". raw is
+ * left the plain name. */
+static int raw_rate_of(const struct sim_section *sec, const struct event_attr *attr, char raw[24])
+{
+	raw_name(raw, attr->config[0]);
+	if (attr->config[1]) {
+		char c1[24], both[48];
+		raw_name(c1, attr->config[1]);
+		snprintf(both, sizeof(both), "%s+%s", raw, c1 + 1);
+		int r = sim_rate_index(sec, both);
+		if (r >= 0)
+			return r;
+	}
+	return sim_rate_index(sec, raw);
+}
+
 static int sim_open(struct source *src, struct instance *inst)
 {
 	struct sim_source *ss = src->priv;
@@ -194,10 +211,9 @@ static int sim_open(struct source *src, struct instance *inst)
 		/* a model may name an encoding as perf writes raw events (perf's JSON events no
 		 * alias names): that exact encoding wins over an alias it merely contains (the
 		 * any-thread CPU_CLK_UNHALTED.THREAD_ANY is not the alias cpu-cycles) */
-		char raw[24];
-		raw_name(raw, ct->attr.config[0]);
+		char raw[24] = "";
 		const char *event; /* decoded alias (points into the machine), a legacy name, or raw */
-		int raw_rate = legacy ? -1 : sim_rate_index(sec, raw);
+		int raw_rate = legacy ? -1 : raw_rate_of(sec, &ct->attr, raw);
 		if (raw_rate >= 0)
 			event = raw;
 		else
@@ -229,12 +245,15 @@ static int sim_open(struct source *src, struct instance *inst)
 		sc[k].last_ns = src->now_ns;
 		sc[k].stream = mix(ss->seed ^ mix(hash_str(inst->event_str[ct->event]) ^ mix((uint64_t)ct->cpu)));
 		sc[k].rate = raw_rate >= 0 ? raw_rate : sim_rate_index(sec, event);
+		/* an offcore response, a frontend or latency filter: a rate of its own, not its event's */
+		double own = event == raw && ct->attr.config[1] ? 1.0 + (double)(mix(ct->attr.config[1]) % 89) / 100.0 : 1.0;
+		if (sc[k].rate < 0 && (sc[k].rate = sim_rate_index(sec, "*")) >= 0)
+			/* the section's rate for what it does not name (rate.* = cycles * 1e-4):
+			 * each such event a stable share of it, half to one and a half times */
+			sc[k].selection *= (0.5 + (double)(hash_str(event) % 1000) / 1000.0) * own;
 		sc[k].at = point_of(si, inst, ct->cpu);
 		if (sc[k].rate < 0)
-			sc[k].fixed_rate = sim_default_rate(event);
-		if (sc[k].rate < 0 && event == raw && ct->attr.config[1]) /* an offcore
-			* response, a frontend or latency filter: a rate of its own, not its event's */
-			sc[k].fixed_rate *= 1.0 + (double)(mix(ct->attr.config[1]) % 89) / 100.0;
+			sc[k].fixed_rate = sim_default_rate(event) * own;
 	}
 	inst->priv = si;
 	return 0;

@@ -82,6 +82,11 @@ struct sim_section {
 	int *units; /* per socket: the PMUs this section models there (the rate 'units') */
 	bool uses[SLOT_NFIXED]; /* which of t, socket, index, cpu its rates read: the rest
 				  * is left out of the cache key (TopDown's 144 CPUs share one) */
+	unsigned gen; /* moves when a rate is first needed: points compare it (sim_point) */
+	uint8_t *reads; /* per rate: READS_CPU | READS_T (rate_reads) */
+	bool *needed; /* per rate: a counter reads it, or a rate that one reads: points
+		       * evaluate only these (a model of perf's whole catalogue names a hundred
+		       * rates a CPU, of which a demo's panes read a few) */
 };
 
 /* [flows NAME]: rates several sections share (a socket's traffic, which its memory
@@ -393,26 +398,36 @@ static void mark_reads(void *ctx, int slot)
 		c->mask |= c->reads[slot - SLOT_NFIXED];
 }
 
-/* Sort a section's rates by what they vary with (a rate reads only the slots and the
- * rates above it, so one pass in order settles it): those that read the CPU are a CPU's
- * own, the rest its socket's; those that do not read t are evaluated once. */
-static void sort_rates(struct sim_section *sec)
+/* What each rate varies with (a rate reads only the slots and the rates above it, so one
+ * pass in order settles it), kept for fill_lists(). */
+static void rate_reads(struct sim_section *sec)
 {
-	uint8_t *reads = xcalloc((size_t)sec->nrates + 1, 1);
+	sec->reads = xcalloc((size_t)sec->nrates + 1, 1);
 	for (int list = 0; list < RATES_NLISTS; list++)
 		sec->lists[list] = xcalloc((size_t)sec->nrates + 1, sizeof(int));
 	for (int r = 0; r < sec->nrates; r++) {
-		struct rate_reads c = { reads, 0 };
+		struct rate_reads c = { sec->reads, 0 };
 		if (sec->rates[r].expr)
 			expr_foreach_var(sec->rates[r].expr, mark_reads, &c);
-		reads[r] = c.mask;
-		bool by_t = c.mask & READS_T, by_cpu = c.mask & READS_CPU;
+		sec->reads[r] = c.mask;
+	}
+}
+
+/* The section's needed rates in lists by what they vary with: those that read the CPU
+ * are a CPU's own, the rest its socket's; those that do not read t are evaluated once.
+ * In place: points hold the lists and their lengths by address. */
+static void fill_lists(struct sim_section *sec)
+{
+	memset(sec->nlist, 0, sizeof(sec->nlist));
+	for (int r = 0; r < sec->nrates; r++) {
+		if (!sec->needed[r])
+			continue;
+		bool by_t = sec->reads[r] & READS_T, by_cpu = sec->reads[r] & READS_CPU;
 		enum rate_list all = by_t ? RATES_ALL_T : RATES_ALL_ONCE;
 		enum rate_list own = by_cpu ? (by_t ? RATES_CPU_T : RATES_CPU_ONCE) : (by_t ? RATES_SHARED_T : RATES_SHARED_ONCE);
 		sec->lists[all][sec->nlist[all]++] = r;
 		sec->lists[own][sec->nlist[own]++] = r;
 	}
-	free(reads);
 }
 
 static void point_init_whole(struct sim_point *pt, const struct sim_section *sec, int socket, int index, int cpu);
@@ -437,10 +452,11 @@ static void finish(struct sim_model *m)
 {
 	for (int i = 0; i < m->nsections; i++) {
 		struct sim_section *sec = &m->sections[i];
+		sec->needed = xcalloc((size_t)sec->nrates + 1, sizeof(bool));
 		for (int r = 0; r < sec->nrates; r++)
 			if (sec->rates[r].expr)
 				expr_foreach_var(sec->rates[r].expr, mark_use, sec);
-		sort_rates(sec);
+		rate_reads(sec);
 		index_rates(sec);
 		point_init_whole(&sec->last, sec, 0, 0, 0); /* sim_rate() moves it: every rate */
 	}
@@ -523,6 +539,8 @@ void sim_model_free(struct sim_model *m)
 		free(s->unfiltered);
 		sim_point_release(&s->last);
 		free(s->by_name);
+		free(s->needed);
+		free(s->reads);
 		for (int list = 0; list < RATES_NLISTS; list++)
 			free(s->lists[list]);
 		for (int b = 0; b < s->nplaces; b++) {
@@ -607,6 +625,27 @@ double sim_default_rate(const char *event)
 	return 1e6 * (double)(1 + h % 1000);
 }
 
+static void need_rate(struct sim_section *sec, int r);
+
+static void need_read(void *ctx, int slot)
+{
+	if (slot >= SLOT_NFIXED)
+		need_rate(ctx, slot - SLOT_NFIXED);
+}
+
+/* Rate r is read from now on, and what it reads: the section's points evaluate it at
+ * their next read (once-evaluated ones again, to have it). */
+static void need_rate(struct sim_section *sec, int r)
+{
+	if (sec->needed[r])
+		return;
+	sec->needed[r] = true;
+	if (sec->rates[r].expr)
+		expr_foreach_var(sec->rates[r].expr, need_read, sec);
+	fill_lists(sec);
+	sec->gen++; /* every point of the section evaluates again */
+}
+
 int sim_rate_index(const struct sim_section *sec, const char *event)
 {
 	if (!sec || !event)
@@ -619,16 +658,19 @@ int sim_rate_index(const struct sim_section *sec, const char *event)
 		else
 			hi = mid;
 	}
-	return lo < sec->nrates && !strcmp(sec->rates[sec->by_name[lo]].event, event) ? sec->by_name[lo] : -1;
+	if (lo >= sec->nrates || strcmp(sec->rates[sec->by_name[lo]].event, event))
+		return -1;
+	need_rate((struct sim_section *)sec, sec->by_name[lo]); /* the model's, shared: found is read */
+	return sec->by_name[lo];
 }
 
 /* A point evaluates the list of rates that vary with t each time, the next list once. */
 static void point_lists(struct sim_point *pt, enum rate_list each)
 {
 	pt->each = pt->sec->lists[each];
-	pt->neach = pt->sec->nlist[each];
+	pt->neach = &pt->sec->nlist[each];
 	pt->once = pt->sec->lists[each + 1];
-	pt->nonce = pt->sec->nlist[each + 1];
+	pt->nonce = &pt->sec->nlist[each + 1];
 }
 
 /* How many PMUs the section models on a socket (sim_section_note_units), 1 if not said. */
@@ -658,6 +700,8 @@ bool sim_section_reads_units(const struct sim_section *sec, int socket)
 static double *new_slots(struct sim_point *pt, const struct sim_section *sec, int socket, int index, int cpu)
 {
 	pt->moves = sec->uses[SLOT_T];
+	pt->gen = &sec->gen;
+	pt->seen = sec->gen;
 	double *slots = xcalloc((size_t)(SLOT_NFIXED + sec->nrates), sizeof(double));
 	slots[SLOT_UNITS] = section_units(sec, socket);
 	slots[SLOT_SOCKET] = socket;
@@ -693,12 +737,14 @@ static void point_init_whole(struct sim_point *pt, const struct sim_section *sec
 
 void sim_point_init(struct sim_point *pt, const struct sim_section *sec, int socket, int index, int cpu)
 {
-	*pt = (struct sim_point){ .sec = sec };
+	static const unsigned never;
+	*pt = (struct sim_point){ .sec = sec, .gen = &never };
 	if (!sec)
 		return;
 	pt->slots = new_slots(pt, sec, socket, index, cpu);
-	bool cpu_own = sec->nlist[RATES_CPU_T] + sec->nlist[RATES_CPU_ONCE] > 0;
-	bool shared = sec->nlist[RATES_SHARED_T] + sec->nlist[RATES_SHARED_ONCE] > 0;
+	bool cpu_own = false, shared = false; /* of all its rates: which are read comes later */
+	for (int r = 0; r < sec->nrates; r++)
+		*(sec->reads[r] & READS_CPU ? &cpu_own : &shared) = true;
 	if (cpu_own && shared) { /* the model's CPUs share what does not vary with them */
 		pt->shared = base_point((struct sim_section *)sec, socket, index);
 		point_lists(pt, RATES_CPU_T);
@@ -737,6 +783,10 @@ void sim_point_evaluate(struct sim_point *pt, double t)
 {
 	const struct sim_section *sec = pt->sec;
 	double *slots = pt->slots;
+	if (*pt->gen != pt->seen) { /* a rate newly needed: evaluate all again, once-only too */
+		pt->valid = false;
+		pt->seen = *pt->gen;
+	}
 	if (pt->valid && (!pt->moves || pt->t == t))
 		return;
 	pt->t = slots[SLOT_T] = t;
@@ -748,11 +798,11 @@ void sim_point_evaluate(struct sim_point *pt, double t)
 				slots[r] = pt->shared->slots[r];
 			}
 	}
-	for (int i = 0; !pt->valid && i < pt->nonce; i++) {
+	for (int i = 0; !pt->valid && i < *pt->nonce; i++) {
 		int r = pt->once[i];
 		slots[SLOT_NFIXED + r] = expr_eval(sec->rates[r].expr, slots);
 	}
-	for (int i = 0; i < pt->neach; i++) {
+	for (int i = 0; i < *pt->neach; i++) {
 		int r = pt->each[i];
 		slots[SLOT_NFIXED + r] = expr_eval(sec->rates[r].expr, slots);
 	}
@@ -944,6 +994,15 @@ static void alias_masks(const struct pmu *p, const char *terms, uint64_t mask[CO
 	free(copy);
 }
 
+/* x86's event select and unit mask name an event together: an alias that sets the event
+ * and not the mask is mask 0 (instructions is INST_RETIRED.ANY, not .NOP). */
+static void event_needs_umask(const struct pmu *p, uint64_t mask[CONFIG_WORDS])
+{
+	const struct format_field *ev = pmu_find_format(p, "event"), *um = pmu_find_format(p, "umask");
+	if (ev && um && ev->word == um->word && ev->word >= 0 && ev->word < CONFIG_WORDS && (mask[ev->word] & ev->bits))
+		mask[um->word] |= um->bits;
+}
+
 /* Each PMU's aliases, encoded once: the value and the bits each sets in each word. */
 struct decoded_alias {
 	const char *name;
@@ -1005,10 +1064,11 @@ static const struct decoded_pmu *decoded(struct sim_decoder *d, const struct pmu
 		da->name = a->name;
 		da->bits = 0;
 		alias_masks(p, a->terms, da->mask);
-		for (int w = 0; w < CONFIG_WORDS; w++) {
-			da->value[w] = enc.attr.config[w] & da->mask[w];
+		for (int w = 0; w < CONFIG_WORDS; w++) /* the most specific wins: what it names */
 			da->bits += __builtin_popcountll(da->mask[w]);
-		}
+		event_needs_umask(p, da->mask);
+		for (int w = 0; w < CONFIG_WORDS; w++)
+			da->value[w] = enc.attr.config[w] & da->mask[w];
 	}
 	return dp;
 }

@@ -8,7 +8,11 @@
  *                                       many PMUs the section models on the socket:
  *                                       a socket's total / units is each one's share,
  *                                       whatever the tree's count), and the rates
- *                                       defined above it
+ *                                       defined above it. EVENT is an alias, a legacy
+ *                                       name, or a raw encoding as perf writes it
+ *                                       ("r10ad"; with config1 "r12a+10003c0001")
+ *   rate.* = FORMULA                    the section's events no rate names: each a
+ *                                       stable share of it (0.5 to 1.5 times, by name)
  *   dim.NAME = FIELD=W FIELD=W ...      a filter dimension: cells selected by format fields
  *   dim.NAME = FIELD=W0,W1,...          ... or by the bits of one mask field
  *   dim.NAME = FIELD@V=W ... when=EN    ... or by value (a device's BDF) while the enable
@@ -79,7 +83,9 @@ struct sim_point {
 	/* the rates it evaluates, all or those that read the CPU (the rest from the section's
 	 * point for its socket and index): each time t moves, and once those that do not read t */
 	const int *each, *once;
-	int neach, nonce;
+	const int *neach, *nonce; /* the section's counts: its lists grow as rates are read */
+	const unsigned *gen;      /* the section's, which moves when they do; and the one */
+	unsigned seen;            /* the point was evaluated under */
 	struct sim_point *shared;
 };
 void sim_point_init(struct sim_point *pt, const struct sim_section *sec, int socket, int index, int cpu);
@@ -93,7 +99,7 @@ void sim_point_evaluate(struct sim_point *pt, double t);
  * point is evaluated once per t (this runs per counter per refresh). */
 static inline double sim_point_rate(struct sim_point *pt, int rate, double t)
 {
-	if (!pt->valid || (pt->moves && pt->t != t))
+	if (!pt->valid || *pt->gen != pt->seen || (pt->moves && pt->t != t))
 		sim_point_evaluate(pt, t);
 	double r = pt->rates[rate];
 	return r >= 0 ? r : 0; /* a negative rate or none (NaN) counts nothing */
