@@ -924,6 +924,22 @@ if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
     unseen "-M TopdownL1 in the monitor: no metric it did not choose" "n/a: no \|tma_memory_bound"
     keys q
     quit_ok "-M monitor quit"
+    # perf's long names (45 characters) where a pane has no bars: each row keeps what
+    # tells it from the others (l1d, l2, l3 fill; with and without core_), cut in the
+    # middle only past the room before its value, "~" in ASCII
+    PMUTOP_ARGS="--sim --sysfs-root $scratch/spr-m -M tma_info_memory_core_l1d_cache_fill_bw_2t,tma_info_memory_core_l2_cache_fill_bw_2t,tma_info_memory_l1d_cache_fill_bw -d 0.2"
+    start 120 40 LANG=C.UTF-8
+    see "a long name loses a little of its middle" " tma_inf[a-z_]*…[a-z_]*core_l1d_cache_fill_bw_2t [0-9.]"
+    see "its sibling, told apart" " tma_inf[a-z_]*…[a-z_]*core_l2_cache_fill_bw_2t [0-9.]"
+    see "a name that fits, whole" " tma_info_memory_l1d_cache_fill_bw  *[0-9.]"
+    keys q
+    quit_ok "long names quit"
+    start 100 24 LANG=C
+    see "two sockets in 100 columns: a long name loses its middle" " tma[a-z_]*~l1d_cache_fill_bw_2t [0-9.]"
+    see "two sockets in 100 columns: its sibling too, told apart" " tma[a-z_]*~l2_cache_fill_bw_2t [0-9.]"
+    see "two sockets in 100 columns: the shorter one by its end" " tma[a-z_]*~[a-z_]*_l1d_cache_fill_bw [0-9.]"
+    keys q
+    quit_ok "long names in 100 columns quit"
     # perf's TopDown as a tree: level 1 and 2, the nodes past perf's thresholds open, the
     # bottleneck marked, Enter opens and closes a node; the values the batch output's
     PMUTOP_ARGS="--sim --sysfs-root $scratch/spr-m -M TopdownL1,TopdownL2 -d 0.2"

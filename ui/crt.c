@@ -184,6 +184,24 @@ void crt_put(int y, int x, int maxw, enum role r, const char *text)
 	crt_put_attr(y, x, maxw, role_attr[r], text, -1);
 }
 
+void crt_put_elided(int y, int x, int maxw, enum role r, const char *text, const char *mark)
+{
+	int len = (int)strlen(text);
+	bool ascii = true;
+	for (const char *c = text; *c && ascii; c++)
+		ascii = !((unsigned char)*c & 0x80);
+	if (len <= maxw || !ascii || maxw < 8) { /* only ASCII is cut by bytes safely */
+		crt_put(y, x, maxw, r, text);
+		return;
+	}
+	int head = maxw / 3, tail = maxw - head - 1;
+	for (int back = 0; back < 6 && head > 3 && text[len - tail - 1] != '_'; back++)
+		head--, tail++; /* the tail from a word's start: l1d_cache_fill, not d_cache_fill */
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%.*s%s%s", head, text, mark, text + len - tail);
+	crt_put(y, x, maxw, r, buf);
+}
+
 int crt_wrap_len(const char *p, int room)
 {
 	int len = (int)strlen(p);

@@ -121,11 +121,16 @@ static void draw_block_row(struct tui *t, int pi, int i, int m, int yy, int x, i
 	const struct frame_value *v = slot_value(t, slot);
 	int labw = p->label_w < bw / 2 ? p->label_w : bw / 2;
 	row_label(t, pi, row, yy, x, labw, "", slot < 0 ? R_DIM : R_LABEL);
-	crt_put(yy, x + 1, labw - 1, t->focus == pi && t->row == row && !t->mode ? R_FOCUS : slot < 0 ? R_DIM : R_LABEL,
-		p->mtitle[m]);
 	char val[64];
 	enum role vr;
 	cell_text(t, slot, pm->unit, val, sizeof(val), &vr);
+	int sparkw = t->set.sparklines != SPARK_OFF && bw >= 50 ? SPARK_W : 0;
+	int vx_end = x + bw - 1 - (sparkw ? sparkw + 1 : 0);
+	/* without a bar, a long title (perf's run to 45 characters) may take the room up to
+	 * its value, and loses its middle only past that */
+	int titlew = bars || slot < 0 || (int)strlen(val) > 16 ? labw - 1 : vx_end - (int)strlen(val) - x - 2;
+	crt_put_elided(yy, x + 1, titlew, t->focus == pi && t->row == row && !t->mode ? R_FOCUS : slot < 0 ? R_DIM : R_LABEL,
+		       p->mtitle[m], t->utf8 ? "…" : "~");
 	if (slot < 0) { /* say why, after the label */
 		missing_text(t, pm, cell, val, sizeof(val));
 		crt_put(yy, x + labw + 1, bw - labw - 2, R_DIM, val);
@@ -137,9 +142,7 @@ static void draw_block_row(struct tui *t, int pi, int i, int m, int yy, int x, i
 		crt_put(yy, x + labw + 1, bw - labw - 2, vr, val);
 		return;
 	}
-	int sparkw = t->set.sparklines != SPARK_OFF && bw >= 50 ? SPARK_W : 0;
 	int valw = 16; /* "0.00131 req/cyc" */
-	int vx_end = x + bw - 1 - (sparkw ? sparkw + 1 : 0);
 	put_right(yy, vx_end, valw, vr, val);
 	float scale = p->scale[m];
 	if (bars && slot >= 0) {

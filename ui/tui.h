@@ -159,6 +159,9 @@ void crt_done(void);
 void crt_apply_settings(struct tui *t);
 attr_t crt_attr(enum role r);
 void crt_put(int y, int x, int maxw, enum role r, const char *text);
+/* As crt_put, but a text too long loses its middle, not its end (perf's names differ at
+ * the end: tma_info_memory_core_l1d_cache_access_bw and ..._fill_bw); mark is "…" or "~". */
+void crt_put_elided(int y, int x, int maxw, enum role r, const char *text, const char *mark);
 /* The same with an attribute and at most nbytes of text (-1: to its end). */
 void crt_put_attr(int y, int x, int maxw, attr_t a, const char *text, int nbytes);
 /* Bytes of p that fit a line of room columns, broken at a blank when one is in its
