@@ -10,6 +10,9 @@
 #   ./build.sh soak       ... an hour of the demo recording, scraped and filtered (make soak)
 #   ./build.sh arm64      ... and an arm64 build (Debian's cross toolchain) in build-arm64/,
 #                         its tests under qemu-user against this build (tests/arm64.sh)
+#   ./build.sh static [ARCH...]  ... one file to copy: dist/pmutop-*-static-ARCH.tar.gz,
+#                         pmutop linked statically (amd64 and arm64 unless named), each run
+#                         where no library is (tests/static.sh: an empty root, qemu-aarch64)
 # Idempotent: a second run installs nothing and rebuilds only what changed.
 set -eu
 cd "$(dirname "$0")"
@@ -22,11 +25,15 @@ PKGS="gcc make autoconf automake pkg-config xz-utils libinih-dev check libncurse
 case ${1:-} in check|asan|tsan|valgrind|soak) PKGS="$PKGS sqlite3 prometheus curl strace zstd universal-ctags" ;; esac
 case ${1:-} in bench|valgrind) PKGS="$PKGS valgrind" ;; esac
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-14-dev"
-if [ "${1:-}" = arm64 ]; then # the cross toolchain, the libraries for arm64, qemu to run them
+[ "${1:-}" = static ] && PKGS="$PKGS zlib1g-dev curl" # SQLite's static library needs zlib's
+static_arm64=no
+[ "${1:-}" = static ] && { [ $# -lt 2 ] || echo "$*" | grep -qw arm64; } && static_arm64=yes
+if [ "${1:-}" = arm64 ] || [ $static_arm64 = yes ]; then # the cross toolchain, the libraries for arm64, qemu to run them
     dpkg --print-foreign-architectures | grep -qx arm64 || { [ "$(id -u)" = 0 ] && dpkg --add-architecture arm64 ||
         sudo dpkg --add-architecture arm64; }
     PKGS="$PKGS tmux crossbuild-essential-arm64 qemu-user libncurses-dev:arm64 libsensors-dev:arm64
           libsqlite3-dev:arm64 libzstd-dev:arm64 libmicrohttpd-dev:arm64 libinih-dev:arm64 check:arm64"
+    if [ $static_arm64 = yes ]; then PKGS="$PKGS zlib1g-dev:arm64"; fi
 fi
 
 missing=""
@@ -121,5 +128,15 @@ arm64)
     make -s -j"$jobs" check TESTS= > /dev/null # the Check programs, built for arm64, not run
     cd "$top"
     TOP_SRCDIR="$top" sh tests/arm64.sh "$top/build-arm64/obj" "$top/pmutop" ;;
-*) echo "usage: ./build.sh [check|asan|tsan|bench|fuzz [SECONDS]|valgrind|soak|arm64]" >&2; exit 2 ;;
+static)
+    shift
+    [ $# -gt 0 ] || set -- amd64 arm64
+    tarballs=""
+    for arch in "$@"; do
+        sh tools/build-static.sh "$arch"
+        tarballs="$tarballs $(ls -t dist/pmutop-*-static-"$arch".tar.gz | head -n 1)"
+    done
+    # shellcheck disable=SC2086
+    sh tests/static.sh $tarballs ;;
+*) echo "usage: ./build.sh [check|asan|tsan|bench|fuzz [SECONDS]|valgrind|soak|arm64|static [amd64|arm64]...]" >&2; exit 2 ;;
 esac

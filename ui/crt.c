@@ -3,6 +3,7 @@
  * belong to the run loop, which ends the monitor cleanly). */
 #include <assert.h>
 #include <langinfo.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <locale.h>
@@ -124,9 +125,27 @@ void crt_apply_settings(struct tui *t)
 	mousemask(t->mouse ? BUTTON1_CLICKED | BUTTON1_PRESSED : 0, NULL);
 }
 
+/* The static build's tarball carries the common terminals' descriptions beside the
+ * binary (share/terminfo): a machine with no terminfo of its own (a rescue image, an
+ * empty container) still draws. The system's are searched first (the empty entry). */
+static void terminfo_beside_binary(void)
+{
+	char exe[PATH_MAX];
+	if (getenv("TERMINFO") || getenv("TERMINFO_DIRS") || !exe_dir(exe))
+		return;
+	char *dir = xasprintf("%s/../share/terminfo", exe);
+	if (access(dir, R_OK | X_OK) == 0) {
+		char *dirs = xasprintf(":%s", dir);
+		setenv("TERMINFO_DIRS", dirs, 1);
+		free(dirs);
+	}
+	free(dir);
+}
+
 bool crt_init(struct tui *t)
 {
 	setlocale(LC_ALL, "");
+	terminfo_beside_binary();
 	SCREEN *scr = newterm(NULL, stdout, stdin);
 	if (!scr)
 		return false;

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <limits.h>
+#include <unistd.h>
 
 static void out_of_memory(void)
 {
@@ -320,4 +322,18 @@ char *str_escape_controls(const char *s)
 	}
 	*o = '\0';
 	return out;
+}
+
+/* (util.h): readlink, not argv[0], which a shell or a symlink may have named otherwise */
+bool exe_dir(char *dir)
+{
+	ssize_t n = readlink("/proc/self/exe", dir, PATH_MAX - 1);
+	if (n <= 0)
+		return false;
+	dir[n] = '\0';
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		return false;
+	*slash = '\0';
+	return true;
 }

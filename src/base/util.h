@@ -42,6 +42,9 @@ char *trim(char *s);
 char **str_split(const char *s, int *count);
 char **str_split_blanks(const char *s, int *count);
 void str_split_free(char **v);
+/* The directory of the running program (/proc/self/exe's), into dir (PATH_MAX bytes);
+ * false if unknown. */
+bool exe_dir(char *dir);
 bool str_has_prefix(const char *s, const char *prefix);
 bool str_has_suffix(const char *s, const char *suffix);
 

@@ -14,20 +14,6 @@
 #include "base/sysfs.h"
 #include "base/util.h"
 
-/* The directory of the running program, into dir (PATH_MAX); false if unknown. */
-static bool exe_dir(char *dir)
-{
-	ssize_t n = readlink("/proc/self/exe", dir, PATH_MAX - 1);
-	if (n <= 0)
-		return false;
-	dir[n] = '\0';
-	char *slash = strrchr(dir, '/');
-	if (!slash)
-		return false;
-	*slash = '\0';
-	return true;
-}
-
 static bool running_from_build_tree(void)
 {
 	char exe[PATH_MAX];

@@ -27,6 +27,16 @@ static void *open_lib(const char *soname, const char *fallback, const char *pack
 	return lib;
 }
 
+#ifdef PMUTOP_LINKED_LIBS
+/* The static build links both in: the table is their addresses, nothing to load. */
+static void load(void)
+{
+#define RECORD_LIB_LINK(f) record_libs.f = f;
+	RECORD_LIB_FUNCTIONS(RECORD_LIB_LINK)
+#undef RECORD_LIB_LINK
+	(void)open_lib;
+}
+#else
 static void load(void)
 {
 	void *sqlite = open_lib(SQLITE_SONAME, "libsqlite3.so", "libsqlite3-0");
@@ -49,6 +59,7 @@ static void load(void)
 		memcpy((char *)&record_libs + fns[i].off, &f, sizeof(f)); /* POSIX: a data pointer holds a function's */
 	}
 }
+#endif
 
 int record_libs_load(char **err)
 {
