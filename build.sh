@@ -10,6 +10,9 @@
 #   ./build.sh soak       ... an hour of the demo recording, scraped and filtered (make soak)
 #   ./build.sh arm64      ... and an arm64 build (Debian's cross toolchain) in build-arm64/,
 #                         its tests under qemu-user against this build (tests/arm64.sh)
+#   ./build.sh deb [ARCH...]     ... the Debian packages (this machine's architecture and
+#                         arm64 unless named) in build-deb/, lintian, then this one's
+#                         installed, run and purged (tests/debian.sh)
 #   ./build.sh static [ARCH...]  ... one file to copy: dist/pmutop-*-static-ARCH.tar.gz,
 #                         pmutop linked statically (amd64 and arm64 unless named), each run
 #                         where no library is (tests/static.sh: an empty root, qemu-aarch64)
@@ -26,8 +29,9 @@ case ${1:-} in check|asan|tsan|valgrind|soak) PKGS="$PKGS sqlite3 prometheus cur
 case ${1:-} in bench|valgrind) PKGS="$PKGS valgrind" ;; esac
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-14-dev"
 [ "${1:-}" = static ] && PKGS="$PKGS zlib1g-dev curl" # SQLite's static library needs zlib's
-static_arm64=no
-[ "${1:-}" = static ] && { [ $# -lt 2 ] || echo "$*" | grep -qw arm64; } && static_arm64=yes
+[ "${1:-}" = deb ] && PKGS="$PKGS debhelper dpkg-dev lintian man-db curl"
+static_arm64=no # (static and deb: for arm64 too unless ARCHs are named without it)
+case ${1:-} in static|deb) { [ $# -lt 2 ] || echo "$*" | grep -qw arm64; } && static_arm64=yes ;; esac
 if [ "${1:-}" = arm64 ] || [ $static_arm64 = yes ]; then # the cross toolchain, the libraries for arm64, qemu to run them
     dpkg --print-foreign-architectures | grep -qx arm64 || { [ "$(id -u)" = 0 ] && dpkg --add-architecture arm64 ||
         sudo dpkg --add-architecture arm64; }
@@ -51,6 +55,7 @@ fi
 [ -f Makefile ] || ./configure --quiet --enable-werror
 jobs=$(nproc 2>/dev/null || echo 2)
 make -s -j"$jobs"
+top_libperf=$(pwd)/libperf-local
 
 # Print each suite's closing line and a total, then fail if anything failed. A test that
 # cannot run here prints "SKIP: why": it counts as skipped, never as passed.
@@ -128,6 +133,23 @@ arm64)
     make -s -j"$jobs" check TESTS= > /dev/null # the Check programs, built for arm64, not run
     cd "$top"
     TOP_SRCDIR="$top" sh tests/arm64.sh "$top/build-arm64/obj" "$top/pmutop" ;;
+deb)
+    # from a pristine copy of the tree with debian/; the Check tests ran in ./build.sh
+    # check (nocheck here: a package built by hand, dpkg-buildpackage -b, runs them)
+    shift
+    [ $# -gt 0 ] || set -- "$(dpkg --print-architecture)" arm64
+    rm -rf build-deb && mkdir -p build-deb
+    make -s distdir distdir=build-deb/pmutop > /dev/null
+    debs=""
+    for arch in "$@"; do
+        lp=$top_libperf; [ "$arch" = "$(dpkg --print-architecture)" ] || lp=$(pwd)/build-arm64/obj/libperf-local
+        (cd build-deb/pmutop && PKG_CONFIG_PATH="$lp/lib/pkgconfig" DEB_BUILD_OPTIONS="nocheck parallel=$jobs" \
+            dpkg-buildpackage -us -uc -b -a"$arch" -Pnocheck > "../dpkg-buildpackage-$arch.log" 2>&1) ||
+            { tail -n 30 "build-deb/dpkg-buildpackage-$arch.log" >&2; exit 1; }
+        debs="$debs $(ls build-deb/pmutop_*_"$arch".deb)"
+    done
+    # shellcheck disable=SC2086
+    sh tests/debian.sh $debs ;;
 static)
     shift
     [ $# -gt 0 ] || set -- amd64 arm64
@@ -138,5 +160,5 @@ static)
     done
     # shellcheck disable=SC2086
     sh tests/static.sh $tarballs ;;
-*) echo "usage: ./build.sh [check|asan|tsan|bench|fuzz [SECONDS]|valgrind|soak|arm64|static [amd64|arm64]...]" >&2; exit 2 ;;
+*) echo "usage: ./build.sh [check|asan|tsan|bench|fuzz [SECONDS]|valgrind|soak|arm64|deb|static [amd64|arm64]...]" >&2; exit 2 ;;
 esac
