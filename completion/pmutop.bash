@@ -42,7 +42,7 @@ _pmutop()
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "--sysfs-root --demo --all --help" -- "$cur"))
             else
-                COMPREPLY=($(compgen -W "pmus events profiles metrics machines pci" -- "$cur"))
+                COMPREPLY=($(compgen -W "pmus events profiles metrics metricgroups machines pci" -- "$cur"))
             fi
             return ;;
         encode)

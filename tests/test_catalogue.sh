@@ -173,6 +173,21 @@ expect_grep "-M on a model without its core PMU: why" "perf-sapphirerapids for t
 "$PMUTOP" --sysfs-root nocore --sim -p perf -b -n 1 > nocore-p.out 2>&1
 expect_eq "-p perf on a model without its core PMU: exit status" $? 1
 expect_grep "-p perf on a model without its core PMU: why" "perf-sapphirerapids for this CPU, but its PMU (cpu) is not on this machine" nocore-p.out
+# list metricgroups -p perf: every group perf's JSON for this CPU names, with as many
+# metrics as it gives it (perf list metricgroups; what -M takes)
+"$PMUTOP" list metricgroups --sysfs-root sapphirerapids -p perf > groups.txt 2>&1
+expect_eq "list metricgroups -p perf: exit status" $? 0
+python3 - "$arch/sapphirerapids" > groups-perf.txt <<'PY'
+import collections, glob, json, sys
+n = collections.Counter()
+for f in glob.glob(sys.argv[1] + "/*metrics.json"):
+    for m in json.load(open(f)):
+        for g in set(filter(None, m.get("MetricGroup", "").split(";"))):
+            n[g] += 1
+for g in sorted(n, key=str.lower):
+    print(g, n[g])
+PY
+expect_eq "list metricgroups: perf's groups and their sizes" "$(awk '{ print $1, $2 }' groups.txt)" "$(cat groups-perf.txt)"
 # list metrics -p perf: this CPU's file, as for the monitor's -p; a profile not there fails
 "$PMUTOP" list metrics --sysfs-root sapphirerapids -p perf > list-p-perf.txt 2>&1
 expect_eq "list metrics -p perf: exit status" $? 0

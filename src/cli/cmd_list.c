@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "engine/bind_model.h"
@@ -282,6 +283,44 @@ static int list_metrics(const struct machine *m, bool all)
 	return status;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return strcasecmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* perf list metricgroups: each group a metric of this machine's profiles names (what -M
+ * takes besides a metric's name), with how many metrics it holds. 1 as list metrics. */
+static int list_metricgroups(const struct machine *m)
+{
+	struct profile **cand, **chosen = NULL;
+	int n = list_nprofiles ? load_named(m, &cand) : catalog_load_for(m, &cand);
+	int status = list_nprofiles && n < list_nprofiles;
+	int nc = n > 0 && list_nprofiles ? (chosen = cand, n) : n > 0 ? catalog_select(cand, n, m, &chosen) : 0;
+	if (!list_nprofiles)
+		nc = catalog_add_perf(m, &chosen, nc);
+	char **names = NULL;
+	int nnames = 0;
+	for (int i = 0; i < nc; i++)
+		for (int j = 0; j < chosen[i]->nmetrics; j++)
+			for (char **g = chosen[i]->metrics[j].groups; g && *g; g++) {
+				names = xrealloc(names, sizeof(char *) * (size_t)(nnames + 1));
+				names[nnames++] = *g;
+			}
+	qsort(names, (size_t)nnames, sizeof(char *), by_name);
+	for (int i = 0; i < nnames;) {
+		int k = i;
+		while (k < nnames && !strcasecmp(names[k], names[i]))
+			k++;
+		fprintf(out, "%-32s %4d metric%s\n", names[i], k - i, k - i == 1 ? "" : "s");
+		i = k;
+	}
+	free(names);
+	for (int i = 0; i < nc; i++)
+		profile_free(chosen[i]);
+	free(chosen);
+	return status;
+}
+
 static void list_profiles(const struct machine *m, bool metrics)
 {
 	struct profile **all;
@@ -351,7 +390,8 @@ int cmd_list(int argc, char **argv)
 	int first = cmd_options(argc, argv, "list",
 				"usage: pmutop list [--sysfs-root DIR | --demo[=NAME]]\n"
 				"                   [pmus|events|profiles|machines|pci |\n"
-				"                    metrics [--all] [-v] [-p NAME|FILE]...]\n",
+				"                    metrics [--all] [-v] [-p NAME|FILE]... |\n"
+				"                    metricgroups [-p NAME|FILE]...]\n",
 				&root, &status);
 	if (first < 0)
 		return status;
@@ -404,8 +444,10 @@ static int list_what(const char *root, const char *what)
 		list_profiles(m, false);
 	else if (!strcmp(what, "metrics"))
 		status = list_metrics(m, list_all);
+	else if (!strcmp(what, "metricgroups"))
+		status = list_metricgroups(m);
 	else {
-		fprintf(stderr, "pmutop list: unknown list '%s' (pmus, events, profiles, metrics, machines, pci)\n", what);
+		fprintf(stderr, "pmutop list: unknown list '%s' (pmus, events, profiles, metrics, metricgroups, machines, pci)\n", what);
 		status = 2;
 	}
 	machine_free(m);
