@@ -6,11 +6,7 @@
 # serve scraped), leaves its services disabled, and purges leaving nothing behind.
 # Another architecture's package: its files are this one's, its binary runs under qemu.
 # Prints 'N passed, N failed'.
-checks=0 failures=0
-ok() { checks=$((checks + 1)); }
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); checks=$((checks + 1)); }
-expect_grep() { if grep -q -- "$2" "$3"; then ok; else fail "$1: no '$2' in: $(head -c 400 "$3")"; fi; }
-scratch=$(mktemp -d)
+. "$(dirname "$0")/lib.sh" # ok, fail, expect_grep, finish; $scratch (our cleanup removes it)
 started=""
 installed=no
 cleanup() {
@@ -97,5 +93,4 @@ for d in $debs; do
     *_arm64.deb) [ -n "$nat" ] && foreign_package "$d" "$nat" ;;
     esac
 done
-echo "$((checks - failures)) passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -5,11 +5,7 @@
 # demo in batch, lists its machines, records and replays, serves /metrics (amd64: to a
 # curl outside the root) and draws the monitor in tmux from the terminfo it carries.
 # Prints 'N passed, N failed'; a check that cannot run here says SKIP.
-checks=0 failures=0
-ok() { checks=$((checks + 1)); }
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); checks=$((checks + 1)); }
-expect_grep() { if grep -q -- "$2" "$3"; then ok; else fail "$1: no '$2' in: $(head -c 400 "$3")"; fi; }
-scratch=$(mktemp -d)
+. "$(dirname "$0")/lib.sh" # ok, fail, expect_grep, finish; $scratch (our cleanup removes it)
 started=""
 cleanup() {
     for p in $started; do kill "$p" 2> /dev/null; done
@@ -101,5 +97,4 @@ for t in "$@"; do
     *) fail "not a static tarball: $t" ;;
     esac
 done
-echo "$((checks - failures)) passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish

@@ -924,6 +924,39 @@ if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
     unseen "-M TopdownL1 in the monitor: no metric it did not choose" "n/a: no \|tma_memory_bound"
     keys q
     quit_ok "-M monitor quit"
+    # setup (F2) offers perf's metric groups for this CPU: choosing TopdownL1 counts it
+    # from when setup closes (the same process counts again: its PID, the tree pane, the
+    # header's profiles), kept in the settings file for the next start; unchoosing drops it
+    ups=$(( $("$PMUTOP" list --sysfs-root "$scratch/spr-m" metricgroups -p perf | awk '{ print $1 }' |
+        tac | grep -n -x TopdownL1 | cut -d: -f1) - 1 ))
+    up_to_group() { keys F2 End; i=0; while [ $i -lt "$ups" ]; do keys Up; i=$((i + 1)); done; }
+    rm -f "$HOME/.config/pmutop/pmutoprc"
+    PMUTOP_ARGS="--sim --sysfs-root $scratch/spr-m -d 0.2"
+    start 120 50 LANG=C.UTF-8
+    see "setup groups: the monitor without perf's catalogue" "host + core"
+    unseen "setup groups: none counted at first" "perf-sapphirerapids"
+    pid_before=$(pmutop_pid)
+    up_to_group
+    see "setup groups: perf's groups offered" "\[ \] TopdownL1"
+    keys Space
+    see "setup groups: chosen" "\[x\] TopdownL1"
+    keys Escape
+    see "setup groups: counted once setup closes" "+ perf-sapphirerapids"
+    see "setup groups: its tree" "tma_backend_bound.* %"
+    expect_eq "setup groups: the same process" "$(pmutop_pid)" "$pid_before"
+    kill -0 "$pid_before" 2> /dev/null && ok || fail "setup groups: the monitor is gone"
+    expect_grep "setup groups: kept in the settings" "^count_group=TopdownL1$" "$HOME/.config/pmutop/pmutoprc"
+    keys q
+    quit_ok "setup groups quit"
+    start 120 50 LANG=C.UTF-8
+    see "setup groups: counted at the next start" "+ perf-sapphirerapids"
+    up_to_group
+    see "setup groups: shown chosen" "\[x\] TopdownL1"
+    keys Space Escape
+    unseen "setup groups: unchosen, not counted" "perf-sapphirerapids"
+    if grep -q "count_group" "$HOME/.config/pmutop/pmutoprc"; then fail "setup groups: still in the settings"; else ok; fi
+    keys q
+    quit_ok "setup groups, unchosen, quit"
     # perf's long names (45 characters) where a pane has no bars: each row keeps what
     # tells it from the others (l1d, l2, l3 fill; with and without core_), cut in the
     # middle only past the room before its value, "~" in ASCII

@@ -341,6 +341,7 @@ static void tui_state_init(struct tui *t, struct session *s, const struct ui_opt
 	t->interval = opt->interval_s;
 	share_key_table(t);
 	t->found_pane = -1;
+	t->ncat_groups = -1;
 	settings_defaults(&t->set);
 	size_t n = (size_t)(t->f->nvalues ? t->f->nvalues : 1);
 	t->hist = history_new(t->f->nvalues);
@@ -366,6 +367,9 @@ static void tui_state_free(struct tui *t)
 	free(t->vtext);
 	free(t->settings_path);
 	settings_free(&t->set);
+	for (int i = 0; i < t->ncat_groups; i++)
+		free(t->cat_groups[i]);
+	free(t->cat_groups);
 }
 
 static int ui_frame(struct output *o, const struct frame *f)

@@ -84,8 +84,8 @@ void settings_load(struct settings *s, const char *path)
 			char *key = xasprintf("show:%s", v);
 			settings_set_hidden(s, key, true);
 			free(key);
-		} else if (!strcmp(k, "hide_metric")) {
-			char *key = xasprintf("metric:%s", v);
+		} else if (!strcmp(k, "hide_metric") || !strcmp(k, "count_group")) {
+			char *key = xasprintf("%s:%s", k[0] == 'h' ? "metric" : "count", v);
 			settings_set_hidden(s, key, true);
 			free(key);
 		}
@@ -142,6 +142,8 @@ bool settings_save(const struct settings *s, const char *path, char *why, size_t
 			fprintf(f, "hide_metric=%s\n", s->hidden[i] + 7);
 		else if (str_has_prefix(s->hidden[i], "show:"))
 			fprintf(f, "show_pane=%s\n", s->hidden[i] + 5);
+		else if (str_has_prefix(s->hidden[i], "count:"))
+			fprintf(f, "count_group=%s\n", s->hidden[i] + 6);
 		else
 			fprintf(f, "hide_pane=%s\n", s->hidden[i]);
 	}
@@ -186,4 +188,25 @@ void settings_free(struct settings *s)
 	free(s->hidden);
 	s->hidden = NULL;
 	s->nhidden = 0;
+}
+
+char *ui_counted_groups(void)
+{
+	struct settings s;
+	settings_defaults(&s);
+	char *path = settings_default_path();
+	diag_set_quiet(true); /* the monitor says what is wrong with the file when it loads it */
+	settings_load(&s, path);
+	diag_set_quiet(false);
+	free(path);
+	char *out = NULL;
+	for (int i = 0; i < s.nhidden; i++) {
+		if (!str_has_prefix(s.hidden[i], "count:"))
+			continue;
+		char *more = xasprintf("%s%s%s", out ? out : "", out ? "," : "", s.hidden[i] + 6);
+		free(out);
+		out = more;
+	}
+	settings_free(&s);
+	return out;
 }

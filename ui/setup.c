@@ -35,14 +35,44 @@ static void metric_key(const struct profile *p, const struct prof_metric *m, cha
 	snprintf(key, len, "metric:%s/%s", p->name, m->name);
 }
 
+/* After the metrics: perf's metric groups for this CPU, to count or not (the run counts
+ * again with the new choice when setup closes). Asked of the run the first time. */
+static int ngroup_rows(struct tui *t)
+{
+	if (t->ncat_groups < 0)
+		t->ncat_groups = t->opt->catalogue ? t->opt->catalogue->groups(t->opt->catalogue->ctx, &t->cat_groups) : 0;
+	return t->ncat_groups;
+}
+
+static void group_key(const char *group, char *key, size_t len)
+{
+	snprintf(key, len, "count:%s", group);
+}
+
 static const char *const tri[] = { "auto", "on", "off" };
 static const char *const chars[] = { "auto", "UTF-8", "ASCII" };
 static const char *const bars[] = { "blocks", "pipes |", "hashes #" };
 static const char *const sparks[] = { "sweep (few bytes over ssh)", "scroll", "off" };
 
-static int nrows(const struct tui *t)
+static int nrows(struct tui *t)
 {
-	return S_PANES + t->npanes + nmetric_rows(t);
+	return S_PANES + t->npanes + nmetric_rows(t) + ngroup_rows(t);
+}
+
+/* A setting row past the panes: a metric to show, or a catalogue group to count. */
+static void item_line(struct tui *t, int r, char *line, size_t len)
+{
+	char key[256];
+	int g = r - S_PANES - t->npanes - nmetric_rows(t);
+	if (g >= 0) {
+		group_key(t->cat_groups[g], key, sizeof(key));
+		snprintf(line, len, "[%c] %s", settings_is_hidden(&t->set, key) ? 'x' : ' ', t->cat_groups[g]);
+		return;
+	}
+	const struct profile *prof;
+	const struct prof_metric *m = metric_row(t, r - S_PANES - t->npanes, &prof);
+	metric_key(prof, m, key, sizeof(key));
+	snprintf(line, len, "[%c] %s (%s)", settings_is_hidden(&t->set, key) ? ' ' : 'x', m->title, m->name);
 }
 
 static void setup_draw(struct tui *t)
@@ -50,7 +80,7 @@ static void setup_draw(struct tui *t)
 	int iy, ix, iw, ih;
 	crt_box(72, nrows(t) + 6, "Setup (Left/Right/Space change, Esc saves and closes)", &iy, &ix, &iw, &ih);
 	char line[160];
-	int rows = ih - 2; /* headings take two lines */
+	int rows = ih - 2 - (t->ncat_groups > 0); /* the headings' lines */
 	int first = ((struct scroll_view *)t->mode_data)->first >= rows ? ((struct scroll_view *)t->mode_data)->first - rows + 1 : 0;
 	int y = iy;
 	for (int r = first; r < nrows(t) && y < iy + ih; r++) {
@@ -58,6 +88,8 @@ static void setup_draw(struct tui *t)
 			crt_put(y++, ix, iw, R_DIALOG, "Panes shown:");
 		} else if (r == S_PANES + t->npanes) {
 			crt_put(y++, ix, iw, R_DIALOG, "Metrics shown:");
+		} else if (r == S_PANES + t->npanes + nmetric_rows(t) && t->ncat_groups > 0) {
+			crt_put(y++, ix, iw, R_DIALOG, "perf's metric groups counted (counting restarts on closing):");
 		}
 		if (y >= iy + ih)
 			break;
@@ -72,16 +104,26 @@ static void setup_draw(struct tui *t)
 				const struct upane *p = &t->panes[r - S_PANES];
 				snprintf(line, sizeof(line), "[%c] %s (%s)", p->hidden ? ' ' : 'x', p->title, p->key);
 			} else {
-				const struct profile *prof;
-				const struct prof_metric *m = metric_row(t, r - S_PANES - t->npanes, &prof);
-				char key[256];
-				metric_key(prof, m, key, sizeof(key));
-				snprintf(line, sizeof(line), "[%c] %s (%s)", settings_is_hidden(&t->set, key) ? ' ' : 'x',
-					 m->title, m->name);
+				item_line(t, r, line, sizeof(line));
 			}
 		}
 		crt_put(y++, ix, iw, r == ((struct scroll_view *)t->mode_data)->first ? R_FOCUS : R_DIALOG, line);
 	}
+}
+
+/* Count a catalogue group or not: refused while recording (counting again would end the
+ * recording's session); otherwise from when setup closes. */
+static void toggle_group(struct tui *t, int g)
+{
+	const struct ui_recording *rec = t->opt->recording;
+	if (rec && rec->active(rec->ctx)) {
+		tui_message(t, true, "stop recording (w) before changing what is counted");
+		return;
+	}
+	char key[256];
+	group_key(t->cat_groups[g], key, sizeof(key));
+	settings_set_hidden(&t->set, key, !settings_is_hidden(&t->set, key));
+	t->recount = true;
 }
 
 static void change(struct tui *t, int dir)
@@ -104,6 +146,8 @@ static void change(struct tui *t, int dir)
 			} else {
 				settings_set_hidden(&t->set, p->key, p->hidden);
 			}
+		} else if (r >= S_PANES + t->npanes + nmetric_rows(t)) {
+			toggle_group(t, r - S_PANES - t->npanes - nmetric_rows(t));
 		} else {
 			const struct profile *prof;
 			const struct prof_metric *m = metric_row(t, r - S_PANES - t->npanes, &prof);
@@ -128,6 +172,8 @@ static void setup_key(struct tui *t, int key)
 	case KEY_DOWN: if (((struct scroll_view *)t->mode_data)->first < nrows(t) - 1) ((struct scroll_view *)t->mode_data)->first++; break;
 	case KEY_LEFT: change(t, -1); break;
 	case KEY_RIGHT: case ' ': case '\r': case '\n': case KEY_ENTER: change(t, 1); break;
+	case KEY_HOME: ((struct scroll_view *)t->mode_data)->first = 0; break;
+	case KEY_END: ((struct scroll_view *)t->mode_data)->first = nrows(t) - 1; break;
 	case 27: case 'q': case 's': case KEY_F(2): case KEY_F(10):
 		ui_mode_leave(t);
 		char why[512];
@@ -135,6 +181,10 @@ static void setup_key(struct tui *t, int key)
 			tui_message(t, false, "settings saved to %s", t->settings_path);
 		else
 			tui_message(t, true, "settings not saved: %s", why);
+		if (t->recount && t->opt->catalogue) { /* the run counts again, this monitor ends */
+			t->opt->catalogue->recount(t->opt->catalogue->ctx);
+			t->quit = true;
+		}
 		break;
 	default: break;
 	}

@@ -127,6 +127,9 @@ struct tui {
 	char more[16]; /* " ↓45% ": the panes go on below the screen */
 	bool message_is_error;
 	bool quit;
+	char **cat_groups;  /* perf's metric groups for this CPU, once setup has asked */
+	int ncat_groups;    /* -1: not asked yet */
+	bool recount;       /* setup changed which of them are counted */
 	bool relayout; /* a key, a resize or a setting may have changed pane heights */
 	unsigned layout_gen;  /* layout_build's count: the panes were made again */
 	bool *on_screen;      /* per value slot: some pane not hidden shows it (what is counted) */

@@ -37,13 +37,28 @@ struct ui_recording { /* 'w': start and stop recording, and the header's "REC" *
 	void (*default_name)(char *buf, size_t len); /* a file name for a recording begun now */
 };
 
+/* perf's catalogue for this CPU, offered in setup: its metric groups (loaded when asked,
+ * sorted; the caller frees the names and the array; 0 where the CPU has no catalogue file),
+ * and a way to count the ones the settings now name (count_group=): the run starts
+ * counting again after the monitor quits. */
+struct ui_catalogue {
+	void *ctx;
+	int (*groups)(void *ctx, char ***names);
+	void (*recount)(void *ctx);
+};
+
 struct ui_options {
 	double interval_s;
 	const char *title;     /* profiles in use, for the header */
 	const char *machine;   /* demo machine name or host name */
 	const struct ui_recording *recording; /* or NULL: 'w' says recording is not available */
 	const struct ui_player *replay;       /* replaying a recording, or NULL */
+	const struct ui_catalogue *catalogue; /* or NULL: what is counted is fixed (-M, -p) */
 };
+
+/* The metric groups of perf's catalogue the settings file says to count (count_group=),
+ * comma-separated for -M's syntax, or NULL: read before the session is made. */
+char *ui_counted_groups(void);
 
 /* Start the terminal and make the monitor an output reading the session's frames (the
  * session is used only to change filters). NULL, after saying why on stderr, if the

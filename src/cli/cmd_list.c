@@ -3,11 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "engine/bind_model.h"
 #include "engine/catalog.h"
+#include "engine/metric_select.h"
 #include "cli/commands.h"
 #include "machine/encode.h"
 #include "machine/pcimap.h"
@@ -283,11 +283,6 @@ static int list_metrics(const struct machine *m, bool all)
 	return status;
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcasecmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* perf list metricgroups: each group a metric of this machine's profiles names (what -M
  * takes besides a metric's name), with how many metrics it holds. 1 as list metrics. */
 static int list_metricgroups(const struct machine *m)
@@ -298,23 +293,15 @@ static int list_metricgroups(const struct machine *m)
 	int nc = n > 0 && list_nprofiles ? (chosen = cand, n) : n > 0 ? catalog_select(cand, n, m, &chosen) : 0;
 	if (!list_nprofiles)
 		nc = catalog_add_perf(m, &chosen, nc);
-	char **names = NULL;
-	int nnames = 0;
-	for (int i = 0; i < nc; i++)
-		for (int j = 0; j < chosen[i]->nmetrics; j++)
-			for (char **g = chosen[i]->metrics[j].groups; g && *g; g++) {
-				names = xrealloc(names, sizeof(char *) * (size_t)(nnames + 1));
-				names[nnames++] = *g;
-			}
-	qsort(names, (size_t)nnames, sizeof(char *), by_name);
-	for (int i = 0; i < nnames;) {
-		int k = i;
-		while (k < nnames && !strcasecmp(names[k], names[i]))
-			k++;
-		fprintf(out, "%-32s %4d metric%s\n", names[i], k - i, k - i == 1 ? "" : "s");
-		i = k;
+	char **names;
+	int *sizes;
+	int ng = metrics_groups(chosen, nc, &names, &sizes);
+	for (int i = 0; i < ng; i++) {
+		fprintf(out, "%-32s %4d metric%s\n", names[i], sizes[i], sizes[i] == 1 ? "" : "s");
+		free(names[i]);
 	}
 	free(names);
+	free(sizes);
 	for (int i = 0; i < nc; i++)
 		profile_free(chosen[i]);
 	free(chosen);

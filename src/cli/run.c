@@ -137,24 +137,53 @@ static int load_profiles(const struct options *o, const struct machine *m, struc
 	return k;
 }
 
-/* A demo whose model names perf's catalogue metrics ([model] metrics = TopdownL1,...):
- * the catalogue's profile for its CPU, those chosen, beside the demo's profiles. The
- * new count. */
-static int demo_catalogue(const struct machine *m, const char *spec, struct profile ***profiles, int n)
+/* perf's catalogue for this CPU beside the profiles, its metrics chosen by a demo's model
+ * ([model] metrics = TopdownL1,...) and the monitor's settings (count_group=, from its
+ * setup screen: those this CPU's file has, a file written on another machine naming
+ * others). The new count. */
+static int catalogue_beside(const struct machine *m, const char *model_spec, const char *counted,
+			    struct profile ***profiles, int n)
 {
 	struct profile *p = catalog_perf_profile(m);
-	char *err;
 	if (!p)
-		return n; /* no catalogue built, or not for this CPU: the demo's own panes */
-	if (metrics_select(&p, 1, spec, &err) < 0) {
-		fprintf(stderr, "pmutop: warning: the demo model's metrics: %s\n", err);
-		free(err);
+		return n; /* no catalogue built, or not for this CPU: the profiles' own panes */
+	char *spec = xstrdup(model_spec ? model_spec : "");
+	char **words = str_split(counted ? counted : "", NULL);
+	for (char **w = words; *w; w++) {
+		for (char *c = *w; *c; c++)
+			*c = *c == ',' ? ' ' : *c;
+		char **each = str_split(*w, NULL);
+		for (char **e = each; *e; e++)
+			if (metrics_names(p, *e)) {
+				char *more = xasprintf("%s%s%s", spec, *spec ? "," : "", *e);
+				free(spec);
+				spec = more;
+			}
+		str_split_free(each);
+	}
+	str_split_free(words);
+	char *err;
+	if (!*spec || metrics_select(&p, 1, spec, &err) < 0) {
+		if (*spec) {
+			fprintf(stderr, "pmutop: warning: the demo model's metrics: %s\n", err);
+			free(err);
+		}
+		free(spec);
 		profile_free(p);
 		return n;
 	}
+	free(spec);
 	*profiles = xrealloc(*profiles, sizeof(**profiles) * (size_t)(n + 1));
 	(*profiles)[n] = p;
 	return n + 1;
+}
+
+/* The monitor alone chooses what is counted in setup: not batch, serve or record, a
+ * replay, -M or -p, which fix it. */
+static bool monitor_chooses(const struct options *o)
+{
+	return !o->batch && !o->serve_only && !o->record_only && !o->replay && !o->metrics && !o->nprofiles &&
+	       !o->dry_run && !o->rules;
 }
 
 /* -M: the chosen metrics, what they read and the events those need; the profiles with
@@ -308,7 +337,7 @@ static void rec_stop(void *ctx) { recorder_stop(ctx); }
 /* The outputs of a run: batch or the monitor (unless pmutop record), and a recorder
  * (recording now with -w, or idle for the monitor's 'w' key). */
 static int add_outputs(struct options *o, struct session *s, struct runloop *loop, struct replay *rp, char *title,
-		       size_t tlen, FILE **outfile)
+		       size_t tlen, FILE **outfile, const struct ui_catalogue *cat)
 {
 	struct output *rec = NULL;
 	if (!rp && (o->record || (!o->batch && !o->serve_only))) {
@@ -369,7 +398,7 @@ static int add_outputs(struct options *o, struct session *s, struct runloop *loo
 	recording = (struct ui_recording){ recorder_of(rec), rec_active, rec_status, rec_start, rec_stop,
 					   recorder_default_name };
 	uo = (struct ui_options){ .interval_s = o->delay, .title = title, .machine = rp ? host : o->demo,
-				  .recording = rec ? &recording : NULL, .replay = rp ? &player : NULL };
+				  .recording = rec ? &recording : NULL, .replay = rp ? &player : NULL, .catalogue = cat };
 	struct output *ui = ui_output_new(s, &uo);
 	if (!ui)
 		return -1;
@@ -407,6 +436,7 @@ struct run {
 	struct runloop loop;
 	FILE *outfile;
 	struct clock clk, *clock;
+	bool restart; /* the monitor's setup changed what is counted: count again */
 };
 
 /* The machine and its profiles: a recording's, a demo's, or a sysfs tree's. Returns 0,
@@ -463,8 +493,11 @@ static int run_machine(struct run *r)
 		return 1;
 	if (o->sim && !r->rp && !(r->model = o->model ? sim_model_load(o->model) : sim_model_default()))
 		return 1;
-	if (!o->metrics && !o->nprofiles && r->model && sim_model_metrics(r->model))
-		r->nprofiles = demo_catalogue(r->m, sim_model_metrics(r->model), &r->profiles, r->nprofiles);
+	const char *model_spec = !o->metrics && !o->nprofiles && r->model ? sim_model_metrics(r->model) : NULL;
+	char *counted = monitor_chooses(o) ? ui_counted_groups() : NULL;
+	if (model_spec || counted)
+		r->nprofiles = catalogue_beside(r->m, model_spec, counted, &r->profiles, r->nprofiles);
+	free(counted);
 	return o->metrics ? select_metrics(o, r->m, r->profiles, &r->nprofiles) : 0;
 }
 
@@ -535,6 +568,19 @@ static int run_sources(struct run *r)
 	return 0;
 }
 
+/* The monitor's setup asks for perf's metric groups for this CPU, and to count again. */
+static int cat_groups(void *ctx, char ***names)
+{
+	struct profile *p = catalog_perf_profile(((struct run *)ctx)->m);
+	*names = NULL;
+	if (!p)
+		return 0;
+	int n = metrics_groups(&p, 1, names, NULL);
+	profile_free(p);
+	return n;
+}
+static void cat_recount(void *ctx) { ((struct run *)ctx)->restart = true; }
+
 /* Count: the first frame primed, the outputs added, the loop run. The exit status. */
 static int run_loop(struct run *r, char *title, size_t tlen)
 {
@@ -554,7 +600,9 @@ static int run_loop(struct run *r, char *title, size_t tlen)
 	runloop_init(&r->loop, r->s, r->clock, o->delay, o->iterations);
 	if (r->rp)
 		runloop_set_pacer(&r->loop, replay_pacer, r->rp, o->batch);
-	if (add_outputs(o, r->s, &r->loop, r->rp, title, tlen, &r->outfile) < 0)
+	static struct ui_catalogue cat;
+	cat = (struct ui_catalogue){ r, cat_groups, cat_recount };
+	if (add_outputs(o, r->s, &r->loop, r->rp, title, tlen, &r->outfile, monitor_chooses(o) ? &cat : NULL) < 0)
 		return 1;
 	/* start-up (discovery, every profile's parse, the encodings) freed more than the run
 	 * keeps, in holes below the heap's top that free() cannot give back: give their pages
@@ -587,7 +635,7 @@ static int run_done(struct run *r, int status)
 	return status;
 }
 
-int pmutop_run(struct options *o)
+static int run_once(struct options *o, bool *restart)
 {
 	struct run r = { .o = o };
 	r.clock = &r.clk;
@@ -611,5 +659,18 @@ int pmutop_run(struct options *o)
 	status = r.rp ? run_replay(&r) : run_sources(&r);
 	if (!status)
 		status = run_loop(&r, title, sizeof(title));
+	*restart = r.restart;
 	return run_done(&r, status);
+}
+
+int pmutop_run(struct options *o)
+{
+	const struct options given = *o; /* a run fills in some (a demo's model): start afresh */
+	for (;;) {
+		bool restart = false;
+		int status = run_once(o, &restart);
+		if (!restart || status)
+			return status;
+		*o = given;
+	}
 }

@@ -147,3 +147,45 @@ void metrics_choose_exactly(struct profile *p, const char *names)
 	p->selecting = true;
 	want_events(p);
 }
+
+bool metrics_names(const struct profile *p, const char *word)
+{
+	for (int mi = 0; mi < p->nmetrics; mi++)
+		if (names_metric(&p->metrics[mi], word))
+			return true;
+	return false;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcasecmp(*(char *const *)a, *(char *const *)b);
+}
+
+int metrics_groups(struct profile *const *ps, int n, char ***names, int **sizes)
+{
+	const char **all = NULL;
+	int nall = 0;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < ps[i]->nmetrics; j++)
+			for (char **g = ps[i]->metrics[j].groups; g && *g; g++) {
+				all = xrealloc(all, sizeof(char *) * (size_t)(nall + 1));
+				all[nall++] = *g;
+			}
+	qsort(all, (size_t)nall, sizeof(char *), by_name);
+	*names = xcalloc((size_t)nall + 1, sizeof(char *));
+	if (sizes)
+		*sizes = xcalloc((size_t)nall + 1, sizeof(int));
+	int k = 0;
+	for (int i = 0; i < nall;) {
+		int j = i;
+		while (j < nall && !strcasecmp(all[j], all[i]))
+			j++;
+		(*names)[k] = xstrdup(all[i]);
+		if (sizes)
+			(*sizes)[k] = j - i;
+		k++;
+		i = j;
+	}
+	free(all);
+	return k;
+}

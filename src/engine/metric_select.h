@@ -3,6 +3,8 @@
 #ifndef PMUTOP_METRIC_SELECT_H
 #define PMUTOP_METRIC_SELECT_H
 
+#include <stdbool.h>
+
 struct profile;
 
 /* Chooses, in each of the n profiles, the metrics spec names ("TopdownL1,ucf.mem_read_bw":
@@ -18,5 +20,12 @@ char *metrics_chosen(const struct profile *p);
 /* Choose exactly these metrics of p (metrics_chosen's list; names p lacks are ignored)
  * and the events they read, as metrics_select does. */
 void metrics_choose_exactly(struct profile *p, const char *names);
+
+/* Whether word names one of p's metrics or metric groups, as -M takes it. */
+bool metrics_names(const struct profile *p, const char *word);
+/* Every metric group the n profiles' metrics name, sorted (case aside), each once, into
+ * *names (malloc'd, as the array), and into *sizes (malloc'd, if sizes) how many metrics
+ * each holds; the count. */
+int metrics_groups(struct profile *const *ps, int n, char ***names, int **sizes);
 
 #endif
