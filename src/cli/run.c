@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -437,6 +438,7 @@ struct run {
 	FILE *outfile;
 	struct clock clk, *clock;
 	bool restart; /* the monitor's setup changed what is counted: count again */
+	char *model_metrics; /* a demo model's catalogue metrics, counted whatever setup says */
 };
 
 /* The machine and its profiles: a recording's, a demo's, or a sysfs tree's. Returns 0,
@@ -494,6 +496,7 @@ static int run_machine(struct run *r)
 	if (o->sim && !r->rp && !(r->model = o->model ? sim_model_load(o->model) : sim_model_default()))
 		return 1;
 	const char *model_spec = !o->metrics && !o->nprofiles && r->model ? sim_model_metrics(r->model) : NULL;
+	r->model_metrics = model_spec ? xstrdup(model_spec) : NULL;
 	char *counted = monitor_chooses(o) ? ui_counted_groups() : NULL;
 	if (model_spec || counted)
 		r->nprofiles = catalogue_beside(r->m, model_spec, counted, &r->profiles, r->nprofiles);
@@ -568,16 +571,34 @@ static int run_sources(struct run *r)
 	return 0;
 }
 
-/* The monitor's setup asks for perf's metric groups for this CPU, and to count again. */
+/* The monitor's setup asks for perf's metric groups for this CPU, and to count again.
+ * A demo model's own (the SPR demo's TopdownL1-3) are counted whatever setup says: not
+ * offered, where an empty box would say they are not. */
 static int cat_groups(void *ctx, char ***names)
 {
-	struct profile *p = catalog_perf_profile(((struct run *)ctx)->m);
+	struct run *r = ctx;
+	struct profile *p = catalog_perf_profile(r->m);
 	*names = NULL;
 	if (!p)
 		return 0;
-	int n = metrics_groups(&p, 1, names, NULL);
+	int n = metrics_groups(&p, 1, names, NULL), kept = 0;
 	profile_free(p);
-	return n;
+	char *spec = xstrdup(r->model_metrics ? r->model_metrics : "");
+	for (char *c = spec; *c; c++)
+		*c = *c == ',' ? ' ' : *c;
+	char **fixed = str_split(spec, NULL);
+	for (int i = 0; i < n; i++) {
+		bool own = false;
+		for (char **f = fixed; *f && !own; f++)
+			own = !strcasecmp(*f, (*names)[i]);
+		if (own)
+			free((*names)[i]);
+		else
+			(*names)[kept++] = (*names)[i];
+	}
+	str_split_free(fixed);
+	free(spec);
+	return kept;
 }
 static void cat_recount(void *ctx) { ((struct run *)ctx)->restart = true; }
 
@@ -632,6 +653,7 @@ static int run_done(struct run *r, int status)
 	free(r->demo_dir);
 	free(r->demo_model);
 	free(r->default_model);
+	free(r->model_metrics);
 	return status;
 }
 
