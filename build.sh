@@ -11,8 +11,8 @@
 #   ./build.sh arm64      ... and an arm64 build (Debian's cross toolchain) in build-arm64/,
 #                         its tests under qemu-user against this build (tests/arm64.sh)
 #   ./build.sh deb [ARCH...]     ... the Debian packages (this machine's architecture and
-#                         arm64 unless named) in build-deb/, lintian, then this one's
-#                         installed, run and purged (tests/debian.sh)
+#                         arm64 unless named) in build-deb/, lintian, then each
+#                         installed, run (arm64's under qemu) and purged (tests/debian.sh)
 #   ./build.sh static [ARCH...]  ... one file to copy: dist/pmutop-*-static-ARCH.tar.gz,
 #                         pmutop linked statically (amd64 and arm64 unless named), each run
 #                         where no library is (tests/static.sh: an empty root, qemu-aarch64)
@@ -137,7 +137,10 @@ deb)
     # from a pristine copy of the tree with debian/; the Check tests ran in ./build.sh
     # check (nocheck here: a package built by hand, dpkg-buildpackage -b, runs them)
     shift
-    [ $# -gt 0 ] || set -- "$(dpkg --print-architecture)" arm64
+    if [ $# -eq 0 ]; then # this machine's, and arm64's where that is another
+        set -- "$(dpkg --print-architecture)"
+        [ "$1" = arm64 ] || set -- "$1" arm64
+    fi
     rm -rf build-deb && mkdir -p build-deb
     make -s distdir distdir=build-deb/pmutop > /dev/null
     debs=""
