@@ -957,6 +957,30 @@ if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
     if grep -q "count_group" "$HOME/.config/pmutop/pmutoprc"; then fail "setup groups: still in the settings"; else ok; fi
     keys q
     quit_ok "setup groups, unchosen, quit"
+    # a group this CPU's catalogue lacks (a typo, or a file from another machine) is said
+    # in the error view, not dropped silently; the others are counted
+    printf 'count_group=TopdownL1\ncount_group=TopdownL9\n' > "$HOME/.config/pmutop/pmutoprc"
+    start 120 50 LANG=C.UTF-8
+    see "setup groups: the known one counted" "+ perf-sapphirerapids"
+    see "setup groups: an unknown one warned of" "1 warning: press e"
+    keys e
+    see "setup groups: the warning names it" "count_group=TopdownL9: perf-sapphirerapids has no metric group"
+    keys Escape q
+    quit_ok "setup groups, unknown, quit"
+    rm -f "$HOME/.config/pmutop/pmutoprc"
+    # find ('/') past what is counted: perf's catalogue, by words of a description; setup
+    # opens on the smallest group holding the metric, and Space counts it
+    start 120 50 LANG=C.UTF-8
+    keys /; text "dram bandwidth"; keys Enter
+    see "find: a catalogue metric not counted" "tma_mem_bandwidth is not counted"
+    see "find: the smallest group holding it" "Space counts it with perf's group tma_dram_bound_group (2 metrics)"
+    keys Space Escape
+    see "find: its group counted" "+ perf-sapphirerapids"
+    keys /; text tma_mem_bandwidth; keys Enter
+    see "find: found, counted" "found tma_mem_bandwidth in "
+    keys q
+    quit_ok "find in the catalogue quit"
+    rm -f "$HOME/.config/pmutop/pmutoprc"
     # perf's long names (45 characters) where a pane has no bars: each row keeps what
     # tells it from the others (l1d, l2, l3 fill; with and without core_), cut in the
     # middle only past the room before its value, "~" in ASCII

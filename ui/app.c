@@ -41,7 +41,7 @@ static void focus_pane(struct tui *t, int dir, bool to_last_row)
 
 static void cmd_quit(struct tui *t) { t->quit = true; }
 static void cmd_help(struct tui *t) { ui_mode_enter(t, &help_mode, xcalloc(1, sizeof(struct scroll_view))); }
-static void cmd_setup(struct tui *t) { ui_mode_enter(t, &setup_mode, xcalloc(1, sizeof(struct scroll_view))); }
+static void cmd_setup(struct tui *t) { setup_open(t); }
 static void cmd_errors(struct tui *t) { ui_mode_enter(t, &errors_mode, xcalloc(1, sizeof(struct scroll_view))); }
 
 /* What the focused row's metric is (a table's row is of all its metrics: help instead). */
@@ -262,7 +262,7 @@ static const struct command commands[] = {
 	{ { 'f', KEY_F(4) }, "F4 f", "filter editor for the focused row's group", cmd_filter },
 	{ { 's', KEY_F(2) }, "F2 s", "setup: colours, characters, bars, panes (saved)", cmd_setup },
 	{ { 'e' }, "e", "errors: groups that failed and why, warnings", cmd_errors },
-	{ { '/', KEY_F(3) }, "F3 /", "find a metric by name, or by words of its description", cmd_find },
+	{ { '/', KEY_F(3) }, "F3 /", "find a metric by name or words of its description (perf's catalogue too)", cmd_find },
 	{ { 'n' }, "n", "find the next match", cmd_find_next },
 	{ { 'w' }, "w", "record to pmutop-DATE-TIME.pmrec, or stop (replay: -r)", cmd_record },
 	{ { CTRL('l') }, "Ctrl-L", "redraw the screen", cmd_redraw },

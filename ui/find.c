@@ -1,5 +1,5 @@
 /* find.c - '/' (F3) and 'n': the next metric whose name, title, perf's name or perf's
- * description holds the words. */
+ * description holds the words; where none counted does, one of perf's catalogue. */
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -24,6 +24,58 @@ static bool matches(const struct prof_metric *m, const char *text)
 		if (!strcasestr(m->description, w))
 			return false;
 	return n > 0;
+}
+
+/* How many of p's metrics are in group g. */
+static int group_size(const struct profile *p, const char *g)
+{
+	int n = 0;
+	for (int i = 0; i < p->nmetrics; i++)
+		for (char **h = p->metrics[i].groups; h && *h; h++)
+			n += !strcasecmp(*h, g);
+	return n;
+}
+
+/* Setup opened on the smallest group setup offers that holds m (counting it counts the
+ * fewest others), saying why; whether one did. */
+static bool offer_group(struct tui *t, const struct profile *p, const struct prof_metric *m, const char *name)
+{
+	bool tried[64] = { false };
+	for (;;) {
+		int best = -1, best_size = 0;
+		for (int g = 0; g < 64 && m->groups && m->groups[g]; g++) {
+			int size = tried[g] ? 0 : group_size(p, m->groups[g]);
+			if (size && (best < 0 || size < best_size))
+				best = g, best_size = size;
+		}
+		if (best < 0)
+			return false;
+		tried[best] = true;
+		char note[160];
+		snprintf(note, sizeof(note), "%s is not counted.\nSpace counts it with perf's group %s (%d metric%s).",
+			 name, m->groups[best], best_size, best_size == 1 ? "" : "s");
+		if (setup_open_at_group(t, m->groups[best], note))
+			return true;
+	}
+}
+
+/* Not counted, but in perf's catalogue for this CPU: setup opens on a group that holds
+ * it, for Space to count (or -M names it, where no offered group does). Whether one
+ * matched. */
+static bool find_in_catalogue(struct tui *t)
+{
+	const struct ui_catalogue *cat = t->opt->catalogue;
+	const struct profile *p = cat && cat->profile ? cat->profile(cat->ctx) : NULL;
+	for (int i = 0; p && i < p->nmetrics; i++) {
+		const struct prof_metric *m = &p->metrics[i];
+		if (!matches(m, t->find))
+			continue;
+		const char *name = m->perf_name ? m->perf_name : m->name;
+		if (!offer_group(t, p, m, name))
+			tui_message(t, false, "%s is not counted: pmutop -M %s counts it", name, name);
+		return true;
+	}
+	return false;
 }
 
 /* Metrics in screen order, pane by pane: from the one after the last match, round to it
@@ -67,7 +119,8 @@ void find_next(struct tui *t)
 			    was_hidden ? ", a hidden pane" : "");
 		return;
 	}
-	tui_message(t, true, "no metric matches '%s'", t->find);
+	if (!find_in_catalogue(t))
+		tui_message(t, true, "no metric matches '%s'", t->find);
 }
 
 static void find_key(struct tui *t, int key)

@@ -4,6 +4,8 @@
 #ifndef PMUTOP_MODE_H
 #define PMUTOP_MODE_H
 
+#include <stdbool.h>
+
 struct tui;
 
 /* Each mode keeps its state in t->mode_data (tmux: a mode's data pointer), given to
@@ -32,6 +34,12 @@ struct metric_view {
 };
 
 extern const struct ui_mode help_mode, setup_mode, errors_mode, filter_mode, find_mode, jump_mode, metric_mode;
+
+/* setup.c: open setup at its first row, or on perf's metric group named group (its row
+ * offered to count) with a note above the rows saying why; false where setup does not
+ * offer that group. */
+void setup_open(struct tui *t);
+bool setup_open_at_group(struct tui *t, const char *group, const char *note);
 
 /* Put a mode on top of the panes with its data (leaving the one there, and freeing its
  * data), or go back to the panes. */

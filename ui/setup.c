@@ -2,12 +2,19 @@
  * Changes apply at once and are saved when the screen closes. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
 #include "mode.h"
 #include "tui.h"
 #include "base/util.h"
 
 enum { S_COLOUR, S_CHARS, S_BARS, S_SPARK, S_MOUSE, S_PANES };
+
+struct setup_view {
+	struct scroll_view v; /* first: the row focused */
+	char note[160];       /* why setup opened there (find), lines above the rows, or "" */
+};
 
 /* After the panes: every metric of every profile in use, to show or hide. */
 static int nmetric_rows(const struct tui *t)
@@ -80,9 +87,17 @@ static void setup_draw(struct tui *t)
 	int iy, ix, iw, ih;
 	crt_box(72, nrows(t) + 6, "Setup (Left/Right/Space change, Esc saves and closes)", &iy, &ix, &iw, &ih);
 	char line[160];
-	int rows = ih - 2 - (t->ncat_groups > 0); /* the headings' lines */
+	const char *note = ((struct setup_view *)t->mode_data)->note;
+	int y = iy, noted = 0;
+	for (const char *n = note; *n; noted++) { /* its lines */
+		const char *end = strchr(n, '\n');
+		int len = end ? (int)(end - n) : (int)strlen(n);
+		snprintf(line, sizeof(line), "%.*s", len, n);
+		crt_put(y++, ix, iw, R_DIALOG, line);
+		n += len + (end != NULL);
+	}
+	int rows = ih - 2 - noted - (t->ncat_groups > 0); /* the headings' lines */
 	int first = ((struct scroll_view *)t->mode_data)->first >= rows ? ((struct scroll_view *)t->mode_data)->first - rows + 1 : 0;
-	int y = iy;
 	for (int r = first; r < nrows(t) && y < iy + ih; r++) {
 		if (r == S_PANES) {
 			crt_put(y++, ix, iw, R_DIALOG, "Panes shown:");
@@ -191,3 +206,22 @@ static void setup_key(struct tui *t, int key)
 }
 
 const struct ui_mode setup_mode = { "setup", setup_draw, setup_key, NULL };
+
+void setup_open(struct tui *t)
+{
+	ui_mode_enter(t, &setup_mode, xcalloc(1, sizeof(struct setup_view)));
+}
+
+bool setup_open_at_group(struct tui *t, const char *group, const char *note)
+{
+	int n = ngroup_rows(t);
+	for (int g = 0; g < n; g++)
+		if (!strcasecmp(t->cat_groups[g], group)) {
+			struct setup_view *v = xcalloc(1, sizeof(*v));
+			v->v.first = S_PANES + t->npanes + nmetric_rows(t) + g;
+			snprintf(v->note, sizeof(v->note), "%s", note);
+			ui_mode_enter(t, &setup_mode, v);
+			return true;
+		}
+	return false;
+}

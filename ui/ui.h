@@ -37,13 +37,16 @@ struct ui_recording { /* 'w': start and stop recording, and the header's "REC" *
 	void (*default_name)(char *buf, size_t len); /* a file name for a recording begun now */
 };
 
-/* perf's catalogue for this CPU, offered in setup: its metric groups (loaded when asked,
- * sorted; the caller frees the names and the array; 0 where the CPU has no catalogue file),
- * and a way to count the ones the settings now name (count_group=): the run starts
- * counting again after the monitor quits. */
+/* perf's catalogue for this CPU, offered in setup and to find ('/'): its metric groups
+ * (loaded when asked, sorted; the caller frees the names and the array; 0 where the CPU
+ * has no catalogue file), the catalogue itself (loaded when first asked and kept by the
+ * run; NULL where there is none), and a way to count the groups the settings now name
+ * (count_group=): the run starts counting again after the monitor quits. */
+struct profile;
 struct ui_catalogue {
 	void *ctx;
 	int (*groups)(void *ctx, char ***names);
+	const struct profile *(*profile)(void *ctx);
 	void (*recount)(void *ctx);
 };
 

@@ -159,6 +159,10 @@ static int catalogue_beside(const struct machine *m, const char *model_spec, con
 				char *more = xasprintf("%s%s%s", spec, *spec ? "," : "", *e);
 				free(spec);
 				spec = more;
+			} else { /* kept in the file for the machines whose CPU has it, but said */
+				diag_warn("settings: count_group=%s: %s has no metric group or metric of that name "
+					  "(not counted here; see pmutop list metricgroups -p perf)",
+					  *e, p->name);
 			}
 		str_split_free(each);
 	}
@@ -439,6 +443,8 @@ struct run {
 	struct clock clk, *clock;
 	bool restart; /* the monitor's setup changed what is counted: count again */
 	char *model_metrics; /* a demo model's catalogue metrics, counted whatever setup says */
+	struct profile *catalogue; /* this CPU's, for setup and find: loaded when first asked */
+	bool catalogue_loaded;
 };
 
 /* The machine and its profiles: a recording's, a demo's, or a sysfs tree's. Returns 0,
@@ -574,15 +580,23 @@ static int run_sources(struct run *r)
 /* The monitor's setup asks for perf's metric groups for this CPU, and to count again.
  * A demo model's own (the SPR demo's TopdownL1-3) are counted whatever setup says: not
  * offered, where an empty box would say they are not. */
+static const struct profile *cat_profile(void *ctx)
+{
+	struct run *r = ctx;
+	if (!r->catalogue_loaded)
+		r->catalogue = catalog_perf_profile(r->m);
+	r->catalogue_loaded = true;
+	return r->catalogue;
+}
+
 static int cat_groups(void *ctx, char ***names)
 {
 	struct run *r = ctx;
-	struct profile *p = catalog_perf_profile(r->m);
+	struct profile *p = (struct profile *)cat_profile(r);
 	*names = NULL;
 	if (!p)
 		return 0;
 	int n = metrics_groups(&p, 1, names, NULL), kept = 0;
-	profile_free(p);
 	char *spec = xstrdup(r->model_metrics ? r->model_metrics : "");
 	for (char *c = spec; *c; c++)
 		*c = *c == ',' ? ' ' : *c;
@@ -622,7 +636,7 @@ static int run_loop(struct run *r, char *title, size_t tlen)
 	if (r->rp)
 		runloop_set_pacer(&r->loop, replay_pacer, r->rp, o->batch);
 	static struct ui_catalogue cat;
-	cat = (struct ui_catalogue){ r, cat_groups, cat_recount };
+	cat = (struct ui_catalogue){ r, cat_groups, cat_profile, cat_recount };
 	if (add_outputs(o, r->s, &r->loop, r->rp, title, tlen, &r->outfile, monitor_chooses(o) ? &cat : NULL) < 0)
 		return 1;
 	/* start-up (discovery, every profile's parse, the encodings) freed more than the run
@@ -654,6 +668,8 @@ static int run_done(struct run *r, int status)
 	free(r->demo_model);
 	free(r->default_model);
 	free(r->model_metrics);
+	if (r->catalogue)
+		profile_free(r->catalogue);
 	return status;
 }
 
