@@ -258,7 +258,11 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 	for (int i = 0; i < p->ninst; i++)
 		p->ititle[i] = block_title(s, p->inst[i]);
 	pane_missing(p, s, prof, def);
-	p->hidden = settings_is_hidden(&t->set, p->key) || p->nothing;
+	p->hidden_by_default = def ? def->hidden : !strcmp(key, "other");
+	char *show = xasprintf("show:%s", p->key);
+	p->hidden = (p->hidden_by_default ? !settings_is_hidden(&t->set, show) : settings_is_hidden(&t->set, p->key)) ||
+		    p->nothing;
+	free(show);
 	p->sort = -1;
 	if (def)
 		p->letters = def->letters;
@@ -353,12 +357,8 @@ void layout_build(struct tui *t)
 			}
 			if (nm) {
 				char *title = xasprintf("%s: other metrics", prof->title);
-				add_pane(t, pi, "other", title, "values", nm, midx, NULL);
+				add_pane(t, pi, "other", title, "values", nm, midx, NULL); /* hidden by default */
 				free(title);
-				struct upane *p = &t->panes[t->npanes - 1];
-				char *show = xasprintf("show:%s", p->key);
-				p->hidden = !settings_is_hidden(&t->set, show);
-				free(show);
 			}
 			free(midx);
 		}

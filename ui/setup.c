@@ -154,7 +154,7 @@ static void change(struct tui *t, int dir)
 		if (r < S_PANES + t->npanes) {
 			struct upane *p = &t->panes[r - S_PANES];
 			p->hidden = !p->hidden;
-			if (str_has_suffix(p->key, "/other")) { /* hidden by default: remember showing */
+			if (p->hidden_by_default) { /* remember showing it */
 				char *show = xasprintf("show:%s", p->key);
 				settings_set_hidden(&t->set, show, !p->hidden);
 				free(show);

@@ -80,6 +80,7 @@ struct upane {
 	int sort;      /* stacked per-CPU rows sorted by this metric (descending), -1: by CPU */
 	int *sort_pos; /* per instance name: its place in the last sorted order */
 	bool hidden;
+	bool hidden_by_default; /* "other" panes and 'hidden = yes': setup keeps show:KEY */
 	bool nothing; /* an always-used profile's pane that found nothing here: not shown */
 	char *missing; /* why the pane is empty ("no PMU matches 'power'"), or NULL */
 	/* from the last layout */

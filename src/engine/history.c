@@ -74,7 +74,9 @@ void history_push(struct history *h, const struct frame *f)
 		float x = v->state == VS_OK ? (float)v->value : NAN;
 		if (!isnan(x) || h->rows[k])
 			row(h, k)[h->head] = narrow(x);
-		x = h->rows[k] ? widen(h->rows[k][h->head]) : NAN; /* as held */
+		if (!h->rows[k]) /* never had a value (a pane hidden, a PMU lacking): no maximum */
+			continue;
+		x = widen(h->rows[k][h->head]); /* as held */
 		/* the window's maximum: a new one, or one that ages out (then look again) */
 		if (!isnan(x) && x >= h->max[k]) {
 			h->max[k] = x;

@@ -49,11 +49,12 @@ static void need_value(struct need_walk *w, int k)
 		need_value(w, vi->thresh[2 * i + 1]);
 }
 
-static void pause_instance(struct instance *inst)
+static void pause_instance(struct instance *inst, uint64_t nsamples)
 {
 	inst->source->ops->close(inst->source, inst);
 	inst->opened = false;
 	inst->paused = true;
+	inst->paused_at = nsamples;
 }
 
 /* Opened again as a gone device is when it is back: this read primes the counters, the
@@ -84,7 +85,7 @@ void session_need_values(struct session *s, const bool *shown)
 		if (inst->nmembers || inst->nparts || !inst->ncounters || !inst->source)
 			continue;
 		if (shown && !w.inst[i] && inst->opened)
-			pause_instance(inst);
+			pause_instance(inst, s->nsamples);
 		else if ((!shown || w.inst[i]) && inst->paused)
 			resume_instance(s, inst);
 	}

@@ -554,8 +554,12 @@ static void pane_key(struct loader *L, const char *name, const char *value)
 				strncat(l, s, 1);
 		free(pn->letters);
 		pn->letters = l;
+	} else if (!strcmp(name, "hidden")) {
+		if (!prof_parse_bool(value, &pn->hidden))
+			lerror(L, L->in.line, value_column(L), "hidden must be yes or no");
 	} else {
-		lerror(L, L->in.line, 0, "unknown key '%s' in [pane %s] (known: title, style, metrics, detail, letters, missing)", name,
+		lerror(L, L->in.line, 0,
+		       "unknown key '%s' in [pane %s] (known: title, style, metrics, detail, letters, missing, hidden)", name,
 		       pn->name);
 	}
 }

@@ -180,6 +180,7 @@ struct prof_pane {
 	char **detail;  /* shown when the pane is expanded (TopDown level 2) */
 	char *missing;  /* what to say when nothing binds ("TopDown unavailable: no core PMU") */
 	char *letters;  /* one per metric then per detail metric, for monochrome stacked bars */
+	bool hidden;    /* 'hidden = yes': not shown (nor counted) until setup shows it */
 	int line;
 	int metrics_line, detail_line; /* where 'metrics =' and 'detail =' were (last seen) */
 };

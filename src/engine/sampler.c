@@ -302,6 +302,13 @@ static const double *with_extras(struct session *s, const struct value_info *vi,
 	return s->import_vars;
 }
 
+/* Closed because no output shows it, long enough that both frame buffers hold that:
+ * nothing of it changes until it is opened again. */
+static bool settled(const struct session *s, const struct instance *inst)
+{
+	return inst->paused && s->nsamples >= inst->paused_at + 2;
+}
+
 /* Every metric value from its instance's event values, states and coverage; a sum's
  * member's only when an output reads it. */
 static void evaluate_values(struct session *s, struct frame_value *fvs, double elapsed)
@@ -309,6 +316,8 @@ static void evaluate_values(struct session *s, struct frame_value *fvs, double e
 	for (int k = 0; k < s->nvalues; k++) {
 		const struct value_info *vi = &s->vinfo[k];
 		struct frame_value *v = &fvs[k];
+		if (!vi->parts && settled(s, &s->inst[vi->instance]))
+			continue;
 		if (vi->detail && s->skip_details) { /* no output reads it: not worth a formula */
 			v->state = VS_NO_VALUE;
 			v->value = NAN;
@@ -414,7 +423,7 @@ const struct frame *session_sample(struct session *s, uint64_t now_ns)
 	for (int i = 0; i < s->ninstances; i++) {
 		if (s->inst[i].nparts)
 			blend_state(&s->inst[i], &fis[i], fis);
-		else
+		else if (!settled(s, &s->inst[i]))
 			instance_vars(s, &s->inst[i], elapsed, fcs, &fis[i]);
 	}
 	for (int i = 0; i < s->ninstances; i++)

@@ -141,6 +141,8 @@ struct instance {
 			    * offline): left out of its aggregates, not summed as zeros */
 	bool gone;         /* its device stopped answering: closed, tried again at retry_ns */
 	bool paused;       /* closed: no output shows what it counts (engine/pause.c) */
+	uint64_t paused_at; /* the session's sample count then: two frames later both frame
+			     * buffers hold its closed state, and sampling passes it by */
 	int read_errno;    /* this refresh's read failed whole (a source may say so as late
 			    * as its read_done); ENODEV: the device is gone */
 	uint64_t retry_ns;

@@ -40,6 +40,8 @@ struct sim_counter {
  * the model's rates read the CPU, else one for all. */
 struct sim_instance {
 	struct sim_counter *counters;
+	int ncounters;
+	const struct sim_section *sec; /* whose rates the counters read (released at close) */
 	struct sim_point **points; /* the section's (sim_point_at), or its own without one */
 	struct sim_point *own;
 	int npoints;
@@ -117,6 +119,10 @@ static struct sim_instance *sim_instance_new(const struct sim_source *ss, const 
 		sim_section_note_units(sec, inst->socket, units_on_socket(ss->model, m, sec, inst->socket));
 	struct sim_instance *si = xcalloc(1, sizeof(*si));
 	si->counters = xcalloc((size_t)(inst->ncounters ? inst->ncounters : 1), sizeof(*si->counters));
+	si->ncounters = inst->ncounters;
+	si->sec = sec;
+	for (int k = 0; k < inst->ncounters; k++)
+		si->counters[k].rate = -1;
 	bool per_cpu = sim_section_reads_cpu(sec) && inst->cpus.n > 1;
 	si->npoints = per_cpu ? inst->cpus.n : 1;
 	si->points = xcalloc((size_t)si->npoints, sizeof(*si->points));
@@ -135,6 +141,9 @@ static void sim_instance_free(struct sim_instance *si)
 {
 	if (!si)
 		return;
+	for (int k = 0; k < si->ncounters; k++) /* what no open counter reads is not evaluated */
+		if (si->counters[k].rate >= 0)
+			sim_rate_release(si->sec, si->counters[k].rate);
 	if (si->own)
 		sim_point_release(si->own);
 	free(si->own);

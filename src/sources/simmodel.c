@@ -84,6 +84,7 @@ struct sim_section {
 				  * is left out of the cache key (TopDown's 144 CPUs share one) */
 	unsigned gen; /* moves when a rate is first needed: points compare it (sim_point) */
 	uint8_t *reads; /* per rate: READS_CPU | READS_T (rate_reads) */
+	int *readers; /* per rate: the open counters that read it (sim_rate_index) */
 	bool *needed; /* per rate: a counter reads it, or a rate that one reads: points
 		       * evaluate only these (a model of perf's whole catalogue names a hundred
 		       * rates a CPU, of which a demo's panes read a few) */
@@ -453,6 +454,7 @@ static void finish(struct sim_model *m)
 	for (int i = 0; i < m->nsections; i++) {
 		struct sim_section *sec = &m->sections[i];
 		sec->needed = xcalloc((size_t)sec->nrates + 1, sizeof(bool));
+		sec->readers = xcalloc((size_t)sec->nrates + 1, sizeof(int));
 		for (int r = 0; r < sec->nrates; r++)
 			if (sec->rates[r].expr)
 				expr_foreach_var(sec->rates[r].expr, mark_use, sec);
@@ -540,6 +542,7 @@ void sim_model_free(struct sim_model *m)
 		sim_point_release(&s->last);
 		free(s->by_name);
 		free(s->needed);
+		free(s->readers);
 		free(s->reads);
 		for (int list = 0; list < RATES_NLISTS; list++)
 			free(s->lists[list]);
@@ -660,8 +663,25 @@ int sim_rate_index(const struct sim_section *sec, const char *event)
 	}
 	if (lo >= sec->nrates || strcmp(sec->rates[sec->by_name[lo]].event, event))
 		return -1;
-	need_rate((struct sim_section *)sec, sec->by_name[lo]); /* the model's, shared: found is read */
+	struct sim_section *shared = (struct sim_section *)sec; /* the model's: found is read */
+	shared->readers[sec->by_name[lo]]++;
+	need_rate(shared, sec->by_name[lo]);
 	return sec->by_name[lo];
+}
+
+/* A counter that read rate closes; when none reads it, the needed rates are those the
+ * others read (a hidden pane's counters leave the points' work with them). */
+void sim_rate_release(const struct sim_section *csec, int rate)
+{
+	struct sim_section *sec = (struct sim_section *)csec;
+	if (!sec || rate < 0 || rate >= sec->nrates || sec->readers[rate] <= 0 || --sec->readers[rate])
+		return;
+	memset(sec->needed, 0, sizeof(bool) * (size_t)sec->nrates);
+	for (int r = 0; r < sec->nrates; r++)
+		if (sec->readers[r])
+			need_rate(sec, r);
+	fill_lists(sec);
+	sec->gen++;
 }
 
 /* A point evaluates the list of rates that vary with t each time, the next list once. */

@@ -65,8 +65,11 @@ const struct sim_section *sim_model_section(const struct sim_model *m, const cha
  * the socket; sim_section_note_units() says it. */
 bool sim_section_reads_units(const struct sim_section *sec, int socket);
 void sim_section_note_units(const struct sim_section *sec, int socket, int n);
-/* Which rate of sec an event uses (resolved once, at open), or -1 for the default. */
+/* Which rate of sec an event uses (resolved once, at open), or -1 for the default: from
+ * then on the section's points evaluate it (and what it reads), until as many
+ * sim_rate_release() calls say no counter reads it any more. */
 int sim_rate_index(const struct sim_section *sec, const char *event);
+void sim_rate_release(const struct sim_section *sec, int rate);
 /* Events per second of an event at time t for a PMU on socket (index and cpu as the
  * model names them); rate is from sim_rate_index(). */
 double sim_rate(const struct sim_section *sec, int rate, const char *event, double t, int socket, int index, int cpu);
