@@ -7,7 +7,8 @@
 # children above their parents, UOP_DROPPING, E-cores whose counts do not fill 5 slots,
 # Skylake's recovery cycles against the kernel's alias (Broadwell's are the alias), Arm's mispredicted branches and
 # stall slots beyond frontend + backend); Arm per MIDR: Neoverse V2, N2 r0p0 (perf's
-# stall-slot correction), N2 r0p3 and N1 (sbsa.json's generic formulae).
+# stall-slot correction), N2 r0p3 and N1 (sbsa.json's generic formulae), and there the
+# core pane's IPC and misses per kilo-instruction (core.ini's Arm group).
 . "$TOP_SRCDIR/tests/lib.sh"
 command -v python3 > /dev/null || skip "python3 is not installed"
 arch="${PERF_EVENTS_DIR:-}/arch/x86"
@@ -30,7 +31,7 @@ for triple in spr:sapphirerapids icl:icelakex adl:alderlake skl:skylakex bdw:bro
     # Broadwell-EP: the same kernel aliases, its own pmu_name (the generic 'classic' group)
     [ "$kind" = bdw ] && echo broadwell > bdw/sys/bus/event_source/devices/cpu/caps/pmu_name
     for model in default stress; do
-        set -- --sim --sysfs-root "$kind" -p topdown -b -n 3 --fake-clock --format json --raw
+        set -- --sim --sysfs-root "$kind" -p topdown -p core -b -n 3 --fake-clock --format json --raw
         [ "$model" = stress ] && set -- "$@" --model "$stress"
         "$PMUTOP" "$@" > "$kind-$model.jsonl" 2> "$kind-$model.err" || fail "$kind $model: $(cat "$kind-$model.err")"
         # Skylake's recovery term is SMT-agnostic by design (RECOVERY_CYCLES_ANY x slots /

@@ -912,6 +912,30 @@ unseen "zen 5: no latency in Zen 4's unit" "latency  *[0-9.]* *cycles"
 keys q
 quit_ok "zen 5 quit"
 
+# Arm's core figures (the Tegra410 demo's Neoverse V2 cores): a pane hidden at first, as
+# its counters would take TopDown's in turn, the Cores pane saying where it is; shown (as
+# setup keeps it, show_pane=), IPC, clock and misses per kilo-instruction per socket
+rm -f "$HOME/.config/pmutop/pmutoprc"
+PMUTOP_ARGS="--demo -d 0.2"
+start 120 40 LANG=C.UTF-8
+keys End
+see "arm cores: the Cores pane says where they are" 'Arm: setup (F2) shows "Cores (Arm)"'
+unseen "arm cores: hidden at first" "Cores (Arm: IPC"
+keys q
+quit_ok "arm cores, hidden, quit"
+mkdir -p "$HOME/.config/pmutop"
+printf 'show_pane=core/core_arm\n' > "$HOME/.config/pmutop/pmutoprc"
+start 120 40 LANG=C.UTF-8
+keys End
+see "arm cores: shown" "Cores (Arm: IPC, clock, misses"
+see "arm cores: IPC per socket" "^ IPC  *[0-9]\.[0-9]*  .* IPC  *[0-9]\.[0-9]* "
+see "arm cores: the clock" "^ Clock  *[0-9.]* GHz"
+see "arm cores: L1D and LLC misses" "^ LLC MPKI  *[0-9.]* "
+see "arm cores: mispredicts" "^ Br MPKI  *[0-9.]* "
+keys q
+quit_ok "arm cores, shown, quit"
+rm -f "$HOME/.config/pmutop/pmutoprc"
+
 # -M in the monitor: the chosen metrics (and what they read) have rows, no other metric
 # of the profile does (they counted nothing: their rows were all n/a)
 if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
