@@ -430,6 +430,10 @@ if [ -n "$rec" ]; then
     see "Right steps forward" "  3/$nrec  "
     keys Left
     see "Left steps back" "  2/$nrec  "
+    # the sample's own values, over its recorded interval (the clock going back used to
+    # leave every value a dash)
+    see "a step back shows its sample's values" " bandwidth  *[0-9.]* [KMG]B/s"
+    unseen "a step back: no value missing" " - [KMG]*B/s"
     keys t
     see "t steps forward (atop)" "  3/$nrec  "
     T send-keys -t 0 Right Right Right # a burst, as a held key sends it
@@ -438,6 +442,9 @@ if [ -n "$rec" ]; then
     see "back to the third" "  3/$nrec  "
     keys End
     see "End: the last sample" "  $nrec/$nrec  "
+    keys End
+    see "End again: the last sample's values still" " bandwidth  *[0-9.]* [KMG]B/s"
+    unseen "End again: no value missing" " - [KMG]*B/s"
     keys ']' ']'
     see "] speeds up" "4x"
     keys '[' '[' '[' '['
@@ -919,7 +926,7 @@ rm -f "$HOME/.config/pmutop/pmutoprc"
 PMUTOP_ARGS="--demo -d 0.2"
 start 120 40 LANG=C.UTF-8
 keys End
-see "arm cores: the Cores pane says where they are" 'Arm: setup (F2) shows "Cores (Arm)"'
+see "arm cores: the Cores pane says where they are" "Arm's cores have a pane of their own, shown from setup (F2)"
 unseen "arm cores: hidden at first" "Cores (Arm: IPC"
 keys q
 quit_ok "arm cores, hidden, quit"

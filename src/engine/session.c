@@ -153,6 +153,11 @@ void session_start(struct session *s, uint64_t now_ns)
 	((struct frame *)&s->frames[s->cur])->seq = 0;
 }
 
+void session_set_interval_start(struct session *s, uint64_t t_ns)
+{
+	s->last_ns = t_ns;
+}
+
 const struct frame *session_frame(const struct session *s)
 {
 	return &s->frames[s->cur];

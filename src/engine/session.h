@@ -40,6 +40,10 @@ void session_use_clock(struct session *s, struct clock *c);
 void session_start(struct session *s, uint64_t now_ns);
 /* Read all counters and publish the frame of the interval ending at now_ns. */
 const struct frame *session_sample(struct session *s, uint64_t now_ns);
+/* The next frame's interval starts at t_ns, not at the last frame: a replay's frames
+ * cover their recorded intervals wherever a seek put the clock (back a step, the last
+ * frame again). */
+void session_set_interval_start(struct session *s, uint64_t t_ns);
 /* The newest frame (the priming one before the first interval). */
 const struct frame *session_frame(const struct session *s);
 

@@ -609,6 +609,9 @@ uint64_t replay_pacer(void *ctx)
 			r->applied = seq;
 		}
 		r->shown = seq;
+		/* its recorded interval, also after a seek back (the clock would show none) */
+		if (r->cur.interval_ns && r->cur.interval_ns <= r->cur.time_ns)
+			session_set_interval_start(r->s, r->cur.time_ns - r->cur.interval_ns);
 		return r->cur.time_ns;
 	}
 }
