@@ -376,6 +376,9 @@ static int ui_frame(struct output *o, const struct frame *f)
 {
 	struct tui *t = o->priv;
 	t->f = f;
+	if (t->exact_next)
+		cell_text_exact(t);
+	t->exact_next = false;
 	history_push(t->hist, f);
 	screen_draw(t);
 	return 0;

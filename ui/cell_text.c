@@ -2,6 +2,7 @@
  * multiplexed values marked '~', impossible shares '!', values past perf's MetricThreshold
  * '^' (and red, as perf colours them); the text cached per slot until the shown number
  * changes. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,3 +66,8 @@ void cell_text(struct tui *t, int slot, const char *unit, char *buf, size_t len,
 	}
 }
 
+void cell_text_exact(struct tui *t)
+{
+	for (int i = 0; i < t->f->nvalues; i++)
+		t->shown[i] = NAN;
+}

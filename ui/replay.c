@@ -26,6 +26,7 @@ static void position(const struct tui *t, struct ui_position *p)
 static void show(struct tui *t, uint64_t seq)
 {
 	rp(t)->seek(rp(t)->ctx, seq);
+	t->exact_next = true; /* another frame than the next: its own numbers, none held over */
 	t->replay_asked = seq; /* keys read before its frame is shown step on from it */
 	runloop_refresh_now(t->loop);
 }

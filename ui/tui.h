@@ -125,6 +125,7 @@ struct tui {
 	int found_pane, found_metric; /* the last match, where n goes on from (-1: none) */
 	char message[256];
 	uint64_t replay_asked; /* the sample a replay key asked for, until its frame shows */
+	bool exact_next;       /* the next frame is a jump's: its numbers exact (cell_text_exact) */
 	char more[16]; /* " ↓45% ": the panes go on below the screen */
 	bool message_is_error;
 	bool quit;
@@ -212,6 +213,9 @@ bool panes_show_members(const struct tui *t);
 int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw);
 /* cell_text.c: a value slot as a cell shows it ("12.3 GB/s", "n/a", "-"), and its role. */
 void cell_text(struct tui *t, int slot, const char *unit, char *buf, size_t len, enum role *r);
+/* Every value drawn as its frame has it from now, none held by display_hysteresis(): the
+ * first frame after a replay's jump or step is not the one after the last shown. */
+void cell_text_exact(struct tui *t);
 
 /* tree.c: perf's TopDown as a tree. order: the metrics keep[] allows that form a tree of
  * two roots or more, depth first, into midx and depths; the count (0: no tree). setup: a
