@@ -514,9 +514,10 @@ def profile_name(name):
     return name.replace("%", "pct").replace(" ", "")
 
 
-def metric_lines(name, m, per_class):
+def metric_lines(name, m, per_class, sources=None):
     """A metric's section: its formula (one per class, formula@GROUP, where classes split
-    the CPUs), scale, unit, perf's groups and description."""
+    the CPUs), scale, unit, perf's groups, description and threshold (sources: each class's
+    own JSON entry, a hybrid's kinds of core, whose thresholds may differ)."""
     head = ["[metric %s]" % profile_name(name)] + (["perf_name = %s" % name] if profile_name(name) != name else [])
     if len(per_class) == 1:
         lines = head + ["group = %s" % per_class[0][name][3], "formula = %s" % per_class[0][name][0]]
@@ -533,12 +534,22 @@ def metric_lines(name, m, per_class):
     brief = " ".join(m.get("BriefDescription", "").split())
     if brief:
         lines.append("description = %s" % brief[:180])
-    threshold = metric_threshold(m, per_class)
-    if threshold:
-        lines.append("threshold = %s" % threshold)
+    lines += threshold_lines(name, m, per_class, sources)
     if m.get("MetricConstraint"):  # how perf groups its events (pmutop: ungrouped either way)
         lines.append("constraint = %s" % m["MetricConstraint"])
     return lines + ["title = %s" % name, ""]
+
+
+def threshold_lines(name, m, per_class, sources):
+    """'threshold = ...', or where the classes' own differ (a hybrid's P-cores' reads a
+    metric its E-cores lack), 'threshold@GROUP = ...' for each class that has one."""
+    if not sources or len(per_class) < 2:
+        threshold = metric_threshold(m, per_class)
+        return ["threshold = %s" % threshold] if threshold else []
+    own = [metric_threshold(src, [t]) for src, t in zip(sources, per_class)]
+    if len(set(own)) == 1:
+        return ["threshold = %s" % own[0]] if own[0] else []
+    return ["threshold@%s = %s" % (t[name][3], th) for t, th in zip(per_class, own) if th]
 
 
 def metric_threshold(m, per_class):
@@ -609,7 +620,7 @@ def hybrid_profile(cpu, regex, when, by_unit, metrics):
     names = sorted(set(per_kind[0][0]) | set(per_kind[1][0]) | set(neither))
     for n in names:
         m = next(b[n] for k, b in per_kind if n in k)
-        lines += metric_lines(n, m, [k for k, _b in per_kind if n in k])
+        lines += metric_lines(n, m, [k for k, _b in per_kind if n in k], [b[n] for k, b in per_kind if n in k])
     return "\n".join(lines) + "\n", nkept, total
 
 

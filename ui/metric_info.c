@@ -10,6 +10,7 @@
 #include "mode.h"
 #include "tui.h"
 #include "base/util.h"
+#include "engine/metric_threshold.h"
 
 struct lines {
 	int n, cap;
@@ -111,9 +112,10 @@ static void collect(struct tui *t, const struct metric_view *mv, struct lines *l
 			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " %s", *g);
 		add(l, "perf's groups:%s", buf);
 	}
-	if (m->threshold_text) {
+	const char *threshold = metric_threshold_text(m, slot >= 0 ? fr->vinfo[slot].form : 0);
+	if (threshold) { /* this kind of core's, on a hybrid */
 		int past = slot >= 0 ? fr->values[slot].past : -1; /* the sampler's verdict */
-		add(l, "threshold (perf's): %s   %s", m->threshold_text,
+		add(l, "threshold (perf's): %s   %s", threshold,
 		    past == 1 ? "past it here: a bottleneck" : past == 0 ? "not past it here" : "(not known here)");
 	}
 	if (m->constraint != CONSTRAINT_NONE) /* perf's MetricConstraint: pmutop never groups them */

@@ -194,10 +194,10 @@ static void bind_thresholds(struct session *s, const struct value_binding *vb, i
 {
 	for (int v = first; v < s->nvalues; v++) {
 		struct value_info *vi = &s->vinfo[v];
-		if (!vi->m->threshold)
+		if (!metric_has_threshold(vi->m, vi->form))
 			continue;
 		struct thresh_reads tr = { s, vb, vi->instance, 0, NULL, false };
-		metric_threshold_reads(vi->m, thresh_read, &tr);
+		metric_threshold_reads(vi->m, vi->form, thresh_read, &tr);
 		if (tr.missing || !tr.n) {
 			free(tr.pairs);
 			continue;

@@ -24,34 +24,67 @@ static const char *known_metric(void *ctx, int i)
 	return i < p->nmetrics ? p->metrics[i].name : NULL;
 }
 
+static struct expr *compile_one(struct loader *L, struct expr_names *names, const struct prof_metric *m,
+				const char *text, int line, int col0)
+{
+	char *err;
+	int col;
+	struct expr *e = expr_compile(text, names, &err, &col);
+	if (!e) {
+		lerror(L, line, col0 + col - 1, "[metric %s] threshold: %s (it reads the profile's metrics by name)",
+		       m->name, err);
+		free(err);
+	}
+	return e;
+}
+
 void metric_thresholds_compile(struct loader *L, struct profile *p)
 {
 	struct expr_names names = { resolve_metric, known_metric, p };
 	for (int i = 0; i < p->nmetrics; i++) {
 		struct prof_metric *m = &p->metrics[i];
-		if (!m->threshold_text)
-			continue;
-		char *err;
-		int col;
-		m->threshold = expr_compile(m->threshold_text, &names, &err, &col);
-		if (!m->threshold) {
-			lerror(L, m->threshold_line, m->threshold_col + col - 1, "[metric %s] threshold: %s (it reads the profile's metrics by name)",
-			       m->name, err);
-			free(err);
+		if (m->threshold_text)
+			m->threshold = compile_one(L, &names, m, m->threshold_text, m->threshold_line, m->threshold_col);
+		for (int f = 0; f < m->nforms; f++) {
+			struct prof_formula *fm = &m->forms[f];
+			if (fm->threshold_text)
+				fm->threshold = compile_one(L, &names, m, fm->threshold_text, fm->threshold_line,
+							    fm->threshold_col);
 		}
 	}
 }
 
-void metric_threshold_reads(const struct prof_metric *m, void (*fn)(void *ctx, int metric), void *ctx)
+static const struct expr *threshold_of(const struct prof_metric *m, int form)
 {
-	if (m->threshold)
-		expr_foreach_var(m->threshold, fn, ctx);
+	if (form >= 0 && form < m->nforms && m->forms[form].threshold_text)
+		return m->forms[form].threshold;
+	return m->threshold;
 }
 
-int metric_threshold_eval(const struct prof_metric *m, const double *values)
+bool metric_has_threshold(const struct prof_metric *m, int form)
 {
-	if (!m->threshold)
+	return threshold_of(m, form) != NULL;
+}
+
+const char *metric_threshold_text(const struct prof_metric *m, int form)
+{
+	if (form >= 0 && form < m->nforms && m->forms[form].threshold_text)
+		return m->forms[form].threshold_text;
+	return m->threshold_text;
+}
+
+void metric_threshold_reads(const struct prof_metric *m, int form, void (*fn)(void *ctx, int metric), void *ctx)
+{
+	const struct expr *e = threshold_of(m, form);
+	if (e)
+		expr_foreach_var(e, fn, ctx);
+}
+
+int metric_threshold_eval(const struct prof_metric *m, int form, const double *values)
+{
+	const struct expr *e = threshold_of(m, form);
+	if (!e)
 		return -1;
-	double v = expr_eval(m->threshold, values);
+	double v = expr_eval(e, values);
 	return isnan(v) ? -1 : v != 0;
 }

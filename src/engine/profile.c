@@ -474,6 +474,15 @@ static void metric_key(struct loader *L, const char *name, const char *value)
 		set_string(&f->group_name, value);
 	} else if (!strcmp(name, "unit")) {
 		set_string(&m->unit, value);
+	} else if (str_has_prefix(name, "threshold@") && name[10]) {
+		struct prof_formula *f = form_named(m, name + 10);
+		set_string(&f->threshold_text, value);
+		f->threshold_line = L->in.line;
+		f->threshold_col = value_column(L);
+		if (!f->text) { /* where messages point until its formula comes */
+			f->line = L->in.line;
+			f->col = value_column(L);
+		}
 	} else if (str_has_prefix(name, "unit@") && name[5]) {
 		/* Zen 5's L3 latency: perf's one name, in ns there and in core clocks on Zen 4 */
 		struct prof_formula *f = form_named(m, name + 5);
@@ -521,7 +530,7 @@ static void metric_key(struct loader *L, const char *name, const char *value)
 			lerror(L, L->in.line, value_column(L), "alert must be a number (values above it are alarms), not '%s'",
 			       value);
 	} else {
-		lerror(L, L->in.line, 0, "unknown key '%s' in [metric %s] (known: formula, formula@GROUP, group, unit, unit@GROUP, title, description, perf_name, threshold, constraint, groups, scale, max, alert)", name,
+		lerror(L, L->in.line, 0, "unknown key '%s' in [metric %s] (known: formula, formula@GROUP, group, unit, unit@GROUP, title, description, perf_name, threshold, threshold@GROUP, constraint, groups, scale, max, alert)", name,
 		       m->name);
 	}
 }
@@ -776,6 +785,8 @@ static void formula_free(struct prof_formula *f)
 	free(f->group_name);
 	free(f->text);
 	free(f->unit);
+	free(f->threshold_text);
+	expr_free(f->threshold);
 	expr_free(f->expr);
 	free(f->inputs);
 	for (int k = 0; k < f->nimports; k++)

@@ -130,6 +130,11 @@ struct prof_formula {
 	int nrefs;
 	int *refs;  /* metrics (indices in the profile) it reads by name, on the same instance */
 	char *unit; /* from 'unit@GROUP' where this group's values are in another unit, or NULL */
+	/* from 'threshold@GROUP': perf's MetricThreshold of this kind of core (a hybrid's
+	 * P-cores read a metric its E-cores lack), else the metric's own */
+	char *threshold_text;
+	struct expr *threshold;
+	int threshold_line, threshold_col;
 	int line, col;
 };
 

@@ -377,7 +377,7 @@ static void evaluate_thresholds(struct session *s, struct frame_value *fvs)
 			const struct frame_value *r = &fvs[vi->thresh[2 * i + 1]];
 			vals[vi->thresh[2 * i]] = r->state == VS_OK ? r->value / s->vinfo[vi->thresh[2 * i + 1]].m->scale : NAN;
 		}
-		fvs[k].past = (int8_t)metric_threshold_eval(vi->m, vals);
+		fvs[k].past = (int8_t)metric_threshold_eval(vi->m, vi->form, vals);
 		for (int i = 0; i < vi->nthresh; i++)
 			vals[vi->thresh[2 * i]] = NAN;
 	}
