@@ -247,9 +247,10 @@ static void settle_form(struct loader *L, struct prof_metric *m, struct prof_for
 		       m->name, f->group_name ? f->group_name : "");
 		return;
 	}
-	if (!f->text && f->unit) { /* a unit@GROUP with no formula@GROUP */
-		lerror(L, f->line, 0, "[metric %s]: unit@%s without formula@%s (the unit of the metric's own group is 'unit =')",
-		       m->name, f->group_name, f->group_name);
+	if (!f->text && (f->unit || f->threshold_text)) { /* a unit@ or threshold@GROUP, no formula@GROUP */
+		const char *key = f->unit ? "unit" : "threshold";
+		lerror(L, f->line, 0, "[metric %s]: %s@%s without formula@%s (the %s of the metric's own group is '%s =')",
+		       m->name, key, f->group_name, f->group_name, key, key);
 		return;
 	}
 	for (struct prof_formula *o = m->forms; o < f; o++)
