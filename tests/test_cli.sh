@@ -523,4 +523,14 @@ for s in ("0", "1"):
     want = d[("nvidia_ucf_pmu", s)] + 3 * d[("nvidia_nvlink_c2c_pmu", s)] + 7 * d[("nvidia_cmem_latency_pmu", s)]
     assert abs(vals["socket" + s] - want) <= 1e-9 * want, (s, vals, want)
 EOF
+# a pane hidden until setup shows it (core.ini's Arm core events, which would take
+# TopDown's counters in turn on a Neoverse): batch, with no setup, leaves its metrics out
+# and the rest as they were; -M naming one, or -p naming the profile, counts them
+"$PMUTOP" --demo -b -n 2 --fake-clock --format csv > hidden.csv 2>&1
+if grep -q ",core.arm_" hidden.csv; then fail "batch counts a hidden pane's metrics"; else ok; fi
+expect_grep "batch: TopDown still counted" ",topdown.retiring,socket0," hidden.csv
+"$PMUTOP" --demo -b -n 2 --fake-clock --format csv -M core.arm_ipc > hidden-m.csv 2>&1
+expect_grep "-M names a hidden pane's metric" ",core.arm_ipc,socket0," hidden-m.csv
+"$PMUTOP" --demo -b -n 2 --fake-clock --format csv -p core > hidden-p.csv 2>&1
+expect_grep "-p names the profile: all of it" ",core.arm_llc_mpki,socket0," hidden-p.csv
 finish

@@ -507,7 +507,12 @@ static int run_machine(struct run *r)
 	if (model_spec || counted)
 		r->nprofiles = catalogue_beside(r->m, model_spec, counted, &r->profiles, r->nprofiles);
 	free(counted);
-	return o->metrics ? select_metrics(o, r->m, r->profiles, &r->nprofiles) : 0;
+	if (o->metrics)
+		return select_metrics(o, r->m, r->profiles, &r->nprofiles);
+	/* no screen to show a hidden pane: count what the panes show by default */
+	for (int i = 0; !r->rp && !o->nprofiles && !monitor_chooses(o) && i < r->nprofiles; i++)
+		metrics_leave_hidden(r->profiles[i]);
+	return 0;
 }
 
 /* A replay's range, its source and clock. Returns 0, or the exit status. */

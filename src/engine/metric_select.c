@@ -148,6 +148,36 @@ void metrics_choose_exactly(struct profile *p, const char *names)
 	want_events(p);
 }
 
+static bool pane_lists(const struct prof_pane *pn, const char *name)
+{
+	for (int k = 0; k < pn->nmetrics; k++)
+		if (!strcmp(pn->metrics[k], name))
+			return true;
+	for (int k = 0; k < pn->ndetail; k++)
+		if (!strcmp(pn->detail[k], name))
+			return true;
+	return false;
+}
+
+void metrics_leave_hidden(struct profile *p)
+{
+	bool any = false;
+	for (int k = 0; k < p->npanes; k++)
+		any |= p->panes[k].hidden;
+	if (!any || p->selecting)
+		return;
+	for (int mi = 0; mi < p->nmetrics; mi++) {
+		bool hidden = false, shown = false;
+		for (int k = 0; k < p->npanes; k++)
+			if (pane_lists(&p->panes[k], p->metrics[mi].name))
+				*(p->panes[k].hidden ? &hidden : &shown) = true;
+		if (shown || !hidden)
+			choose(p, mi);
+	}
+	p->selecting = true;
+	want_events(p);
+}
+
 bool metrics_names(const struct profile *p, const char *word)
 {
 	for (int mi = 0; mi < p->nmetrics; mi++)

@@ -21,6 +21,12 @@ char *metrics_chosen(const struct profile *p);
  * and the events they read, as metrics_select does. */
 void metrics_choose_exactly(struct profile *p, const char *names);
 
+/* Outputs without a screen (batch, serve, record) count what the panes show by default:
+ * p's metrics that only 'hidden = yes' panes list (and no other chosen metric reads) are
+ * left out, as -M would leave them (Arm's core events, which would take TopDown's
+ * counters in turn). Nothing changes in a profile without such a pane. */
+void metrics_leave_hidden(struct profile *p);
+
 /* Whether word names one of p's metrics or metric groups, as -M takes it. */
 bool metrics_names(const struct profile *p, const char *word);
 /* Every metric group the n profiles' metrics name, sorted (case aside), each once, into
