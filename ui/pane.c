@@ -617,8 +617,11 @@ static int draw_stacked_pane(struct tui *t, int pi, int y0, int x0, int w, bool 
 		p->row_inst[p->nrows++] = p->inst[i];
 		if (draw) {
 			char label[40];
-			snprintf(label, sizeof(label), " %s", in->name);
-			row_label(t, pi, row, y, x0, labw, label, R_LABEL);
+			if (fi->coverage < 1) /* counted in turn: its share of the interval, as blocks say */
+				snprintf(label, sizeof(label), " %s ~%.0f%%", in->name, fi->coverage * 100);
+			else
+				snprintf(label, sizeof(label), " %s", in->name);
+			row_label(t, pi, row, y, x0, labw, label, fi->coverage < 1 ? R_MARK : R_LABEL);
 			int slots[8];
 			for (int m = 0; m < n; m++)
 				slots[m] = p->slot[i * p->nmetrics + m];

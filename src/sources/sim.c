@@ -14,7 +14,16 @@
 #include "sources/sources.h"
 #include "base/util.h"
 
+/* The counters open on one CPU of one PMU that take a general counter: past the CPU's
+ * general counters, each counts for capacity / open of the time (the kernel rotates). */
+struct sim_load {
+	const struct pmu *pmu;
+	int cpu, open;
+	struct sim_load *next;
+};
+
 struct sim_source {
+	struct sim_load *loads;
 	struct sim_model *model;
 	struct sim_decoder *decoder;
 	uint64_t seed;
@@ -34,6 +43,9 @@ struct sim_counter {
 	bool counted;      /* opened under the instance's filters */
 	uint64_t last_ns;
 	uint64_t reads;
+	struct sim_load *load; /* its CPU's, where the model limits general counters, or NULL */
+	int capacity;
+	double running_ns; /* with a load: the time it counted (its share of each interval) */
 };
 
 /* An instance's counters and the places their rates are evaluated at: one per CPU when
@@ -141,15 +153,36 @@ static void sim_instance_free(struct sim_instance *si)
 {
 	if (!si)
 		return;
-	for (int k = 0; k < si->ncounters; k++) /* what no open counter reads is not evaluated */
+	for (int k = 0; k < si->ncounters; k++) { /* what no open counter reads is not evaluated */
 		if (si->counters[k].rate >= 0)
 			sim_rate_release(si->sec, si->counters[k].rate);
+		if (si->counters[k].load)
+			si->counters[k].load->open--;
+	}
 	if (si->own)
 		sim_point_release(si->own);
 	free(si->own);
 	free(si->points);
 	free(si->counters);
 	free(si);
+}
+
+/* The load of a PMU's CPU, made when first asked (kept for the source's life). */
+static struct sim_load *load_of(struct sim_source *ss, const struct pmu *pmu, int cpu)
+{
+	for (struct sim_load *l = ss->loads; l; l = l->next)
+		if (l->pmu == pmu && l->cpu == cpu)
+			return l;
+	struct sim_load *l = xcalloc(1, sizeof(*l));
+	*l = (struct sim_load){ pmu, cpu, 0, ss->loads };
+	ss->loads = l;
+	return l;
+}
+
+/* The share of an interval a counter counted: all of it, or its turn among its CPU's. */
+static double turn(const struct sim_counter *c)
+{
+	return c->load && c->load->open > c->capacity ? (double)c->capacity / c->load->open : 1.0;
 }
 
 /* The point of a counter's CPU (the instance's CPUs are ascending). */
@@ -261,6 +294,10 @@ static int sim_open(struct source *src, struct instance *inst)
 			 * each such event a stable share of it, half to one and a half times */
 			sc[k].selection *= (0.5 + (double)(hash_str(event) % 1000) / 1000.0) * own;
 		sc[k].at = point_of(si, inst, ct->cpu);
+		if ((sc[k].capacity = sim_general_counters(sec, event)) > 0) {
+			sc[k].load = load_of(ss, inst->pmu, ct->cpu);
+			sc[k].load->open++;
+		}
 		if (sc[k].rate < 0)
 			sc[k].fixed_rate = sim_default_rate(event) * own;
 	}
@@ -302,12 +339,15 @@ static int sim_read(struct source *src, struct instance *inst, uint64_t now_ns)
 				uint64_t r = mix(c->stream + c->reads * 0x9e3779b97f4a7c15ull);
 				noise += si->jitter * (((double)(r >> 11) / 9007199254740992.0) * 2 - 1);
 			}
-			c->acc += rate * c->selection * dt * noise * si->running;
+			double share = turn(c);
+			c->acc += rate * c->selection * dt * noise * si->running * share;
+			c->running_ns += (double)(now_ns - c->last_ns) * si->running * share;
 			c->last_ns = now_ns;
 			c->reads++;
 		}
 		double enabled = (double)(now_ns - si->open_ns);
-		counter_read_count(ct, round_count(c->acc), (uint64_t)enabled, round_count(enabled * si->running));
+		double running = c->load ? c->running_ns : enabled * si->running;
+		counter_read_count(ct, round_count(c->acc), (uint64_t)enabled, round_count(running));
 	}
 	return 0;
 }
@@ -330,6 +370,11 @@ static void sim_destroy(struct source *src)
 	struct sim_source *ss = src->priv;
 	sim_model_free(ss->model);
 	sim_decoder_free(ss->decoder);
+	while (ss->loads) {
+		struct sim_load *next = ss->loads->next;
+		free(ss->loads);
+		ss->loads = next;
+	}
 	free(ss);
 	free(src);
 }

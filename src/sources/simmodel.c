@@ -67,6 +67,9 @@ struct sim_section {
 	char **unsupported; /* events the simulated driver refuses (ENOENT), as the kernel
 			     * refuses a generic event a PMU has no mapping for */
 	int nunsupported;
+	int counters;   /* a CPU's general counters for this PMU (0: as many as asked) ... */
+	char **fixed;   /* ... and the events that take none (a cycle counter) */
+	int nfixed;
 	double running;
 	double jitter;  /* this section's noise, or NAN for the model's */
 	struct sim_point last; /* sim_rate()'s: the last place asked */
@@ -331,6 +334,14 @@ static int handler(void *user, const char *section, const char *name, const char
 		add_words(&sec->unfiltered, &sec->nunfiltered, value);
 	} else if (!strcmp(name, "unsupported")) {
 		add_words(&sec->unsupported, &sec->nunsupported, value);
+	} else if (!strcmp(name, "counters")) {
+		char *end;
+		long n = strtol(value, &end, 10);
+		if (*end || end == value || n < 1 || n > 64)
+			merr(m, m->in.line, 0, "counters must be a CPU's general counters, 1 to 64");
+		sec->counters = (int)n;
+	} else if (!strcmp(name, "fixed")) {
+		add_words(&sec->fixed, &sec->nfixed, value);
 	} else if (!strcmp(name, "running")) {
 		char *end;
 		sec->running = strtod_c(value, &end);
@@ -342,7 +353,7 @@ static int handler(void *user, const char *section, const char *name, const char
 		if (*end || !(sec->jitter >= 0 && sec->jitter < 1))
 			merr(m, m->in.line, 0, "jitter must be a fraction in [0, 1)");
 	} else {
-		merr(m, m->in.line, 0, "unknown key '%s' in [pmu %s] (known: rate.EVENT, flows, dim.NAME, unfiltered, scaled, unsupported, running, jitter)", name,
+		merr(m, m->in.line, 0, "unknown key '%s' in [pmu %s] (known: rate.EVENT, flows, dim.NAME, unfiltered, scaled, unsupported, counters, fixed, running, jitter)", name,
 		     sec->glob);
 	}
 	return 1;
@@ -535,6 +546,9 @@ void sim_model_free(struct sim_model *m)
 		for (int j = 0; j < s->nunsupported; j++)
 			free(s->unsupported[j]);
 		free(s->unsupported);
+		for (int j = 0; j < s->nfixed; j++)
+			free(s->fixed[j]);
+		free(s->fixed);
 		free(s->dims);
 		for (int j = 0; j < s->nunfiltered; j++)
 			free(s->unfiltered[j]);
@@ -988,6 +1002,16 @@ bool sim_rate_is_scaled(const struct sim_section *sec, const char *event)
 		if (!strcmp(sec->scaled[i], event))
 			return true;
 	return false;
+}
+
+int sim_general_counters(const struct sim_section *sec, const char *event)
+{
+	if (!sec || !sec->counters)
+		return 0;
+	for (int i = 0; event && i < sec->nfixed; i++)
+		if (!strcmp(sec->fixed[i], event))
+			return 0;
+	return sec->counters;
 }
 
 double sim_running_fraction(const struct sim_section *sec)

@@ -30,6 +30,8 @@
  *   unsupported = EVENT ...             events the driver refuses (ENOENT): a generic
  *                                       event the PMU has no mapping for
  *   running = FRACTION                  time running / time enabled (multiplexing)
+ *   counters = N, fixed = EVENT ...     a CPU's general counters (the fixed events take
+ *                                       none): open beyond them, a CPU's count in turn
  *   jitter = F                          this section's noise (0: an invariant TSC)
  *   [model] title = ..., jitter = F     relative noise per read, seeded by --seed
  *   [model] metrics = LIST              perf's catalogue metrics the demo counts too
@@ -122,6 +124,11 @@ struct sim_place {
 double sim_selection(const struct sim_section *sec, const struct pmu *p, const char *event,
 		     const struct event_attr *attr, const struct sim_place *at);
 double sim_running_fraction(const struct sim_section *sec);
+/* How many general counters a CPU has for the section's PMU where the event takes one,
+ * or 0 (no limit said, or the event has a counter of its own): open beyond them, the
+ * counters of one CPU count in turn, each for its share of the time (the kernel's
+ * rotation), as 'counters = 6' and 'fixed = cpu_cycles' in a model say. */
+int sim_general_counters(const struct sim_section *sec, const char *event);
 /* Is the event's rate given in its alias's scaled units (the source divides by .scale)? */
 bool sim_rate_is_scaled(const struct sim_section *sec, const char *event);
 /* Does the simulated driver refuse this event (ENOENT), as the kernel refuses a generic
