@@ -339,9 +339,12 @@ static int sim_read(struct source *src, struct instance *inst, uint64_t now_ns)
 				uint64_t r = mix(c->stream + c->reads * 0x9e3779b97f4a7c15ull);
 				noise += si->jitter * (((double)(r >> 11) / 9007199254740992.0) * 2 - 1);
 			}
-			double share = turn(c);
+			double share = 1.0;
+			if (c->load) { /* a CPU whose general counters the model counts */
+				share = turn(c);
+				c->running_ns += (double)(now_ns - c->last_ns) * si->running * share;
+			}
 			c->acc += rate * c->selection * dt * noise * si->running * share;
-			c->running_ns += (double)(now_ns - c->last_ns) * si->running * share;
 			c->last_ns = now_ns;
 			c->reads++;
 		}
