@@ -965,6 +965,24 @@ if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
     start 120 40 LANG=C.UTF-8
     see "-M TopdownL1 in the monitor: perf's level 1" "tma_backend_bound.* [0-9.]*^* %"
     unseen "-M TopdownL1 in the monitor: no metric it did not choose" "n/a: no \|tma_memory_bound"
+    # b: the top level's shares as one bar of letters, each node's letter before its name;
+    # each letter's run is its node's share of the four (within a character's rounding)
+    keys b
+    see "tree bars: the nodes lettered" "^ *a tma_backend_bound "
+    see "tree bars: the top level's bar" "^   a*b*c*d* *$"
+    python3 - "$scratch/screen.txt" << 'PYEOF' && ok || fail "tree bars: a letter's run is not its node's share"
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+bar = next(l.strip() for l in lines if re.fullmatch(r"   a+b+c+d+ *", l))
+vals = {m.group(1): float(m.group(2)) for l in lines
+        for m in [re.match(r" *[-+\u25be\u25b8]? *([a-d]) tma_\w+(?: <==)? +([0-9.]+)", l)] if m}
+total = sum(vals.values())
+assert len(vals) == 4 and total > 0, vals
+for k, v in vals.items():
+    assert abs(bar.count(k) - v / total * len(bar)) <= 1.5, (k, bar.count(k), v, total, len(bar))
+PYEOF
+    keys b
+    unseen "tree bars: b again, none" "^   a*b*c*d* *$"
     keys q
     quit_ok "-M monitor quit"
     # setup (F2) offers perf's metric groups for this CPU: choosing TopdownL1 counts it

@@ -257,6 +257,7 @@ static const struct command commands[] = {
 	{ { KEY_END }, "End", "last row", cmd_end },
 	{ { '\r', '\n', KEY_ENTER }, "Enter", "expand a row: TopDown level 2 or a node of its tree, root ports, devices, CPUs", cmd_expand },
 	{ { '*' }, "*", "open every TopDown tree node (again: close them)", tree_open_all },
+	{ { 'b' }, "b", "a TopDown tree: each open node's children as one stacked bar (again: none)", tree_toggle_bars },
 	{ { 'c' }, "c", "per-CPU rows / summaries (a tree: CPU columns, the next at each press)", cmd_per_cpu },
 	{ { 'o', KEY_F(6) }, "F6 o", "sort per-CPU rows by the next category (a tree's CPUs: by the node)", cmd_sort },
 	{ { 'f', KEY_F(4) }, "F4 f", "filter editor for the focused row's group", cmd_filter },

@@ -165,11 +165,66 @@ static int tree_columns(struct tui *t, struct upane *p, int w, int *cols, int ma
 	return n;
 }
 
+/* Node m's children (at most max), in order; m -1: the top level's nodes. */
+static int children(const struct upane *p, int m, int *kids, int max)
+{
+	int n = 0;
+	for (int k = m + 1; k < p->nmetrics && (m < 0 || p->tree_depth[k] > p->tree_depth[m]) && n < max; k++)
+		if (p->tree_parent[k] == m)
+			kids[n++] = k;
+	return n;
+}
+
+/* With 'b', a node's letter in its parent's bar ('a' for the first child), else 0. */
+static char bar_letter(const struct tui *t, const struct upane *p, int m)
+{
+	int kids[26], n = t->tree_bars ? children(p, p->tree_parent[m], kids, 26) : 0;
+	for (int i = 0; n > 1 && i < n; i++)
+		if (kids[i] == m)
+			return (char)('a' + i);
+	return 0;
+}
+
 static void node_label(struct tui *t, const struct upane *p, int m, const signed char *over, bool neck, char *buf,
 		       size_t len)
 {
 	const char *glyph = !has_children(p, m) ? " " : node_open(p, m, over) ? (t->utf8 ? "▾" : "-") : (t->utf8 ? "▸" : "+");
-	snprintf(buf, len, " %*s%s %s%s", 2 * p->tree_depth[m], "", glyph, p->metrics[m]->title, neck ? " <==" : "");
+	char letter = bar_letter(t, p, m);
+	snprintf(buf, len, " %*s%s %s%s%s%s", 2 * p->tree_depth[m], "", glyph, letter ? (char[]){ letter, 0 } : "",
+		 letter ? " " : "", p->metrics[m]->title, neck ? " <==" : "");
+}
+
+/* Under open node m, with 'b': its children's shares of it in column col as one bar of
+ * their letters (pcm's F/S/B/R for any node, readable without colour; m -1: the top
+ * level's, under the columns' names). Lines drawn. */
+static int children_bar(struct tui *t, const struct upane *p, int col, int m, const signed char *over, int y, int x,
+			int w, bool draw)
+{
+	int kids[26], n = t->tree_bars && (m < 0 || node_open(p, m, over)) ? children(p, m, kids, 26) : 0;
+	if (n < 2)
+		return 0;
+	double v[26], sum = 0;
+	for (int i = 0; i < n; i++) {
+		int s = p->slot[col * p->nmetrics + kids[i]];
+		v[i] = s >= 0 && t->f->values[s].state == VS_OK && t->f->values[s].value > 0 ? t->f->values[s].value : 0;
+		sum += v[i];
+	}
+	int indent = m < 0 ? 3 : 2 * p->tree_depth[m] + 5, width = w - indent;
+	if (!draw || sum <= 0 || width < 8)
+		return 1;
+	char bar[256];
+	width = width < (int)sizeof(bar) - 1 ? width : (int)sizeof(bar) - 1;
+	double cum = 0;
+	int at = 0;
+	for (int i = 0; i < n; i++) { /* each child to the rounded end of its running sum */
+		cum += v[i];
+		int end = (int)lround(cum / sum * width);
+		for (; at < end; at++)
+			bar[at] = (char)('a' + i);
+	}
+	bar[at] = '\0';
+	crt_put(y, x + indent, width, R_DIM, bar);
+	return 1;
 }
 
 /* "of parent": the node's share of its parent (both shares of the slots) in the first
@@ -187,6 +242,13 @@ static void parent_share(struct tui *t, const struct upane *p, const int *cols, 
 	}
 }
 
+/* The bars go under their nodes: drawn, or measured, after each open node's row. */
+static int node_extra(struct tui *t, const struct upane *p, const int *cols, int ncols, int m, const signed char *over,
+		      int y, int x0, int labw, bool draw)
+{
+	return ncols ? children_bar(t, p, cols[0], m, over, y, x0, labw, draw) : 0;
+}
+
 int tree_draw(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 {
 	struct upane *p = &t->panes[pi];
@@ -199,6 +261,7 @@ int tree_draw(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 			crt_put(y0, x0 + labw + c * colw + colw - 1 - (int)strlen(t->f->iinfo[p->inst[cols[c]]].display), colw,
 				R_TITLE, t->f->iinfo[p->inst[cols[c]]].display);
 	int lines = 1;
+	lines += node_extra(t, p, cols, ncols, -1, over, y0 + lines, x0, labw, draw);
 	p->nrows = 0;
 	for (int m = 0; m < p->nmetrics; m++) {
 		if (!node_shown(p, m, over))
@@ -207,8 +270,10 @@ int tree_draw(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 		p->row_y[row] = y - (y0 - 1);
 		p->row_metric[row] = m;
 		p->row_inst[p->nrows++] = ncols ? p->inst[cols[0]] : p->inst[0];
-		if (!draw)
+		if (!draw) {
+			lines += node_extra(t, p, cols, ncols, m, over, 0, x0, labw, false);
 			continue;
+		}
 		/* the bottleneck: past its threshold, and none of its children is */
 		bool neck = over[m] == 1;
 		for (int k = m + 1; neck && k < p->nmetrics && p->tree_depth[k] > p->tree_depth[m]; k++)
@@ -227,9 +292,18 @@ int tree_draw(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 		}
 		parent_share(t, p, cols, ncols, m, share, sizeof(share));
 		crt_put(y, x0 + labw + ncols * colw + 2, 16, R_DIM, share);
+		lines += node_extra(t, p, cols, ncols, m, over, y0 + lines, x0, labw, true);
 	}
 	free(over);
 	return lines;
+}
+
+void tree_toggle_bars(struct tui *t)
+{
+	t->tree_bars = !t->tree_bars;
+	tui_message(t, false, t->tree_bars ? "each open node's children as one bar, a letter each (b: none)"
+					    : "no bars under the nodes");
+	t->relayout = true;
 }
 
 void tree_toggle(struct tui *t, struct upane *p)

@@ -116,6 +116,7 @@ struct tui {
 	struct upane *panes;
 	int focus, row, scroll;
 	bool paused;
+	bool tree_bars; /* 'b': each open TopDown node's children as one stacked bar */
 	double interval;
 	const struct ui_mode *mode; /* the view on top of the panes, or NULL */
 	void *mode_data;            /* its state (mode.h), freed when it is left */
@@ -228,6 +229,9 @@ void tree_toggle(struct tui *t, struct upane *p);
 void tree_reveal(struct upane *p, int m);
 /* '*': every node of the trees open, or, when all are, closed. */
 void tree_open_all(struct tui *t);
+/* 'b': under each open node of the trees its children's shares as one stacked bar, a
+ * letter each (again: none). */
+void tree_toggle_bars(struct tui *t);
 /* 'c' on a tree: its CPUs as columns, the next of them at each press, then the sums again. */
 void tree_per_cpu(struct tui *t, struct upane *p);
 /* 'o' on a tree showing CPUs: ordered by the focused node's value, highest first (again: by number). */
