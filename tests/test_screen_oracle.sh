@@ -5,8 +5,9 @@
 # and each value and '^' mark compared by tests/perf_metrics.py (perf 6.12's MetricExpr
 # and MetricThreshold, written apart from pmutop) on the same sample's --raw deltas,
 # within half the last digit shown. Sapphire Rapids (TMA levels 1-3), a Zen 4 (perf's
-# Pipeline levels 1-2, in ASCII and without colour), the Tegra410 demo's Neoverse V2
-# and a hybrid Alder Lake tree (each kind of core's own thresholds).
+# Pipeline levels 1-2, in ASCII and without colour), the Tegra410 demo's Neoverse V2,
+# a hybrid Alder Lake tree (each kind of core's own thresholds), and Sapphire Rapids
+# again at 80x24 in monochrome ASCII.
 . "$TOP_SRCDIR/tests/lib.sh"
 command -v tmux > /dev/null || skip "tmux is not installed"
 command -v python3 > /dev/null || skip "python3 is not installed"
@@ -27,9 +28,11 @@ sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" adl adl 1 8 > /dev/null
 mkdir -p adl/proc
 printf 'processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 151\nstepping\t: 2\n\n' > adl/proc/cpuinfo
 
-# NAME ARCH PERF_CPU_DIR TREE ENV -- the machine's options (a demo, or a tree under --sim)
+# NAME ARCH PERF_CPU_DIR TREE ENV [COLSxLINES] -- the machine's options (a demo, or a
+# tree under --sim); the screen 140x120 unless said (a smaller one: what fits is read)
 screen_of() {
-    name=$1 dir=$2 cpu=$3 tree=$4 env=$5
+    name=$1 dir=$2 cpu=$3 tree=$4 env=$5 size=140x120
+    [ "$6" != -- ] && { size=$6; shift; }
     shift 6
     rm -f "$name.db"
     if ! "$PMUTOP" "$@" -b -n 3 --fake-clock -w "$name.db" -o /dev/null 2> "$name.err"; then
@@ -39,7 +42,7 @@ screen_of() {
     "$PMUTOP" -r "$name.db" -b --raw --format json > "$name.jsonl" 2> "$name.err" || fail "$name: batch replay"
     T kill-server 2> /dev/null
     sock="pmutop-oracle-$$-$name"
-    T new-session -d -x 140 -y 120 "env $env '$PMUTOP' -r '$scratch/$name.db'; sleep 60"
+    T new-session -d -x "${size%x*}" -y "${size#*x}" "env $env '$PMUTOP' -r '$scratch/$name.db'; sleep 60"
     # the replay plays its three samples and waits at the end; End shows the last again,
     # '*' opens every node
     i=0
@@ -75,6 +78,8 @@ screen_of spr x86 sapphirerapids "$demos/spr" LANG=C.UTF-8 -- --demo=spr -M Topd
 screen_of epyc x86 amdzen4 "$demos/epyc" "LANG=C NO_COLOR=1" -- --demo=epyc -M PipelineL1,PipelineL2
 screen_of tegra410 arm64 arm/neoverse-n2-v2 "$demos/tegra410" LANG=C.UTF-8 -- --demo=tegra410 -M TopdownL1
 screen_of adl x86 alderlake adl LANG=C.UTF-8 -- --sim --sysfs-root adl -M TopdownL1,TopdownL2
+# over ssh at 80x24 in monochrome ASCII: the columns and rows that fit, as drawn there
+screen_of spr80 x86 sapphirerapids "$demos/spr" "LANG=C NO_COLOR=1" 80x24 -- --demo=spr -M TopdownL1,TopdownL2
 # the reader read what was there: every node of each tree, every column
 n=$(awk '{ print $1 }' spr.read)
 [ "${n:-0}" -ge 120 ] && ok || fail "spr: only ${n:-0} values read from the screen"
