@@ -928,6 +928,8 @@ start 120 40 LANG=C.UTF-8
 keys End
 see "arm cores: the Cores pane says where they are" "Arm's cores have a pane of their own, shown from setup (F2)"
 unseen "arm cores: hidden at first" "Cores (Arm: IPC"
+keys b
+see "b without a TopDown tree says how to have one" "no TopDown tree here (perf's catalogue: -M"
 keys q
 quit_ok "arm cores, hidden, quit"
 mkdir -p "$HOME/.config/pmutop"

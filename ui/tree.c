@@ -298,14 +298,6 @@ int tree_draw(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 	return lines;
 }
 
-void tree_toggle_bars(struct tui *t)
-{
-	t->tree_bars = !t->tree_bars;
-	tui_message(t, false, t->tree_bars ? "each open node's children as one bar, a letter each (b: none)"
-					    : "no bars under the nodes");
-	t->relayout = true;
-}
-
 void tree_toggle(struct tui *t, struct upane *p)
 {
 	if (t->row < 0 || t->row >= p->nrows)
@@ -330,19 +322,25 @@ void tree_reveal(struct upane *p, int m)
 		p->tree_open[a] = 1;
 }
 
+/* Whether a tree pane is there; if not, says how to have one. */
+static bool any_tree(struct tui *t)
+{
+	for (int pi = 0; pi < t->npanes; pi++)
+		if (t->panes[pi].style == STYLE_TREE && t->panes[pi].nmetrics)
+			return true;
+	tui_message(t, false, "no TopDown tree here (perf's catalogue: -M TopdownL1,TopdownL2,...)");
+	return false;
+}
+
 void tree_open_all(struct tui *t)
 {
-	bool any_closed = false, any = false;
+	if (!any_tree(t))
+		return;
+	bool any_closed = false;
 	for (int pi = 0; pi < t->npanes; pi++) {
 		struct upane *p = &t->panes[pi];
-		for (int m = 0; p->style == STYLE_TREE && m < p->nmetrics; m++) {
-			any = true;
+		for (int m = 0; p->style == STYLE_TREE && m < p->nmetrics; m++)
 			any_closed |= has_children(p, m) && p->tree_open[m] != 1;
-		}
-	}
-	if (!any) {
-		tui_message(t, false, "no TopDown tree here (perf's catalogue: -M TopdownL1,TopdownL2,...)");
-		return;
 	}
 	for (int pi = 0; pi < t->npanes; pi++)
 		for (int m = 0; t->panes[pi].style == STYLE_TREE && m < t->panes[pi].nmetrics; m++)
@@ -391,4 +389,14 @@ void tree_sort(struct tui *t, struct upane *p)
 	t->relayout = true;
 	tui_message(t, false, p->sort < 0 ? "CPUs by number" : "CPUs by %s, highest first (o again: by number)",
 		    p->metrics[m]->name);
+}
+
+void tree_toggle_bars(struct tui *t)
+{
+	if (!any_tree(t))
+		return;
+	t->tree_bars = !t->tree_bars;
+	tui_message(t, false, t->tree_bars ? "each open node's children as one bar, a letter each (b: none)"
+					    : "no bars under the nodes");
+	t->relayout = true;
 }
