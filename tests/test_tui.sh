@@ -927,7 +927,7 @@ PMUTOP_ARGS="--demo -d 0.2"
 start 120 40 LANG=C.UTF-8
 keys End
 see "arm cores: the Cores pane says where they are" "Arm's cores have a pane of their own, shown from setup (F2)"
-unseen "arm cores: hidden at first" "Cores (Arm: IPC"
+unseen "arm cores: hidden at first" "Cores (Arm; counted in turn"
 keys b
 see "b without a TopDown tree says how to have one" "no TopDown tree here (perf's catalogue: -M"
 keys q
@@ -936,7 +936,7 @@ mkdir -p "$HOME/.config/pmutop"
 printf 'show_pane=core/core_arm\n' > "$HOME/.config/pmutop/pmutoprc"
 start 120 40 LANG=C.UTF-8
 keys End
-see "arm cores: shown" "Cores (Arm: IPC, clock, misses"
+see "arm cores: shown" "Cores (Arm; counted in turn with TopDown)"
 see "arm cores: IPC per socket" "^ IPC  *[0-9]\.[0-9]*~* .* IPC  *[0-9]\.[0-9]*~* "
 see "arm cores: the clock" "^ Clock  *[0-9.]* GHz"
 see "arm cores: L2 misses" "^ L2 MPKI  *[0-9.]*"
@@ -1045,6 +1045,15 @@ PYEOF
     see "find: found, counted" "found tma_mem_bandwidth in "
     keys q
     quit_ok "find in the catalogue quit"
+    # counted but its row hidden (setup's Metrics shown): said so, not offered to count
+    # (Space on its group would stop counting it)
+    printf 'count_group=tma_dram_bound_group\nhide_metric=perf-sapphirerapids/tma_mem_bandwidth\n' > "$HOME/.config/pmutop/pmutoprc"
+    start 120 50 LANG=C.UTF-8
+    keys /; text tma_mem_bandwidth; keys Enter
+    see "find: counted, row hidden, said" "tma_mem_bandwidth is counted, its row hidden"
+    unseen "find: counted, not offered" "Space counts it"
+    keys q
+    quit_ok "find, counted and hidden, quit"
     rm -f "$HOME/.config/pmutop/pmutoprc"
     # perf's long names (45 characters) where a pane has no bars: each row keeps what
     # tells it from the others (l1d, l2, l3 fill; with and without core_), cut in the

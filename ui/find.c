@@ -59,6 +59,19 @@ static bool offer_group(struct tui *t, const struct profile *p, const struct pro
 	}
 }
 
+/* Whether the run counts perf's metric of that name (its row hidden in setup, so the
+ * panes did not find it): offering its group would offer to stop counting it. */
+static bool run_counts(const struct tui *t, const char *name)
+{
+	for (int pi = 0; pi < t->f->nprofiles; pi++) {
+		const struct profile *p = t->f->profiles[pi];
+		for (int i = 0; p->perf && i < p->nmetrics; i++)
+			if (!strcmp(p->metrics[i].name, name) && (!p->selecting || p->metrics[i].selected))
+				return true;
+	}
+	return false;
+}
+
 /* Not counted, but in perf's catalogue for this CPU: setup opens on a group that holds
  * it, for Space to count (or -M names it, where no offered group does). Whether one
  * matched. */
@@ -71,7 +84,9 @@ static bool find_in_catalogue(struct tui *t)
 		if (!matches(m, t->find))
 			continue;
 		const char *name = m->perf_name ? m->perf_name : m->name;
-		if (!offer_group(t, p, m, name))
+		if (run_counts(t, m->name))
+			tui_message(t, false, "%s is counted, its row hidden (setup: Metrics shown)", name);
+		else if (!offer_group(t, p, m, name))
 			tui_message(t, false, "%s is not counted: pmutop -M %s counts it", name, name);
 		return true;
 	}
