@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""screen_values.py SCREEN RAW_JSONL OUT_JSONL OUT_MAP - the numbers a person reads in the
-monitor's TopDown tree (a tmux capture: one row a node, a column an instance, '^' past
-perf's threshold) put in place of pmutop's own values in the last frame of its --raw JSON,
+"""screen_values.py SCREEN RAW_JSONL N OUT_JSONL OUT_MAP - the numbers a person reads in
+the monitor's TopDown tree (a tmux capture: one row a node, a column an instance, '^' past
+perf's threshold) put in place of pmutop's own values in frame N (from 1) of its --raw JSON,
 so that perf_metrics.py (perf's MetricExpr and MetricThreshold, written apart from
 pmutop) judges what was on the screen. Prints how many values were read."""
 import json
@@ -31,9 +31,9 @@ def tree_rows(screen):
 
 
 def main():
-    screen, raw, out, out_map = sys.argv[1:5]
+    screen, raw, n, out, out_map = sys.argv[1:6]
     rows = tree_rows(screen)
-    frame = json.loads(open(raw).read().strip().split("\n")[-1])
+    frame = json.loads(open(raw).read().strip().split("\n")[int(n) - 1])
     metrics = []
     for m in frame["metrics"]:
         key = (m["metric"], m["instance"])

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The numbers a person reads in the monitor, judged by perf's own definitions: a demo's
-# perf TopDown groups recorded, the recording replayed in the monitor in tmux at its
-# last sample with every tree node open, the screen read back (tests/screen_values.py)
+# perf TopDown groups recorded, the recording replayed in the monitor in tmux, stepped
+# back to its second sample with every tree node open, the screen read back (tests/screen_values.py)
 # and each value and '^' mark compared by tests/perf_metrics.py (perf 6.12's MetricExpr
 # and MetricThreshold, written apart from pmutop) on the same sample's --raw deltas,
 # within half the last digit shown. Sapphire Rapids (TMA levels 1-3), a Zen 4 (perf's
@@ -43,20 +43,21 @@ screen_of() {
     T kill-server 2> /dev/null
     sock="pmutop-oracle-$$-$name"
     T new-session -d -x "${size%x*}" -y "${size#*x}" "env $env '$PMUTOP' -r '$scratch/$name.db'; sleep 60"
-    # the replay plays its three samples and waits at the end; End shows the last again,
-    # '*' opens every node
+    # the replay plays its three samples and waits at the end; Left steps back to the
+    # second, shown as recorded (no number held over from the frame before), and the
+    # header says 2/3 once that frame is drawn; then '*' opens every node
     i=0
     while [ $i -lt 100 ] && ! T capture-pane -p 2> /dev/null | grep -q "3/3 .*END"; do sleep 0.1; i=$((i + 1)); done
-    T send-keys End
-    sleep 0.3
+    T send-keys Left
+    i=0
+    while [ $i -lt 100 ] && ! T capture-pane -p 2> /dev/null | grep -q "  2/3  "; do sleep 0.1; i=$((i + 1)); done
     T send-keys '*'
     i=0
     while [ $i -lt 100 ] && ! T capture-pane -p 2> /dev/null | grep -q "every TopDown node open\|every TopDown node closed"; do
         sleep 0.1; i=$((i + 1))
     done
-    sleep 0.3
     T capture-pane -p -S 0 -E 120 > "$name.screen"
-    if python3 "$TOP_SRCDIR/tests/screen_values.py" "$name.screen" "$name.jsonl" "$name.shown" "$name.map" > "$name.read" 2>&1; then
+    if python3 "$TOP_SRCDIR/tests/screen_values.py" "$name.screen" "$name.jsonl" 2 "$name.shown" "$name.map" > "$name.read" 2>&1; then
         ok
     else
         fail "$name: the screen could not be read: $(cat "$name.read")"
