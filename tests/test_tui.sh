@@ -932,6 +932,16 @@ keys b
 see "b without a TopDown tree says how to have one" "no TopDown tree here (perf's catalogue: -M"
 keys q
 quit_ok "arm cores, hidden, quit"
+# recording (and serving) beside the monitor: the recording gets what pmutop record would
+# count, the hidden pane's counters stay closed, TopDown keeps every counter
+PMUTOP_ARGS="--demo -d 0.2 -w $scratch/arm-hidden.db"
+start 120 40 LANG=C.UTF-8
+keys End
+see "arm cores hidden, recording: TopDown shown" "^ socket0  *RR*BB*FF*SS* "
+unseen "arm cores hidden, recording: TopDown not counted in turn" "~55%\|multiplexed"
+keys q
+quit_ok "arm cores hidden, recording, quit"
+PMUTOP_ARGS="--demo -d 0.2"
 mkdir -p "$HOME/.config/pmutop"
 printf 'show_pane=core/core_arm\n' > "$HOME/.config/pmutop/pmutoprc"
 start 120 40 LANG=C.UTF-8

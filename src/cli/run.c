@@ -640,6 +640,11 @@ static int run_loop(struct run *r, char *title, size_t tlen)
 	runloop_init(&r->loop, r->s, r->clock, o->delay, o->iterations);
 	if (r->rp)
 		runloop_set_pacer(&r->loop, replay_pacer, r->rp, o->batch);
+	/* a recording or the exporter beside the monitor counts what a run without a screen
+	 * would, not what only a hidden pane lists (Arm's core events would take TopDown's
+	 * counters in turn), and what the monitor shows */
+	if (monitor_chooses(o))
+		runloop_set_default_shown(&r->loop, session_default_values(r->s));
 	static struct ui_catalogue cat;
 	cat = (struct ui_catalogue){ r, cat_groups, cat_profile, cat_recount };
 	if (add_outputs(o, r->s, &r->loop, r->rp, title, tlen, &r->outfile, monitor_chooses(o) ? &cat : NULL) < 0)

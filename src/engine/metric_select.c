@@ -159,6 +159,15 @@ static bool pane_lists(const struct prof_pane *pn, const char *name)
 	return false;
 }
 
+bool metric_only_in_hidden_panes(const struct profile *p, int mi)
+{
+	bool hidden = false, shown = false;
+	for (int k = 0; k < p->npanes; k++)
+		if (pane_lists(&p->panes[k], p->metrics[mi].name))
+			*(p->panes[k].hidden ? &hidden : &shown) = true;
+	return hidden && !shown;
+}
+
 void metrics_leave_hidden(struct profile *p)
 {
 	bool any = false;
@@ -166,14 +175,9 @@ void metrics_leave_hidden(struct profile *p)
 		any |= p->panes[k].hidden;
 	if (!any || p->selecting)
 		return;
-	for (int mi = 0; mi < p->nmetrics; mi++) {
-		bool hidden = false, shown = false;
-		for (int k = 0; k < p->npanes; k++)
-			if (pane_lists(&p->panes[k], p->metrics[mi].name))
-				*(p->panes[k].hidden ? &hidden : &shown) = true;
-		if (shown || !hidden)
+	for (int mi = 0; mi < p->nmetrics; mi++)
+		if (!metric_only_in_hidden_panes(p, mi))
 			choose(p, mi);
-	}
 	p->selecting = true;
 	want_events(p);
 }

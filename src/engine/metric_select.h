@@ -26,6 +26,8 @@ void metrics_choose_exactly(struct profile *p, const char *names);
  * left out, as -M would leave them (Arm's core events, which would take TopDown's
  * counters in turn). Nothing changes in a profile without such a pane. */
 void metrics_leave_hidden(struct profile *p);
+/* Whether metric mi of p is listed only by 'hidden = yes' panes. */
+bool metric_only_in_hidden_panes(const struct profile *p, int mi);
 
 /* Whether word names one of p's metrics or metric groups, as -M takes it. */
 bool metrics_names(const struct profile *p, const char *word);

@@ -7,6 +7,7 @@
 
 #include "base/util.h"
 #include "engine/attach.h"
+#include "engine/metric_select.h"
 #include "engine/session.h"
 #include "engine/source.h"
 #include "engine/state.h"
@@ -91,4 +92,20 @@ void session_need_values(struct session *s, const bool *shown)
 	}
 	free(w.inst);
 	free(w.value);
+}
+
+bool *session_default_values(const struct session *s)
+{
+	bool *shown = xmalloc(sizeof(bool) * (size_t)(s->nvalues + 1));
+	bool any_left = false;
+	for (int k = 0; k < s->nvalues; k++) {
+		const struct value_info *vi = &s->vinfo[k];
+		shown[k] = !metric_only_in_hidden_panes(s->profiles[vi->profile], vi->metric);
+		any_left |= !shown[k];
+	}
+	if (!any_left) {
+		free(shown);
+		return NULL;
+	}
+	return shown;
 }

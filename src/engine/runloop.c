@@ -115,10 +115,23 @@ static void pace(struct runloop *l, uint64_t now)
 	}
 }
 
-/* Counters only for what is shown: where one output says what it shows (the monitor)
- * and the others show nothing (an idle recorder), the rest is closed; any other output
- * wants every value. Said to the engine again when it changes. */
+/* Counters only for what is shown: where outputs say what they show (the monitor), the
+ * rest is closed; an output that shows every value (a recorder recording, the exporter)
+ * shows, beside a monitor, what a run without a screen counts (runloop_set_default_shown:
+ * not what only hidden panes list), and the choices are joined. Said to the engine again
+ * when it changes. */
 const bool OUTPUT_SHOWS_NOTHING[1];
+
+/* a | b into the loop's own buffer (a may be it) */
+static const bool *join_shown(struct runloop *l, const bool *a, const bool *b)
+{
+	int n = l->s->nvalues;
+	if (!l->joined)
+		l->joined = xmalloc(sizeof(bool) * (size_t)(n ? n : 1));
+	for (int k = 0; k < n; k++)
+		l->joined[k] = a[k] || b[k];
+	return l->joined;
+}
 
 static void shown_values(struct runloop *l)
 {
@@ -130,9 +143,12 @@ static void shown_values(struct runloop *l)
 		const bool *v = l->outputs[i]->ops->values_shown ? l->outputs[i]->ops->values_shown(l->outputs[i], &g) : NULL;
 		if (v == OUTPUT_SHOWS_NOTHING)
 			continue;
-		all = !v || shown; /* every value, or two outputs' choices: all of them (not merged) */
-		shown = v;
-		gen = g;
+		if (!v && !(v = l->default_shown)) {
+			all = true;
+			break;
+		}
+		gen = gen * 2654435761u + g + 1u + (unsigned)i * 40503u; /* which outputs, each choice's generation */
+		shown = shown ? join_shown(l, shown, v) : v;
 	}
 	if (all)
 		shown = NULL;
@@ -141,6 +157,12 @@ static void shown_values(struct runloop *l)
 	session_need_values(l->s, shown);
 	l->shown_some = shown != NULL;
 	l->shown_gen = gen;
+}
+
+void runloop_set_default_shown(struct runloop *l, bool *shown)
+{
+	free(l->default_shown);
+	l->default_shown = shown;
 }
 
 static void publish(struct runloop *l, uint64_t now)
@@ -252,4 +274,7 @@ void runloop_done(struct runloop *l)
 	free(l->outputs);
 	l->outputs = NULL;
 	l->noutputs = 0;
+	free(l->default_shown);
+	free(l->joined);
+	l->default_shown = l->joined = NULL;
 }

@@ -34,6 +34,8 @@ struct runloop {
 	bool refresh_now;  /* publish the pacer's next frame at once, paused or not */
 	bool shown_some;   /* the values shown are the one output's own choice (values_shown) */
 	unsigned shown_gen; /* ... as of this generation of it */
+	bool *default_shown; /* per value: what an output showing every value shows beside a monitor, or NULL */
+	bool *joined;        /* the outputs' choices joined */
 };
 
 void runloop_set_pacer(struct runloop *l, uint64_t (*pacer)(void *ctx), void *ctx, bool end_quits);
@@ -51,6 +53,10 @@ void runloop_done(struct runloop *l);
 void runloop_quit(struct runloop *l);
 void runloop_set_interval(struct runloop *l, double interval_s);
 void runloop_set_paused(struct runloop *l, bool paused);
+/* Where the monitor chooses what is counted: per value slot, what the outputs that show
+ * every value (a recorder recording, the exporter) show beside it, as a run without a
+ * screen would count (session_default_values); the loop owns it. NULL: every value. */
+void runloop_set_default_shown(struct runloop *l, bool *shown);
 
 /* INT, TERM and HUP end the loop cleanly: call once before runloop_run. */
 void runloop_install_signals(void);

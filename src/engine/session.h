@@ -27,6 +27,9 @@ void session_want_details(struct session *s, bool want);
  * needs (its instance, imports, the metrics it reads, a sum's members) are closed until
  * one is shown again (engine/pause.c). */
 void session_need_values(struct session *s, const bool *shown);
+/* Per value slot, what a run without a screen counts (metrics_leave_hidden: not what only
+ * 'hidden = yes' panes list), malloc'd; NULL where that is every value. */
+bool *session_default_values(const struct session *s);
 
 /* Bind profiles to the machine: find instances, encode their events with the current
  * filters. Problems become per-instance states, never a failure of the whole session. */
