@@ -61,7 +61,7 @@ static int gauge_read(struct source *src, struct instance *inst, uint64_t now)
 
 static void gauge_close(struct source *src, struct instance *inst) { (void)src; (void)inst; }
 static void gauge_destroy(struct source *src) { free(src); }
-static const struct source_ops gauge_ops = { "gauge", gauge_claims, gauge_open, gauge_read, gauge_close, gauge_destroy, NULL };
+static const struct source_ops gauge_ops = { "gauge", gauge_claims, gauge_open, gauge_read, gauge_close, gauge_destroy, NULL, false };
 
 static struct machine *two_kinds_machine(void)
 {
@@ -212,7 +212,7 @@ static int core_read(struct source *src, struct instance *inst, uint64_t now)
 }
 static void core_close(struct source *src, struct instance *inst) { (void)src; (void)inst; }
 static void core_destroy(struct source *src) { free(src); }
-static const struct source_ops core_ops = { "core", core_claims, core_open, core_read, core_close, core_destroy, NULL };
+static const struct source_ops core_ops = { "core", core_claims, core_open, core_read, core_close, core_destroy, NULL, false };
 
 static void core_second(void) /* one second of 1000 instructions on each online CPU */
 {

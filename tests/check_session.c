@@ -52,7 +52,7 @@ static int script_read(struct source *src, struct instance *inst, uint64_t now)
 
 static void script_close(struct source *src, struct instance *inst) { (void)src; (void)inst; }
 static void script_destroy(struct source *src) { free(src); }
-static const struct source_ops script_ops = { "scripted", NULL, script_open, script_read, script_close, script_destroy, NULL };
+static const struct source_ops script_ops = { "scripted", NULL, script_open, script_read, script_close, script_destroy, NULL, false };
 
 static struct machine *fake_machine(void)
 {

@@ -967,6 +967,27 @@ see "arm cores, TopDown hidden: shown" "^ IPC  *[0-9]\.[0-9]*  "
 unseen "arm cores, TopDown hidden: the counters theirs" "multiplexed\|~55%"
 keys q
 quit_ok "arm cores, TopDown hidden, quit"
+# perf's TopdownL1 counted beside the TopDown pane (setup's count_group=): its events on
+# their own read the pane's group's counters, so neither counts in turn; with the pane
+# hidden (its group closed) they open counters of their own and keep their values
+if [ -f "$TOP_BUILDDIR/catalogue/arm-neoverse-n2-v2.ini" ]; then
+    printf 'count_group=TopdownL1\n' > "$HOME/.config/pmutop/pmutoprc"
+    start 120 40 LANG=C.UTF-8
+    keys End
+    see "TopdownL1 beside TopDown: perf's tree" "^   retiring  *[0-9.]* %  *[0-9.]* %"
+    see "TopdownL1 beside TopDown: the pane" "^ socket0  *RR*BB*FF*SS* "
+    unseen "TopdownL1 beside TopDown: one counter an event, none in turn" "~\|multiplexed"
+    keys q
+    quit_ok "TopdownL1 beside TopDown, quit"
+    printf 'count_group=TopdownL1\nhide_pane=topdown/topdown\n' > "$HOME/.config/pmutop/pmutoprc"
+    start 120 40 LANG=C.UTF-8
+    keys End
+    see "TopdownL1, the pane hidden: counters of its own" "^   retiring  *[0-9.]* %  *[0-9.]* %"
+    keys q
+    quit_ok "TopdownL1, the pane hidden, quit"
+else
+    skip_check "TopdownL1 beside TopDown: perf's catalogue is not built"
+fi
 rm -f "$HOME/.config/pmutop/pmutoprc"
 
 # -M in the monitor: the chosen metrics (and what they read) have rows, no other metric

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "engine/counter_share.h"
 #include "engine/state.h"
 #include "engine/source.h"
 
@@ -29,7 +30,6 @@ static bool generic_events_only(const struct instance *inst)
 
 void session_open_instance(struct session *s, struct instance *inst)
 {
-	(void)s;
 	if (inst->unavailable || inst->nmembers || !inst->ncounters || !inst->source)
 		return;
 	free(inst->open_error);
@@ -41,6 +41,8 @@ void session_open_instance(struct session *s, struct instance *inst)
 		inst->counters[c].rotating = false;
 		inst->counters[c].mem = (struct counter_memory){ 0 };
 	}
+	if (inst->nshares)
+		counters_settle_shares(s, inst);
 	int r = inst->source->ops->open(inst->source, inst);
 	inst->opened = r == 0;
 	if (r < 0) {
@@ -99,6 +101,7 @@ int session_retry_gone(struct session *s, uint64_t now_ns)
 		still--;
 		/* back: this read primes the counters, the next interval is the first whole one */
 		inst->source->ops->read(inst->source, inst, now_ns);
+		counters_copy_shared(s, inst);
 		for (int c = 0; c < inst->ncounters; c++) {
 			struct counter *ct = &inst->counters[c];
 			counter_prime(ct, true);

@@ -24,6 +24,7 @@
 #include "base/diag.h"
 #include "base/expr.h"
 #include "base/util.h"
+#include "engine/counter_share.h"
 #include "machine/cpuid.h"
 #include "machine/encode_memo.h"
 #include "machine/pcimap.h"
@@ -1091,7 +1092,7 @@ int instance_open_order(const struct instance *inst, int *order)
 	for (int pass = 0; pass < 2; pass++)
 		for (int e = 0; e < g->nevents; e++) {
 			bool lead = g->leader && !strcmp(g->events[e].name, g->leader);
-			if (instance_counts_event(inst, e) && lead == (pass == 0))
+			if (instance_counts_event(inst, e) && !instance_shares_event(inst, e) && lead == (pass == 0))
 				order[n++] = e;
 		}
 	return n;
@@ -1119,4 +1120,5 @@ void instance_free(struct instance *inst)
 	free(inst->counters);
 	free(inst->open_error);
 	free(inst->unavailable);
+	counters_free_shares(inst);
 }

@@ -7,6 +7,7 @@
 
 #include "base/util.h"
 #include "engine/attach.h"
+#include "engine/counter_share.h"
 #include "engine/metric_select.h"
 #include "engine/session.h"
 #include "engine/source.h"
@@ -69,6 +70,7 @@ static void resume_instance(struct session *s, struct instance *inst)
 	inst->source->ops->read(inst->source, inst, s->last_ns);
 	if (inst->source->ops->read_done)
 		inst->source->ops->read_done(inst->source);
+	counters_copy_shared(s, inst);
 	for (int c = 0; c < inst->ncounters; c++)
 		counter_prime(&inst->counters[c], true);
 	inst->skip_next = true;
@@ -89,6 +91,14 @@ void session_need_values(struct session *s, const bool *shown)
 			pause_instance(inst, s->nsamples);
 		else if ((!shown || w.inst[i]) && inst->paused)
 			resume_instance(s, inst);
+	}
+	/* a counter it read closed, or one it could read opened: opened again to read it */
+	for (int i = 0; i < s->ninstances; i++) {
+		struct instance *inst = &s->inst[i];
+		if (inst->nshares && inst->opened && counters_shares_stale(s, inst)) {
+			pause_instance(inst, s->nsamples);
+			resume_instance(s, inst);
+		}
 	}
 	free(w.inst);
 	free(w.value);

@@ -12,6 +12,7 @@
 #include "base/expr.h"
 #include "base/util.h"
 #include "engine/attach.h"
+#include "engine/counter_share.h"
 #include "engine/hostmeters.h"
 #include "engine/metric_threshold.h"
 #include "engine/session.h"
@@ -408,6 +409,9 @@ const struct frame *session_sample(struct session *s, uint64_t now_ns)
 			s->sources[k]->ops->read_done(s->sources[k]);
 		s->sources[k]->now_ns = now_ns;
 	}
+	for (int i = 0; i < s->ninstances; i++)
+		if (s->inst[i].nshares && s->inst[i].opened)
+			counters_copy_shared(s, &s->inst[i]);
 	for (int i = 0; i < s->ninstances; i++) {
 		struct instance *inst = &s->inst[i];
 		if (!inst->read_errno || !inst->opened)

@@ -13,6 +13,7 @@
 #include "base/util.h"
 #include "engine/bind.h"
 #include "engine/attach.h"
+#include "engine/counter_share.h"
 #include "engine/hostmeters.h"
 #include "engine/source.h"
 
@@ -139,10 +140,14 @@ void session_use_clock(struct session *s, struct clock *c)
 void session_start(struct session *s, uint64_t now_ns)
 {
 	session_assign_sources(s);
+	counters_find_shares(s);
 	for (int k = 0; k < s->nsources; k++)
 		s->sources[k]->now_ns = now_ns;
-	for (int i = 0; i < s->ninstances; i++)
-		session_open_instance(s, &s->inst[i]);
+	/* the instances whose counters others may read first, open when those open */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < s->ninstances; i++)
+			if ((s->inst[i].nshares > 0) == (pass == 1))
+				session_open_instance(s, &s->inst[i]);
 	session_refresh_counter_info(s);
 	s->last_ns = now_ns;
 	s->priming = true; /* events so far (filters from the command line) go with frame 1 */

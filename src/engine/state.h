@@ -153,7 +153,17 @@ struct instance {
 	double *event_coverage;
 	int nlive;
 	int *live; /* the events it may count (those -M or its root port want), in order */
+	/* events it may read from another group's counter of the same encoding on the same
+	 * CPUs (engine/counter_share.c), in order of preference; NULL: none */
+	int nshares;
+	struct event_share *shares;
 	void *priv; /* the source's */
+};
+
+struct event_share {
+	int event;           /* this instance's */
+	int partner, partner_event; /* the instance (index) and event whose counter it may read */
+	int *map;            /* while active: per counter of the instance, the partner's it reads (-1: none) */
 };
 
 struct session {

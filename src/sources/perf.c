@@ -321,11 +321,12 @@ static bool read_cpu(struct perf_source *ps, struct instance *inst, int c)
 	int ncpu = inst->cpus.n;
 	if (pi->leader_fd && pi->leader_fd[c] >= 0 && read_group(ps, inst, pi, c))
 		return true;
-	bool ok = false;
+	bool ok = false, tried = false;
 	for (int k = c; k < inst->ncounters; k += ncpu) { /* counters are event-major */
 		struct counter *ct = &inst->counters[k];
 		if (!pi->evsel[ct->event])
-			continue; /* not counted under the current filters */
+			continue; /* not counted under the current filters, or another group's counter read */
+		tried = true;
 		struct perf_counts_values cv = { 0 };
 		ps->reads++;
 		bool read = perf_evsel__read(pi->evsel[ct->event], c, 0, &cv) == 0;
@@ -335,7 +336,7 @@ static bool read_cpu(struct perf_source *ps, struct instance *inst, int c)
 		else
 			counter_read_failed(ct);
 	}
-	return ok;
+	return ok || !tried; /* nothing to read (its events read other groups' counters) is no failure */
 }
 
 static int perf_read(struct source *src, struct instance *inst, uint64_t now_ns)
@@ -417,6 +418,7 @@ static void perf_destroy(struct source *src)
 
 static const struct source_ops perf_ops = {
 	.kind = "live",
+	.shares_counters = true,
 	.claims = perf_claims,
 	.open = perf_open,
 	.read = perf_read,

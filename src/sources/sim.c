@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/counter_share.h"
 #include "engine/session.h"
 #include "sources/simmodel.h"
 #include "sources/sources.h"
@@ -247,8 +248,8 @@ static int sim_open(struct source *src, struct instance *inst)
 	int index = last_number(inst->pmu->name);
 	for (int k = 0; k < inst->ncounters; k++) {
 		const struct counter *ct = &inst->counters[k];
-		if (!instance_counts_event(inst, ct->event))
-			continue; /* not opened under the current filters */
+		if (!instance_counts_event(inst, ct->event) || instance_shares_event(inst, ct->event))
+			continue; /* not opened under the current filters, or another group's counter read */
 		bool legacy = inst->pmu->type < 0 || ct->attr.type != (uint32_t)inst->pmu->type;
 		/* a model may name an encoding as perf writes raw events (perf's JSON events no
 		 * alias names): that exact encoding wins over an alias it merely contains (the
@@ -384,6 +385,7 @@ static void sim_destroy(struct source *src)
 
 static const struct source_ops sim_ops = {
 	.kind = "sim",
+	.shares_counters = true,
 	.claims = sim_claims,
 	.open = sim_open,
 	.read = sim_read,

@@ -1,0 +1,215 @@
+/* counter_share.c - one hardware counter per encoding and CPU. perf opens what each
+ * metric asks for; two groups of pmutop's that count the same event on the same CPU (the
+ * TopDown pane's and perf's TopdownL1 beside it) would take two counters, and on a core
+ * with six both would count in turn. An event a group opens on its own (not in a perf
+ * group, whose members must be scheduled together) reads instead the counter another
+ * open group has for that encoding and CPUs: the same count, the partner's coverage. */
+#include "engine/counter_share.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "engine/source.h"
+#include "engine/state.h"
+
+/* An event of an instance, as the sort sees it. */
+struct share_key {
+	const struct instance *inst;
+	int index; /* the instance's */
+	int event;
+	bool grouped; /* in a perf group of more than one event: it cannot read another's */
+};
+
+static bool may_share(const struct instance *inst)
+{
+	return inst->source && inst->source->ops->shares_counters && !inst->nmembers && !inst->nparts &&
+	       !inst->unavailable && inst->ncounters && !inst->group->nfilters; /* filters would change the encodings */
+}
+
+/* what the source opens for the event (bind.c's instance_counts_event, not called:
+ * bind.c asks this file which events are shared) */
+static bool counted(const struct instance *inst, int e)
+{
+	return inst->present[e] && !inst->event_na[e];
+}
+
+static const struct counter *first_counter(const struct instance *inst, int e)
+{
+	for (int c = 0; c < inst->ncounters; c++)
+		if (inst->counters[c].event == e)
+			return &inst->counters[c];
+	return NULL;
+}
+
+/* Same encoding on the same CPUs through the same source (the instance order last). */
+static int cmp_encoding(const struct share_key *a, const struct share_key *b)
+{
+	if (a->inst->source != b->inst->source)
+		return a->inst->source < b->inst->source ? -1 : 1;
+	const struct cpulist *ca = &a->inst->cpus, *cb = &b->inst->cpus;
+	if (ca->n != cb->n)
+		return ca->n < cb->n ? -1 : 1;
+	int d = memcmp(ca->cpu, cb->cpu, sizeof(int) * (size_t)ca->n);
+	if (d)
+		return d;
+	const struct event_attr *x = &first_counter(a->inst, a->event)->attr, *y = &first_counter(b->inst, b->event)->attr;
+	if (x->type != y->type)
+		return x->type < y->type ? -1 : 1;
+	if (x->exclude != y->exclude)
+		return x->exclude < y->exclude ? -1 : 1;
+	return memcmp(x->config, y->config, sizeof(x->config));
+}
+
+static int by_encoding(const void *pa, const void *pb)
+{
+	const struct share_key *a = pa, *b = pb;
+	int d = cmp_encoding(a, b);
+	if (d)
+		return d;
+	if (a->grouped != b->grouped) /* a group's counter first: the one to read */
+		return a->grouped ? -1 : 1;
+	return a->index != b->index ? (a->index < b->index ? -1 : 1) : a->event - b->event;
+}
+
+static void add_share(struct instance *inst, int e, const struct share_key *to)
+{
+	inst->shares = xrealloc(inst->shares, sizeof(*inst->shares) * (size_t)(inst->nshares + 1));
+	inst->shares[inst->nshares++] = (struct event_share){ e, to->index, to->event, NULL };
+}
+
+void counters_find_shares(struct session *s)
+{
+	int n = 0, cap = 0;
+	struct share_key *keys = NULL;
+	for (int i = 0; i < s->ninstances; i++) {
+		const struct instance *inst = &s->inst[i];
+		if (!may_share(inst))
+			continue;
+		int nopen = 0;
+		for (int e = 0; e < inst->group->nevents; e++)
+			nopen += counted(inst, e);
+		for (int e = 0; e < inst->group->nevents; e++) {
+			if (!counted(inst, e) || !first_counter(inst, e))
+				continue;
+			grow_array(&keys, &cap, n + 1, sizeof(*keys));
+			keys[n++] = (struct share_key){ inst, i, e, inst->group->perf_group && nopen > 1 };
+		}
+	}
+	if (n > 1)
+		qsort(keys, (size_t)n, sizeof(*keys), by_encoding);
+	/* in each run of one encoding: an event on its own may read any group's counter, or
+	 * one on its own before it (never after: no two read each other) */
+	for (int a = 0, b; a < n; a = b) {
+		for (b = a + 1; b < n && !cmp_encoding(&keys[a], &keys[b]); b++)
+			;
+		for (int k = a; k < b; k++) {
+			if (keys[k].grouped)
+				continue;
+			struct instance *inst = &s->inst[keys[k].index];
+			for (int j = a; j < b; j++)
+				if (j != k && keys[j].index != keys[k].index && (keys[j].grouped || keys[j].index < keys[k].index))
+					add_share(inst, keys[k].event, &keys[j]);
+		}
+	}
+	free(keys);
+}
+
+static bool shares(const struct instance *inst, int e)
+{
+	for (int k = 0; k < inst->nshares; k++)
+		if (inst->shares[k].event == e && inst->shares[k].map)
+			return true;
+	return false;
+}
+
+bool instance_shares_event(const struct instance *inst, int e)
+{
+	return inst->nshares && shares(inst, e);
+}
+
+int instance_event_partner(const struct instance *inst, int e)
+{
+	for (int k = 0; k < inst->nshares; k++)
+		if (inst->shares[k].event == e && inst->shares[k].map)
+			return inst->shares[k].partner;
+	return -1;
+}
+
+/* Each of inst's counters of the share's event, the partner's on the same CPU. */
+static int *counter_map(const struct instance *inst, const struct instance *pt, const struct event_share *sh)
+{
+	int *map = xmalloc(sizeof(int) * (size_t)inst->ncounters);
+	for (int c = 0; c < inst->ncounters; c++) {
+		map[c] = -1;
+		for (int d = 0; inst->counters[c].event == sh->event && d < pt->ncounters && map[c] < 0; d++)
+			if (pt->counters[d].event == sh->partner_event && pt->counters[d].cpu == inst->counters[c].cpu)
+				map[c] = d;
+	}
+	return map;
+}
+
+/* The share event e of inst would read now: the first whose partner is open and counts
+ * the event itself; -1 for none (it opens its own). */
+static int chosen_share(const struct session *s, const struct instance *inst, int e)
+{
+	for (int k = 0; k < inst->nshares; k++) {
+		const struct event_share *sh = &inst->shares[k];
+		const struct instance *pt = &s->inst[sh->partner];
+		if (sh->event == e && pt->opened && !instance_shares_event(pt, sh->partner_event))
+			return k;
+	}
+	return -1;
+}
+
+void counters_settle_shares(struct session *s, struct instance *inst)
+{
+	for (int k = 0; k < inst->nshares; k++) {
+		free(inst->shares[k].map);
+		inst->shares[k].map = NULL;
+	}
+	for (int k = 0; k < inst->nshares; k++) {
+		struct event_share *sh = &inst->shares[k];
+		if (chosen_share(s, inst, sh->event) == k)
+			sh->map = counter_map(inst, &s->inst[sh->partner], sh);
+	}
+}
+
+void counters_copy_shared(struct session *s, struct instance *inst)
+{
+	for (int k = 0; k < inst->nshares; k++) {
+		const struct event_share *sh = &inst->shares[k];
+		if (!sh->map)
+			continue;
+		const struct instance *pt = &s->inst[sh->partner];
+		for (int c = 0; c < inst->ncounters; c++)
+			if (sh->map[c] >= 0) {
+				if (pt->opened)
+					inst->counters[c].read = pt->counters[sh->map[c]].read;
+				else
+					counter_read_failed(&inst->counters[c]);
+			}
+	}
+}
+
+bool counters_shares_stale(const struct session *s, const struct instance *inst)
+{
+	for (int k = 0; k < inst->nshares; k++) {
+		int e = inst->shares[k].event, now = -1;
+		for (int j = 0; j < inst->nshares && now < 0; j++)
+			if (inst->shares[j].event == e && inst->shares[j].map)
+				now = j;
+		if (chosen_share(s, inst, e) != now)
+			return true;
+	}
+	return false;
+}
+
+void counters_free_shares(struct instance *inst)
+{
+	for (int k = 0; k < inst->nshares; k++)
+		free(inst->shares[k].map);
+	free(inst->shares);
+	inst->shares = NULL;
+	inst->nshares = 0;
+}

@@ -1,0 +1,50 @@
+#!/bin/sh
+# One hardware counter per encoding and CPU: an event a group counts on its own that
+# another group counts too (perf's TopdownL1 beside the TopDown pane, both reading the
+# Neoverse V2's stall slots) reads that group's counter. The demo's model gives each CPU
+# six general counters and the cycle counter (counters = 6): opened twice, the two groups'
+# eleven events would count in turn.
+. "$TOP_SRCDIR/tests/lib.sh"
+cd "$scratch"
+[ -f "$TOP_BUILDDIR/catalogue/arm-neoverse-n2-v2.ini" ] || skip "perf's catalogue is not built"
+
+HOME="$scratch" "$PMUTOP" --demo -b --fake-clock -n 3 -M TopdownL1,topdown.retiring --format json --raw > l1.json 2> l1.err
+expect_eq "perf's TopdownL1 and the TopDown pane's retiring: exit" $? 0
+python3 - l1.json > l1.out 2>&1 << 'PY'
+import json, sys
+from collections import defaultdict
+frames = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+last = frames[-1]
+names = {m["metric"] for m in last["metrics"]}
+for want in ("retiring", "topdown.retiring"):  # perf's Neoverse name, the pane's
+    if want not in names:
+        print("no %s among %s" % (want, sorted(names)[:20]))
+turns = [c for c in last["counters"] if c["running_ns"] != c["enabled_ns"]]
+if turns:
+    print("%d counters counted in turn, e.g. %s" % (len(turns), turns[0]))
+same = defaultdict(list)
+for c in last["counters"]:
+    same[(c["pmu"], c["config"], c["config1"], c["config2"], c["cpu"])].append(c["delta"])
+shared = {k: v for k, v in same.items() if len(v) > 1}
+if not shared:
+    print("no encoding is read by two groups")
+two = [(k, v) for k, v in shared.items() if len(set(v)) != 1]
+if two:
+    print("%d counters counted twice, e.g. %s %s" % (len(two), two[0][0], two[0][1]))
+# both definitions on the same counts: perf's retiring is the pane's retiring
+vals = defaultdict(dict)
+for m in last["metrics"]:
+    if m["metric"] in ("retiring", "topdown.retiring") and m.get("value") is not None:
+        vals[m["instance"]][m["metric"]] = m["value"]
+for inst in ("socket0", "socket1"):
+    v = vals.get(inst, {})
+    if len(v) != 2:
+        print("%s: not both values: %s" % (inst, v))
+    elif abs(v["retiring"] - v["topdown.retiring"]) > 1e-6 * v["topdown.retiring"]:  # both in % of slots
+        print("%s: perf's retiring %s, the pane's %s" % (inst, v["retiring"], v["topdown.retiring"]))
+print("%d shared encodings" % len(shared))
+PY
+grep -q "shared encodings" l1.out && ! grep -v "shared encodings" l1.out | grep -q . && ok ||
+    fail "one counter per encoding: $(cat l1.out) $(head -c 300 l1.err)"
+
+finish
