@@ -78,10 +78,29 @@ static void add_share(struct instance *inst, int e, const struct share_key *to)
 	inst->shares[inst->nshares++] = (struct event_share){ e, to->index, to->event, NULL };
 }
 
+/* Whether some event is opened on its own at all (a single event, or a group not grouped):
+ * where none is (the default demos), nothing may share and nothing is sorted. */
+static bool any_alone(const struct session *s)
+{
+	for (int i = 0; i < s->ninstances; i++) {
+		const struct instance *inst = &s->inst[i];
+		if (!may_share(inst))
+			continue;
+		int nopen = 0;
+		for (int e = 0; e < inst->group->nevents && nopen < 2; e++)
+			nopen += counted(inst, e);
+		if (nopen && (!inst->group->perf_group || nopen == 1))
+			return true;
+	}
+	return false;
+}
+
 void counters_find_shares(struct session *s)
 {
 	int n = 0, cap = 0;
 	struct share_key *keys = NULL;
+	if (!any_alone(s))
+		return;
 	for (int i = 0; i < s->ninstances; i++) {
 		const struct instance *inst = &s->inst[i];
 		if (!may_share(inst))
