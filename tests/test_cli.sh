@@ -489,6 +489,9 @@ expect_eq "-M: only the events they read" "$(sed 's/_[0-9]*\//\//' m-events.txt 
 "$PMUTOP" --demo -b -n 1 -M NoSuchMetric > /dev/null 2> m.err
 expect_eq "-M names nothing: exit status" $? 2
 expect_grep "-M names nothing: said" "no metric or metric group 'NoSuchMetric'" m.err
+"$PMUTOP" --demo -b -n 1 -M ', ,' > /dev/null 2> m.err
+expect_eq "-M with no name: exit status" $? 2
+expect_grep "-M with no name: said, not 'nothing to count'" "-M ', ,': want metric or metric group names" m.err
 "$PMUTOP" --demo -b -n 2 --fake-clock -w m.pmrec > /dev/null
 "$PMUTOP" -r m.pmrec -b -M ucf.mem_read_bw > /dev/null 2> m.err
 expect_eq "-M on a replay: exit status" $? 2

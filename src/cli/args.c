@@ -197,7 +197,14 @@ int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case O_RAW: o->raw = true; break;
 		case 'o': o->output = optarg; o->batch = true; break;
-		case 'M': o->metrics = optarg; break;
+		case 'M':
+			if (!optarg[strspn(optarg, ", \t")]) { /* nothing named: not "nothing to count" later */
+				fprintf(stderr, "pmutop: -M '%s': want metric or metric group names, comma-separated "
+						"(pmutop list metrics)\n", optarg);
+				return 2;
+			}
+			o->metrics = optarg;
+			break;
 		case 'p':
 			o->profiles = xrealloc(o->profiles, sizeof(char *) * (size_t)(o->nprofiles + 1));
 			o->profiles[o->nprofiles++] = optarg;
