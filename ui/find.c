@@ -66,7 +66,7 @@ static bool run_counts(const struct tui *t, const char *name)
 	for (int pi = 0; pi < t->f->nprofiles; pi++) {
 		const struct profile *p = t->f->profiles[pi];
 		for (int i = 0; p->perf && i < p->nmetrics; i++)
-			if (!strcmp(p->metrics[i].name, name) && (!p->selecting || p->metrics[i].selected))
+			if (!strcmp(p->metrics[i].name, name) && (!p->selecting || p->metrics[i].selected) && !p->metrics[i].quiet)
 				return true;
 	}
 	return false;

@@ -25,7 +25,7 @@ static int find_metric(const struct profile *p, const char *name)
 /* -M chose other metrics: this one has no value and no row (nothing counts its events). */
 static bool metric_unchosen(const struct profile *p, int mi)
 {
-	return p->selecting && !p->metrics[mi].selected;
+	return (p->selecting && !p->metrics[mi].selected) || p->metrics[mi].quiet; /* quiet: shown as a hand metric */
 }
 
 static int value_slot(const struct frame *f, int pi, int mi, int ii)
@@ -130,7 +130,8 @@ static void drop_unpartnered(struct upane *p, const struct frame *s, const struc
 			int c = p->cell[k * nm + m];
 			const struct prof_formula *f =
 				c >= 0 ? metric_form(p->metrics[m], (int)(s->iinfo[c].group - prof->groups)) : NULL;
-			if (f && f->nimports && p->slot[k * nm + m] < 0)
+			/* an import with no partner here; perf's metric alone where the catalogue lacks it */
+			if (f && (f->nimports || !f->expr) && p->slot[k * nm + m] < 0)
 				p->cell[k * nm + m] = -1;
 			any |= p->cell[k * nm + m] >= 0;
 		}

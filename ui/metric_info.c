@@ -125,10 +125,19 @@ static void collect(struct tui *t, const struct metric_view *mv, struct lines *l
 							      : "not with SMT on (NO_GROUP_EVENTS_SMT)");
 	if (slot < 0)
 		return;
+	int in = mv->inst;
+	if (fr->vinfo[slot].perf_slot) { /* perf's definition for this CPU: its formula, its events */
+		slot = fr->vinfo[slot].perf_slot - 1;
+		const struct value_info *pv = &fr->vinfo[slot];
+		in = pv->instance;
+		add(l, "defined here as perf's %s (%s):%s%s", pv->m->name, fr->profiles[pv->profile]->name,
+		    pv->m->description ? " " : "", pv->m->description ? pv->m->description : "");
+		m = pv->m;
+	}
 	const struct prof_formula *f = &m->forms[fr->vinfo[slot].form];
-	add(l, "formula (group %s): %s", f->group_name ? f->group_name : "?", f->text);
+	add(l, "formula (group %s): %s", f->group_name ? f->group_name : "?", f->text ? f->text : "(perf's alone)");
 	add(l, "  reads, this interval:");
-	inputs(t, l, f, mv->inst, slot);
+	inputs(t, l, f, in, slot);
 }
 
 static void metric_draw(struct tui *t)

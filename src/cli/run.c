@@ -19,6 +19,7 @@
 #include "base/util.h"
 #include "cli/options.h"
 #include "engine/catalog.h"
+#include "engine/metric_delegate.h"
 #include "engine/metric_select.h"
 #include "engine/profile.h"
 #include "engine/runloop.h"
@@ -447,6 +448,30 @@ struct run {
 	bool catalogue_loaded;
 };
 
+/* One definition per metric: the hand metrics that are perf's (perf =) take this CPU's
+ * catalogue's definitions, the catalogue loaded beside, counting only those, where no
+ * option loaded it. */
+static void delegate_to_perf(struct run *r)
+{
+	if (!metrics_name_perf(r->profiles, r->nprofiles))
+		return;
+	bool have = false;
+	for (int i = 0; i < r->nprofiles; i++)
+		have |= r->profiles[i]->perf;
+	struct profile *cat = have ? NULL : catalog_perf_profile(r->m);
+	if (!have && !cat)
+		return; /* no catalogue built, or none for this CPU: the hand formulae */
+	if (cat) {
+		metrics_choose_exactly(cat, ""); /* what the hand metrics take of it, no more */
+		r->profiles = xrealloc(r->profiles, sizeof(*r->profiles) * (size_t)(r->nprofiles + 1));
+		r->profiles[r->nprofiles++] = cat;
+	}
+	if (!metrics_delegate(r->profiles, r->nprofiles, true) && cat) {
+		profile_free(cat);
+		r->nprofiles--;
+	}
+}
+
 /* The machine and its profiles: a recording's, a demo's, or a sysfs tree's. Returns 0,
  * or the exit status. */
 static int run_machine(struct run *r)
@@ -507,12 +532,15 @@ static int run_machine(struct run *r)
 	if (model_spec || counted)
 		r->nprofiles = catalogue_beside(r->m, model_spec, counted, &r->profiles, r->nprofiles);
 	free(counted);
-	if (o->metrics)
-		return select_metrics(o, r->m, r->profiles, &r->nprofiles);
+	int status = o->metrics ? select_metrics(o, r->m, r->profiles, &r->nprofiles) : 0;
 	/* no screen to show a hidden pane: count what the panes show by default */
-	for (int i = 0; !r->rp && !o->nprofiles && !monitor_chooses(o) && i < r->nprofiles; i++)
+	for (int i = 0; !o->metrics && !r->rp && !o->nprofiles && !monitor_chooses(o) && i < r->nprofiles; i++)
 		metrics_leave_hidden(r->profiles[i]);
-	return 0;
+	if (!status && r->rp)
+		metrics_delegate(r->profiles, r->nprofiles, false); /* as recorded */
+	else if (!status)
+		delegate_to_perf(r);
+	return status;
 }
 
 /* A replay's range, its source and clock. Returns 0, or the exit status. */

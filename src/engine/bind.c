@@ -402,12 +402,13 @@ int instance_encode(struct session *s, struct instance *inst, char **err)
 	char **na = xcalloc((size_t)g->nevents, sizeof(char *));
 	bool *present = xcalloc((size_t)g->nevents, sizeof(bool));
 	char *missing = NULL;
-	int r = 0;
+	int r = 0, nwanted = 0;
 	*err = NULL;
 	for (int e = 0; e < g->nevents && r == 0; e++) {
 		const char *terms = g->events[e].terms;
 		if ((inst->wanted && !inst->wanted[e]) || (g->wanted && !g->wanted[e]))
 			continue; /* a root port's instance counts only its events; -M only what it reads */
+		nwanted++;
 		char *chosen = chosen_event(inst, e);
 		if (chosen)
 			terms = chosen;
@@ -452,7 +453,7 @@ int instance_encode(struct session *s, struct instance *inst, char **err)
 		}
 	} else if (r == 0) {
 		int npresent = make_counters(inst, enc, present);
-		if (!missing && !npresent && g->nevents)
+		if (!missing && !npresent && nwanted) /* none wanted: its values are perf's (hosts_perf) */
 			missing = none_present(g, p);
 		if (missing && !inst->unavailable) {
 			inst->unavailable = missing;
@@ -817,7 +818,7 @@ static bool group_unread(const struct prof_group *g)
 	for (int e = 0; g->wanted && e < g->nevents; e++)
 		if (g->wanted[e])
 			return false;
-	return g->wanted != NULL;
+	return g->wanted != NULL && !g->hosts_perf;
 }
 
 /* Binds g to every PMU it matches; a PMU it would match but for the CPU model is marked

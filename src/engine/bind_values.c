@@ -126,8 +126,8 @@ static void bind_value(struct session *s, struct value_binding *vb, int mi, int 
 	const struct profile *p = vb->p;
 	const struct prof_metric *m = &p->metrics[mi];
 	int fi = metric_form_index(m, (int)(inst->group - p->groups));
-	if (fi < 0 || (p->selecting && !m->selected)) /* -M chose others */
-		return;
+	if (fi < 0 || (p->selecting && !m->selected) || m->perf_profile || !m->forms[fi].expr)
+		return; /* -M chose others; perf's values (bind_copies), or perf's alone and not here */
 	struct value_info vi = { .profile = vb->pi, .metric = mi, .instance = ii, .form = fi, .m = m };
 	if (inst->nparts) { /* parts come before: their values are this metric's so far */
 		if ((vi.parts = blend_value_parts(s, ii, vb->first_value)))
@@ -207,6 +207,48 @@ static void bind_thresholds(struct session *s, const struct value_binding *vb, i
 	}
 }
 
+/* perf's value slots of catalogue metric mi of profile pc, by instance name. */
+static int perf_value(const struct session *s, const int *slots, int n, const char *name)
+{
+	for (int k = 0; k < n; k++)
+		if (!strcmp(s->inst[s->vinfo[slots[k]].instance].name, name))
+			return slots[k];
+	return -1;
+}
+
+/* The hand metrics that are perf's (metric_delegate.c): on each instance of their group
+ * whose name perf's metric has a value on (cpu5, socket0, all), a slot showing that value,
+ * after every slot of its own, so it is evaluated first. */
+static void bind_copies(struct session *s, struct value_binding *vb, const bool *member)
+{
+	int first = s->nvalues;
+	int *slots = xmalloc(sizeof(int) * (size_t)(s->nvalues + 1));
+	for (int pi = 0; pi < s->nprofiles; pi++) {
+		const struct profile *p = s->profiles[pi];
+		for (int mi = 0; mi < p->nmetrics; mi++) {
+			const struct prof_metric *m = &p->metrics[mi];
+			int pc = 0, n = 0;
+			while (m->perf_profile && pc < s->nprofiles && s->profiles[pc] != m->perf_profile)
+				pc++;
+			if (!m->perf_profile || pc == s->nprofiles || (p->selecting && !m->selected))
+				continue;
+			for (int k = 0; k < first; k++)
+				if (s->vinfo[k].profile == pc && s->vinfo[k].metric == m->perf_metric)
+					slots[n++] = k;
+			for (int ii = 0; ii < s->ninstances; ii++) {
+				const struct instance *inst = &s->inst[ii];
+				int fi = inst->profile == p ? metric_form_index(m, (int)(inst->group - p->groups)) : -1;
+				int from = fi >= 0 ? perf_value(s, slots, n, inst->name) : -1;
+				if (from >= 0)
+					add_value(s, vb, (struct value_info){ .profile = pi, .metric = mi, .instance = ii, .form = fi,
+									     .m = m, .detail = member[ii], .perf_slot = from + 1 });
+			}
+		}
+	}
+	free(slots);
+	s->ncopies = s->nvalues - first;
+}
+
 void bind_values(struct session *s)
 {
 	struct value_binding vb = { 0 };
@@ -238,6 +280,8 @@ void bind_values(struct session *s)
 			bind_thresholds(s, &vb, first);
 		free(vb.value_at);
 	}
+	vb.value_at = NULL;
+	bind_copies(s, &vb, vb.member);
 	free(vb.member);
 	free(s->import_vars);
 	s->import_vars = vb.nscratch ? xcalloc((size_t)vb.nscratch, sizeof(double)) : NULL;

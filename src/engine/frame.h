@@ -82,6 +82,8 @@ struct value_info {
 	int *parts;  /* a blend's: the value slot of each of its instance's parts, or NULL */
 	int *refs;   /* the value slots, on the same instance, of the metrics its formula reads
 		      * by name (prof_formula.refs), or NULL */
+	int perf_slot; /* a hand metric that is perf's (metric_delegate.h): the slot of perf's
+			* value it shows, plus one; 0 for a value of its own formula */
 	int nthresh; /* perf's MetricThreshold: the metrics it reads, as pairs (the profile's
 		      * metric index, its value slot on the same instance); NULL where the
 		      * metric has none or one of them has no value here */

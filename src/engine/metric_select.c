@@ -19,16 +19,28 @@ static bool names_metric(const struct prof_metric *m, const char *word)
 	return false;
 }
 
-/* m and every metric its forms read, chosen. */
-static void choose(struct profile *p, int mi)
+/* m and every metric its forms read, chosen (quietly: as another's definition). */
+static void choose_as(struct profile *p, int mi, bool quiet)
 {
 	struct prof_metric *m = &p->metrics[mi];
 	if (m->selected)
 		return;
 	m->selected = true;
+	m->quiet = quiet;
 	for (int k = 0; k < m->nforms; k++)
 		for (int r = 0; r < m->forms[k].nrefs; r++)
-			choose(p, m->forms[k].refs[r]);
+			choose_as(p, m->forms[k].refs[r], quiet);
+}
+
+static void choose(struct profile *p, int mi)
+{
+	choose_as(p, mi, false);
+}
+
+void metrics_choose_quietly(struct profile *p, int mi)
+{
+	choose_as(p, mi, true);
+	p->selecting = true;
 }
 
 static void want(struct prof_group *g, int e)
@@ -40,7 +52,7 @@ static void want(struct prof_group *g, int e)
 
 /* Each group's events the chosen metrics read (their own group's and imported), and the
  * leader and weight of a group any of whose events is read. */
-static void want_events(struct profile *p)
+void metrics_want_events(struct profile *p)
 {
 	for (int gi = 0; gi < p->ngroups; gi++) /* a group nothing reads counts nothing */
 		p->groups[gi].wanted = xcalloc((size_t)(p->groups[gi].nevents ? p->groups[gi].nevents : 1), sizeof(bool));
@@ -48,7 +60,9 @@ static void want_events(struct profile *p)
 		const struct prof_metric *m = &p->metrics[mi];
 		for (int k = 0; m->selected && k < m->nforms; k++) {
 			const struct prof_formula *f = &m->forms[k];
-			if (f->group < 0 || !f->expr)
+			if (f->group >= 0 && m->perf_profile) /* perf's metric gives its values: none of its events */
+				p->groups[f->group].hosts_perf = true;
+			if (f->group < 0 || !f->expr || m->perf_profile)
 				continue;
 			for (int i = 0; i < f->ninputs; i++)
 				want(&p->groups[f->group], f->inputs[i]);
@@ -113,7 +127,7 @@ int metrics_select(struct profile **ps, int n, const char *spec, char **err)
 		for (int mi = 0; mi < ps[pi]->nmetrics; mi++)
 			any |= ps[pi]->metrics[mi].selected;
 		ps[pi]->selecting = true;
-		want_events(ps[pi]);
+		metrics_want_events(ps[pi]);
 		kept += any;
 	}
 	return kept;
@@ -125,12 +139,14 @@ char *metrics_chosen(const struct profile *p)
 		return NULL;
 	size_t len = 1;
 	for (int mi = 0; mi < p->nmetrics; mi++)
-		len += p->metrics[mi].selected ? strlen(p->metrics[mi].name) + 1 : 0;
+		len += p->metrics[mi].selected ? strlen(p->metrics[mi].name) + 2 : 0;
 	char *out = xcalloc(len, 1);
 	for (int mi = 0; mi < p->nmetrics; mi++)
 		if (p->metrics[mi].selected) {
 			if (*out)
 				strcat(out, " ");
+			if (p->metrics[mi].quiet) /* '~': counted as a hand metric's definition */
+				strcat(out, "~");
 			strcat(out, p->metrics[mi].name);
 		}
 	return out;
@@ -141,11 +157,13 @@ void metrics_choose_exactly(struct profile *p, const char *names)
 	char **words = str_split(names, NULL);
 	for (char **w = words; *w; w++)
 		for (int mi = 0; mi < p->nmetrics; mi++)
-			if (!strcmp(p->metrics[mi].name, *w))
+			if (!strcmp(p->metrics[mi].name, *w + (**w == '~'))) {
 				p->metrics[mi].selected = true;
+				p->metrics[mi].quiet = **w == '~';
+			}
 	str_split_free(words);
 	p->selecting = true;
-	want_events(p);
+	metrics_want_events(p);
 }
 
 static bool pane_lists(const struct prof_pane *pn, const char *name)
@@ -179,7 +197,7 @@ void metrics_leave_hidden(struct profile *p)
 		if (!metric_only_in_hidden_panes(p, mi))
 			choose(p, mi);
 	p->selecting = true;
-	want_events(p);
+	metrics_want_events(p);
 }
 
 bool metrics_names(const struct profile *p, const char *word)

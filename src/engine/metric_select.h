@@ -14,8 +14,9 @@ struct profile;
  * nothing. */
 int metrics_select(struct profile **ps, int n, const char *spec, char **err);
 
-/* The names of p's chosen metrics, space-separated (malloc'd), or NULL where p chooses
- * none in particular (no -M): what a recording keeps to bind the same again. */
+/* The names of p's chosen metrics, space-separated (malloc'd; '~' before those chosen
+ * quietly), or NULL where p chooses none in particular (no -M): what a recording keeps
+ * to bind the same again. */
 char *metrics_chosen(const struct profile *p);
 /* Choose exactly these metrics of p (metrics_chosen's list; names p lacks are ignored)
  * and the events they read, as metrics_select does. */
@@ -28,6 +29,12 @@ void metrics_choose_exactly(struct profile *p, const char *names);
 void metrics_leave_hidden(struct profile *p);
 /* Whether metric mi of p is listed only by 'hidden = yes' panes. */
 bool metric_only_in_hidden_panes(const struct profile *p, int mi);
+
+/* Chooses metric mi of p (and what it reads) where nothing chose it, quietly: counted as
+ * a hand metric's definition (engine/metric_delegate.c), shown under that name alone. */
+void metrics_choose_quietly(struct profile *p, int mi);
+/* Each group's events p's chosen metrics read (prof_group.wanted), again. */
+void metrics_want_events(struct profile *p);
 
 /* Whether word names one of p's metrics or metric groups, as -M takes it. */
 bool metrics_names(const struct profile *p, const char *word);

@@ -49,6 +49,8 @@ static void need_value(struct need_walk *w, int k)
 		need_value(w, vi->parts[i]);
 	for (int i = 0; vi->thresh && i < vi->nthresh; i++)
 		need_value(w, vi->thresh[2 * i + 1]);
+	if (vi->perf_slot) /* a hand metric showing perf's value */
+		need_value(w, vi->perf_slot - 1);
 }
 
 static void pause_instance(struct instance *inst, uint64_t nsamples)

@@ -510,6 +510,9 @@ static void metric_key(struct loader *L, const char *name, const char *value)
 		set_string(&m->description, value);
 	} else if (!strcmp(name, "perf_name")) {
 		set_string(&m->perf_name, value);
+	} else if (!strcmp(name, "perf")) { /* perf's metrics that are this one, first found first */
+		str_split_free(m->perf);
+		m->perf = str_split(value, NULL);
 	} else if (!strcmp(name, "constraint")) {
 		parse_constraint(L, m, value);
 	} else if (!strcmp(name, "threshold")) {
@@ -530,7 +533,7 @@ static void metric_key(struct loader *L, const char *name, const char *value)
 			lerror(L, L->in.line, value_column(L), "alert must be a number (values above it are alarms), not '%s'",
 			       value);
 	} else {
-		lerror(L, L->in.line, 0, "unknown key '%s' in [metric %s] (known: formula, formula@GROUP, group, unit, unit@GROUP, title, description, perf_name, threshold, threshold@GROUP, constraint, groups, scale, max, alert)", name,
+		lerror(L, L->in.line, 0, "unknown key '%s' in [metric %s] (known: formula, formula@GROUP, group, unit, unit@GROUP, title, description, perf, perf_name, threshold, threshold@GROUP, constraint, groups, scale, max, alert)", name,
 		       m->name);
 	}
 }
@@ -805,6 +808,7 @@ static void metric_free(struct prof_metric *m)
 	free(m->title);
 	free(m->description);
 	free(m->perf_name);
+	str_split_free(m->perf);
 	free(m->threshold_text);
 	expr_free(m->threshold);
 	str_split_free(m->groups);

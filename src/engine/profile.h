@@ -72,6 +72,7 @@ struct prof_group {
 			       * TSC's where arm64's generic timer does), else said missing */
 	int alternative_group, alternative_line, alternative_col;
 	bool *wanted;      /* under -M: per event, read by a chosen metric (NULL: every event) */
+	bool hosts_perf;   /* a chosen metric of its is perf's (metric_delegate.c): bound, though it may read nothing */
 	char *instance;    /* "socket{socket}/rc{rc}"; default: the PMU name */
 	char *label;       /* how a row names an instance, "S{socket} RC{rc}"; default: instance */
 	char *pci_rc;      /* "{socket} {rc}": the instance is this PCIe root complex */
@@ -160,6 +161,12 @@ struct prof_metric {
 	char **groups;      /* perf's MetricGroup names it belongs to (NULL-terminated), or NULL */
 	char *description;  /* perf's BriefDescription, or NULL */
 	char *perf_name;    /* perf's MetricName where it is no profile name ('%', ' '): -M takes it */
+	/* 'perf =': perf's metrics (NULL-terminated, in order of preference) that are this one:
+	 * where this CPU's catalogue defines one, its values are that one's (engine/delegate.c) */
+	char **perf;
+	const struct profile *perf_profile; /* delegated: the catalogue whose metric it is, or NULL */
+	int perf_metric;                    /* ... that metric's index there */
+	bool quiet; /* chosen only as a hand metric's definition: counted, shown under that name alone */
 	char *threshold_text;     /* perf's MetricThreshold: past it, a bottleneck (metric_threshold.h) */
 	enum metric_constraint constraint; /* perf's MetricConstraint */
 	struct expr *threshold;   /* compiled, its variables the profile's metrics */

@@ -259,7 +259,7 @@ static void settle_form(struct loader *L, struct prof_metric *m, struct prof_for
 			f->group = -1; /* said: not compiled */
 			return;
 		}
-	if (!f->text) {
+	if (!f->text && !(primary && m->perf)) { /* perf's alone: a value where the catalogue has it */
 		lerror(L, m->line, 0, "[metric %s] has no formula%s%s", m->name, primary ? "" : " for group ",
 		       primary ? "" : f->group_name);
 		return;
@@ -320,6 +320,10 @@ static void check_weight(struct loader *L, struct prof_group *g)
 
 static void settle_metric(struct loader *L, struct prof_metric *m)
 {
+	if (!m->nforms && m->perf) { /* perf's alone, on the group its name says */
+		m->forms = xcalloc(1, sizeof(*m->forms));
+		m->nforms = 1;
+	}
 	if (!m->nforms) {
 		lerror(L, m->line, 0, "[metric %s] has no formula", m->name);
 	} else if (!m->forms[0].text && m->nforms > 1) {
@@ -345,7 +349,7 @@ static void settle_metric(struct loader *L, struct prof_metric *m)
 int metric_form_index(const struct prof_metric *m, int g)
 {
 	for (int i = 0; i < m->nforms; i++)
-		if (m->forms[i].group == g && m->forms[i].expr)
+		if (m->forms[i].group == g && (m->forms[i].expr || (m->perf && !m->forms[i].text))) /* or perf's alone */
 			return i;
 	return -1;
 }

@@ -314,7 +314,7 @@ static bool settled(const struct session *s, const struct instance *inst)
  * member's only when an output reads it. */
 static void evaluate_values(struct session *s, struct frame_value *fvs, double elapsed)
 {
-	for (int k = 0; k < s->nvalues; k++) {
+	for (int k = 0; k < s->nvalues - s->ncopies; k++) {
 		const struct value_info *vi = &s->vinfo[k];
 		struct frame_value *v = &fvs[k];
 		if (!vi->parts && settled(s, &s->inst[vi->instance]))
@@ -369,7 +369,7 @@ static void evaluate_values(struct session *s, struct frame_value *fvs, double e
 static void evaluate_thresholds(struct session *s, struct frame_value *fvs)
 {
 	double *vals = s->thresh_vals;
-	for (int k = 0; k < s->nvalues; k++) {
+	for (int k = 0; k < s->nvalues - s->ncopies; k++) {
 		const struct value_info *vi = &s->vinfo[k];
 		fvs[k].past = -1;
 		if (!vi->thresh || fvs[k].state != VS_OK)
@@ -434,6 +434,8 @@ const struct frame *session_sample(struct session *s, uint64_t now_ns)
 		s->inst[i].skip_next = false; /* aggregates inherited it through the event states */
 	evaluate_values(s, fvs, elapsed);
 	evaluate_thresholds(s, fvs);
+	for (int k = s->nvalues - s->ncopies; k < s->nvalues; k++) /* hand metrics that are perf's */
+		fvs[k] = fvs[s->vinfo[k].perf_slot - 1];
 	if (s->meters)
 		s->meters(s->meters_ctx, f);
 	else

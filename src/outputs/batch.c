@@ -140,10 +140,14 @@ static bool instance_worth_listing(const struct frame *fr, int i)
 static void json_metrics(struct textbuf *tb, const struct frame *fr)
 {
 	textbuf_put(tb, ",\"metrics\":[");
+	bool first = true;
 	for (int k = 0; k < fr->nvalues; k++) {
 		const struct frame_value *v = &fr->values[k];
 		const struct value_info *vi = &fr->vinfo[k];
-		textbuf_put(tb, k ? ",{\"profile\":" : "{\"profile\":");
+		if (vi->m->quiet) /* perf's, shown as the hand metric that is it */
+			continue;
+		textbuf_put(tb, first ? "{\"profile\":" : ",{\"profile\":");
+		first = false;
 		json_string(tb, fr->profiles[vi->profile]->name);
 		textbuf_put(tb, ",\"metric\":");
 		json_string(tb, vi->m->name);
@@ -278,6 +282,8 @@ static void write_csv(struct textbuf *tb, const struct frame *fr, bool first_fra
 	for (int k = 0; k < fr->nvalues; k++) {
 		const struct frame_value *v = &fr->values[k];
 		const struct value_info *vi = &fr->vinfo[k];
+		if (vi->m->quiet) /* perf's, shown as the hand metric that is it */
+			continue;
 		textbuf_put(tb, when);
 		textbuf_putc(tb, ',');
 		textbuf_put(tb, fr->source);
@@ -382,6 +388,8 @@ static void write_text(struct textbuf *tb, const struct frame *fr, bool first_fr
 	write_text_header(tb, fr, when);
 	struct text_widths w = { 28, 16 }; /* long names widen their column, rows stay aligned */
 	for (int k = 0; k < fr->nvalues; k++) { /* names are ASCII (profile names, PMU captures) */
+		if (fr->vinfo[k].m->quiet)
+			continue;
 		size_t lm = strlen(fr->vinfo[k].m->name), li = strlen(fr->iinfo[fr->vinfo[k].instance].name);
 		w.metric = lm > w.metric ? lm : w.metric;
 		w.instance = li > w.instance ? li : w.instance;
@@ -390,6 +398,8 @@ static void write_text(struct textbuf *tb, const struct frame *fr, bool first_fr
 	for (int k = 0; k < fr->nvalues; k++) {
 		const struct frame_value *v = &fr->values[k];
 		const struct prof_metric *m = fr->vinfo[k].m;
+		if (m->quiet) /* perf's, shown as the hand metric that is it */
+			continue;
 		char val[32], mark[160] = "";
 		format_metric_value(v, val, sizeof(val));
 		/* the reason JSON gives, so "n/a" is never left unexplained */

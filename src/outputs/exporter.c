@@ -303,7 +303,8 @@ static void build(struct exporter *x, const struct frame *f)
 		for (int m = 0; m < p->nmetrics; m++)
 			paths[m] = metric_tree_path(p, parents, m);
 		for (int k = 0; k < f->nvalues; k++)
-			if (f->vinfo[k].profile == pi && (!per_cpu_instance(&f->iinfo[f->vinfo[k].instance]) || x->opt.per_cpu))
+			if (f->vinfo[k].profile == pi && !f->vinfo[k].m->quiet &&
+			    (!per_cpu_instance(&f->iinfo[f->vinfo[k].instance]) || x->opt.per_cpu))
 				value_series(x, f, k, paths);
 		for (int m = 0; m < p->nmetrics; m++)
 			free(paths[m]);

@@ -1,0 +1,95 @@
+/* metric_delegate.c - hand metrics that are perf's: the core pane keeps its rows and
+ * names, and where perf's catalogue for this CPU has the figure, it is perf's definition
+ * on perf's events (IPC as tma_info_thread_ipc, L2 misses per kilo-instruction as
+ * tma_info_memory_l2mpki, which no generic event gives), its value slot a copy of
+ * perf's (engine/bind_values.c); the hand formula's events are then not counted. */
+#include "engine/metric_delegate.h"
+
+#include <string.h>
+
+#include "engine/metric_select.h"
+#include "engine/profile.h"
+
+static bool chosen(const struct profile *p, const struct prof_metric *m)
+{
+	return !p->selecting || m->selected;
+}
+
+bool metrics_name_perf(struct profile *const *ps, int n)
+{
+	for (int pi = 0; pi < n; pi++)
+		for (int mi = 0; !ps[pi]->perf && mi < ps[pi]->nmetrics; mi++)
+			if (ps[pi]->metrics[mi].perf && chosen(ps[pi], &ps[pi]->metrics[mi]))
+				return true;
+	return false;
+}
+
+/* Do perf's metric's forms live on groups summed as the hand metric's group is (cpuN,
+ * socketN, all: no hybrid's -pcores)? Then every value of the hand row has perf's. */
+static bool same_instances(const struct profile *cat, const struct prof_metric *cm, const struct profile *p,
+			   const struct prof_metric *m)
+{
+	const struct prof_group *hg = m->forms[0].group >= 0 ? &p->groups[m->forms[0].group] : NULL;
+	for (int k = 0; hg && k < cm->nforms; k++) {
+		const struct prof_group *g = cm->forms[k].group >= 0 ? &cat->groups[cm->forms[k].group] : NULL;
+		if (!g || g->aggregate_suffix || g->split != hg->split || g->aggregate_socket != hg->aggregate_socket ||
+		    g->aggregate_all != hg->aggregate_all)
+			return false;
+	}
+	return hg && cm->nforms > 0;
+}
+
+static int perf_metric(const struct profile *cat, const struct profile *p, const struct prof_metric *m)
+{
+	for (char **w = m->perf; *w; w++)
+		for (int mi = 0; mi < cat->nmetrics; mi++) {
+			const struct prof_metric *cm = &cat->metrics[mi];
+			if ((!strcmp(cm->name, *w) || (cm->perf_name && !strcmp(cm->perf_name, *w))) &&
+			    same_instances(cat, cm, p, m))
+				return mi;
+		}
+	return -1;
+}
+
+/* The hand profile counts what its other metrics read: every metric stays chosen. */
+static void count_the_rest(struct profile *p)
+{
+	if (!p->selecting)
+		for (int mi = 0; mi < p->nmetrics; mi++)
+			p->metrics[mi].selected = true;
+	p->selecting = true;
+	metrics_want_events(p);
+}
+
+int metrics_delegate(struct profile **ps, int n, bool choose)
+{
+	struct profile *cat = NULL;
+	for (int pi = 0; pi < n && !cat; pi++)
+		cat = ps[pi]->perf ? ps[pi] : NULL;
+	if (!cat)
+		return 0;
+	int count = 0;
+	for (int pi = 0; pi < n; pi++) {
+		struct profile *p = ps[pi];
+		int here = 0;
+		for (int mi = 0; !p->perf && mi < p->nmetrics; mi++) {
+			struct prof_metric *m = &p->metrics[mi];
+			if (!m->perf || !chosen(p, m))
+				continue;
+			int cm = perf_metric(cat, p, m);
+			if (cm < 0 || (!choose && cat->selecting && !cat->metrics[cm].selected))
+				continue;
+			if (choose && cat->selecting)
+				metrics_choose_quietly(cat, cm);
+			m->perf_profile = cat;
+			m->perf_metric = cm;
+			here++;
+		}
+		if (here)
+			count_the_rest(p);
+		count += here;
+	}
+	if (count && choose && cat->selecting)
+		metrics_want_events(cat);
+	return count;
+}
