@@ -80,7 +80,7 @@ FIXED = {"INST_RETIRED.ANY": 0xc0, "INST_RETIRED.ANY_P": 0xc0, "CPU_CLK_UNHALTED
 LEGACY = {"cycles": 0, "cpu-cycles": 0, "instructions": 1, "cache-references": 2, "cache-misses": 3,
           "branches": 4, "branch-instructions": 4, "branch-misses": 5, "bus-cycles": 6, "ref-cycles": 9}
 # PMUs whose events perf's core metrics read beside the core's (by name or PMU@EVENT@)
-HELPER_PMUS = ("msr", "cstate_core", "cstate_pkg", "power")
+HELPER_PMUS = ("msr", "cstate_core", "cstate_pkg", "power", "software")
 
 # perf's jevents.py lookup_msr(): the register an event's MSRValue goes to, a config1
 # field of Intel's core PMU (format/offcore_rsp, frontend, ldlat: config1 from bit 0)
@@ -104,7 +104,7 @@ JSON_TERMS = {"EventCode": "event", "UMask": "umask", "PortMask": "ch_mask", "FC
 
 
 def helper(pmu):
-    """Not the core PMU a core metric is of: msr, the C-state PMUs, an uncore PMU."""
+    """Not the core PMU a core metric is of: msr, the C-state PMUs, software, an uncore PMU."""
     return pmu in HELPER_PMUS or pmu.startswith(("uncore_", "amd_"))
 
 

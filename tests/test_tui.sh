@@ -1038,6 +1038,7 @@ PYEOF
     see "setup groups: chosen" "\[x\] TopdownL1"
     keys Escape
     see "setup groups: counted once setup closes" "+ perf-sapphirerapids"
+    keys End # the tree comes last, below the core pane
     see "setup groups: its tree" "tma_backend_bound.* %"
     expect_eq "setup groups: the same process" "$(pmutop_pid)" "$pid_before"
     kill -0 "$pid_before" 2> /dev/null && ok || fail "setup groups: the monitor is gone"
@@ -1262,11 +1263,23 @@ see "core pane: the clock with idle time in it" " Clock  *1\.8[0-9] GHz"
 see "core pane: over the base clock" "Over base  *1\.14 "
 see "core pane: C0" " C0  *76\.[0-9] %"
 see "core pane: core C6" " C6  *21\.[0-9] %"
-see "core pane: L1D misses a thousand instructions" "L1D MPKI  *1[0-9]\.[0-9] "
+see "core pane: L1D misses a thousand instructions" "L1D MPKI  *[0-9][0-9.]* "
+if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then # perf's alone (tests/test_core_perf.sh: its values)
+    see "core pane: L2 misses a thousand instructions, perf's" "L2 MPKI  *[0-9][0-9.]* "
+fi
 see "core pane: mispredicts a thousand instructions" "Br MPKI  *[34]\.[0-9]"
 see "core pane: DRAM power" "DRAM power  *[0-9.]* W"
 keys Tab Enter
 see "core pane: Enter shows each CPU (an idle one: C6 85.5 %)" " C6  *85\.5 %"
+if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
+    # i says which definition a figure has: perf's, with perf's formula and events
+    keys /
+    text "L2 MPKI"
+    keys Enter i
+    see "core pane, i: the definition is perf's" "defined here as perf's tma_info_memory_l2mpki (perf-sapphirerapids)"
+    see "core pane, i: perf's formula and its events" "MEM_LOAD_RETIRED.L2_MISS  *cpu/event=0xd1,umask=0x10/"
+    keys Escape
+fi
 keys q
 quit_ok "core pane quit"
 # ... in ASCII, monochrome, at 80x24

@@ -141,6 +141,22 @@ static int check_args(int argc, char **argv, struct options *o)
 	return check_exporter_args(o);
 }
 
+/* A repeatable option's next value (-p, -f). */
+static void push_arg(const char ***list, int *n, const char *arg)
+{
+	*list = xrealloc(*list, sizeof(char *) * (size_t)(*n + 1));
+	(*list)[(*n)++] = arg;
+}
+
+/* -M's list, or NULL (said) where it names nothing: not "nothing to count" later. */
+static const char *metrics_list(const char *arg)
+{
+	if (arg[strspn(arg, ", \t")])
+		return arg;
+	fprintf(stderr, "pmutop: -M '%s': want metric or metric group names, comma-separated (pmutop list metrics)\n", arg);
+	return NULL;
+}
+
 int parse_args(int argc, char **argv, struct options *o)
 {
 	enum { O_FORMAT = 256, O_RAW, O_SYSFS, O_PROC, O_SIM, O_MODEL, O_DEMO, O_SEED, O_FAKE, O_DRY, O_FORCE, O_BEGIN,
@@ -198,21 +214,11 @@ int parse_args(int argc, char **argv, struct options *o)
 		case O_RAW: o->raw = true; break;
 		case 'o': o->output = optarg; o->batch = true; break;
 		case 'M':
-			if (!optarg[strspn(optarg, ", \t")]) { /* nothing named: not "nothing to count" later */
-				fprintf(stderr, "pmutop: -M '%s': want metric or metric group names, comma-separated "
-						"(pmutop list metrics)\n", optarg);
+			if (!(o->metrics = metrics_list(optarg)))
 				return 2;
-			}
-			o->metrics = optarg;
 			break;
-		case 'p':
-			o->profiles = xrealloc(o->profiles, sizeof(char *) * (size_t)(o->nprofiles + 1));
-			o->profiles[o->nprofiles++] = optarg;
-			break;
-		case 'f':
-			o->filters = xrealloc(o->filters, sizeof(char *) * (size_t)(o->nfilters + 1));
-			o->filters[o->nfilters++] = optarg;
-			break;
+		case 'p': push_arg(&o->profiles, &o->nprofiles, optarg); break;
+		case 'f': push_arg(&o->filters, &o->nfilters, optarg); break;
 		case O_SYSFS: o->sysfs_root = optarg; break;
 		case O_PROC: o->proc_root = optarg; break;
 		case O_SIM: o->sim = true; break;

@@ -340,6 +340,18 @@ static void rec_status(void *ctx, char *buf, size_t len) { recorder_status(ctx, 
 static int rec_start(void *ctx, const char *path, char **err) { return recorder_start(ctx, path, false, err); }
 static void rec_stop(void *ctx) { recorder_stop(ctx); }
 
+/* Whether every metric p counts is counted only as a hand metric's definition. */
+static bool profile_only_quiet(const struct profile *p)
+{
+	bool any = false;
+	for (int mi = 0; p->selecting && mi < p->nmetrics; mi++) {
+		if (p->metrics[mi].selected && !p->metrics[mi].quiet)
+			return false;
+		any |= p->metrics[mi].selected;
+	}
+	return any;
+}
+
 /* The outputs of a run: batch or the monitor (unless pmutop record), and a recorder
  * (recording now with -w, or idle for the monitor's 'w' key). */
 static int add_outputs(struct options *o, struct session *s, struct runloop *loop, struct replay *rp, char *title,
@@ -391,7 +403,8 @@ static int add_outputs(struct options *o, struct session *s, struct runloop *loo
 	}
 	size_t n = 0;
 	for (int i = 0; i < s->nprofiles && n < tlen - 1; i++)
-		n += (size_t)snprintf(title + n, tlen - n, "%s%s", i ? " + " : "", s->profiles[i]->name);
+		if (!profile_only_quiet(s->profiles[i])) /* perf's catalogue giving the core pane's figures alone */
+			n += (size_t)snprintf(title + n, tlen - n, "%s%s", n ? " + " : "", s->profiles[i]->name);
 	static char host[256]; /* the monitor keeps the pointer until the loop ends */
 	char *h = rp ? replay_meta(rp, "host") : NULL;
 	str_copy(host, sizeof(host), h ? h : "");

@@ -42,11 +42,14 @@ static const struct counter *first_counter(const struct instance *inst, int e)
 	return NULL;
 }
 
-/* Same encoding on the same CPUs through the same source (the instance order last). */
+/* Same encoding of the same PMU on the same CPUs through the same source (the instance
+ * order last). The PMU too: a type number names one PMU on a kernel, not in every tree. */
 static int cmp_encoding(const struct share_key *a, const struct share_key *b)
 {
 	if (a->inst->source != b->inst->source)
 		return a->inst->source < b->inst->source ? -1 : 1;
+	if (a->inst->pmu != b->inst->pmu)
+		return a->inst->pmu < b->inst->pmu ? -1 : 1;
 	const struct cpulist *ca = &a->inst->cpus, *cb = &b->inst->cpus;
 	if (ca->n != cb->n)
 		return ca->n < cb->n ? -1 : 1;

@@ -51,6 +51,18 @@ static int perf_metric(const struct profile *cat, const struct profile *p, const
 	return -1;
 }
 
+/* Whether another metric of p reads metric mi by name (its value slot): then it keeps its
+ * own formula, for that reader. */
+static bool read_by_name(const struct profile *p, int mi)
+{
+	for (int k = 0; k < p->nmetrics; k++)
+		for (int f = 0; f < p->metrics[k].nforms; f++)
+			for (int r = 0; r < p->metrics[k].forms[f].nrefs; r++)
+				if (p->metrics[k].forms[f].refs[r] == mi)
+					return true;
+	return false;
+}
+
 /* The hand profile counts what its other metrics read: every metric stays chosen. */
 static void count_the_rest(struct profile *p)
 {
@@ -74,7 +86,7 @@ int metrics_delegate(struct profile **ps, int n, bool choose)
 		int here = 0;
 		for (int mi = 0; !p->perf && mi < p->nmetrics; mi++) {
 			struct prof_metric *m = &p->metrics[mi];
-			if (!m->perf || !chosen(p, m))
+			if (!m->perf || !chosen(p, m) || read_by_name(p, mi))
 				continue;
 			int cm = perf_metric(cat, p, m);
 			if (cm < 0 || (!choose && cat->selecting && !cat->metrics[cm].selected))

@@ -340,8 +340,8 @@ static char *metric_rule(const struct session *s, const struct profile *p, const
 	int nforms = 0;
 	for (int fi = 0; fi < m->nforms; fi++) {
 		const struct instance *inst = group_instance(s, p, &p->groups[m->forms[fi].group]);
-		if (!inst)
-			continue;
+		if (!inst || !m->forms[fi].text)
+			continue; /* not bound here; perf's metric alone where the catalogue lacks it */
 		struct rule_ctx c = { .s = s, .inst = inst, .window = window, .recorded = recorded, .facts = facts };
 		const char *text = m->forms[fi].text;
 		char *expr = translate(&c, text, text + strlen(text));
@@ -389,7 +389,13 @@ int print_rules(struct session *s, const char *window, bool per_cpu)
 			if (p->selecting && !m->selected)
 				continue; /* -M (or a demo's catalogue) chose others: nothing counts it */
 			char why[300] = "", rec[256];
-			char *expr = metric_rule(s, p, m, window, recorded, facts, why, sizeof(why));
+			char *expr = NULL;
+			if (m->perf_profile) { /* perf's metric (metric_delegate.h): its record, in its group */
+				record_name(&m->perf_profile->metrics[m->perf_metric], window, rec, sizeof(rec));
+				expr = xstrdup(rec);
+			} else {
+				expr = metric_rule(s, p, m, window, recorded, facts, why, sizeof(why));
+			}
 			if (!expr && !*why)
 				continue; /* none of its groups is bound here */
 			if (!header) {

@@ -155,6 +155,9 @@ static void build_statics(struct recorder *r, const struct frame *f)
 		if (chosen)
 			add_row(&r->meta, &r->nmeta, 2, key, chosen);
 		free(chosen);
+		snprintf(key, sizeof(key), "profile.%d.perf", i); /* perf's catalogue: hand metrics may be its */
+		if (s->profiles[i]->perf)
+			add_row(&r->meta, &r->nmeta, 2, key, "1");
 	}
 	for (int k = 0; k < f->ncounters; k++) {
 		const struct counter_info *ci = &f->cinfo[k];

@@ -294,6 +294,11 @@ int replay_profiles(struct replay *r, struct profile ***out, char **err)
 			     * their counters, are in the file */
 			metrics_choose_exactly((*out)[i], chosen);
 		free(chosen);
+		snprintf(key, sizeof(key), "profile.%llu.perf", (unsigned long long)i);
+		char *perf = (*out)[i] ? store_meta(r->st, key) : NULL;
+		if (perf) /* this CPU's of perf's catalogue: the hand metrics that are its (perf =) */
+			(*out)[i]->perf = true;
+		free(perf);
 		if (!(*out)[i]) {
 			for (uint64_t k = 0; k < i; k++)
 				profile_free((*out)[k]);

@@ -1,0 +1,68 @@
+#!/bin/sh
+# One definition per metric: the core pane's figures that perf's catalogue defines for
+# this CPU (perf = in profiles/core.ini) are perf's, on perf's events, checked by perf's
+# own MetricExpr (tests/perf_metrics.py) on the --raw deltas; the generic events they
+# replace are not opened; a recording replays them; a CPU whose catalogue lacks one keeps
+# the generic formula, and a figure perf alone gives (L2 misses) has no row there.
+. "$TOP_SRCDIR/tests/lib.sh"
+command -v python3 > /dev/null || skip "python3 is not installed"
+arch="${PERF_EVENTS_DIR:-}/arch/x86"
+[ -f "$arch/mapfile.csv" ] || skip "perf's pmu-events JSON not found in '$arch'"
+[ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ] || skip "perf's catalogue is not built"
+cd "$scratch"
+export HOME="$scratch"
+spr="$TOP_SRCDIR/profiles/machines/spr"
+
+# the four alone (-M), so that each CPU's counters are perf's events only: perf's
+# MetricExpr on them, per CPU and summed per socket and for all
+four=core.ipc,core.l1d_mpki,core.l2_mpki,core.llc_mpki
+"$PMUTOP" --demo spr -b -n 3 --fake-clock --format json --raw -M $four > four.jsonl 2> four.err
+expect_eq "the SPR demo's core figures in JSON: exit" $? 0
+printf 'core.ipc\ttma_info_thread_ipc\ncore.l1d_mpki\ttma_info_memory_l1mpki\ncore.l2_mpki\ttma_info_memory_l2mpki\ncore.llc_mpki\ttma_info_memory_l3mpki\n' > core.map
+python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$arch" sapphirerapids "$spr" four.jsonl core.map > core.out && ok ||
+    fail "the core pane's figures differ from perf's MetricExpr: $(head -n 3 core.out)"
+# every CPU, socket and all, each of the four, each interval after the first
+n=$(sed -n 's/^\([0-9]*\) values agreed.*/\1/p' core.out)
+[ "${n:-0}" -ge 400 ] && ok || fail "the core pane's figures were not compared: $(cat core.out)"
+# ... and in the whole demo, beside the generic events the other figures read
+"$PMUTOP" --demo spr -b -n 3 --fake-clock --format json --raw > spr.jsonl 2> spr.err
+expect_eq "the SPR demo in JSON: exit" $? 0
+python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$arch" sapphirerapids "$spr" spr.jsonl core.map > whole.out && ok ||
+    fail "the whole demo's core figures differ from perf's MetricExpr: $(head -n 3 whole.out)"
+n=$(sed -n 's/^\([0-9]*\) values agreed.*/\1/p' whole.out)
+[ "${n:-0}" -ge 400 ] && ok || fail "the whole demo's core figures were not compared: $(cat whole.out)"
+python3 - spr.jsonl > shown.out << 'PY'
+import json, sys
+names = {m["metric"] for l in open(sys.argv[1]) if l.strip() for m in json.loads(l)["metrics"]}
+for want in ("core.ipc", "core.l1d_mpki", "core.l2_mpki", "core.llc_mpki"):
+    if want not in names:
+        print("no", want)
+for hidden in ("tma_info_thread_ipc", "tma_info_memory_l2mpki"):
+    if hidden in names:
+        print("perf's", hidden, "shown twice: under its own name too")
+PY
+[ -s shown.out ] && fail "the core pane's figures in batch: $(cat shown.out)" || ok
+# the generic cache events the figures took from are not opened where perf's are used
+"$PMUTOP" --demo spr --dry-run > spr-dry.txt
+grep -q "	L1-dcache-load-misses	\|	LLC-load-misses	" spr-dry.txt &&
+    fail "the generic cache events still opened beside perf's: $(grep -m2 'dcache\|LLC' spr-dry.txt)" || ok
+expect_grep "perf's L2 miss event opened (MEM_LOAD_RETIRED.L2_MISS)" "cpu/event=0xd1,umask=0x10/" spr-dry.txt
+
+# a recording replays them: the same figures as the run that wrote it
+"$PMUTOP" record --demo spr -n 3 --fake-clock -o spr.pmrec > rec.err 2>&1 && ok || fail "record: $(head -c 300 rec.err)"
+"$PMUTOP" -r spr.pmrec -b --format csv > replay.csv 2> replay.err && ok || fail "replay: $(head -c 300 replay.err)"
+"$PMUTOP" --demo spr -b -n 3 --fake-clock --format csv > live.csv
+grep ',core\.' live.csv | cut -d, -f3- > live-core.csv
+grep ',core\.' replay.csv | cut -d, -f3- > replay-core.csv
+expect_eq "replay: the core figures of the live run" "$(md5sum < replay-core.csv)" "$(md5sum < live-core.csv)"
+grep -q ',core\.l2_mpki,' replay.csv && ok || fail "replay: no L2 MPKI"
+
+# Zen 4: perf's catalogue has no IPC nor L2 misses per instruction: the generic formula,
+# no L2 row
+"$PMUTOP" --demo epyc -b -n 2 --fake-clock --format csv > epyc.csv 2> epyc.err
+grep -q ',core\.ipc,socket0,[0-9]' epyc.csv && ok || fail "Zen 4: no IPC: $(grep -m2 core.ipc epyc.csv)"
+grep -q ',core\.l2_mpki,' epyc.csv && fail "Zen 4: an L2 MPKI row perf's catalogue has no definition for" || ok
+"$PMUTOP" --demo epyc --dry-run > epyc-dry.txt
+expect_grep "Zen 4: the generic events counted" "	cycles	" epyc-dry.txt
+
+finish
