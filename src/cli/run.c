@@ -466,12 +466,14 @@ struct run {
  * option loaded it. */
 static void delegate_to_perf(struct run *r)
 {
-	if (!metrics_name_perf(r->profiles, r->nprofiles))
+	char **names = metrics_perf_names(r->profiles, r->nprofiles, r->m);
+	if (!names)
 		return;
 	bool have = false;
 	for (int i = 0; i < r->nprofiles; i++)
 		have |= r->profiles[i]->perf;
-	struct profile *cat = have ? NULL : catalog_perf_profile(r->m);
+	struct profile *cat = have ? NULL : catalog_perf_profile_naming(r->m, names);
+	free(names);
 	if (!have && !cat)
 		return; /* no catalogue built, or none for this CPU: the hand formulae */
 	if (cat) {

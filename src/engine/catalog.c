@@ -318,6 +318,32 @@ struct profile *catalog_perf_profile(const struct machine *m)
 	return found;
 }
 
+/* Whether the file at path has a [metric NAME] section for one of names. */
+static bool file_names_metric(const char *path, char *const *names)
+{
+	char *text = read_text_file(path, 64u << 20);
+	bool found = false;
+	for (char *const *n = names; text && *n && !found; n++) {
+		char *section = xasprintf("\n[metric %s]\n", *n);
+		found = strstr(text, section) != NULL;
+		free(section);
+	}
+	free(text);
+	return found;
+}
+
+struct profile *catalog_perf_profile_naming(const struct machine *m, char *const *names)
+{
+	char *path;
+	struct profile *h = perf_header_for_model(m, &path), *found = NULL;
+	int nerr;
+	if (h && profile_matches(h, m) && file_names_metric(path, names) && (found = profile_load(path, &nerr)))
+		found->perf = true;
+	profile_free(h);
+	free(path);
+	return found;
+}
+
 char *catalog_perf_unusable(const struct machine *m)
 {
 	char *path, *why = NULL;

@@ -5,23 +5,50 @@
  * perf's (engine/bind_values.c); the hand formula's events are then not counted. */
 #include "engine/metric_delegate.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
+#include "engine/bind.h"
 #include "engine/metric_select.h"
 #include "engine/profile.h"
+#include "machine/pmu.h"
 
 static bool chosen(const struct profile *p, const struct prof_metric *m)
 {
 	return !p->selecting || m->selected;
 }
 
-bool metrics_name_perf(struct profile *const *ps, int n)
+/* Whether a PMU of m matches the group of metric m's first form (one of its patterns). */
+static bool on_machine(const struct profile *p, const struct prof_metric *pm, const struct machine *m)
 {
+	if (pm->forms[0].group < 0)
+		return false;
+	char *copy = xstrdup(p->groups[pm->forms[0].group].pmu_pattern), *save = NULL;
+	bool found = false;
+	for (char *pat = strtok_r(copy, " \t", &save); pat && !found; pat = strtok_r(NULL, " \t", &save))
+		for (int i = 0; i < m->npmus && !found; i++) {
+			char caps[8][2][64];
+			int ncaps = 0;
+			found = pmu_pattern_match(pat, m->pmus[i].name, caps, &ncaps);
+		}
+	free(copy);
+	return found;
+}
+
+char **metrics_perf_names(struct profile *const *ps, int n, const struct machine *m)
+{
+	char **names = NULL;
+	int k = 0;
 	for (int pi = 0; pi < n; pi++)
 		for (int mi = 0; !ps[pi]->perf && mi < ps[pi]->nmetrics; mi++)
-			if (ps[pi]->metrics[mi].perf && chosen(ps[pi], &ps[pi]->metrics[mi]))
-				return true;
-	return false;
+			for (char **w = ps[pi]->metrics[mi].perf; w && *w && chosen(ps[pi], &ps[pi]->metrics[mi]) &&
+								 on_machine(ps[pi], &ps[pi]->metrics[mi], m); w++) {
+				names = xrealloc(names, sizeof(char *) * (size_t)(k + 2));
+				names[k++] = *w;
+				names[k] = NULL;
+			}
+	return names;
 }
 
 /* Do perf's metric's forms live on groups summed as the hand metric's group is (cpuN,

@@ -7,10 +7,13 @@
 
 #include <stdbool.h>
 
+struct machine;
 struct profile;
 
-/* Whether a chosen metric of the n profiles (none of them perf's catalogue) names perf's. */
-bool metrics_name_perf(struct profile *const *ps, int n);
+/* The perf metrics the chosen metrics of the n profiles (none of them perf's catalogue)
+ * whose group has a PMU on m name (perf =), NULL-terminated (malloc'd; the names are the
+ * profiles'), or NULL for none. */
+char **metrics_perf_names(struct profile *const *ps, int n, const struct machine *m);
 
 /* With perf's catalogue among the n profiles: each other profile's chosen metric naming
  * perf's takes the first the catalogue defines, on groups whose sums are the hand group's
