@@ -42,11 +42,22 @@ for hidden in ("tma_info_thread_ipc", "tma_info_memory_l2mpki"):
         print("perf's", hidden, "shown twice: under its own name too")
 PY
 [ -s shown.out ] && fail "the core pane's figures in batch: $(cat shown.out)" || ok
+# the TopDown pane's values on Intel are perf's tma_* too (topdown.ini's perf =), its own
+# slots group not opened beside perf's (one PERF_METRICS counter: two groups would count
+# in turn)
+awk '/^\[metric topdown\./ { m = substr($2, 1, length($2) - 1) } /^perf = tma_/ { print m "\t" $3 }' \
+    "$TOP_SRCDIR/profiles/topdown.ini" > td.map
+[ "$(wc -l < td.map)" -ge 12 ] && ok || fail "topdown.ini names perf's levels 1 and 2: $(cat td.map)"
+python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$arch" sapphirerapids "$spr" spr.jsonl td.map > td.out && ok ||
+    fail "the TopDown pane differs from perf's MetricExpr: $(head -n 3 td.out)"
+n=$(sed -n 's/^\([0-9]*\) values agreed.*/\1/p' td.out)
+[ "${n:-0}" -ge 1000 ] && ok || fail "the TopDown pane's values were not compared: $(cat td.out)"
 # the generic cache events the figures took from are not opened where perf's are used
 "$PMUTOP" --demo spr --dry-run > spr-dry.txt
 grep -q "	L1-dcache-load-misses	\|	LLC-load-misses	" spr-dry.txt &&
     fail "the generic cache events still opened beside perf's: $(grep -m2 'dcache\|LLC' spr-dry.txt)" || ok
 expect_grep "perf's L2 miss event opened (MEM_LOAD_RETIRED.L2_MISS)" "cpu/event=0xd1,umask=0x10/" spr-dry.txt
+expect_eq "one slots group a CPU: perf's" "$(grep -c '^cpu0	[a-z_]*	cpu/slots/' spr-dry.txt)" 1
 
 # a recording replays them: the same figures as the run that wrote it
 "$PMUTOP" record --demo spr -n 3 --fake-clock -o spr.pmrec > rec.err 2>&1 && ok || fail "record: $(head -c 300 rec.err)"
