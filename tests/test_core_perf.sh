@@ -59,6 +59,13 @@ grep -q "	L1-dcache-load-misses	\|	LLC-load-misses	" spr-dry.txt &&
 expect_grep "perf's L2 miss event opened (MEM_LOAD_RETIRED.L2_MISS)" "cpu/event=0xd1,umask=0x10/" spr-dry.txt
 expect_eq "one slots group a CPU: perf's" "$(grep -c '^cpu0	[a-z_]*	cpu/slots/' spr-dry.txt)" 1
 
+# list metrics says which definition each has here
+"$PMUTOP" list --demo spr metrics -v > list.txt
+expect_grep "list metrics: L2 MPKI, perf's alone, listed where it has a value" "^core.l2_mpki " list.txt
+expect_grep "list metrics -v: its definition here" "here: perf's tma_info_memory_l2mpki (perf-sapphirerapids)" list.txt
+"$PMUTOP" list --demo epyc metrics > list-epyc.txt
+grep -q "^core.l2_mpki " list-epyc.txt && fail "list metrics on Zen 4: an L2 MPKI perf's catalogue has not" || ok
+
 # a recording replays them: the same figures as the run that wrote it
 "$PMUTOP" record --demo spr -n 3 --fake-clock -o spr.pmrec > rec.err 2>&1 && ok || fail "record: $(head -c 300 rec.err)"
 "$PMUTOP" -r spr.pmrec -b --format csv > replay.csv 2> replay.err && ok || fail "replay: $(head -c 300 replay.err)"

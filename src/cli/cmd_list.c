@@ -7,6 +7,7 @@
 
 #include "engine/bind_model.h"
 #include "engine/catalog.h"
+#include "engine/metric_delegate.h"
 #include "engine/metric_select.h"
 #include "cli/commands.h"
 #include "machine/encode.h"
@@ -171,6 +172,8 @@ static void put_metric(const struct profile *p, const struct prof_metric *pm, bo
 		fprintf(out, "    %s\n", pm->description);
 	if (pm->perf_name)
 		fprintf(out, "    perf's name: %s\n", pm->perf_name);
+	if (pm->perf_profile) /* one definition per metric: perf's, where the catalogue has it */
+		fprintf(out, "    here: perf's %s (%s)\n", pm->perf_profile->metrics[pm->perf_metric].name, pm->perf_profile->name);
 	if (pm->groups) {
 		fprintf(out, "    groups:");
 		for (char **g = pm->groups; *g; g++)
@@ -237,6 +240,7 @@ static int list_metrics(const struct machine *m, bool all)
 	int nc = n > 0 && list_nprofiles ? (chosen = cand, n) : n > 0 ? catalog_select(cand, n, m, &chosen) : 0;
 	if (!list_nprofiles) /* and perf's catalogue for this CPU (what -M chooses from) */
 		nc = catalog_add_perf(m, &chosen, nc);
+	metrics_delegate(chosen, nc, true); /* the hand metrics that are perf's here (perf =) */
 	struct profile **every;
 	int ne = all ? catalog_load_all(&every) : 0;
 	widen_columns(chosen, nc);
