@@ -513,6 +513,11 @@ static void metric_key(struct loader *L, const char *name, const char *value)
 	} else if (!strcmp(name, "perf")) { /* perf's metrics that are this one, first found first */
 		str_split_free(m->perf);
 		m->perf = str_split(value, NULL);
+		if (!m->perf[0]) {
+			lerror(L, L->in.line, value_column(L), "perf = names perf's metrics that are this one (tma_info_thread_ipc ...)");
+			str_split_free(m->perf);
+			m->perf = NULL;
+		}
 	} else if (!strcmp(name, "constraint")) {
 		parse_constraint(L, m, value);
 	} else if (!strcmp(name, "threshold")) {
