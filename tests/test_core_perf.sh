@@ -75,6 +75,19 @@ grep ',core\.' replay.csv | cut -d, -f3- > replay-core.csv
 expect_eq "replay: the core figures of the live run" "$(md5sum < replay-core.csv)" "$(md5sum < live-core.csv)"
 grep -q ',core\.l2_mpki,' replay.csv && ok || fail "replay: no L2 MPKI"
 
+# the Xeon demo's uncore (xeon.ini's perf =): memory and UPI bandwidth are perf's, on one
+# counter per CAS event and box (not the hand group's beside perf's)
+"$PMUTOP" --demo xeon -b -n 3 --fake-clock --format json --raw > xeon.jsonl 2> xeon.err
+printf 'memory_bandwidth_read\tmemory_bandwidth_read\nmemory_bandwidth_write\tmemory_bandwidth_write\nupi_data_transmit_bw\tupi_data_transmit_bw\n' > xeon.map
+python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$arch" sapphirerapids "$TOP_SRCDIR/profiles/machines/xeon" xeon.jsonl xeon.map > xeon.out && ok ||
+    fail "the Xeon demo's uncore differs from perf's MetricExpr: $(head -n 3 xeon.out)"
+n=$(sed -n 's/^\([0-9]*\) values agreed.*/\1/p' xeon.out)
+[ "${n:-0}" -ge 40 ] && ok || fail "the Xeon demo's uncore was not compared: $(cat xeon.out)"
+"$PMUTOP" list --demo xeon metrics -v > list-xeon.txt
+expect_grep "list metrics -v: the Xeon's memory bandwidth is perf's" "here: perf's memory_bandwidth_read (perf-sapphirerapids)" list-xeon.txt
+"$PMUTOP" --demo xeon --dry-run > xeon-dry.txt
+expect_eq "one counter per CAS event and box" "$(grep -c 'uncore_imc_0/event=0x5,umask=0xcf/' xeon-dry.txt)" 2
+
 # Zen 4: perf's catalogue has no IPC nor L2 misses per instruction: the generic formula,
 # no L2 row
 "$PMUTOP" --demo epyc -b -n 2 --fake-clock --format csv > epyc.csv 2> epyc.err

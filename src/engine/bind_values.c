@@ -207,18 +207,35 @@ static void bind_thresholds(struct session *s, const struct value_binding *vb, i
 	}
 }
 
-/* perf's value slots of catalogue metric mi of profile pc, by instance name. */
-static int perf_value(const struct session *s, const int *slots, int n, const char *name)
+/* Whether perf's instance b counts what the hand instance a does: the same PMU on the
+ * same CPUs (uncore_imc_7 on CPU 0, whatever each profile names it: socket0/ch7 and
+ * socket0/imc7), or, summing others, the same name (socket0, all). */
+static bool same_place(const struct instance *a, const struct instance *b)
 {
-	for (int k = 0; k < n; k++)
-		if (!strcmp(s->inst[s->vinfo[slots[k]].instance].name, name))
+	if (!a->pmu || !b->pmu)
+		return !a->pmu && !b->pmu && !strcmp(a->name, b->name);
+	return a->pmu == b->pmu && a->cpus.n == b->cpus.n && !memcmp(a->cpus.cpu, b->cpus.cpu, sizeof(int) * (size_t)a->cpus.n);
+}
+
+/* Of perf's metric's n value slots, the one on the instance that counts what inst does,
+ * or -1. The two groups' instances come in one order (cpu0, cpu1, ..., socket0, all):
+ * the search starts after the last found (*hint), so a 2 000-CPU machine does not
+ * compare them squared. */
+static int perf_value(const struct session *s, const int *slots, int n, const struct instance *inst, int *hint)
+{
+	for (int j = 0; j < n; j++) {
+		int k = (*hint + j) % n;
+		if (same_place(inst, &s->inst[s->vinfo[slots[k]].instance])) {
+			*hint = k + 1;
 			return slots[k];
+		}
+	}
 	return -1;
 }
 
 /* The hand metrics that are perf's (metric_delegate.c): on each instance of their group
- * whose name perf's metric has a value on (cpu5, socket0, all), a slot showing that value,
- * after every slot of its own, so it is evaluated first. */
+ * where perf's metric has a value on one counting the same (same_place), a slot showing it,
+ * after every other slot, so perf's is evaluated before it is copied. */
 static void bind_copies(struct session *s, struct value_binding *vb, const bool *member)
 {
 	int first = s->nvalues;
@@ -227,7 +244,7 @@ static void bind_copies(struct session *s, struct value_binding *vb, const bool 
 		const struct profile *p = s->profiles[pi];
 		for (int mi = 0; mi < p->nmetrics; mi++) {
 			const struct prof_metric *m = &p->metrics[mi];
-			int pc = 0, n = 0;
+			int pc = 0, n = 0, hint = 0;
 			while (m->perf_profile && pc < s->nprofiles && s->profiles[pc] != m->perf_profile)
 				pc++;
 			if (!m->perf_profile || pc == s->nprofiles || (p->selecting && !m->selected))
@@ -238,7 +255,7 @@ static void bind_copies(struct session *s, struct value_binding *vb, const bool 
 			for (int ii = 0; ii < s->ninstances; ii++) {
 				const struct instance *inst = &s->inst[ii];
 				int fi = inst->profile == p ? metric_form_index(m, (int)(inst->group - p->groups)) : -1;
-				int from = fi >= 0 ? perf_value(s, slots, n, inst->name) : -1;
+				int from = fi >= 0 && n ? perf_value(s, slots, n, inst, &hint) : -1;
 				if (from >= 0)
 					add_value(s, vb, (struct value_info){ .profile = pi, .metric = mi, .instance = ii, .form = fi,
 									     .m = m, .detail = member[ii], .perf_slot = from + 1 });

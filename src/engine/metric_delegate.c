@@ -41,13 +41,16 @@ char **metrics_perf_names(struct profile *const *ps, int n, const struct machine
 	char **names = NULL;
 	int k = 0;
 	for (int pi = 0; pi < n; pi++)
-		for (int mi = 0; !ps[pi]->perf && mi < ps[pi]->nmetrics; mi++)
-			for (char **w = ps[pi]->metrics[mi].perf; w && *w && chosen(ps[pi], &ps[pi]->metrics[mi]) &&
-								 on_machine(ps[pi], &ps[pi]->metrics[mi], m); w++) {
+		for (int mi = 0; !ps[pi]->perf && mi < ps[pi]->nmetrics; mi++) {
+			const struct prof_metric *pm = &ps[pi]->metrics[mi];
+			if (!pm->perf || !chosen(ps[pi], pm) || !on_machine(ps[pi], pm, m))
+				continue;
+			for (char **w = pm->perf; *w; w++) {
 				names = xrealloc(names, sizeof(char *) * (size_t)(k + 2));
 				names[k++] = *w;
 				names[k] = NULL;
 			}
+		}
 	return names;
 }
 
@@ -57,6 +60,8 @@ static bool same_instances(const struct profile *cat, const struct prof_metric *
 			   const struct prof_metric *m)
 {
 	const struct prof_group *hg = m->forms[0].group >= 0 ? &p->groups[m->forms[0].group] : NULL;
+	if (hg && hg->nfilters) /* its filters would change the hand values, not perf's */
+		return false;
 	for (int k = 0; hg && k < cm->nforms; k++) {
 		const struct prof_group *g = cm->forms[k].group >= 0 ? &cat->groups[cm->forms[k].group] : NULL;
 		if (!g || g->aggregate_suffix || g->split != hg->split || g->aggregate_socket != hg->aggregate_socket ||

@@ -452,6 +452,8 @@ struct machine *machine_discover(const char *root)
 	if (list_errno && (list_errno != ENOENT || !m->npmus))
 		diag_warn("%s: cannot read: %s", devdir, strerror(list_errno));
 	free(devdir);
+	for (int i = 0; i < m->npmus; i++)
+		pmu_index_aliases(&m->pmus[i]);
 	return m;
 }
 

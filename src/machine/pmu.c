@@ -32,6 +32,7 @@ void pmu_free(struct pmu *p)
 		free(p->aliases[i].unit);
 	}
 	free(p->aliases);
+	free(p->alias_index);
 	for (int i = 0; i < p->nattrs; i++) {
 		free(p->attrs[i].name);
 		free(p->attrs[i].value);
@@ -93,12 +94,40 @@ const struct format_field *pmu_find_format(const struct pmu *p, const char *name
 	return NULL;
 }
 
+static int by_alias_name(const void *a, const void *b)
+{
+	const struct alias_ref *x = a, *y = b;
+	int d = strcasecmp(x->name, y->name);
+	return d ? d : x->pos - y->pos;
+}
+
+void pmu_index_aliases(struct pmu *p)
+{
+	free(p->alias_index);
+	p->alias_index = xmalloc(sizeof(*p->alias_index) * (size_t)(p->naliases ? p->naliases : 1));
+	for (int i = 0; i < p->naliases; i++)
+		p->alias_index[i] = (struct alias_ref){ p->aliases[i].name, i };
+	qsort(p->alias_index, (size_t)p->naliases, sizeof(*p->alias_index), by_alias_name);
+	p->nindexed = p->naliases;
+}
+
 const struct pmu_alias *pmu_find_alias(const struct pmu *p, const char *name)
 {
-	for (int i = 0; i < p->naliases; i++)
-		if (!strcasecmp(p->aliases[i].name, name))
-			return &p->aliases[i];
-	return NULL;
+	if (!p->alias_index || p->nindexed != p->naliases) { /* not indexed (yet) */
+		for (int i = 0; i < p->naliases; i++)
+			if (!strcasecmp(p->aliases[i].name, name))
+				return &p->aliases[i];
+		return NULL;
+	}
+	int lo = 0, hi = p->nindexed; /* the first not below name: the first in file order of equals */
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (strcasecmp(p->alias_index[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->nindexed && !strcasecmp(p->alias_index[lo].name, name) ? &p->aliases[p->alias_index[lo].pos] : NULL;
 }
 
 const char *pmu_attr(const struct pmu *p, const char *name)

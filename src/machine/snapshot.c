@@ -416,5 +416,7 @@ struct machine *machine_from_snapshot(const char *text, char **err)
 		pci_map_free(m->pci);
 		m->pci = NULL;
 	}
+	for (int i = 0; i < m->npmus; i++)
+		pmu_index_aliases(&m->pmus[i]);
 	return m;
 }
