@@ -54,8 +54,11 @@ static void want(struct prof_group *g, int e)
  * leader and weight of a group any of whose events is read. */
 void metrics_want_events(struct profile *p)
 {
-	for (int gi = 0; gi < p->ngroups; gi++) /* a group nothing reads counts nothing */
+	for (int gi = 0; gi < p->ngroups; gi++) { /* a group nothing reads counts nothing */
+		free(p->groups[gi].wanted); /* again (-M, then perf's definitions: metric_delegate.c) */
 		p->groups[gi].wanted = xcalloc((size_t)(p->groups[gi].nevents ? p->groups[gi].nevents : 1), sizeof(bool));
+		p->groups[gi].hosts_perf = false;
+	}
 	for (int mi = 0; mi < p->nmetrics; mi++) {
 		const struct prof_metric *m = &p->metrics[mi];
 		for (int k = 0; m->selected && k < m->nforms; k++) {
