@@ -135,6 +135,14 @@ void counters_find_shares(struct session *s)
 		}
 	}
 	free(keys);
+	free(s->sharers); /* the sampler visits these alone */
+	s->sharers = NULL;
+	s->nsharers = 0;
+	for (int i = 0; i < s->ninstances; i++)
+		if (s->inst[i].nshares) {
+			s->sharers = xrealloc(s->sharers, sizeof(int) * (size_t)(s->nsharers + 1));
+			s->sharers[s->nsharers++] = i;
+		}
 }
 
 static bool shares(const struct instance *inst, int e)

@@ -409,9 +409,9 @@ const struct frame *session_sample(struct session *s, uint64_t now_ns)
 			s->sources[k]->ops->read_done(s->sources[k]);
 		s->sources[k]->now_ns = now_ns;
 	}
-	for (int i = 0; i < s->ninstances; i++)
-		if (s->inst[i].nshares && s->inst[i].opened)
-			counters_copy_shared(s, &s->inst[i]);
+	for (int k = 0; k < s->nsharers; k++)
+		if (s->inst[s->sharers[k]].opened)
+			counters_copy_shared(s, &s->inst[s->sharers[k]]);
 	for (int i = 0; i < s->ninstances; i++) {
 		struct instance *inst = &s->inst[i];
 		if (!inst->read_errno || !inst->opened)

@@ -69,6 +69,7 @@ void session_free(struct session *s)
 	}
 	for (int i = 0; i < s->nsources; i++)
 		source_destroy(s->sources[i]);
+	free(s->sharers);
 	host_meters_done(s);
 	free(s->sources);
 	free(s->source_kinds);

@@ -190,6 +190,8 @@ struct session {
 	struct instance_info *iinfo;
 	int nvalues;
 	int ncopies; /* the last of them: hand metrics showing perf's values (value_info.perf_slot) */
+	int nsharers;
+	int *sharers; /* the instances that may read another's counters (engine/counter_share.c) */
 	struct value_info *vinfo;
 	double *import_vars; /* an instance's values and a partner's imports, for such formulae */
 	double *thresh_vals; /* per metric of the widest profile, NAN but while a threshold is
