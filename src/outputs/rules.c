@@ -391,7 +391,11 @@ int print_rules(struct session *s, const char *window, bool per_cpu)
 			char why[300] = "", rec[256];
 			char *expr = NULL;
 			if (m->perf_profile) { /* perf's metric (metric_delegate.h): its record, in its group */
+				char own[256];
 				record_name(&m->perf_profile->metrics[m->perf_metric], window, rec, sizeof(rec));
+				record_name(m, window, own, sizeof(own));
+				if (!strcmp(rec, own))
+					continue; /* perf's of the same name (xeon.ini's): recorded there once */
 				expr = xstrdup(rec);
 			} else {
 				expr = metric_rule(s, p, m, window, recorded, facts, why, sizeof(why));
