@@ -826,6 +826,15 @@ see "xeon 80x24: memory" "Memory read .* [0-9.]* GB/s"
 text 'c'
 see "xeon: a channel's row on c" "socket1/ch0"
 see "xeon: c says what its rows are" "showing every row like socket0/ch0"
+if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
+    # a channel's memory bandwidth is perf's metric on perf's CAS events (xeon.ini's perf =)
+    keys /
+    text "Memory read"
+    keys Enter i
+    see "xeon, i: the channel's memory read is perf's" "defined here as perf's memory_bandwidth_read (perf-sapphirerapids)"
+    see "xeon, i: perf's CAS event" "UNC_M_CAS_COUNT.RD  *uncore_imc_{n}/event=0x5,umask=0xcf/"
+    keys Escape
+fi
 keys q
 quit_ok "xeon 80x24 quit"
 
