@@ -88,6 +88,28 @@ expect_grep "list metrics -v: the Xeon's memory bandwidth is perf's" "here: perf
 "$PMUTOP" --demo xeon --dry-run > xeon-dry.txt
 expect_eq "one counter per CAS event and box" "$(grep -c 'uncore_imc_0/event=0x5,umask=0xcf/' xeon-dry.txt)" 2
 
+# a profile naming perf's metric in another scale of its unit (GB/s for perf's MB/s) is
+# told so, and its own formula is used: a copy would be off a thousandfold
+cat > gbs.ini << 'INI'
+[profile]
+name = gbs
+requires = uncore_imc_*
+[group imc]
+pmu = uncore_imc_{ch}
+per = cpu
+instance = socket{socket}/ch{ch}
+aggregate = socket all
+event.cas_rd = event=0x05,umask=0xcf
+[metric imc.read_gbs]
+unit = GB/s
+formula = cas_rd * 64 / 1e9 / elapsed_s
+perf = memory_bandwidth_read
+INI
+"$PMUTOP" --demo xeon -p ./gbs.ini -b -n 2 --fake-clock --format csv > gbs.csv 2> gbs.err
+expect_grep "perf's metric in MB/s for a GB/s one: said" "perf's memory_bandwidth_read is in 'MB/s', this metric in 'GB/s': its own formula is used" gbs.err
+v=$(grep ',imc.read_gbs,socket0,' gbs.csv | tail -n 1 | cut -d, -f6)
+python3 -c "import sys; sys.exit(0 if 1 < float('$v') < 1000 else 1)" && ok || fail "the GB/s metric kept its own formula: $v"
+
 # Zen 4: perf's catalogue has no IPC nor L2 misses per instruction: the generic formula,
 # no L2 row
 "$PMUTOP" --demo epyc -b -n 2 --fake-clock --format csv > epyc.csv 2> epyc.err

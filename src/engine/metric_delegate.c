@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "base/util.h"
 #include "engine/bind.h"
 #include "engine/metric_select.h"
@@ -71,6 +72,25 @@ static bool same_instances(const struct profile *cat, const struct prof_metric *
 	return hg && cm->nforms > 0;
 }
 
+/* A unit's SI prefix (MB/s: 'M'), where the rest is a unit of its own ("B/s"), or 0. */
+static char si_prefix(const char *unit)
+{
+	return unit[0] && unit[1] && strchr("kMGTmun", unit[0]) ? unit[0] : 0;
+}
+
+/* One quantity in two scales of a unit (MB/s and GB/s, ns and us) would be shown wrong
+ * by their ratio: a profile's mistake, said, and its own formula kept. Other spellings
+ * ("cycles", perf's "core clocks") are the profile's to vouch for. */
+static bool same_unit(const struct profile *p, const struct prof_metric *m, const struct prof_metric *cm)
+{
+	char a = si_prefix(m->unit), b = si_prefix(cm->unit);
+	if (a == b || strcmp(m->unit + (a != 0), cm->unit + (b != 0)))
+		return true;
+	diag_warn("%s:%d: [metric %s]: perf's %s is in '%s', this metric in '%s': its own formula is used",
+		  p->path, m->line, m->name, cm->name, cm->unit, m->unit);
+	return false;
+}
+
 static int perf_metric(const struct profile *cat, const struct profile *p, const struct prof_metric *m)
 {
 	for (char **w = m->perf; *w; w++)
@@ -78,7 +98,7 @@ static int perf_metric(const struct profile *cat, const struct profile *p, const
 			const struct prof_metric *cm = &cat->metrics[mi];
 			if ((!strcmp(cm->name, *w) || (cm->perf_name && !strcmp(cm->perf_name, *w))) &&
 			    same_instances(cat, cm, p, m))
-				return mi;
+				return same_unit(p, m, cm) ? mi : -1;
 		}
 	return -1;
 }
