@@ -794,14 +794,20 @@ static void add_aggregate(struct session *s, int *cap, struct profile *prof, con
 
 /* Does p match one of the group's patterns (space-separated alternatives)? *model says
  * whether the group is for this CPU model; false when it is not. */
-static bool group_matches(const struct prof_group *g, const struct pmu *p, char caps[][2][64], int *ncaps,
-			  enum model_verdict *model)
+bool group_pattern_match(const struct prof_group *g, const char *pmu_name, char caps[][2][64], int *ncaps)
 {
 	char *copy = xstrdup(g->pmu_pattern), *save = NULL;
 	bool ok = false;
 	for (char *pat = strtok_r(copy, " \t", &save); pat && !ok; pat = strtok_r(NULL, " \t", &save))
-		ok = pmu_pattern_match(pat, p->name, caps, ncaps);
+		ok = pmu_pattern_match(pat, pmu_name, caps, ncaps);
 	free(copy);
+	return ok;
+}
+
+static bool group_matches(const struct prof_group *g, const struct pmu *p, char caps[][2][64], int *ncaps,
+			  enum model_verdict *model)
+{
+	bool ok = group_pattern_match(g, p->name, caps, ncaps);
 	for (int i = 0; ok && i < g->nneeds; i++)
 		ok = pmu_find_alias(p, g->needs[i]) != NULL;
 	for (int i = 0; ok && i < g->nlacks; i++)

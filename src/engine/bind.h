@@ -42,5 +42,7 @@ bool profile_matches(const struct profile *p, const struct machine *m);
 bool profile_model_matches(const struct profile *p, const struct machine *m);
 /* Match a PMU name against a group pattern with {captures} and * globs. */
 bool pmu_pattern_match(const char *pattern, const char *name, char caps[][2][64], int *ncaps);
+/* ... against one of the group's patterns (pmu =: space-separated alternatives). */
+bool group_pattern_match(const struct prof_group *g, const char *pmu_name, char caps[][2][64], int *ncaps);
 
 #endif

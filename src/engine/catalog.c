@@ -170,14 +170,9 @@ static bool some_group_counts(struct profile **all, int n, const struct pmu *pmu
 {
 	for (int i = 0; i < n; i++)
 		for (int g = 0; g < all[i]->ngroups; g++) {
-			char *copy = xstrdup(all[i]->groups[g].pmu_pattern), *save = NULL;
-			bool ok = false;
-			for (char *pat = strtok_r(copy, " \t", &save); pat && !ok; pat = strtok_r(NULL, " \t", &save)) {
-				char caps[8][2][64];
-				int ncaps;
-				ok = pmu_pattern_match(pat, pmu->name, caps, &ncaps);
-			}
-			free(copy);
+			char caps[8][2][64];
+			int ncaps = 0;
+			bool ok = group_pattern_match(&all[i]->groups[g], pmu->name, caps, &ncaps);
 			for (int k = 0; ok && k < all[i]->groups[g].nneeds; k++) /* bfperf_{block} needs TBU_MISS */
 				ok = pmu_find_alias(pmu, all[i]->groups[g].needs[k]) != NULL;
 			if (ok)

@@ -25,16 +25,13 @@ static bool on_machine(const struct profile *p, const struct prof_metric *pm, co
 {
 	if (pm->forms[0].group < 0)
 		return false;
-	char *copy = xstrdup(p->groups[pm->forms[0].group].pmu_pattern), *save = NULL;
-	bool found = false;
-	for (char *pat = strtok_r(copy, " \t", &save); pat && !found; pat = strtok_r(NULL, " \t", &save))
-		for (int i = 0; i < m->npmus && !found; i++) {
-			char caps[8][2][64];
-			int ncaps = 0;
-			found = pmu_pattern_match(pat, m->pmus[i].name, caps, &ncaps);
-		}
-	free(copy);
-	return found;
+	for (int i = 0; i < m->npmus; i++) {
+		char caps[8][2][64];
+		int ncaps = 0;
+		if (group_pattern_match(&p->groups[pm->forms[0].group], m->pmus[i].name, caps, &ncaps))
+			return true;
+	}
+	return false;
 }
 
 char **metrics_perf_names(struct profile *const *ps, int n, const struct machine *m)

@@ -121,6 +121,7 @@ static void pace(struct runloop *l, uint64_t now)
  * not what only hidden panes list), and the choices are joined. Said to the engine again
  * when it changes. */
 const bool OUTPUT_SHOWS_NOTHING[1];
+#define MAX_OUTPUTS_SHOWING 8 /* more choosing outputs than this: every value */
 
 /* a | b into the loop's own buffer (a may be it) */
 static const bool *join_shown(struct runloop *l, const bool *a, const bool *b)
@@ -136,24 +137,26 @@ static const bool *join_shown(struct runloop *l, const bool *a, const bool *b)
 static void shown_values(struct runloop *l)
 {
 	unsigned gen = 0;
-	const bool *shown = NULL;
+	const bool *choice[MAX_OUTPUTS_SHOWING];
+	int n = 0;
 	bool all = !l->noutputs;
 	for (int i = 0; i < l->noutputs && !all; i++) {
 		unsigned g = 0;
 		const bool *v = l->outputs[i]->ops->values_shown ? l->outputs[i]->ops->values_shown(l->outputs[i], &g) : NULL;
 		if (v == OUTPUT_SHOWS_NOTHING)
 			continue;
-		if (!v && !(v = l->default_shown)) {
+		if ((!v && !(v = l->default_shown)) || n == MAX_OUTPUTS_SHOWING) {
 			all = true;
 			break;
 		}
 		gen = gen * 2654435761u + g + 1u + (unsigned)i * 40503u; /* which outputs, each choice's generation */
-		shown = shown ? join_shown(l, shown, v) : v;
+		choice[n++] = v;
 	}
-	if (all)
-		shown = NULL;
-	if (shown ? l->shown_some && gen == l->shown_gen : !l->shown_some)
-		return;
+	if (all || !n ? !l->shown_some : l->shown_some && gen == l->shown_gen)
+		return; /* unchanged: nothing joined again */
+	const bool *shown = all || !n ? NULL : choice[0];
+	for (int k = 1; shown && k < n; k++)
+		shown = join_shown(l, shown, choice[k]);
 	session_need_values(l->s, shown);
 	l->shown_some = shown != NULL;
 	l->shown_gen = gen;
