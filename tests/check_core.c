@@ -615,6 +615,52 @@ START_TEST(expr_values)
 }
 END_TEST
 
+static void note_slot(void *ctx, int slot)
+{
+	char *out = ctx;
+	out[strlen(out)] = (char)('a' + slot); /* slots 0..2 are a, b, c */
+}
+
+/* The variables text needs where c (slot 2) is the constant known_c (NAN: unknown), as
+ * perf's expr.y finds a metric's ids: "ab" for a and b. */
+static const char *needed(const char *text, double known_c)
+{
+	static char out[16];
+	memset(out, 0, sizeof(out));
+	char *err;
+	int col;
+	struct expr *e = expr_compile(text, &names, &err, &col);
+	ck_assert_msg(e != NULL, "%s: %s", text, err ? err : "");
+	double known[3] = { NAN, NAN, known_c };
+	expr_foreach_needed(e, known, 3, note_slot, out);
+	expr_free(e);
+	return out;
+}
+
+START_TEST(expr_needed_as_perf_finds_ids)
+{
+	/* perf's if: a known condition needs the branch taken, an unknown one all three */
+	ck_assert_str_eq(needed("a if c else b", 1), "a");
+	ck_assert_str_eq(needed("a if c else b", 0), "b");
+	ck_assert_str_eq(needed("a if c else b", NAN), "acb");
+	ck_assert_str_eq(needed("a / (b if c > 0.5 else 1)", 0), "a");
+	/* division by a known zero needs nothing; d_ratio(x, 0) is 0 and needs nothing */
+	ck_assert_str_eq(needed("a + b / c", 0), "a");
+	ck_assert_str_eq(needed("d_ratio(a, c) + b", 0), "b");
+	ck_assert_str_eq(needed("d_ratio(a, c)", 2), "a");
+	/* && and || (perf's & and |): a known side decides, or leaves the other */
+	ck_assert_str_eq(needed("a > 1 && c", 0), "");
+	ck_assert_str_eq(needed("a > 1 && c", 1), "a");
+	ck_assert_str_eq(needed("c || b > 1", 1), "");
+	ck_assert_str_eq(needed("c || b > 1", 0), "b");
+	/* every other operation of a count is the union, each variable once */
+	ck_assert_str_eq(needed("min(a, b, c) * a", NAN), "abc");
+	ck_assert_str_eq(needed("0 * b + a * c", 1), "ba");
+	/* pmutop's own ?: : every variable (perf has no such form) */
+	ck_assert_str_eq(needed("c ? a : b", 1), "cab");
+}
+END_TEST
+
 static void expect_error(const char *text, const char *needle, int col)
 {
 	char *err;
@@ -1062,6 +1108,7 @@ int main(void)
 	tcase_add_test(t, encode_errors);
 	tcase_add_test(t, encode_hns3_config_alias);
 	tcase_add_test(t, expr_values);
+	tcase_add_test(t, expr_needed_as_perf_finds_ids);
 	tcase_add_test(t, expr_errors);
 	tcase_add_test(t, expr_deep_nesting_refused);
 	tcase_add_test(t, procstat_utilisation);

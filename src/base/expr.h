@@ -30,6 +30,12 @@ double expr_eval(const struct expr *e, const double *vars);
 
 /* Slots the formula reads, for dependency checks: calls fn for each distinct slot. */
 void expr_foreach_var(const struct expr *e, void (*fn)(void *ctx, int slot), void *ctx);
+/* The slots e needs where known[slot] (slot < nknown, not NaN) is a constant, as perf's
+ * expr.y finds a metric's events: "a if c else b" with c known needs the branch taken,
+ * x / 0 needs nothing, a known side of && or || decides or leaves the other. Calls fn
+ * for each distinct slot. (expr_reads.c) */
+void expr_foreach_needed(const struct expr *e, const double *known, int nknown, void (*fn)(void *ctx, int slot),
+			 void *ctx);
 int expr_ninsns(const struct expr *e);
 
 /* Suggest the closest of names->known to name, or NULL. */
