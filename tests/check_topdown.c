@@ -10,6 +10,7 @@
 #include "base/diag.h"
 #include "machine/discover.h"
 #include "machine/pmu.h"
+#include "engine/event_groups.h"
 #include "engine/profile.h"
 #include "engine/session.h"
 #include "sources/sources.h"
@@ -124,9 +125,11 @@ START_TEST(sapphire_rapids)
 	ck_assert_ptr_nonnull(cpu0);
 	ck_assert_str_eq(cpu0->group->name, "perfmetrics");
 	ck_assert(cpu0->group->perf_group);
-	int order[16];
-	int n = instance_open_order(cpu0, order);
+	int order[16], set[16];
+	int n = instance_open_order(cpu0, order, set);
 	ck_assert_int_eq(n, 10); /* slots, 8 topdown events and INT_MISC.UOP_DROPPING */
+	for (int i = 0; i < n; i++)
+		ck_assert_int_eq(set[i], 0); /* one perf group */
 	ck_assert_str_eq(cpu0->group->events[order[0]].name, "slots");
 	for (int c = 0; c < cpu0->ncounters; c++) {
 		const struct counter *ct = &cpu0->counters[c];

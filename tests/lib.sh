@@ -17,6 +17,17 @@ skip_check() { echo "SKIP: $*"; }
 expect_eq() { if [ "$2" = "$3" ]; then ok; else fail "$1: got '$2', want '$3'"; fi; }
 # expect_grep WHAT PATTERN FILE
 expect_grep() { if grep -q -- "$2" "$3"; then ok; else fail "$1: no '$2' in: $(head -c 600 "$3")"; fi; }
+# The SPR demo against perf's JSON: python3, perf's x86 JSON ($arch) and the catalogue
+# built, or a skip; then in the scratch directory, HOME there, $spr the demo's tree.
+use_spr_catalogue() {
+    command -v python3 > /dev/null || skip "python3 is not installed"
+    arch="${PERF_EVENTS_DIR:-}/arch/x86"
+    [ -f "$arch/mapfile.csv" ] || skip "perf's pmu-events JSON not found in '$arch'"
+    [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ] || skip "perf's catalogue is not built"
+    cd "$scratch" || exit 1
+    export HOME="$scratch"
+    spr="$TOP_SRCDIR/profiles/machines/spr"
+}
 finish() {
     echo "$((checks - failures)) passed, $failures failed"
     [ "$failures" -eq 0 ]

@@ -101,7 +101,7 @@ for on in 1 0; do
     "$PMUTOP" --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M "${nmi}TopdownL1" -b -n 1 --fake-clock \
         > /dev/null 2> nmi-$on.err
 done
-named=$(sed -n "s/.*NMI watchdog is on: .* which perf's \(.*\) would group.*/\1/p" nmi-1.err | sed 's/, /\n/g' | sort | paste -sd,)
+named=$(sed -n "s/.*NMI watchdog is on: .* so perf's \(.*\) count their.*/\1/p" nmi-1.err | sed 's/, /\n/g' | sort | paste -sd,)
 expect_eq "the NMI watchdog on: perf's NO_GROUP_EVENTS_NMI metrics among those chosen, named" "$named" "${nmi%,}"
 grep -q "NMI watchdog" nmi-0.err && fail "the NMI watchdog off: still said: $(cat nmi-0.err)" || ok
 rm -r sapphirerapids/proc/sys

@@ -5,13 +5,7 @@
 # replace are not opened; a recording replays them; a CPU whose catalogue lacks one keeps
 # the generic formula, and a figure perf alone gives (L2 misses) has no row there.
 . "$TOP_SRCDIR/tests/lib.sh"
-command -v python3 > /dev/null || skip "python3 is not installed"
-arch="${PERF_EVENTS_DIR:-}/arch/x86"
-[ -f "$arch/mapfile.csv" ] || skip "perf's pmu-events JSON not found in '$arch'"
-[ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ] || skip "perf's catalogue is not built"
-cd "$scratch"
-export HOME="$scratch"
-spr="$TOP_SRCDIR/profiles/machines/spr"
+use_spr_catalogue
 
 # the four alone (-M), so that each CPU's counters are perf's events only: perf's
 # MetricExpr on them, per CPU and summed per socket and for all

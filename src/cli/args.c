@@ -62,7 +62,7 @@ static void usage(FILE *f)
 		"      --fake-clock          with --sim/--demo: advance time by the interval, not\n"
 		"                            waiting (for tests and scripts)\n"
 		"      --dry-run             print every event pmutop would open, as a perf event\n"
-		"                            string and its encoding, and exit\n"
+		"                            string, its encoding and perf group role, and exit\n"
 		"  -h, --help                this help\n"
 		"  -V, --version             version\n"
 		"\n"

@@ -19,6 +19,7 @@
 #include "base/util.h"
 #include "cli/options.h"
 #include "engine/catalog.h"
+#include "engine/event_groups.h"
 #include "engine/metric_delegate.h"
 #include "engine/metric_select.h"
 #include "engine/profile.h"
@@ -224,7 +225,8 @@ static int select_metrics(const struct options *o, const struct machine *m, stru
 }
 
 /* INSTANCE GROUP EVENT-STRING ENCODING ROLE, one line per instance and event in the
- * order they are opened; ROLE is leader, member (of the leader's perf group) or single.
+ * order they are opened; ROLE is leader, member (of the leader's perf group: the lines
+ * since the leader's) or single.
  * Unavailable instances say why: in place of the encoding, "!" and the reason; where
  * the PMU lacks the events, one such line for each event it lacks, named as perf would
  * be asked for it (perf cannot open it either). */
@@ -245,8 +247,8 @@ static void print_dry_run(const struct session *s)
 			printf("%s\t%s\t!\t%s\n", inst->name, inst->group->name, inst->unavailable);
 			continue;
 		}
-		int order[inst->group->nevents + 1];
-		int n = instance_open_order(inst, order);
+		int order[inst->group->nevents + 1], set[inst->group->nevents + 1];
+		int n = instance_open_order(inst, order, set);
 		for (int k = 0; k < n; k++) {
 			int e = order[k];
 			for (int c = 0; c < inst->ncounters; c++) {
@@ -254,7 +256,7 @@ static void print_dry_run(const struct session *s)
 					continue;
 				char enc[160];
 				encode_format_attr(&inst->counters[c].attr, enc, sizeof(enc));
-				const char *role = !inst->group->perf_group || n == 1 ? "single" : k == 0 ? "leader" : "member";
+				const char *role = set[k] < 0 ? "single" : k == 0 || set[k - 1] != set[k] ? "leader" : "member";
 				printf("%s\t%s\t%s\t%s\t%s\n", inst->name, inst->group->name, inst->event_str[e], enc, role);
 				break;
 			}

@@ -9,6 +9,7 @@
 
 #include "base/util.h"
 #include "engine/counter_share.h"
+#include "engine/event_groups.h"
 #include "engine/state.h"
 #include "engine/source.h"
 
@@ -43,7 +44,13 @@ void session_open_instance(struct session *s, struct instance *inst)
 	}
 	if (inst->nshares)
 		counters_settle_shares(s, inst);
+	inst->open_refused_set = -1;
 	int r = inst->source->ops->open(inst->source, inst);
+	while (r < 0 && instance_refuse_weak_group(inst)) { /* perf's weak group: again, that group ungrouped */
+		free(inst->open_error);
+		inst->open_error = NULL;
+		r = inst->source->ops->open(inst->source, inst);
+	}
 	inst->opened = r == 0;
 	if (r < 0) {
 		inst->open_errno = -r;

@@ -10,6 +10,7 @@
 #include "engine/bind_model.h"
 #include "engine/bind_values.h"
 #include "engine/constraint_note.h"
+#include "engine/event_groups.h"
 #include "engine/instance.h"
 
 #include <assert.h>
@@ -1047,6 +1048,7 @@ void session_bind(struct session *s)
 	bind_values(s);
 	bind_facts(s);
 	session_note_constraints(s);
+	session_plan_event_groups(s);
 	/* the arrays grew by doubling, their slack zeroed (resident): give it back, for the
 	 * frames made next to reuse (a demo's instances alone left 100 KB) */
 	s->inst = xrealloc(s->inst, sizeof(*s->inst) * (size_t)(s->ninstances ? s->ninstances : 1));
@@ -1092,19 +1094,6 @@ bool instance_counts_event(const struct instance *inst, int e)
 	return inst->present[e] && !inst->event_na[e];
 }
 
-int instance_open_order(const struct instance *inst, int *order)
-{
-	const struct prof_group *g = inst->group;
-	int n = 0;
-	for (int pass = 0; pass < 2; pass++)
-		for (int e = 0; e < g->nevents; e++) {
-			bool lead = g->leader && !strcmp(g->events[e].name, g->leader);
-			if (instance_counts_event(inst, e) && !instance_shares_event(inst, e) && lead == (pass == 0))
-				order[n++] = e;
-		}
-	return n;
-}
-
 void instance_free(struct instance *inst)
 {
 	const struct prof_group *g = inst->group;
@@ -1113,6 +1102,7 @@ void instance_free(struct instance *inst)
 	free(inst->notes);
 	free(inst->display);
 	free(inst->wanted);
+	free(inst->refused);
 	for (int i = 0; i < inst->ndetails; i++)
 		free(inst->details[i]);
 	free(inst->details);

@@ -1,8 +1,7 @@
-/* constraint_note.c - perf's MetricConstraint notes (constraint_note.h). pmutop opens a
- * catalogue group's events ungrouped, as perf opens a NO_GROUP_EVENTS metric's, so no
- * constraint changes what it opens; what perf tells the user still holds: the NMI
- * watchdog takes one of each CPU's core counters, and the events of those metrics
- * multiplex on one fewer. */
+/* constraint_note.c - perf's MetricConstraint notes (constraint_note.h). The perf groups
+ * follow the constraints (engine/event_groups.c); what perf tells the user is said here:
+ * the NMI watchdog takes one of each CPU's core counters, so the NO_GROUP_EVENTS_NMI
+ * metrics' events are not grouped and multiplex on one fewer. */
 #include "engine/constraint_note.h"
 
 #include <stdbool.h>
@@ -37,8 +36,8 @@ void session_note_constraints(const struct session *s)
 	if (n > 3)
 		textbuf_printf(&names, " and %d more", n - 3);
 	if (n)
-		diag_warn("the NMI watchdog is on: it holds one of each CPU's core counters, which perf's %s would group "
-			  "their events on (echo 0 > /proc/sys/kernel/nmi_watchdog frees it, as perf says; pmutop counts "
-			  "them ungrouped, multiplexed on the counters left)", names.data);
+		diag_warn("the NMI watchdog is on: it holds one of each CPU's core counters, so perf's %s count their "
+			  "events ungrouped, multiplexed on the counters left (echo 0 > /proc/sys/kernel/nmi_watchdog "
+			  "frees it, as perf says)", names.data);
 	textbuf_free(&names);
 }

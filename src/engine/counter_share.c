@@ -81,21 +81,40 @@ static void add_share(struct instance *inst, int e, const struct share_key *to)
 	inst->shares[inst->nshares++] = (struct event_share){ e, to->index, to->event, NULL };
 }
 
-/* Whether some event is opened on its own at all (a single event, or a group not grouped):
+/* How many events inst counts in the perf group that must stay whole (a profile's
+ * `grouped = yes`: all its events), 0 for none: perf's weak groups per metric are not
+ * kept whole here. One counter per encoding comes first (two TopDown groups on six
+ * counters would count in turn): their events another group counts read that counter,
+ * the rest opening as their group. */
+static int whole_group(const struct instance *inst)
+{
+	int n = 0;
+	for (int e = 0; inst->group->perf_group && e < inst->group->nevents; e++)
+		n += counted(inst, e);
+	return n;
+}
+
+/* Whether event e opens in a perf group with another event that must stay whole (a
+ * member never reads another group's counter: the kernel schedules a group whole). */
+static bool grouped(const struct instance *inst, int whole, int e)
+{
+	return whole > 1 && group_event_set(inst->group, e) >= 0;
+}
+
+/* Whether some event is opened on its own at all (a single event, or not grouped):
  * where none is (the default demos), nothing may share and nothing is sorted. */
 static bool any_alone(const struct session *s)
 {
-	for (int i = 0; i < s->ninstances; i++) {
+	bool any = false;
+	for (int i = 0; i < s->ninstances && !any; i++) {
 		const struct instance *inst = &s->inst[i];
 		if (!may_share(inst))
 			continue;
-		int nopen = 0;
-		for (int e = 0; e < inst->group->nevents && nopen < 2; e++)
-			nopen += counted(inst, e);
-		if (nopen && (!inst->group->perf_group || nopen == 1))
-			return true;
+		int whole = whole_group(inst);
+		for (int e = 0; e < inst->group->nevents && !any; e++)
+			any = counted(inst, e) && !grouped(inst, whole, e);
 	}
-	return false;
+	return any;
 }
 
 void counters_find_shares(struct session *s)
@@ -108,14 +127,12 @@ void counters_find_shares(struct session *s)
 		const struct instance *inst = &s->inst[i];
 		if (!may_share(inst))
 			continue;
-		int nopen = 0;
-		for (int e = 0; e < inst->group->nevents; e++)
-			nopen += counted(inst, e);
+		int whole = whole_group(inst);
 		for (int e = 0; e < inst->group->nevents; e++) {
 			if (!counted(inst, e) || !first_counter(inst, e))
 				continue;
 			grow_array(&keys, &cap, n + 1, sizeof(*keys));
-			keys[n++] = (struct share_key){ inst, i, e, inst->group->perf_group && nopen > 1 };
+			keys[n++] = (struct share_key){ inst, i, e, grouped(inst, whole, e) };
 		}
 	}
 	if (n > 1)

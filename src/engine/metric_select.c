@@ -35,11 +35,13 @@ static void choose_as(struct profile *p, int mi, bool quiet)
 static void choose(struct profile *p, int mi)
 {
 	choose_as(p, mi, false);
+	p->metrics[mi].asked = true;
 }
 
 void metrics_choose_quietly(struct profile *p, int mi)
 {
 	choose_as(p, mi, true);
+	p->metrics[mi].asked = true;
 	p->selecting = true;
 }
 
@@ -161,7 +163,7 @@ void metrics_choose_exactly(struct profile *p, const char *names)
 	for (char **w = words; *w; w++)
 		for (int mi = 0; mi < p->nmetrics; mi++)
 			if (!strcmp(p->metrics[mi].name, *w + (**w == '~'))) {
-				p->metrics[mi].selected = true;
+				p->metrics[mi].selected = p->metrics[mi].asked = true;
 				p->metrics[mi].quiet = **w == '~';
 			}
 	str_split_free(words);

@@ -836,6 +836,7 @@ void profile_free(struct profile *p)
 		free(g->pci_bus);
 		free(g->per_bit);
 		free(g->leader);
+		free(g->sets);
 		free(g->aggregate_suffix);
 		free(g->cpus_of);
 		free(g->alternative_to);

@@ -89,6 +89,8 @@ struct prof_group {
 	struct prof_formula *weight;
 	char *blend_suffix; /* appended to its sums' names where they blend ("-pcores") */
 	bool perf_group; /* open the events as one perf group (same time window) */
+	int *sets;       /* perf's catalogue: per event, the (weak) perf group of its metrics it
+			  * opens in, -1 alone (engine/event_groups.c); NULL: none */
 	char *leader;    /* event that leads the perf group; default the first */
 	int nevents;
 	struct prof_event *events;
@@ -172,11 +174,28 @@ struct prof_metric {
 	struct expr *threshold;   /* compiled, its variables the profile's metrics */
 	int threshold_line, threshold_col;
 	bool selected;      /* under -M: chosen, or read by a chosen one (profile.selecting) */
+	bool asked;         /* ... chosen itself, not only read: one of perf's root metrics, which
+			     * each make a perf group (engine/event_groups.c) */
 	double max; /* bar scale; 0 = auto */
 	bool has_alert;
 	double alert; /* a value above it is drawn as an alarm (ECC errors above 0) */
 	int line;
 };
+
+/* The perf group event e of g opens in (-1: on its own): a `grouped = yes` group is one,
+ * perf's catalogue's have one per metric (prof_group.sets). */
+static inline int group_event_set(const struct prof_group *g, int e)
+{
+	return g->perf_group ? 0 : g->sets ? g->sets[e] : -1;
+}
+
+/* Whether g's perf groups are weak (perf's metric groups: opened ungrouped where the PMU
+ * refuses one, their events reading another group's counter where one has it), not a
+ * profile's `grouped = yes` (kept whole: TopDown's slots group must be). */
+static inline bool group_sets_weak(const struct prof_group *g)
+{
+	return !g->perf_group && g->sets;
+}
 
 /* The formula of m for the instances of group g (an index), or NULL. */
 const struct prof_formula *metric_form(const struct prof_metric *m, int g);

@@ -14,6 +14,7 @@
 #include "engine/bind.h"
 #include "engine/attach.h"
 #include "engine/counter_share.h"
+#include "engine/event_groups.h"
 #include "engine/hostmeters.h"
 #include "engine/source.h"
 
@@ -150,6 +151,7 @@ void session_start(struct session *s, uint64_t now_ns)
 			if ((s->inst[i].nshares > 0) == (pass == 1))
 				session_open_instance(s, &s->inst[i]);
 	session_refresh_counter_info(s);
+	session_note_refused_groups(s);
 	s->last_ns = now_ns;
 	s->priming = true; /* events so far (filters from the command line) go with frame 1 */
 	session_sample(s, now_ns); /* primes every counter; the frame shows no values yet */

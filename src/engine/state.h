@@ -131,6 +131,10 @@ struct instance {
 	/* open state */
 	bool opened;
 	int open_errno;
+	int open_refused_set; /* a source's: the perf group whose member the PMU refused (EINVAL:
+			       * more events than counters), or -1 */
+	bool *refused;        /* per perf group (group_event_set): the PMU refused it, so it opens
+			       * ungrouped, as perf's weak groups do; NULL: none refused */
 	char *open_error;
 	char *unavailable; /* why the instance cannot count at all (missing required event) */
 	bool absent;       /* ... because its PMU lacks the events: not on this machine (perf's

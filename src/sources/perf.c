@@ -1,8 +1,11 @@
 /* source_perf.c - counting with perf_event_open through libperf.
  *
- * One libperf evlist per instance: its events on the CPUs of the instance (the PMU's
- * cpumask for uncore PMUs, every online CPU for core and software events), as one perf
- * group when the profile says so, so that ratios are taken over the same time window.
+ * An instance's events are opened on its CPUs (the PMU's cpumask for uncore PMUs, every
+ * online CPU for core and software events): each perf group (engine/event_groups.h: the
+ * profile's `grouped = yes`, perf's weak groups per metric) in a libperf evlist of its own,
+ * so that ratios are taken over the same time window, and the other events alone. A weak
+ * group the kernel refuses (more events than counters) is said, and the engine opens it
+ * again ungrouped, as perf does.
  *
  * A group is read with one read() of its leader (PERF_FORMAT_GROUP). libperf opens and owns every descriptor but offers no
  * group read (its perf_evsel__read() returns the leader's value only) and no descriptor:
@@ -26,23 +29,33 @@
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "engine/event_groups.h"
 #include "engine/session.h"
 #include "sources/sources.h"
 #include "base/sysfs.h"
 #include "base/util.h"
 
+/* One perf group of an instance: its leader, and per CPU index the leader's descriptor
+ * (-1: read each counter). */
+struct perf_group {
+	int leader;   /* group event */
+	int nmembers; /* counters in the group on one CPU */
+	int *leader_fd;
+	uint64_t *buf; /* its last read's answer */
+	bool read_ok;  /* ... on the CPU being read */
+};
+
 struct perf_instance {
-	struct perf_evlist *evlist;
 	struct perf_cpu_map *cpus;
 	struct perf_thread_map *threads;
-	int nevsels;
-	struct perf_evsel **evsel; /* per group event, NULL where absent */
-	/* group reads: per CPU index the leader's descriptor (-1: read each counter), and
-	 * per counter its kernel id */
-	int *leader_fd;
-	uint64_t *id;
-	int nmembers; /* counters in the group on one CPU */
-	uint64_t *buf;
+	struct perf_evsel **evsel; /* per group event, NULL where not opened */
+	int *in_group;             /* per group event: its perf group (index in groups), -1 alone */
+	int ngroups;
+	struct perf_group *groups;
+	int nlists;
+	struct perf_evlist **lists; /* one per perf group, one for the events opened alone:
+				     * libperf leads every evsel of a list by its first */
+	uint64_t *id;              /* per counter its kernel id (with groups) */
 };
 
 struct perf_source {
@@ -126,20 +139,31 @@ static char *explain_errno(struct source *src, const struct instance *inst, int 
  * which does not keep references to them, so deleting an evsel is right both with the
  * libperf whose perf_evsel__delete() drops its maps (2025 and later) and with the one
  * that does not (Debian 12's 6.12 source) - no double put, no leak, no version check. */
+static void delete_evlist(struct perf_evlist *l)
+{
+	if (l) {
+		perf_evlist__close(l);
+		perf_evlist__delete(l); /* deletes its evsels too */
+	}
+}
+
 static void free_pi(struct perf_instance *pi)
 {
 	if (!pi)
 		return;
-	if (pi->evlist) {
-		perf_evlist__close(pi->evlist);
-		perf_evlist__delete(pi->evlist); /* deletes its evsels too */
+	for (int g = 0; g < pi->ngroups; g++) {
+		free(pi->groups[g].leader_fd);
+		free(pi->groups[g].buf);
 	}
+	for (int l = 0; l < pi->nlists; l++)
+		delete_evlist(pi->lists[l]);
+	free(pi->lists);
 	perf_cpu_map__put(pi->cpus);
 	perf_thread_map__put(pi->threads);
 	free(pi->evsel);
-	free(pi->leader_fd);
+	free(pi->in_group);
+	free(pi->groups);
 	free(pi->id);
-	free(pi->buf);
 	free(pi);
 }
 
@@ -178,27 +202,29 @@ static int fd_of_id(uint64_t id)
 	return found;
 }
 
-/* Each counter's kernel id (libperf reads it for us), and each CPU's leader descriptor. */
-static void find_leaders(struct instance *inst, struct perf_instance *pi, int leader)
+/* Each counter's kernel id (libperf reads it for us), and each group's leader descriptor
+ * on each CPU. */
+static void find_leaders(struct instance *inst, struct perf_instance *pi)
 {
 	int ncpu = inst->cpus.n;
-	pi->leader_fd = xmalloc(sizeof(int) * (size_t)ncpu);
 	pi->id = xcalloc((size_t)(inst->ncounters ? inst->ncounters : 1), sizeof(uint64_t));
 	for (int k = 0; k < inst->ncounters; k++) {
 		struct perf_counts_values cv = { 0 };
 		const struct counter *ct = &inst->counters[k];
-		if (pi->evsel[ct->event] && perf_evsel__read(pi->evsel[ct->event], k % ncpu, 0, &cv) == 0)
+		if (pi->evsel[ct->event] && pi->in_group[ct->event] >= 0 &&
+		    perf_evsel__read(pi->evsel[ct->event], k % ncpu, 0, &cv) == 0)
 			pi->id[k] = cv.id;
 	}
-	pi->nmembers = 0;
-	for (int e = 0; e < inst->group->nevents; e++)
-		pi->nmembers += pi->evsel[e] != NULL;
-	pi->buf = xmalloc(sizeof(uint64_t) * (size_t)(3 + 2 * pi->nmembers));
-	for (int c = 0; c < ncpu; c++) {
-		pi->leader_fd[c] = -1;
-		for (int k = 0; k < inst->ncounters; k++)
-			if (inst->counters[k].event == leader && k % ncpu == c && pi->id[k])
-				pi->leader_fd[c] = fd_of_id(pi->id[k]);
+	for (int g = 0; g < pi->ngroups; g++) {
+		struct perf_group *pg = &pi->groups[g];
+		pg->leader_fd = xmalloc(sizeof(int) * (size_t)ncpu);
+		for (int c = 0; c < ncpu; c++) {
+			pg->leader_fd[c] = -1;
+			for (int k = c; k < inst->ncounters; k += ncpu) /* counters are event-major */
+				if (inst->counters[k].event == pg->leader && pi->id[k])
+					pg->leader_fd[c] = fd_of_id(pi->id[k]);
+		}
+		pg->buf = xmalloc(sizeof(uint64_t) * (size_t)(3 + 2 * pg->nmembers));
 	}
 }
 
@@ -224,7 +250,79 @@ static void go_to(struct perf_source *ps, int cpu)
 }
 
 
-static int perf_open(struct source *src, struct instance *inst)
+/* An evsel for event e of inst, as its first counter's attr says; NULL with
+ * inst->open_error set where this build cannot say it. */
+static struct perf_evsel *new_evsel(struct instance *inst, int e, bool leads_group)
+{
+	const struct counter *ct = NULL;
+	for (int c = 0; c < inst->ncounters && !ct; c++)
+		if (inst->counters[c].event == e)
+			ct = &inst->counters[c];
+	if (ct->attr.config[3]) {
+		inst->open_error = xasprintf("%s uses config3, which this build's kernel headers lack", inst->event_str[e]);
+		return NULL;
+	}
+	struct perf_event_attr attr = { 0 };
+	attr.size = sizeof(attr);
+	attr.type = ct->attr.type;
+	attr.config = ct->attr.config[0];
+	attr.config1 = ct->attr.config[1];
+	attr.config2 = ct->attr.config[2];
+	attr.exclude_user = !!(ct->attr.exclude & EXCLUDE_USER); /* the event's modifiers */
+	attr.exclude_kernel = !!(ct->attr.exclude & EXCLUDE_KERNEL);
+	attr.exclude_hv = !!(ct->attr.exclude & EXCLUDE_HV);
+	attr.exclude_guest = !!(ct->attr.exclude & EXCLUDE_GUEST);
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
+	if (leads_group) /* the leader answers for the whole group */
+		attr.read_format |= PERF_FORMAT_GROUP;
+	attr.disabled = 1;
+	return perf_evsel__new(&attr);
+}
+
+/* Open events[0..n) in a new evlist of pi's: one perf group (its leader first) where
+ * grouped, else each alone. Returns 0 or an errno, *failed the index that failed (what
+ * was opened stays in the list). */
+static int open_list(struct instance *inst, struct perf_instance *pi, const int *events, int n, bool grouped,
+		     int *failed)
+{
+	struct perf_evlist *list = perf_evlist__new();
+	*failed = 0;
+	if (!list)
+		return ENOMEM;
+	pi->lists[pi->nlists++] = list;
+	for (int i = 0; i < n; i++) {
+		if (!(pi->evsel[events[i]] = new_evsel(inst, events[i], grouped && i == 0)))
+			return EINVAL;
+		perf_evlist__add(list, pi->evsel[events[i]]);
+	}
+	if (grouped)
+		perf_evlist__set_leader(list);
+	for (int i = 0; i < n; i++) { /* leader first: members find its fd */
+		int r = perf_evsel__open(pi->evsel[events[i]], pi->cpus, pi->threads);
+		if (r < 0) {
+			*failed = i;
+			return r == -1 ? errno : -r;
+		}
+	}
+	return 0;
+}
+
+/* Perf group number set of the open order (events[0..n)). Where the PMU refuses a member
+ * (EINVAL, EBADF: more events than counters), says which group, as perf stat's weak
+ * groups do before opening them again ungrouped (engine/event_groups.c). */
+static int open_group(struct instance *inst, struct perf_instance *pi, const int *events, int n, int set)
+{
+	struct perf_group *pg = &pi->groups[pi->ngroups++];
+	*pg = (struct perf_group){ .leader = events[0], .nmembers = n };
+	for (int i = 0; i < n; i++)
+		pi->in_group[events[i]] = pi->ngroups - 1;
+	int failed, err = open_list(inst, pi, events, n, true, &failed);
+	if ((err == EINVAL || err == EBADF) && failed > 0 && !inst->open_error)
+		inst->open_refused_set = set;
+	return err;
+}
+
+static struct perf_instance *new_pi(const struct instance *inst)
 {
 	const struct prof_group *g = inst->group;
 	struct perf_instance *pi = xcalloc(1, sizeof(*pi));
@@ -232,100 +330,87 @@ static int perf_open(struct source *src, struct instance *inst)
 	char *list = xmalloc(listlen);
 	cpulist_format(&inst->cpus, list, listlen);
 	pi->cpus = perf_cpu_map__new(list);
+	free(list);
 	pi->threads = perf_thread_map__new_dummy();
-	pi->evlist = perf_evlist__new();
-	pi->evsel = xcalloc((size_t)g->nevents, sizeof(*pi->evsel));
-	if (!pi->cpus || !pi->threads || !pi->evlist || perf_cpu_map__nr(pi->cpus) != inst->cpus.n) {
-		inst->open_error = xasprintf("libperf could not set up CPUs %s", list);
-		free(list);
+	pi->lists = xcalloc((size_t)g->nevents + 1, sizeof(*pi->lists));
+	pi->evsel = xcalloc((size_t)g->nevents + 1, sizeof(*pi->evsel));
+	pi->in_group = xmalloc(sizeof(int) * ((size_t)g->nevents + 1));
+	pi->groups = xcalloc((size_t)g->nevents + 1, sizeof(*pi->groups));
+	for (int e = 0; e < g->nevents; e++)
+		pi->in_group[e] = -1;
+	return pi;
+}
+
+static int perf_open(struct source *src, struct instance *inst)
+{
+	struct perf_instance *pi = new_pi(inst);
+	if (!pi->cpus || !pi->threads || perf_cpu_map__nr(pi->cpus) != inst->cpus.n) {
+		inst->open_error = xasprintf("libperf could not set up the CPUs of %s", inst->name);
 		free_pi(pi);
 		return -ENOMEM;
 	}
-	free(list);
-	/* the leader goes first: set_leader makes the first evsel lead the list */
-	int order[g->nevents + 1];
-	int n = instance_open_order(inst, order);
-	for (int i = 0; i < n; i++) {
-		int e = order[i];
-		const struct counter *ct = NULL;
-		for (int c = 0; c < inst->ncounters && !ct; c++)
-			if (inst->counters[c].event == e)
-				ct = &inst->counters[c];
-		struct perf_event_attr attr = { 0 };
-		attr.size = sizeof(attr);
-		attr.type = ct->attr.type;
-		attr.config = ct->attr.config[0];
-		attr.config1 = ct->attr.config[1];
-		attr.config2 = ct->attr.config[2];
-		attr.exclude_user = !!(ct->attr.exclude & EXCLUDE_USER); /* the event's modifiers */
-		attr.exclude_kernel = !!(ct->attr.exclude & EXCLUDE_KERNEL);
-		attr.exclude_hv = !!(ct->attr.exclude & EXCLUDE_HV);
-		attr.exclude_guest = !!(ct->attr.exclude & EXCLUDE_GUEST);
-		attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
-		if (g->perf_group && n > 1 && i == 0) /* the leader answers for the whole group */
-			attr.read_format |= PERF_FORMAT_GROUP;
-		attr.disabled = 1;
-		if (ct->attr.config[3]) {
-			free_pi(pi);
-			inst->open_error = xasprintf("%s uses config3, which this build's kernel headers lack", inst->event_str[e]);
-			return -EINVAL;
-		}
-		pi->evsel[e] = perf_evsel__new(&attr);
-		perf_evlist__add(pi->evlist, pi->evsel[e]);
+	int order[inst->group->nevents + 1], set[inst->group->nevents + 1];
+	int n = instance_open_order(inst, order, set), err = 0;
+	for (int i = 0, j, failed; i < n && !err; i = j) { /* runs of one group, or of events alone */
+		for (j = i + 1; j < n && set[j] == set[i]; j++)
+			;
+		if (set[i] >= 0)
+			err = open_group(inst, pi, order + i, j - i, set[i]);
+		else
+			err = open_list(inst, pi, order + i, j - i, false, &failed);
 	}
-	if (g->perf_group && n > 1)
-		perf_evlist__set_leader(pi->evlist);
-	for (int i = 0; i < n; i++) { /* leader first: members find its fd */
-		int r = perf_evsel__open(pi->evsel[order[i]], pi->cpus, pi->threads);
-		if (r < 0) {
-			int err = r == -1 ? errno : -r;
+	if (err) {
+		if (!inst->open_error)
 			inst->open_error = explain_errno(src, inst, err);
-			free_pi(pi);
-			return -err;
-		}
+		free_pi(pi);
+		return -err;
 	}
 	for (int i = 0; i < n; i++)
 		perf_evsel__enable(pi->evsel[order[i]]);
 	inst->priv = pi;
-	if (g->perf_group && n > 1)
-		find_leaders(inst, pi, order[0]);
+	if (pi->ngroups)
+		find_leaders(inst, pi);
 	return 0;
 }
 
-/* One read() of CPU index c's group: nr, enabled, running, then (value, id) each. */
-static bool read_group(struct perf_source *ps, struct instance *inst, struct perf_instance *pi, int c)
+/* One read() of perf group g on CPU index c: nr, enabled, running, then (value, id) each. */
+static bool read_group(struct perf_source *ps, struct perf_group *pg, int c)
 {
-	int ncpu = inst->cpus.n;
-	size_t want = sizeof(uint64_t) * (size_t)(3 + 2 * pi->nmembers);
+	if (pg->leader_fd[c] < 0)
+		return false; /* its descriptor not found: counter by counter */
+	size_t want = sizeof(uint64_t) * (size_t)(3 + 2 * pg->nmembers);
 	ps->reads++;
-	ssize_t got = read(pi->leader_fd[c], pi->buf, want);
-	if (got != (ssize_t)want || pi->buf[0] != (uint64_t)pi->nmembers)
-		return false;
-	for (int k = c; k < inst->ncounters; k += ncpu) {
-		struct counter *ct = &inst->counters[k];
-		if (!pi->evsel[ct->event])
-			continue;
-		counter_read_failed(ct);
-		for (int j = 0; j < pi->nmembers; j++)
-			if (pi->buf[3 + 2 * j + 1] == pi->id[k]) {
-				counter_read_count(ct, pi->buf[3 + 2 * j], pi->buf[1], pi->buf[2]);
-			}
-	}
-	return true;
+	ssize_t got = read(pg->leader_fd[c], pg->buf, want);
+	return got == (ssize_t)want && pg->buf[0] == (uint64_t)pg->nmembers;
 }
 
-/* The counters of one instance on its c-th CPU; whether any answered. */
+/* A counter's value in its group's answer, by its kernel id. */
+static void from_group(struct counter *ct, const struct perf_group *pg, uint64_t id)
+{
+	counter_read_failed(ct);
+	for (int j = 0; j < pg->nmembers; j++)
+		if (pg->buf[3 + 2 * j + 1] == id)
+			counter_read_count(ct, pg->buf[3 + 2 * j], pg->buf[1], pg->buf[2]);
+}
+
+/* The counters of one instance on its c-th CPU: each group with one read() of its leader
+ * (or, where that fails, counter by counter, as the events alone); whether any answered. */
 static bool read_cpu(struct perf_source *ps, struct instance *inst, int c)
 {
 	struct perf_instance *pi = inst->priv;
-	int ncpu = inst->cpus.n;
-	if (pi->leader_fd && pi->leader_fd[c] >= 0 && read_group(ps, inst, pi, c))
-		return true;
 	bool ok = false, tried = false;
-	for (int k = c; k < inst->ncounters; k += ncpu) { /* counters are event-major */
+	for (int g = 0; g < pi->ngroups; g++)
+		ok |= pi->groups[g].read_ok = read_group(ps, &pi->groups[g], c);
+	tried = ok;
+	for (int k = c; k < inst->ncounters; k += inst->cpus.n) { /* counters are event-major */
 		struct counter *ct = &inst->counters[k];
 		if (!pi->evsel[ct->event])
 			continue; /* not counted under the current filters, or another group's counter read */
+		int g = pi->in_group[ct->event];
+		if (g >= 0 && pi->groups[g].read_ok) {
+			from_group(ct, &pi->groups[g], pi->id[k]);
+			continue;
+		}
 		tried = true;
 		struct perf_counts_values cv = { 0 };
 		ps->reads++;

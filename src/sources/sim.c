@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engine/counter_share.h"
+#include "engine/event_groups.h"
 #include "engine/session.h"
 #include "sources/simmodel.h"
 #include "sources/sources.h"
@@ -232,6 +233,29 @@ static int raw_rate_of(const struct sim_section *sec, const struct event_attr *a
 	return sim_rate_index(sec, raw);
 }
 
+/* The kernel's check of a perf group (x86's and arm64's validate_group): its events
+ * that need a general counter must fit the CPU's. The first group that does not, or -1. */
+static int refused_group(const struct instance *inst, const struct sim_section *sec, const struct sim_counter *sc)
+{
+	int capacity = sim_general_counters(sec, NULL);
+	if ((!inst->group->perf_group && !inst->group->sets) || !capacity || inst->group->nevents <= capacity)
+		return -1; /* no group, or none that could be too large */
+	int order[inst->group->nevents + 1], set[inst->group->nevents + 1];
+	int n = instance_open_order(inst, order, set);
+	for (int i = 0, j; i < n; i = j) {
+		int general = 0;
+		for (j = i; j < n && set[j] == set[i]; j++)
+			for (int k = 0; set[i] >= 0 && k < inst->ncounters; k++)
+				if (inst->counters[k].event == order[j]) {
+					general += sc[k].capacity > 0; /* not a fixed counter's */
+					break;
+				}
+		if (set[i] >= 0 && general > capacity)
+			return set[i];
+	}
+	return -1;
+}
+
 static int sim_open(struct source *src, struct instance *inst)
 {
 	struct sim_source *ss = src->priv;
@@ -301,6 +325,12 @@ static int sim_open(struct source *src, struct instance *inst)
 		}
 		if (sc[k].rate < 0)
 			sc[k].fixed_rate = sim_default_rate(event) * own;
+	}
+	if ((inst->open_refused_set = refused_group(inst, sec, sc)) >= 0) {
+		sim_instance_free(si);
+		inst->open_error = xasprintf("%s: a perf group of more events than the CPU's %d general counters (EINVAL)",
+					     inst->pmu->name, sim_general_counters(sec, NULL));
+		return -22;
 	}
 	inst->priv = si;
 	return 0;
