@@ -59,7 +59,8 @@ elif ! "$PMUTOP" -b -n 1 -d 0.05 "$@" > /dev/null 2> live.err; then
     skip_check "software events cannot be counted system-wide here: $(head -c 200 live.err)"
 else
     strace -o live.trace -e trace=perf_event_open,read "$PMUTOP" -b -n 3 -d 0.05 "$@" > live.out 2> live.err
-    expect_eq "counted live: exit" $? 0
+    status=$?
+    expect_eq "counted live: exit ($(head -c 300 live.err))" $status 0
     python3 - live.trace > live.check << 'PY'
 import re, sys
 # perf_event_open({..., config=PERF_COUNT_SW_X, ..., read_format=...}, pid, cpu, group_fd, flags) = fd
