@@ -1089,11 +1089,6 @@ bool instance_choice_offered(const struct instance *inst, int f, int c)
 	return false;
 }
 
-bool instance_counts_event(const struct instance *inst, int e)
-{
-	return inst->present[e] && !inst->event_na[e];
-}
-
 void instance_free(struct instance *inst)
 {
 	const struct prof_group *g = inst->group;
@@ -1103,6 +1098,7 @@ void instance_free(struct instance *inst)
 	free(inst->display);
 	free(inst->wanted);
 	free(inst->refused);
+	free(inst->closed);
 	for (int i = 0; i < inst->ndetails; i++)
 		free(inst->details[i]);
 	free(inst->details);

@@ -28,8 +28,6 @@ bool session_choice_offered(const struct session *s, int instance, int f, int c)
 /* "src_rp_mask=0x3,dst_loc_cmem=1" of the instance's set filters, into a malloc'd string. */
 char *instance_filter_string(const struct instance *inst);
 
-/* The event's counters are opened (present, and the current filters apply to it). */
-bool instance_counts_event(const struct instance *inst, int e);
 /* May enum filter f take choice c: does some event the instance has accept it? */
 bool instance_choice_offered(const struct instance *inst, int f, int c);
 

@@ -27,11 +27,9 @@ static bool may_share(const struct instance *inst)
 	       !inst->unavailable && inst->ncounters && !inst->group->nfilters; /* filters would change the encodings */
 }
 
-/* what the source opens for the event (bind.c's instance_counts_event, not called:
- * bind.c asks this file which events are shared) */
 static bool counted(const struct instance *inst, int e)
 {
-	return inst->present[e] && !inst->event_na[e];
+	return instance_counts_event(inst, e);
 }
 
 static const struct counter *first_counter(const struct instance *inst, int e)
@@ -203,7 +201,8 @@ static int chosen_share(const struct session *s, const struct instance *inst, in
 	for (int k = 0; k < inst->nshares; k++) {
 		const struct event_share *sh = &inst->shares[k];
 		const struct instance *pt = &s->inst[sh->partner];
-		if (sh->event == e && pt->opened && !instance_shares_event(pt, sh->partner_event))
+		if (sh->event == e && pt->opened && counted(pt, sh->partner_event) &&
+		    !instance_shares_event(pt, sh->partner_event))
 			return k;
 	}
 	return -1;

@@ -235,11 +235,10 @@ void session_plan_event_groups(struct session *s)
 	}
 }
 
-/* what the source opens for the event (bind.c's instance_counts_event, not called:
- * binding plans the groups here), less what it reads of another group's counter */
+/* what the source opens for the event: less what it reads of another group's counter */
 static bool opened(const struct instance *inst, int e)
 {
-	return inst->present[e] && !inst->event_na[e] && !instance_shares_event(inst, e);
+	return instance_counts_event(inst, e) && !instance_shares_event(inst, e);
 }
 
 /* The perf group event e opens in: its group's, unless the PMU refused that one. */

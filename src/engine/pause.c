@@ -1,9 +1,12 @@
 /* pause.c - counters only where something shows what they give: an output says which
  * values it shows (the monitor: its panes not hidden), and the instances none of those
- * values needs are closed, to be opened again when shown. A hidden pane's group then
- * takes no counter (perf's rule of thumb: what is not asked for is not counted), which
- * leaves the PMU's counters to the groups on screen. */
+ * values needs are closed, to be opened again when shown; an instance some of them need
+ * opens only the events they read. A hidden pane's group then takes no counter (perf's
+ * rule of thumb: what is not asked for is not counted), which leaves the PMU's counters
+ * to the groups on screen, even where a hidden pane's metrics are perf's and share one
+ * instance a CPU with a shown one's. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/util.h"
 #include "engine/attach.h"
@@ -15,9 +18,25 @@
 
 struct need_walk {
 	const struct session *s;
-	bool *inst;  /* per instance: needed */
-	bool *value; /* per value slot: walked */
+	bool *inst;    /* per instance: needed */
+	bool *value;   /* per value slot: walked */
+	bool **events; /* per instance: per group event, read by a value needed (NULL: none yet) */
 };
+
+/* Event e of instance i is read: a sum's, its members'. */
+static void need_event(struct need_walk *w, int i, int e)
+{
+	const struct instance *inst = &w->s->inst[i];
+	if (e < 0 || e >= inst->group->nevents)
+		return; /* a builtin (clock.ncpus), no event */
+	for (int k = 0; k < inst->nmembers; k++)
+		need_event(w, inst->members[k], e);
+	if (inst->nmembers)
+		return;
+	if (!w->events[i])
+		w->events[i] = xcalloc((size_t)inst->group->nevents + 1, sizeof(bool));
+	w->events[i][e] = true;
+}
 
 static void need_instance(struct need_walk *w, int i)
 {
@@ -41,8 +60,13 @@ static void need_value(struct need_walk *w, int k)
 	const struct value_info *vi = &w->s->vinfo[k];
 	need_instance(w, vi->instance);
 	const struct prof_formula *f = &vi->m->forms[vi->form];
+	for (int i = 0; i < f->ninputs; i++)
+		need_event(w, vi->instance, f->inputs[i]);
 	for (int i = 0; vi->partners && i < f->nimports; i++)
-		need_instance(w, vi->partners[i]);
+		if (vi->partners[i] >= 0) {
+			need_instance(w, vi->partners[i]);
+			need_event(w, vi->partners[i], f->imports[i].event);
+		}
 	for (int i = 0; vi->refs && i < f->nrefs; i++)
 		need_value(w, vi->refs[i]);
 	for (int i = 0; vi->parts && i < w->s->inst[vi->instance].nparts; i++)
@@ -78,10 +102,36 @@ static void resume_instance(struct session *s, struct instance *inst)
 	inst->skip_next = true;
 }
 
+/* The events of a needed instance that stay closed: those no needed value reads, but
+ * its perf group's leader and its weight's inputs; NULL (all open) where no value reads
+ * an event of it. Whether that changes what is closed. */
+static bool set_closed(struct instance *inst, const bool *needed)
+{
+	const struct prof_group *g = inst->group;
+	bool *closed = NULL;
+	for (int e = 0; needed && e < g->nevents; e++) {
+		bool lead = g->leader && !strcmp(g->events[e].name, g->leader);
+		if (!needed[e] && !lead) {
+			if (!closed)
+				closed = xcalloc((size_t)g->nevents + 1, sizeof(bool));
+			closed[e] = true;
+		}
+	}
+	for (int i = 0; closed && g->weight && i < g->weight->ninputs; i++)
+		closed[g->weight->inputs[i]] = false;
+	bool same = !closed == !inst->closed;
+	for (int e = 0; same && closed && e < g->nevents; e++)
+		same = closed[e] == inst->closed[e];
+	free(inst->closed);
+	inst->closed = closed;
+	return !same;
+}
+
 void session_need_values(struct session *s, const bool *shown)
 {
 	struct need_walk w = { s, xcalloc((size_t)(s->ninstances + 1), sizeof(bool)),
-			       xcalloc((size_t)(s->nvalues + 1), sizeof(bool)) };
+			       xcalloc((size_t)(s->nvalues + 1), sizeof(bool)),
+			       xcalloc((size_t)(s->ninstances + 1), sizeof(bool *)) };
 	for (int k = 0; k < s->nvalues; k++)
 		if (!shown || shown[k])
 			need_value(&w, k);
@@ -89,10 +139,18 @@ void session_need_values(struct session *s, const bool *shown)
 		struct instance *inst = &s->inst[i];
 		if (inst->nmembers || inst->nparts || !inst->ncounters || !inst->source)
 			continue;
-		if (shown && !w.inst[i] && inst->opened)
-			pause_instance(inst, s->nsamples);
-		else if ((!shown || w.inst[i]) && inst->paused)
+		if (shown && !w.inst[i]) {
+			if (inst->opened)
+				pause_instance(inst, s->nsamples);
+			continue;
+		}
+		bool changed = set_closed(inst, shown ? w.events[i] : NULL);
+		if (inst->paused)
 			resume_instance(s, inst);
+		else if (changed && inst->opened) { /* its events needed are others now */
+			pause_instance(inst, s->nsamples);
+			resume_instance(s, inst);
+		}
 	}
 	/* a counter it read closed, or one it could read opened: opened again to read it */
 	for (int i = 0; i < s->ninstances; i++) {
@@ -102,6 +160,9 @@ void session_need_values(struct session *s, const bool *shown)
 			resume_instance(s, inst);
 		}
 	}
+	for (int i = 0; i < s->ninstances; i++)
+		free(w.events[i]);
+	free(w.events);
 	free(w.inst);
 	free(w.value);
 }
@@ -112,7 +173,8 @@ bool *session_default_values(const struct session *s)
 	bool any_left = false;
 	for (int k = 0; k < s->nvalues; k++) {
 		const struct value_info *vi = &s->vinfo[k];
-		shown[k] = !metric_only_in_hidden_panes(s->profiles[vi->profile], vi->metric);
+		/* perf's metric chosen as a hand metric's definition: shown where that one is */
+		shown[k] = !vi->m->quiet && !metric_only_in_hidden_panes(s->profiles[vi->profile], vi->metric);
 		any_left |= !shown[k];
 	}
 	if (!any_left) {

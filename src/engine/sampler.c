@@ -150,6 +150,13 @@ static void sum_weight(struct instance *inst)
 	inst->weight = expr_eval(w->expr, inst->vars);
 }
 
+/* An event not counted: unavailable (absent, or not under the filters), or closed while
+ * no value shown reads it, which is no value ("-": a pane just shown counts from now). */
+static enum value_state event_idle(const struct instance *inst, int e)
+{
+	return inst->present[e] && !inst->event_na[e] ? VS_NO_VALUE : VS_UNAVAILABLE;
+}
+
 static void instance_vars(struct session *s, struct instance *inst, double elapsed_ns, struct frame_counter *fcs,
 			  struct frame_instance *fi)
 {
@@ -157,7 +164,7 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 	for (int i = 0; i < inst->nlive; i++) {
 		int e = inst->live[i];
 		inst->vars[e] = 0;
-		inst->event_state[e] = inst->present[e] && !inst->event_na[e] ? VS_OK : VS_UNAVAILABLE;
+		inst->event_state[e] = instance_counts_event(inst, e) ? VS_OK : event_idle(inst, e);
 		inst->event_coverage[e] = 1.0;
 	}
 	if (inst->nmembers) {
@@ -193,9 +200,9 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 		for (int c = 0; c < inst->ncounters; c++) {
 			struct counter *ct = &inst->counters[c];
 			struct frame_counter *fc = &fcs[ct->slot];
-			if (!inst->opened || inst->event_na[ct->event]) {
+			if (!inst->opened || !instance_counts_event(inst, ct->event)) {
 				memset(fc, 0, sizeof(*fc));
-				fc->state = VS_UNAVAILABLE;
+				fc->state = inst->opened ? event_idle(inst, ct->event) : VS_UNAVAILABLE;
 				fc->coverage = 1.0f;
 			} else {
 				counter_delta(ct, inst->scale[ct->event], fc);
@@ -434,8 +441,12 @@ const struct frame *session_sample(struct session *s, uint64_t now_ns)
 		s->inst[i].skip_next = false; /* aggregates inherited it through the event states */
 	evaluate_values(s, fvs, elapsed);
 	evaluate_thresholds(s, fvs);
-	for (int k = s->nvalues - s->ncopies; k < s->nvalues; k++) /* hand metrics that are perf's */
+	for (int k = s->nvalues - s->ncopies; k < s->nvalues; k++) { /* hand metrics that are perf's */
 		fvs[k] = fvs[s->vinfo[k].perf_slot - 1];
+		struct frame_instance *fi = &fis[s->vinfo[k].instance]; /* counted in turn where perf's are */
+		if (fvs[k].state == VS_OK && fvs[k].coverage < fi->coverage)
+			fi->coverage = fvs[k].coverage;
+	}
 	if (s->meters)
 		s->meters(s->meters_ctx, f);
 	else

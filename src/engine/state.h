@@ -145,6 +145,8 @@ struct instance {
 			    * offline): left out of its aggregates, not summed as zeros */
 	bool gone;         /* its device stopped answering: closed, tried again at retry_ns */
 	bool paused;       /* closed: no output shows what it counts (engine/pause.c) */
+	bool *closed;      /* per group event: not opened, no value shown reads it (the
+			    * others are: engine/pause.c); NULL: none closed */
 	uint64_t paused_at; /* the session's sample count then: two frames later both frame
 			     * buffers hold its closed state, and sampling passes it by */
 	int read_errno;    /* this refresh's read failed whole (a source may say so as late
@@ -163,6 +165,13 @@ struct instance {
 	struct event_share *shares;
 	void *priv; /* the source's */
 };
+
+/* The event's counters are opened: present, the current filters apply to it, and some
+ * value shown reads it. */
+static inline bool instance_counts_event(const struct instance *inst, int e)
+{
+	return inst->present[e] && !inst->event_na[e] && !(inst->closed && inst->closed[e]);
+}
 
 struct event_share {
 	int event;           /* this instance's */
