@@ -200,7 +200,7 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 		for (int c = 0; c < inst->ncounters; c++) {
 			struct counter *ct = &inst->counters[c];
 			struct frame_counter *fc = &fcs[ct->slot];
-			if (!inst->opened || !instance_counts_event(inst, ct->event)) {
+			if (!inst->opened || inst->event_na[ct->event] || (inst->closed && inst->closed[ct->event])) {
 				memset(fc, 0, sizeof(*fc));
 				fc->state = inst->opened ? event_idle(inst, ct->event) : VS_UNAVAILABLE;
 				fc->coverage = 1.0f;

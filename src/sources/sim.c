@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "engine/counter_share.h"
-#include "engine/event_groups.h"
 #include "engine/session.h"
 #include "sources/simmodel.h"
 #include "sources/sources.h"
@@ -237,22 +236,21 @@ static int raw_rate_of(const struct sim_section *sec, const struct event_attr *a
  * that need a general counter must fit the CPU's. The first group that does not, or -1. */
 static int refused_group(const struct instance *inst, const struct sim_section *sec, const struct sim_counter *sc)
 {
+	const struct prof_group *g = inst->group;
 	int capacity = sim_general_counters(sec, NULL);
-	if ((!inst->group->perf_group && !inst->group->sets) || !capacity || inst->group->nevents <= capacity)
+	if ((!g->perf_group && !g->sets) || !capacity || g->nevents <= capacity || !inst->cpus.n)
 		return -1; /* no group, or none that could be too large */
-	int order[inst->group->nevents + 1], set[inst->group->nevents + 1];
-	int n = instance_open_order(inst, order, set);
-	for (int i = 0, j; i < n; i = j) {
-		int general = 0;
-		for (j = i; j < n && set[j] == set[i]; j++)
-			for (int k = 0; set[i] >= 0 && k < inst->ncounters; k++)
-				if (inst->counters[k].event == order[j]) {
-					general += sc[k].capacity > 0; /* not a fixed counter's */
-					break;
-				}
-		if (set[i] >= 0 && general > capacity)
-			return set[i];
+	int general[g->nevents + 1];
+	memset(general, 0, sizeof(general));
+	for (int k = 0; k < inst->ncounters; k++) { /* on its first CPU: the others alike */
+		int set = group_event_set(g, inst->counters[k].event);
+		if (sc[k].counted && sc[k].capacity > 0 && inst->counters[k].cpu == inst->cpus.cpu[0] && set >= 0 &&
+		    !(inst->refused && inst->refused[set]))
+			general[set]++;
 	}
+	for (int set = 0; set < g->nevents; set++)
+		if (general[set] > capacity)
+			return set;
 	return -1;
 }
 
