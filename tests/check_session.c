@@ -594,6 +594,58 @@ START_TEST(metrics_read_metrics_by_name)
 }
 END_TEST
 
+/* Counters only for what is shown, event by event: one instance hosts a shown metric's
+ * events and a hidden one's; only the shown one's are opened, the other gives no value
+ * (not n/a), and showing it opens its event again. */
+START_TEST(closing_by_event)
+{
+	char *dir = tmp_dir(), *root = tmp_dir();
+	put_file(dir, "r.ini",
+		 "[group g]\npmu = fake_pmu_{n}\ninstance = f{n}\nevents = a b c\n"
+		 "[metric g.ab]\nformula = a / b\n[metric g.c]\nformula = c / elapsed_s\n");
+	put_file(dir, "m.ini", "[model]\njitter = 0\n[pmu fake_pmu_*]\nrate.a = 3e6\nrate.b = 1e6\nrate.c = 5e6\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_0/type", "42\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_0/format/event", "config:0-7\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_0/events/a", "event=0x1\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_0/events/b", "event=0x2\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_0/events/c", "event=0x3\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_0/cpumask", "0\n");
+	char *path = xasprintf("%s/r.ini", dir), *model = xasprintf("%s/m.ini", dir);
+	int nerr;
+	struct simrun r;
+	r.m = machine_discover(root);
+	r.p = profile_load(path, &nerr);
+	ck_assert_ptr_nonnull(r.p);
+	r.ps[0] = r.p;
+	r.s = session_new(r.m, r.ps, 1);
+	struct sim_options so = { .model_path = model, .seed = 1 };
+	r.src = source_sim_new(r.m, &so);
+	session_add_source(r.s, r.src);
+	session_start(r.s, 5 * SEC);
+	bool *shown = xcalloc((size_t)r.s->nvalues, sizeof(bool));
+	for (int k = 0; k < r.s->nvalues; k++)
+		shown[k] = !strcmp(r.s->vinfo[k].m->name, "g.ab");
+	session_need_values(r.s, shown);
+	const struct instance *f0 = &r.s->inst[0];
+	ck_assert(f0->opened);
+	ck_assert_ptr_nonnull(f0->closed);
+	ck_assert(!f0->closed[0] && !f0->closed[1] && f0->closed[2]);
+	session_sample(r.s, 6 * SEC);
+	session_sample(r.s, 7 * SEC);
+	ck_assert_double_eq_tol(value_of(r.s, "g.ab", "f0")->value, 3, 1e-9);
+	ck_assert_int_eq(value_of(r.s, "g.c", "f0")->state, VS_NO_VALUE);
+	session_need_values(r.s, NULL); /* every value shown: c opened again */
+	ck_assert_ptr_null(f0->closed);
+	session_sample(r.s, 8 * SEC);
+	session_sample(r.s, 9 * SEC);
+	ck_assert_double_eq_tol(value_of(r.s, "g.c", "f0")->value, 5e6, 1e-3);
+	free(shown);
+	sim_end(&r);
+	free(path);
+	free(model);
+}
+END_TEST
+
 START_TEST(sim_exact_values)
 {
 	char *model = test_path("fixtures/tegra410-const.ini");
@@ -837,6 +889,7 @@ int main(void)
 	tcase_add_test(t, metric_unit_follows_the_bound_form);
 	tcase_add_test(t, alternative_group_not_missing_where_its_partner_binds);
 	tcase_add_test(t, metrics_read_metrics_by_name);
+	tcase_add_test(t, closing_by_event);
 	tcase_add_test(t, bad_cpumask_is_unavailable);
 	tcase_add_test(t, cpumask_keeps_online_cpus);
 	tcase_add_test(t, aggregate_filter_change_is_all_or_nothing);
