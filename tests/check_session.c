@@ -540,6 +540,25 @@ static double metric_after_filter(struct simrun *r, const char *group, const cha
 /* Metrics read other metrics by name (perf's MetricExpr do), defined above or below:
  * each is evaluated after what it reads, on the same instance, from its value before its
  * scale (perf's ScaleUnit applies to what is shown); a sum's too. */
+/* The simulator on root with dir's profile r.ini and model m.ini, started at 5 s. */
+static void profile_sim_begin(struct simrun *r, const char *dir, const char *root)
+{
+	char *path = xasprintf("%s/r.ini", dir), *model = xasprintf("%s/m.ini", dir);
+	int nerr;
+	r->m = machine_discover(root);
+	r->p = profile_load(path, &nerr);
+	ck_assert_ptr_nonnull(r->p);
+	r->ps[0] = r->p;
+	r->s = session_new(r->m, r->ps, 1);
+	struct sim_options so = { .model_path = model, .seed = 1 };
+	r->src = source_sim_new(r->m, &so);
+	ck_assert_ptr_nonnull(r->src);
+	session_add_source(r->s, r->src);
+	session_start(r->s, 5 * SEC);
+	free(path);
+	free(model);
+}
+
 START_TEST(metrics_read_metrics_by_name)
 {
 	char *dir = tmp_dir(), *root = tmp_dir();
@@ -560,19 +579,8 @@ START_TEST(metrics_read_metrics_by_name)
 		put_file(root, c, "0\n");
 		free(t); free(e); free(a); free(b); free(c); free(d);
 	}
-	char *path = xasprintf("%s/r.ini", dir), *model = xasprintf("%s/m.ini", dir);
-	int nerr;
 	struct simrun r;
-	r.m = machine_discover(root);
-	r.p = profile_load(path, &nerr);
-	ck_assert_ptr_nonnull(r.p);
-	r.ps[0] = r.p;
-	r.s = session_new(r.m, r.ps, 1);
-	struct sim_options so = { .model_path = model, .seed = 1 };
-	r.src = source_sim_new(r.m, &so);
-	ck_assert_ptr_nonnull(r.src);
-	session_add_source(r.s, r.src);
-	session_start(r.s, 5 * SEC);
+	profile_sim_begin(&r, dir, root);
 	session_sample(r.s, 6 * SEC);
 	/* f0: a 3, b 1; f1: a 6, b 1; all: a 9, b 2 (a sum's share is of its sums) */
 	/* shown scaled (perf's ScaleUnit 100%), read by the others as its formula gives it */
@@ -589,8 +597,6 @@ START_TEST(metrics_read_metrics_by_name)
 				first[o] = k;
 	ck_assert(first[0] < first[1] && first[1] < first[2]);
 	sim_end(&r);
-	free(path);
-	free(model);
 }
 END_TEST
 
@@ -610,18 +616,8 @@ START_TEST(closing_by_event)
 	put_file(root, "sys/bus/event_source/devices/fake_pmu_0/events/b", "event=0x2\n");
 	put_file(root, "sys/bus/event_source/devices/fake_pmu_0/events/c", "event=0x3\n");
 	put_file(root, "sys/bus/event_source/devices/fake_pmu_0/cpumask", "0\n");
-	char *path = xasprintf("%s/r.ini", dir), *model = xasprintf("%s/m.ini", dir);
-	int nerr;
 	struct simrun r;
-	r.m = machine_discover(root);
-	r.p = profile_load(path, &nerr);
-	ck_assert_ptr_nonnull(r.p);
-	r.ps[0] = r.p;
-	r.s = session_new(r.m, r.ps, 1);
-	struct sim_options so = { .model_path = model, .seed = 1 };
-	r.src = source_sim_new(r.m, &so);
-	session_add_source(r.s, r.src);
-	session_start(r.s, 5 * SEC);
+	profile_sim_begin(&r, dir, root);
 	bool *shown = xcalloc((size_t)r.s->nvalues, sizeof(bool));
 	for (int k = 0; k < r.s->nvalues; k++)
 		shown[k] = !strcmp(r.s->vinfo[k].m->name, "g.ab");
@@ -641,8 +637,6 @@ START_TEST(closing_by_event)
 	ck_assert_double_eq_tol(value_of(r.s, "g.c", "f0")->value, 5e6, 1e-3);
 	free(shown);
 	sim_end(&r);
-	free(path);
-	free(model);
 }
 END_TEST
 
