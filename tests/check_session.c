@@ -10,6 +10,7 @@
 #include "base/diag.h"
 #include "machine/discover.h"
 #include "machine/pmu.h"
+#include "engine/metric_select.h"
 #include "engine/profile.h"
 #include "engine/session.h"
 #include "sources/sources.h"
@@ -640,6 +641,66 @@ START_TEST(closing_by_event)
 }
 END_TEST
 
+/* perf's catalogue keeps only what its chosen metrics read: a group of five events of
+ * which -M's metric reads three binds with those three, renumbered (its formula, a
+ * builtin past the events, a metric read by name past the imports, perf's group), and
+ * counts them right; the metric not chosen has no value. */
+START_TEST(catalogue_keeps_read_events)
+{
+	char *dir = tmp_dir(), *root = tmp_dir();
+	put_file(dir, "r.ini",
+		 "[group g]\npmu = fake_pmu_{n}\ninstance = f{n}\naggregate = all\nevents = a b c d e\n"
+		 "[metric g.ab]\nformula = a / b\n"
+		 "[metric g.ce]\nformula = (c + e) / d\n"
+		 "[metric g.twice]\nformula = g.ce * 2 + e / elapsed_s\n");
+	put_file(dir, "m.ini", "[model]\njitter = 0\n[pmu fake_pmu_*]\nrate.a = 1e6\nrate.b = 2e6\nrate.c = 3e6\n"
+			       "rate.d = 4e6 * (index + 1)\nrate.e = 5e6\n");
+	for (int n = 0; n < 2; n++) {
+		char *d = xasprintf("sys/bus/event_source/devices/fake_pmu_%d", n), *t = xasprintf("%s/type", d),
+		     *f = xasprintf("%s/format/event", d), *c = xasprintf("%s/cpumask", d);
+		put_file(root, t, n ? "43\n" : "42\n");
+		put_file(root, f, "config:0-7\n");
+		put_file(root, c, "0\n");
+		for (int e = 0; e < 5; e++) {
+			char *a = xasprintf("%s/events/%c", d, 'a' + e), *v = xasprintf("event=0x%d\n", e + 1);
+			put_file(root, a, v);
+			free(a);
+			free(v);
+		}
+		free(t); free(f); free(c); free(d);
+	}
+	int nerr;
+	char *path = xasprintf("%s/r.ini", dir), *model = xasprintf("%s/m.ini", dir), *err = NULL;
+	struct simrun r;
+	r.m = machine_discover(root);
+	r.p = profile_load(path, &nerr);
+	ck_assert_ptr_nonnull(r.p);
+	r.p->perf = true; /* as catalog_perf_profile marks perf's catalogue */
+	r.ps[0] = r.p;
+	ck_assert_int_eq(metrics_select(r.ps, 1, "g.twice", &err), 1); /* one profile chose */
+	r.s = session_new(r.m, r.ps, 1);
+	const struct prof_group *g = &r.p->groups[0];
+	ck_assert_int_eq(g->nevents, 3);
+	ck_assert_str_eq(g->events[0].name, "c");
+	ck_assert_str_eq(g->events[2].name, "e");
+	for (int e = 0; e < g->nevents; e++) /* g.twice's weak group: the three together */
+		ck_assert_int_eq(group_event_set(g, e), 0);
+	struct sim_options so = { .model_path = model, .seed = 1 };
+	r.src = source_sim_new(r.m, &so);
+	session_add_source(r.s, r.src);
+	session_start(r.s, 5 * SEC);
+	session_sample(r.s, 6 * SEC);
+	ck_assert_double_eq_tol(value_of(r.s, "g.ce", "f0")->value, 8.0 / 4, 1e-9);
+	ck_assert_double_eq_tol(value_of(r.s, "g.twice", "f1")->value, 2 * 8.0 / 8 + 5e6, 1e-3);
+	ck_assert_double_eq_tol(value_of(r.s, "g.twice", "all")->value, 2 * 16.0 / 12 + 10e6, 1e-3);
+	for (int k = 0; k < r.s->nvalues; k++)
+		ck_assert_str_ne(r.s->vinfo[k].m->name, "g.ab");
+	free(path);
+	free(model);
+	sim_end(&r);
+}
+END_TEST
+
 START_TEST(sim_exact_values)
 {
 	char *model = test_path("fixtures/tegra410-const.ini");
@@ -884,6 +945,7 @@ int main(void)
 	tcase_add_test(t, alternative_group_not_missing_where_its_partner_binds);
 	tcase_add_test(t, metrics_read_metrics_by_name);
 	tcase_add_test(t, closing_by_event);
+	tcase_add_test(t, catalogue_keeps_read_events);
 	tcase_add_test(t, bad_cpumask_is_unavailable);
 	tcase_add_test(t, cpumask_keeps_online_cpus);
 	tcase_add_test(t, aggregate_filter_change_is_all_or_nothing);

@@ -486,6 +486,13 @@ op_end:
 #undef DISPATCH
 }
 
+void expr_map_vars(struct expr *e, int (*map)(void *ctx, int slot), void *ctx)
+{
+	for (int i = 0; i < e->n; i++)
+		if (reads_var(e->code[i].op))
+			e->code[i].arg = map(ctx, e->code[i].arg);
+}
+
 void expr_foreach_var(const struct expr *e, void (*fn)(void *ctx, int slot), void *ctx)
 {
 	for (int i = 0; i < e->n; i++) {

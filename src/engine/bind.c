@@ -12,6 +12,7 @@
 #include "engine/constraint_note.h"
 #include "engine/event_groups.h"
 #include "engine/instance.h"
+#include "engine/profile_prune.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -1026,6 +1027,8 @@ void session_bind(struct session *s)
 	s->pmu_note = xcalloc((size_t)(np ? np : 1), sizeof(char *));
 	for (int pi = 0; pi < s->nprofiles; pi++) {
 		struct profile *prof = s->profiles[pi];
+		profile_plan_event_groups(prof, s->machine); /* perf's catalogue: its groups, then */
+		profile_keep_read_events(prof);              /* its chosen metrics' events alone */
 		enum model_verdict *miss = xcalloc((size_t)(np ? np : 1), sizeof(*miss));
 		int first = s->ninstances, ng = prof->ngroups ? prof->ngroups : 1;
 		bool *bound = xcalloc((size_t)ng, sizeof(bool));
@@ -1048,7 +1051,6 @@ void session_bind(struct session *s)
 	bind_values(s);
 	bind_facts(s);
 	session_note_constraints(s);
-	session_plan_event_groups(s);
 	/* the arrays grew by doubling, their slack zeroed (resident): give it back, for the
 	 * frames made next to reuse (a demo's instances alone left 100 KB) */
 	s->inst = xrealloc(s->inst, sizeof(*s->inst) * (size_t)(s->ninstances ? s->ninstances : 1));

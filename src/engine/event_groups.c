@@ -221,18 +221,13 @@ static void plan_profile(struct profile *p, const struct machine *mach, const do
 	free(pl.offset);
 }
 
-void session_plan_event_groups(struct session *s)
+void profile_plan_event_groups(struct profile *p, const struct machine *m)
 {
+	if (!p->perf)
+		return;
 	double facts[FACT_COUNT];
-	bool read = false;
-	for (int i = 0; i < s->nprofiles; i++) {
-		if (!s->profiles[i]->perf)
-			continue;
-		if (!read)
-			machine_facts_read(s->machine, facts);
-		read = true;
-		plan_profile(s->profiles[i], s->machine, facts);
-	}
+	machine_facts_read(m, facts);
+	plan_profile(p, m, facts);
 }
 
 /* what the source opens for the event: less what it reads of another group's counter */

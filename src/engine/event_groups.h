@@ -7,14 +7,18 @@
 
 #include <stdbool.h>
 
+struct machine;
+struct profile;
 struct session;
 struct instance;
 struct prof_group;
 
-/* perf's weak groups for the catalogue profiles' chosen metrics (prof_group.sets), with
- * the machine's NMI watchdog and SMT deciding the NO_GROUP_EVENTS_NMI/_SMT metrics. Once,
- * before the session opens anything. */
-void session_plan_event_groups(struct session *s);
+/* perf's weak groups for a catalogue profile's chosen metrics (prof_group.sets), with the
+ * machine's NMI watchdog and SMT deciding the NO_GROUP_EVENTS_NMI/_SMT metrics: nothing
+ * for a hand profile. Before binding, and before profile_keep_read_events drops the
+ * events nothing reads (those of the thresholds' metrics size perf's groups, as perf
+ * parses a threshold in its metric's place, though pmutop counts them only if chosen). */
+void profile_plan_event_groups(struct profile *p, const struct machine *m);
 /* After a failed open: whether the source said the PMU refused a weak group (perf's
  * metric groups; not a profile's `grouped = yes`), which opens ungrouped from now on, so
  * the caller opens again. */
