@@ -939,8 +939,32 @@ see "arm cores: the Cores pane says where they are" "Arm's cores have a pane of 
 unseen "arm cores: hidden at first" "Cores (Arm; counted in turn"
 keys b
 see "b without a TopDown tree says how to have one" "no TopDown tree here (perf's catalogue: -M"
+keys /; text arm_ipc; keys Enter
+see "find: a metric of the pane hidden by default says how to count it" "core.arm_ipc is in Cores (Arm; counted in turn with TopDown), counted once shown: setup (F2)"
 keys q
 quit_ok "arm cores, hidden, quit"
+# shown from setup: the monitor counts a pane hidden by default only once it is shown
+# (its metrics left out until then, as a run without a screen leaves them), so closing
+# setup starts counting again with it, and pmutoprc keeps it
+setup_row() { # PATTERN: how many Downs from setup's first row (Colour) to the row
+    screen
+    awk -v pat="$1" '/Colour  *</ { c = NR } c && index($0, pat) { print NR - c - 1; exit }' "$scratch/screen.txt"
+}
+start 120 40 LANG=C.UTF-8
+keys F2
+see "setup lists the Cores (Arm) pane, not shown" "\[ \] Cores (Arm; counted in turn with TopDown) (core/core_arm)"
+n=$(setup_row "(core/core_arm)")
+i=0; while [ "$i" -lt "${n:-0}" ]; do keys Down; i=$((i + 1)); done
+keys Space
+see "setup: the Cores (Arm) pane counted from closing, said (setup's box covers the rest)" "^ Cores (Arm; counted in"
+see "setup: the Cores (Arm) pane marked shown" "\[x\] Cores (Arm; counted in turn with TopDown) (core/core_arm)"
+keys Escape
+keys End
+see "arm cores shown from setup: counted again, IPC per socket" "^ IPC  *[0-9]\.[0-9]*~* .* IPC  *[0-9]\.[0-9]*~* "
+grep -q "^show_pane=core/core_arm$" "$HOME/.config/pmutop/pmutoprc" && ok || fail "pmutoprc lacks show_pane=core/core_arm"
+keys q
+quit_ok "arm cores shown from setup, quit"
+rm -f "$HOME/.config/pmutop/pmutoprc"
 # recording (and serving) beside the monitor: the recording gets what pmutop record would
 # count, the hidden pane's counters stay closed, TopDown keeps every counter
 PMUTOP_ARGS="--demo -d 0.2 -w $scratch/arm-hidden.db"
@@ -948,6 +972,12 @@ start 120 40 LANG=C.UTF-8
 keys End
 see "arm cores hidden, recording: TopDown shown" "^ socket0  *RR*BB*FF*SS* "
 unseen "arm cores hidden, recording: TopDown not counted in turn" "~55%\|multiplexed"
+keys F2
+n=$(setup_row "(core/core_arm)")
+i=0; while [ "$i" -lt "${n:-0}" ]; do keys Down; i=$((i + 1)); done
+keys Space
+see "arm cores hidden, recording: setup will not count them now (setup's box covers the rest)" "^ stop recording (w) bef"
+keys Escape
 keys q
 quit_ok "arm cores hidden, recording, quit"
 PMUTOP_ARGS="--demo -d 0.2"

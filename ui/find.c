@@ -93,6 +93,32 @@ static bool find_in_catalogue(struct tui *t)
 	return false;
 }
 
+/* A pane hidden by default that this run does not count (metrics_leave_hidden): the
+ * metrics its profile lists. Whether one matched, said. */
+static bool find_in_left_out(struct tui *t)
+{
+	for (int i = 0; i < t->npanes; i++) {
+		const struct upane *u = &t->panes[i];
+		const struct profile *prof = u->profile;
+		if (!u->hidden_by_default || u->nmetrics)
+			continue;
+		for (int k = 0; k < prof->npanes; k++) {
+			const struct prof_pane *pn = &prof->panes[k];
+			size_t np = strlen(prof->name);
+			if (strncmp(u->key, prof->name, np) || u->key[np] != '/' || strcmp(u->key + np + 1, pn->name))
+				continue;
+			for (int j = 0; j < pn->nmetrics; j++)
+				for (int mi = 0; mi < prof->nmetrics; mi++)
+					if (!strcmp(prof->metrics[mi].name, pn->metrics[j]) && matches(&prof->metrics[mi], t->find)) {
+						tui_message(t, false, "%s is in %s, counted once shown: setup (F2) marks it",
+							    prof->metrics[mi].name, u->title);
+						return true;
+					}
+		}
+	}
+	return false;
+}
+
 /* Metrics in screen order, pane by pane: from the one after the last match, round to it
  * again. Hidden panes are searched too, and shown when they hold the match (the
  * setting is not changed: setup hides it for good). */
@@ -134,7 +160,7 @@ void find_next(struct tui *t)
 			    was_hidden ? ", a hidden pane" : "");
 		return;
 	}
-	if (!find_in_catalogue(t))
+	if (!find_in_left_out(t) && !find_in_catalogue(t))
 		tui_message(t, true, "no metric matches '%s'", t->find);
 }
 

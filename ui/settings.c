@@ -190,7 +190,9 @@ void settings_free(struct settings *s)
 	s->nhidden = 0;
 }
 
-char *ui_counted_groups(void)
+/* The settings file's entries kept under prefix ("count:", "show:"), comma-separated
+ * (malloc'd), or NULL: read before the session binds, which needs to know them. */
+static char *saved_list(const char *prefix)
 {
 	struct settings s;
 	settings_defaults(&s);
@@ -200,13 +202,24 @@ char *ui_counted_groups(void)
 	diag_set_quiet(false);
 	free(path);
 	char *out = NULL;
+	size_t skip = strlen(prefix);
 	for (int i = 0; i < s.nhidden; i++) {
-		if (!str_has_prefix(s.hidden[i], "count:"))
+		if (!str_has_prefix(s.hidden[i], prefix))
 			continue;
-		char *more = xasprintf("%s%s%s", out ? out : "", out ? "," : "", s.hidden[i] + 6);
+		char *more = xasprintf("%s%s%s", out ? out : "", out ? "," : "", s.hidden[i] + skip);
 		free(out);
 		out = more;
 	}
 	settings_free(&s);
 	return out;
+}
+
+char *ui_counted_groups(void)
+{
+	return saved_list("count:");
+}
+
+char *ui_shown_panes(void)
+{
+	return saved_list("show:");
 }

@@ -66,6 +66,37 @@ static int nrows(struct tui *t)
 	return S_PANES + t->npanes + nmetric_rows(t) + ngroup_rows(t);
 }
 
+/* What is counted changes only from a new start: not while a recording is made of this one. */
+static bool may_recount(struct tui *t)
+{
+	const struct ui_recording *rec = t->opt->recording;
+	if (rec && rec->active(rec->ctx)) {
+		tui_message(t, true, "stop recording (w) before changing what is counted");
+		return false;
+	}
+	return true;
+}
+
+/* A pane hidden by default whose metrics this run does not count (metrics_leave_hidden):
+ * shown, it is counted from the next start, which closing setup makes. */
+static bool left_out(const struct tui *t, const struct upane *p)
+{
+	return p->hidden_by_default && p->nmetrics == 0 && t->opt->catalogue;
+}
+
+static void show_left_out(struct tui *t, const struct upane *p)
+{
+	if (!may_recount(t))
+		return;
+	char *show = xasprintf("show:%s", p->key);
+	bool on = !settings_is_hidden(&t->set, show);
+	settings_set_hidden(&t->set, show, on);
+	free(show);
+	t->recount = true;
+	tui_message(t, false, on ? "%s: counted from when setup closes (counting starts again)"
+				 : "%s: not counted from when setup closes", p->title);
+}
+
 /* A setting row past the panes: a metric to show, or a catalogue group to count. */
 static void item_line(struct tui *t, int r, char *line, size_t len)
 {
@@ -117,7 +148,10 @@ static void setup_draw(struct tui *t)
 		default:
 			if (r < S_PANES + t->npanes) {
 				const struct upane *p = &t->panes[r - S_PANES];
-				snprintf(line, sizeof(line), "[%c] %s (%s)", p->hidden ? ' ' : 'x', p->title, p->key);
+				char show[300];
+				snprintf(show, sizeof(show), "show:%s", p->key);
+				bool on = left_out(t, p) ? settings_is_hidden(&t->set, show) : !p->hidden;
+				snprintf(line, sizeof(line), "[%c] %s (%s)", on ? 'x' : ' ', p->title, p->key);
 			} else {
 				item_line(t, r, line, sizeof(line));
 			}
@@ -130,11 +164,8 @@ static void setup_draw(struct tui *t)
  * recording's session); otherwise from when setup closes. */
 static void toggle_group(struct tui *t, int g)
 {
-	const struct ui_recording *rec = t->opt->recording;
-	if (rec && rec->active(rec->ctx)) {
-		tui_message(t, true, "stop recording (w) before changing what is counted");
+	if (!may_recount(t))
 		return;
-	}
 	char key[256];
 	group_key(t->cat_groups[g], key, sizeof(key));
 	settings_set_hidden(&t->set, key, !settings_is_hidden(&t->set, key));
@@ -151,7 +182,9 @@ static void change(struct tui *t, int dir)
 	case S_SPARK: t->set.sparklines = (enum spark_style)((t->set.sparklines + 3 + dir) % 3); break;
 	case S_MOUSE: t->set.mouse = (enum tristate)((t->set.mouse + 3 + dir) % 3); break;
 	default:
-		if (r < S_PANES + t->npanes) {
+		if (r < S_PANES + t->npanes && left_out(t, &t->panes[r - S_PANES])) {
+			show_left_out(t, &t->panes[r - S_PANES]);
+		} else if (r < S_PANES + t->npanes) {
 			struct upane *p = &t->panes[r - S_PANES];
 			p->hidden = !p->hidden;
 			if (p->hidden_by_default) { /* remember showing it */

@@ -62,6 +62,9 @@ struct ui_options {
 /* The metric groups of perf's catalogue the settings file says to count (count_group=),
  * comma-separated for -M's syntax, or NULL: read before the session is made. */
 char *ui_counted_groups(void);
+/* The panes hidden by default that setup shows (show_pane=), "PROFILE/PANE,...", or NULL:
+ * the monitor counts their metrics (metrics_leave_hidden leaves the others out). */
+char *ui_shown_panes(void);
 
 /* Start the terminal and make the monitor an output reading the session's frames (the
  * session is used only to change filters). NULL, after saying why on stderr, if the

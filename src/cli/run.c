@@ -550,9 +550,12 @@ static int run_machine(struct run *r)
 		r->nprofiles = catalogue_beside(r->m, model_spec, counted, &r->profiles, r->nprofiles);
 	free(counted);
 	int status = o->metrics ? select_metrics(o, r->m, r->profiles, &r->nprofiles) : 0;
-	/* no screen to show a hidden pane: count what the panes show by default */
-	for (int i = 0; !o->metrics && !r->rp && !o->nprofiles && !monitor_chooses(o) && i < r->nprofiles; i++)
-		metrics_leave_hidden(r->profiles[i]);
+	/* count what the panes show: by default without a screen, as setup keeps it in the
+	 * monitor (a pane hidden by default and shown there counts from its next start) */
+	char *shown = monitor_chooses(o) ? ui_shown_panes() : NULL;
+	for (int i = 0; !o->metrics && !r->rp && !o->nprofiles && i < r->nprofiles; i++)
+		metrics_leave_hidden(r->profiles[i], shown);
+	free(shown);
 	if (!status && r->rp)
 		metrics_delegate(r->profiles, r->nprofiles, false); /* as recorded */
 	else if (!status)

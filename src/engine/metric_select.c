@@ -182,24 +182,42 @@ static bool pane_lists(const struct prof_pane *pn, const char *name)
 	return false;
 }
 
-bool metric_only_in_hidden_panes(const struct profile *p, int mi)
+/* Whether pane pn of p is among shown ("PROFILE/PANE,..."): a pane hidden by default that
+ * the monitor's setup shows (show_pane=). */
+static bool listed(const struct profile *p, const struct prof_pane *pn, const char *shown)
 {
-	bool hidden = false, shown = false;
-	for (int k = 0; k < p->npanes; k++)
-		if (pane_lists(&p->panes[k], p->metrics[mi].name))
-			*(p->panes[k].hidden ? &hidden : &shown) = true;
-	return hidden && !shown;
+	size_t np = strlen(p->name), nn = strlen(pn->name);
+	for (const char *w = shown; w && *w; w += strcspn(w, ","), w += *w == ',') {
+		size_t len = strcspn(w, ",");
+		if (len == np + 1 + nn && !strncmp(w, p->name, np) && w[np] == '/' && !strncmp(w + np + 1, pn->name, nn))
+			return true;
+	}
+	return false;
 }
 
-void metrics_leave_hidden(struct profile *p)
+static bool only_in_hidden(const struct profile *p, int mi, const char *shown)
+{
+	bool hidden = false, seen = false;
+	for (int k = 0; k < p->npanes; k++)
+		if (pane_lists(&p->panes[k], p->metrics[mi].name))
+			*(p->panes[k].hidden && !listed(p, &p->panes[k], shown) ? &hidden : &seen) = true;
+	return hidden && !seen;
+}
+
+bool metric_only_in_hidden_panes(const struct profile *p, int mi)
+{
+	return only_in_hidden(p, mi, NULL);
+}
+
+void metrics_leave_hidden(struct profile *p, const char *shown)
 {
 	bool any = false;
 	for (int k = 0; k < p->npanes; k++)
-		any |= p->panes[k].hidden;
+		any |= p->panes[k].hidden && !listed(p, &p->panes[k], shown);
 	if (!any || p->selecting)
 		return;
 	for (int mi = 0; mi < p->nmetrics; mi++)
-		if (!metric_only_in_hidden_panes(p, mi))
+		if (!only_in_hidden(p, mi, shown))
 			choose(p, mi);
 	p->selecting = true;
 	metrics_want_events(p);

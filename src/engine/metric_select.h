@@ -22,11 +22,13 @@ char *metrics_chosen(const struct profile *p);
  * and the events they read, as metrics_select does. */
 void metrics_choose_exactly(struct profile *p, const char *names);
 
-/* Outputs without a screen (batch, serve, record) count what the panes show by default:
- * p's metrics that only 'hidden = yes' panes list (and no other chosen metric reads) are
- * left out, as -M would leave them (Arm's core events, which would take TopDown's
- * counters in turn). Nothing changes in a profile without such a pane. */
-void metrics_leave_hidden(struct profile *p);
+/* Count what the panes show: p's metrics that only 'hidden = yes' panes list (and no
+ * other chosen metric reads) are left out, as -M would leave them (Arm's core events,
+ * which would take TopDown's counters in turn), unless the pane is in shown
+ * ("PROFILE/PANE,...": the monitor's setup shows it, show_pane=; NULL for outputs without
+ * a screen, which count what the panes show by default). Nothing changes in a profile
+ * without such a pane. */
+void metrics_leave_hidden(struct profile *p, const char *shown);
 /* Whether metric mi of p is listed only by 'hidden = yes' panes. */
 bool metric_only_in_hidden_panes(const struct profile *p, int mi);
 
