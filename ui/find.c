@@ -100,21 +100,15 @@ static bool find_in_left_out(struct tui *t)
 	for (int i = 0; i < t->npanes; i++) {
 		const struct upane *u = &t->panes[i];
 		const struct profile *prof = u->profile;
-		if (!u->hidden_by_default || u->nmetrics)
+		if (!u->hidden_by_default || u->nmetrics || !u->def)
 			continue;
-		for (int k = 0; k < prof->npanes; k++) {
-			const struct prof_pane *pn = &prof->panes[k];
-			size_t np = strlen(prof->name);
-			if (strncmp(u->key, prof->name, np) || u->key[np] != '/' || strcmp(u->key + np + 1, pn->name))
-				continue;
-			for (int j = 0; j < pn->nmetrics; j++)
-				for (int mi = 0; mi < prof->nmetrics; mi++)
-					if (!strcmp(prof->metrics[mi].name, pn->metrics[j]) && matches(&prof->metrics[mi], t->find)) {
-						tui_message(t, false, "%s is in %s, counted once shown: setup (F2) marks it",
-							    prof->metrics[mi].name, u->title);
-						return true;
-					}
-		}
+		for (int j = 0; j < u->def->nmetrics; j++)
+			for (int mi = 0; mi < prof->nmetrics; mi++)
+				if (!strcmp(prof->metrics[mi].name, u->def->metrics[j]) && matches(&prof->metrics[mi], t->find)) {
+					tui_message(t, false, "%s is in %s, counted once shown: setup (F2) marks it",
+						    prof->metrics[mi].name, u->title);
+					return true;
+				}
 	}
 	return false;
 }

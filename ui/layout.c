@@ -225,6 +225,7 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 	struct upane *p = &t->panes[t->npanes++];
 	memset(p, 0, sizeof(*p));
 	p->profile = prof;
+	p->def = def;
 	p->key = xasprintf("%s/%s", prof->name, key);
 	p->title = xstrdup(title);
 	p->style = !strcmp(style, "bars") ? STYLE_BARS : !strcmp(style, "table") ? STYLE_TABLE

@@ -46,6 +46,7 @@ struct settings {
 struct upane {
 	const struct profile *profile;
 	char *key;   /* "profile/pane", for settings */
+	const struct prof_pane *def; /* the profile's pane, or NULL (a tree, "other", a group's own) */
 	char *title;
 	enum pane_style style; /* the profile's style=, resolved once at layout */
 	bool as_table;         /* drawn as a table (its style, or blocks that would not fit) */
