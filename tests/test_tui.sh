@@ -946,8 +946,8 @@ quit_ok "arm cores, hidden, quit"
 # shown from setup: the monitor counts a pane hidden by default only once it is shown
 # (its metrics left out until then, as a run without a screen leaves them), so closing
 # setup starts counting again with it, and pmutoprc keeps it
-setup_row() { # PATTERN: how many Downs from setup's first row (Colour) to the row
-    screen
+setup_row() { # PATTERN: how many Downs from setup's first row (Colour) to the row, once drawn
+    wait_for "$1" || { fail "setup never showed '$1'"; return; }
     awk -v pat="$1" '/Colour  *</ { c = NR } c && index($0, pat) { print NR - c - 1; exit }' "$scratch/screen.txt"
 }
 start 120 40 LANG=C.UTF-8
