@@ -74,12 +74,20 @@ see "start: per-socket columns" "socket0 .*socket1"
 see "start: PCIe table" "S1 RC5 (000e:00)"
 see "start: a bandwidth value" "SLC read .*GB/s"
 
-keys F1
+keys h
 see "help opens" "pmutop help"
 see "help lists the filter key" "F4 f .*filter editor"
 see "help lists Ctrl-L" "Ctrl-L"
 keys x
 unseen "help closes" "pmutop help"
+# F1 is context help: the focused metric first, the keys at the second press
+keys F1
+see "F1 on a focused row: its metric" "The metric (F1 h: key help"
+unseen "F1 on a focused row: not the keys' help" "pmutop help"
+keys F1
+see "F1 again: the keys' help" "pmutop help"
+keys x
+unseen "F1's help closes" "pmutop help"
 
 # focus moves: the filter editor opens on the focused row's group and instance
 keys f
@@ -195,7 +203,7 @@ T resize-window -t 0 -x 60 -y 24
 see "60 columns: key bar keeps quit" "F1Help.*F10Quit"
 see "60 columns: more below" "↓[0-9]*% *$"
 T resize-window -t 0 -x 120 -y 40
-keys F1
+keys h
 see "help before resize" "pmutop help"
 T resize-window -t 0 -x 90 -y 30
 see "resize inside a dialog" "pmutop help"
@@ -218,7 +226,7 @@ keys Escape Tab Tab F4
 see "80x24 PCIe editor's title whole" "┌─ Filters: socket0/rc0 (pcie, pcie_tgt) ─*┐"
 keys Escape BTab BTab
 # help is taller than 24 lines: it says there is more and scrolls to its last line
-keys F1
+keys h
 see "80x24 help says it scrolls" "pmutop help (Up/Down/PgUp/PgDn scroll"
 see "80x24 help: more below" "more ↓"
 unseen "80x24 help: the legend's end is below" "a applies, Esc cancels"
@@ -412,7 +420,7 @@ if [ -n "$rec" ]; then
     see "replay header" "REPLAY"
     see "replay position" "\[.*\]  [0-9-]* [0-9:]*  [0-9]*/$nrec  "
     see "replay keys hint" "Space pause, Left/Right step"
-    keys F1
+    keys h
     see "replay help: its own keys first" "In a replay these keys come first"
     see "replay help: the jump key" "g  *jump to HH:MM\\[:SS\\], +5m or -90s"
     # one key, one meaning: the keys a replay takes are not listed again for the panes
@@ -590,7 +598,7 @@ echo "charset=ascii" >> "$HOME/.config/pmutop/pmutoprc"
 PMUTOP_ARGS="--demo -d 0.01"
 start 100 30 LANG=C.UTF-8
 see "0.01 s interval shown" "interval 0.01s"
-keys F1
+keys h
 see "help in ASCII" "+- pmutop help"
 screen
 LC_ALL=C grep -q "$(printf '\342\224')" "$scratch/screen.txt" && fail "box-drawing glyphs with charset=ascii" || ok
@@ -1178,7 +1186,12 @@ PYEOF
     see "metric view: perf's threshold and its verdict here" "threshold (perf's): tma_memory_bound>0.2 && tma_backend_bound>0.2   not past it here"
     see "metric view: an input, its encoding and its delta" "td.topdown_mem_bound  *cpu/topdown-mem-bound/  [0-9.]*G"
     keys Escape
-    unseen "metric view: Esc closes it" "The metric (Esc closes"
+    unseen "metric view: Esc closes it" "The metric ("
+    keys F1
+    see "metric view: F1 on a node opens it too" "tma_memory_bound   on all: [0-9.]* %"
+    keys h
+    see "metric view: h there opens the keys' help" "pmutop help"
+    keys Escape
     keys q
     quit_ok "metric view quit"
     # the Sapphire Rapids demo counts perf's TopDown levels 1-3 and draws their tree

@@ -241,8 +241,8 @@ struct command {
 #define CTRL(c) ((c) & 0x1f)
 
 static const struct command commands[] = {
-	{ { KEY_F(1), 'h' }, "F1 h", "this help", cmd_help },
-	{ { 'i', '?' }, "i ?", "the focused metric: perf's description, formula and inputs, threshold (else help)", cmd_info },
+	{ { KEY_F(1), 'i', '?' }, "F1 i ?", "the focused metric: perf's description, formula and inputs, threshold (else, or F1 again: this help)", cmd_info },
+	{ { 'h' }, "h", "this help", cmd_help },
 	{ { KEY_F(10), 'q' }, "F10 q", "quit", cmd_quit },
 	{ { ' ' }, "Space", "pause / resume the display", cmd_pause },
 	{ { '+', '=' }, "+", "longer refresh interval", cmd_slower },
@@ -516,7 +516,7 @@ static void ui_start(struct tui *t)
 		tui_message(t, true, "%d warning%s: press e to see them", diag_count(), diag_count() == 1 ? "" : "s");
 	else
 		tui_message(t, false, t->opt->replay ? "replay: Space pause, Left/Right step, [ ] speed, g jump, Home/End, q quit"
-						      : "F1 help   Tab/arrows move   F4 filters   F2 setup   q quit");
+						      : "h help   F1 the metric   Tab/arrows move   F4 filters   q quit");
 	screen_draw(t);
 }
 

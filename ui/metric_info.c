@@ -146,7 +146,7 @@ static void metric_draw(struct tui *t)
 	struct lines l = { 0 };
 	collect(t, mv, &l);
 	int iy, ix, iw, ih;
-	crt_box(COLS - 4, LINES - 4, "The metric (Esc closes, arrows scroll)", &iy, &ix, &iw, &ih);
+	crt_box(COLS - 4, LINES - 4, "The metric (F1 h: key help, Esc closes, arrows scroll)", &iy, &ix, &iw, &ih);
 	if (mv->first > l.n - 1)
 		mv->first = l.n > 0 ? l.n - 1 : 0;
 	int y = iy;
@@ -164,6 +164,8 @@ static void metric_key(struct tui *t, int key)
 		mv->first--;
 	else if (key == KEY_DOWN)
 		mv->first++;
+	else if (key == KEY_F(1) || key == 'h') /* context help first, the keys' help next */
+		ui_mode_enter(t, &help_mode, xcalloc(1, sizeof(struct scroll_view)));
 	else
 		ui_mode_leave(t);
 }
