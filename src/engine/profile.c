@@ -8,7 +8,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include "base/diag.h"
 #include "base/expr.h"
 #include "base/iniread.h"
+#include "base/regex_memo.h"
 #include "base/sysfs.h"
 #include "base/util.h"
 #include "machine/encode.h"
@@ -321,16 +321,10 @@ static void parse_alternative(struct loader *L, struct prof_group *g, const char
  * does not would never bind, and say nothing. */
 static void check_model_regexes(struct loader *L, const char *name, const char *value, char **values)
 {
-	for (char **v = values; *v; v++) {
-		regex_t re;
-		if ((*v)[0] != '~')
-			continue;
-		if (regcomp(&re, *v + 1, REG_EXTENDED | REG_NOSUB) != 0)
+	for (char **v = values; *v; v++)
+		if ((*v)[0] == '~' && !regex_memo(*v + 1))
 			lerror(L, L->in.line, value_column(L) + (int)(strstr(value, *v) - value),
 			       "%s: '%s' is not a POSIX extended regular expression", name, *v + 1);
-		else
-			regfree(&re);
-	}
 }
 
 static void group_key(struct loader *L, const char *name, const char *value)

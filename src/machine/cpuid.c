@@ -9,10 +9,10 @@
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <regex.h>
 #include <stdbool.h>
 #include <string.h>
 
+#include "base/regex_memo.h"
 #include "base/sysfs.h"
 #include "base/util.h"
 
@@ -166,13 +166,9 @@ int cpuid_regex_matches(const char *regex, const char *cpuid)
 	bool full_pattern = dashes(regex) == 3, full_cpuid = dashes(cpuid) == 3;
 	if (full_pattern && !full_cpuid)
 		return 0;
-	regex_t re;
-	if (regcomp(&re, regex, REG_EXTENDED) != 0)
-		return 0;
+	const regex_t *re = regex_memo(regex);
 	regmatch_t at[1];
-	int matched = !regexec(&re, cpuid, 1, at, 0);
-	regfree(&re);
-	if (!matched)
+	if (!re || regexec(re, cpuid, 1, at, 0) != 0)
 		return 0;
 	size_t len = !full_pattern && full_cpuid ? (size_t)(strrchr(cpuid, '-') - cpuid) : strlen(cpuid);
 	return (size_t)(at[0].rm_eo - at[0].rm_so) == len;
