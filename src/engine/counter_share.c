@@ -19,6 +19,7 @@ struct share_key {
 	int index; /* the instance's */
 	int event;
 	bool grouped; /* in a perf group of more than one event: it cannot read another's */
+	const struct event_attr *attr; /* its first counter's: found once, not per comparison */
 };
 
 static bool may_share(const struct instance *inst)
@@ -54,7 +55,7 @@ static int cmp_encoding(const struct share_key *a, const struct share_key *b)
 	int d = memcmp(ca->cpu, cb->cpu, sizeof(int) * (size_t)ca->n);
 	if (d)
 		return d;
-	const struct event_attr *x = &first_counter(a->inst, a->event)->attr, *y = &first_counter(b->inst, b->event)->attr;
+	const struct event_attr *x = a->attr, *y = b->attr;
 	if (x->type != y->type)
 		return x->type < y->type ? -1 : 1;
 	if (x->exclude != y->exclude)
@@ -127,10 +128,11 @@ void counters_find_shares(struct session *s)
 			continue;
 		int whole = whole_group(inst);
 		for (int e = 0; e < inst->group->nevents; e++) {
-			if (!counted(inst, e) || !first_counter(inst, e))
+			const struct counter *c = counted(inst, e) ? first_counter(inst, e) : NULL;
+			if (!c)
 				continue;
 			grow_array(&keys, &cap, n + 1, sizeof(*keys));
-			keys[n++] = (struct share_key){ inst, i, e, grouped(inst, whole, e) };
+			keys[n++] = (struct share_key){ inst, i, e, grouped(inst, whole, e), &c->attr };
 		}
 	}
 	if (n > 1)
