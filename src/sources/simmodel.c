@@ -76,6 +76,7 @@ struct sim_section {
 	int *by_name; /* the rates' indices in strcmp order of their events: found by halving */
 	int *lists[RATES_NLISTS]; /* the rates by what they vary with (sort_rates) */
 	int nlist[RATES_NLISTS];
+	bool lists_stale; /* rates newly needed: filled at the next evaluation, not per rate */
 	struct sim_point **bases; /* the shared rates, one point per (socket, index) */
 	int nbases;
 	struct sim_point **places; /* every rate, one point per (socket, index, CPU): the
@@ -659,7 +660,7 @@ static void need_rate(struct sim_section *sec, int r)
 	sec->needed[r] = true;
 	if (sec->rates[r].expr)
 		expr_foreach_var(sec->rates[r].expr, need_read, sec);
-	fill_lists(sec);
+	sec->lists_stale = true; /* opening a catalogue's counters asks for rates one by one */
 	sec->gen++; /* every point of the section evaluates again */
 }
 
@@ -694,7 +695,7 @@ void sim_rate_release(const struct sim_section *csec, int rate)
 	for (int r = 0; r < sec->nrates; r++)
 		if (sec->readers[r])
 			need_rate(sec, r);
-	fill_lists(sec);
+	sec->lists_stale = true;
 	sec->gen++;
 }
 
@@ -817,6 +818,10 @@ void sim_point_evaluate(struct sim_point *pt, double t)
 {
 	const struct sim_section *sec = pt->sec;
 	double *slots = pt->slots;
+	if (sec->lists_stale) {
+		fill_lists((struct sim_section *)sec); /* the model's, as need_rate's */
+		((struct sim_section *)sec)->lists_stale = false;
+	}
 	if (*pt->gen != pt->seen) { /* a rate newly needed: evaluate all again, once-only too */
 		pt->valid = false;
 		pt->seen = *pt->gen;
