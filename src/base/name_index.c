@@ -1,57 +1,66 @@
-/* name_index.c - sorted (name, place) pairs; equal names stay in the list's order, so a
- * find answers what a scan from the start would. */
+/* name_index.c - a list is scanned until it has been asked often enough for sorting to
+ * pay; then sorted (name, place) pairs are halved. Equal names stay in the list's order,
+ * so a find answers what a scan from the start would. */
 #include "base/name_index.h"
 
 #include <stdlib.h>
 
 #include "base/util.h"
 
-struct entry {
+enum {
+	SCAN_BELOW = 16, /* a list this short is always scanned */
+	SCANS = 8,       /* a longer one is sorted at its ninth find */
+};
+
+struct name_index_entry {
 	const char *name;
 	int pos;
 };
 
 static int by_name(const void *pa, const void *pb, void *cmp)
 {
-	const struct entry *a = pa, *b = pb;
+	const struct name_index_entry *a = pa, *b = pb;
 	int c = ((int (*)(const char *, const char *))cmp)(a->name, b->name);
 	return c ? c : a->pos - b->pos;
 }
 
-void name_index_build(struct name_index *ix, const void *list, int n, const char *(*name_at)(const void *list, int i),
-		      int (*cmp)(const char *, const char *))
+void name_index_init(struct name_index *ix, const void *list, int n, const char *(*name_at)(const void *list, int i),
+		     int (*cmp)(const char *, const char *))
 {
-	struct entry *e = xcalloc((size_t)n + 1, sizeof(*e));
-	for (int i = 0; i < n; i++)
-		e[i] = (struct entry){ name_at(list, i), i };
-	qsort_r(e, (size_t)n, sizeof(*e), by_name, (void *)cmp);
-	ix->n = n;
-	ix->cmp = cmp;
-	ix->names = xcalloc((size_t)n + 1, sizeof(*ix->names));
-	ix->pos = xcalloc((size_t)n + 1, sizeof(*ix->pos));
-	for (int i = 0; i < n; i++) {
-		ix->names[i] = e[i].name;
-		ix->pos[i] = e[i].pos;
-	}
-	free(e);
+	*ix = (struct name_index){ .list = list, .n = n, .name_at = name_at, .cmp = cmp };
 }
 
-int name_index_find(const struct name_index *ix, const char *name)
+static void sort(struct name_index *ix)
 {
+	ix->sorted = xcalloc((size_t)ix->n, sizeof(*ix->sorted));
+	for (int i = 0; i < ix->n; i++)
+		ix->sorted[i] = (struct name_index_entry){ ix->name_at(ix->list, i), i };
+	qsort_r(ix->sorted, (size_t)ix->n, sizeof(*ix->sorted), by_name, (void *)ix->cmp);
+}
+
+int name_index_find(struct name_index *ix, const char *name)
+{
+	if (!ix->sorted && ix->n >= SCAN_BELOW && ++ix->finds > SCANS)
+		sort(ix);
+	if (!ix->sorted) {
+		for (int i = 0; i < ix->n; i++)
+			if (!ix->cmp(ix->name_at(ix->list, i), name))
+				return i;
+		return -1;
+	}
 	int lo = 0, hi = ix->n; /* the first not below name */
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
-		if (ix->cmp(ix->names[mid], name) < 0)
+		if (ix->cmp(ix->sorted[mid].name, name) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < ix->n && !ix->cmp(ix->names[lo], name) ? ix->pos[lo] : -1;
+	return lo < ix->n && !ix->cmp(ix->sorted[lo].name, name) ? ix->sorted[lo].pos : -1;
 }
 
 void name_index_free(struct name_index *ix)
 {
-	free(ix->names);
-	free(ix->pos);
+	free(ix->sorted);
 	*ix = (struct name_index){ 0 };
 }

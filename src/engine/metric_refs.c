@@ -7,26 +7,20 @@
 #include "base/util.h"
 #include "engine/profile.h"
 
-int metric_ref_resolve(const struct profile *p, struct prof_formula *f, const char *name, int first_slot)
+int metric_ref_slot(const struct profile *p, struct prof_formula *f, int mi, int first_slot)
 {
-	for (int mi = 0; mi < p->nmetrics; mi++) {
-		const struct prof_metric *m = &p->metrics[mi];
-		if (strcmp(m->name, name))
-			continue;
-		bool same_group = false;
-		for (int k = 0; k < m->nforms && !same_group; k++)
-			same_group = m->forms[k].group == f->group && m->forms[k].text;
-		if (!same_group)
-			return -1;
-		int slot = first_slot;
-		for (int k = 0; k < f->nrefs; k++)
-			if (f->refs[k] == mi)
-				return slot + k;
-		f->refs = xrealloc(f->refs, sizeof(int) * (size_t)(f->nrefs + 1));
-		f->refs[f->nrefs] = mi;
-		return slot + f->nrefs++;
-	}
-	return -1;
+	const struct prof_metric *m = &p->metrics[mi];
+	bool same_group = false;
+	for (int k = 0; k < m->nforms && !same_group; k++)
+		same_group = m->forms[k].group == f->group && m->forms[k].text;
+	if (!same_group)
+		return -1;
+	for (int k = 0; k < f->nrefs; k++)
+		if (f->refs[k] == mi)
+			return first_slot + k;
+	f->refs = xrealloc(f->refs, sizeof(int) * (size_t)(f->nrefs + 1));
+	f->refs[f->nrefs] = mi;
+	return first_slot + f->nrefs++;
 }
 
 enum { WHITE, GREY, BLACK };

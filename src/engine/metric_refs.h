@@ -8,10 +8,10 @@
 struct profile;
 struct prof_formula;
 
-/* The slot formula f (its group settled) reads metric NAME of the same profile in, the
+/* The slot formula f (its group settled) reads metric mi of the same profile in, the
  * metric's value on the same instance: first_slot + its place in f->refs (added once);
- * -1 where no metric of that name has a form for f's group. */
-int metric_ref_resolve(const struct profile *p, struct prof_formula *f, const char *name, int first_slot);
+ * -1 where the metric has no form for f's group. */
+int metric_ref_slot(const struct profile *p, struct prof_formula *f, int mi, int first_slot);
 
 /* The profile's metrics (indices, malloc'd) in an order where each comes after every
  * metric its forms read. NULL on a cycle, with *cycle a metric on it and *through the

@@ -6,22 +6,30 @@
 #include <strings.h>
 
 #include "base/expr.h"
+#include "base/name_index.h"
 #include "engine/profile.h"
 #include "engine/profile_load.h"
 
+/* A threshold reads metrics by name, as perf matches them: whatever their case. */
+struct metric_names {
+	const struct profile *p;
+	struct name_index ix;
+};
+
 static int resolve_metric(void *ctx, const char *name)
 {
-	const struct profile *p = ctx;
-	for (int i = 0; i < p->nmetrics; i++)
-		if (!strcasecmp(p->metrics[i].name, name))
-			return i;
-	return -1;
+	return name_index_find(&((struct metric_names *)ctx)->ix, name);
 }
 
 static const char *known_metric(void *ctx, int i)
 {
-	const struct profile *p = ctx;
+	const struct profile *p = ((struct metric_names *)ctx)->p;
 	return i < p->nmetrics ? p->metrics[i].name : NULL;
+}
+
+static const char *metric_name_at(const void *list, int i)
+{
+	return ((const struct prof_metric *)list)[i].name;
 }
 
 static struct expr *compile_one(struct loader *L, struct expr_names *names, const struct prof_metric *m,
@@ -40,7 +48,9 @@ static struct expr *compile_one(struct loader *L, struct expr_names *names, cons
 
 void metric_thresholds_compile(struct loader *L, struct profile *p)
 {
-	struct expr_names names = { resolve_metric, known_metric, p };
+	struct metric_names mn = { p, { 0 } };
+	name_index_init(&mn.ix, p->metrics, p->nmetrics, metric_name_at, strcasecmp);
+	struct expr_names names = { resolve_metric, known_metric, &mn };
 	for (int i = 0; i < p->nmetrics; i++) {
 		struct prof_metric *m = &p->metrics[i];
 		if (m->threshold_text)
@@ -52,6 +62,7 @@ void metric_thresholds_compile(struct loader *L, struct profile *p)
 							    fm->threshold_col);
 		}
 	}
+	name_index_free(&mn.ix);
 }
 
 static const struct expr *threshold_of(const struct prof_metric *m, int form)

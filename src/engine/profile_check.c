@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "base/expr.h"
+#include "base/name_index.h"
 #include "base/util.h"
 #include "engine/profile.h"
 #include "engine/metric_threshold.h"
@@ -19,8 +20,42 @@ struct name_ctx {
 	const struct prof_group *g;
 	const struct profile *p;
 	struct prof_formula *f;
+	struct name_indexes *ix;
 	char *why; /* an import that cannot be: said instead of "unknown name" */
 };
+
+/* The names formulae resolve, sorted once (perf's Sapphire Rapids resolves thousands of
+ * names against hundreds of events and metrics): each group's events, the metrics. */
+struct name_indexes {
+	struct name_index *events; /* per group */
+	struct name_index metrics;
+};
+
+static const char *event_name_at(const void *list, int i)
+{
+	return ((const struct prof_event *)list)[i].name;
+}
+
+static const char *metric_name_at(const void *list, int i)
+{
+	return ((const struct prof_metric *)list)[i].name;
+}
+
+static void indexes_build(struct name_indexes *ix, const struct profile *p)
+{
+	ix->events = xcalloc((size_t)p->ngroups + 1, sizeof(*ix->events));
+	for (int i = 0; i < p->ngroups; i++)
+		name_index_init(&ix->events[i], p->groups[i].events, p->groups[i].nevents, event_name_at, strcmp);
+	name_index_init(&ix->metrics, p->metrics, p->nmetrics, metric_name_at, strcmp);
+}
+
+static void indexes_free(struct name_indexes *ix, const struct profile *p)
+{
+	for (int i = 0; i < p->ngroups; i++)
+		name_index_free(&ix->events[i]);
+	free(ix->events);
+	name_index_free(&ix->metrics);
+}
 
 static const char *const interval_names[VAR_FACTS] = { "elapsed_ns", "elapsed_s", "ncpus" };
 
@@ -101,9 +136,9 @@ static int resolve_name(void *ctx, const char *name)
 {
 	struct name_ctx *nc = ctx;
 	const struct prof_group *g = nc->g;
-	for (int i = 0; i < g->nevents; i++)
-		if (!strcmp(g->events[i].name, name))
-			return i;
+	int e = name_index_find(&nc->ix->events[g - nc->p->groups], name);
+	if (e >= 0)
+		return e;
 	for (int i = 0; i < VAR_NBUILTINS; i++) /* perf's literals: #SMT_on too */
 		if (name[0] == '#' ? !strcasecmp(builtin_name(i), name) : !strcmp(builtin_name(i), name))
 			return g->nevents + i;
@@ -113,8 +148,9 @@ static int resolve_name(void *ctx, const char *name)
 		if (!strcmp(g->attr_ids[i], name))
 			return group_attr_slot(g, i);
 	int slot = resolve_import(nc, name);
-	if (slot < 0 && !nc->why && nc->f->group >= 0) /* another metric of the group, by name */
-		slot = metric_ref_resolve(nc->p, nc->f, name, group_nvars(g) + FORMULA_MAX_IMPORTS);
+	int mi = slot < 0 && !nc->why && nc->f->group >= 0 ? name_index_find(&nc->ix->metrics, name) : -1;
+	if (mi >= 0) /* another metric of the group, by name */
+		slot = metric_ref_slot(nc->p, nc->f, mi, group_nvars(g) + FORMULA_MAX_IMPORTS);
 	return slot;
 }
 
@@ -268,11 +304,11 @@ static void settle_form(struct loader *L, struct prof_metric *m, struct prof_for
 
 /* Compiles a settled form: every metric's groups are known by now, so a formula may read
  * a metric defined below it. */
-static void compile_form(struct loader *L, struct prof_formula *f)
+static void compile_form(struct loader *L, struct name_indexes *ix, struct prof_formula *f)
 {
 	if (f->group < 0 || !f->text)
 		return;
-	struct name_ctx ctx = { &L->p->groups[f->group], L->p, f, NULL };
+	struct name_ctx ctx = { &L->p->groups[f->group], L->p, f, ix, NULL };
 	struct expr_names names = { resolve_name, known_name, &ctx };
 	char *err;
 	int col;
@@ -289,7 +325,7 @@ static void compile_form(struct loader *L, struct prof_formula *f)
 }
 
 /* A group's weight (weight =): a formula of its own events, on its sums. */
-static void check_weight(struct loader *L, struct prof_group *g)
+static void check_weight(struct loader *L, struct name_indexes *ix, struct prof_group *g)
 {
 	struct prof_formula *f = g->weight;
 	if (!f) {
@@ -300,7 +336,7 @@ static void check_weight(struct loader *L, struct prof_group *g)
 	if (!g->aggregate_all && !g->aggregate_socket)
 		lerror(L, f->line, f->col, "[group %s]: weight without aggregate (what blends are its sums)", g->name);
 	f->group = (int)(g - L->p->groups);
-	struct name_ctx ctx = { g, L->p, f, NULL };
+	struct name_ctx ctx = { g, L->p, f, ix, NULL };
 	struct expr_names names = { resolve_name, known_name, &ctx };
 	char *err;
 	int col;
@@ -400,11 +436,14 @@ void profile_check(struct loader *L)
 	}
 	for (int i = 0; i < p->nmetrics; i++)
 		settle_metric(L, &p->metrics[i]);
+	struct name_indexes ix;
+	indexes_build(&ix, p);
 	for (int i = 0; i < p->ngroups; i++)
-		check_weight(L, &p->groups[i]);
+		check_weight(L, &ix, &p->groups[i]);
 	for (int i = 0; i < p->nmetrics; i++)
 		for (int k = 0; k < p->metrics[i].nforms; k++)
-			compile_form(L, &p->metrics[i].forms[k]);
+			compile_form(L, &ix, &p->metrics[i].forms[k]);
+	indexes_free(&ix, p);
 	metric_thresholds_compile(L, p);
 	int cycle = 0, through = 0;
 	p->metric_order = metric_order(p, &cycle, &through);
