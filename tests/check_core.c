@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -15,7 +16,9 @@
 #include "machine/encode.h"
 #include "machine/encode_memo.h"
 #include "base/expr.h"
+#include "base/name_index.h"
 #include "base/numtext.h"
+#include "base/regex_memo.h"
 #include "base/textbuf.h"
 #include "base/sysfs.h"
 #include "base/util.h"
@@ -1089,6 +1092,71 @@ START_TEST(time_grammar)
 }
 END_TEST
 
+static const char *word_at(const void *list, int i)
+{
+	return ((const char *const *)list)[i];
+}
+
+static int scan_for(char *const *words, int n, const char *name, int (*cmp)(const char *, const char *))
+{
+	for (int i = 0; i < n; i++)
+		if (!cmp(words[i], name))
+			return i;
+	return -1;
+}
+
+/* The index answers what a scan from the start answers: the first of equal words, in
+ * either case where asked, before it sorts (its first finds) and after. */
+START_TEST(name_index_answers_as_a_scan)
+{
+	enum { N = 200 };
+	char *words[N];
+	for (int i = 0; i < N; i++) /* duplicates (i % 150) and case variants (odd i upper) */
+		words[i] = xasprintf(i % 2 ? "Metric_%d" : "metric_%d", i % 150);
+	int (*cmps[2])(const char *, const char *) = { strcmp, strcasecmp };
+	for (int c = 0; c < 2; c++) {
+		struct name_index ix;
+		name_index_init(&ix, words, N, word_at, cmps[c]);
+		for (int q = 0; q < 2 * N + 20; q++) {
+			char *name = q < N ? xstrdup(words[q]) : q < 2 * N ? xasprintf("METRIC_%d", q % 150)
+									  : xasprintf("metric_%d", 1000 + q);
+			ck_assert_int_eq(name_index_find(&ix, name), scan_for(words, N, name, cmps[c]));
+			free(name);
+		}
+		ck_assert_ptr_nonnull(ix.sorted); /* the later finds went through the sorted pairs */
+		name_index_free(&ix);
+	}
+	struct name_index few; /* a short list is only scanned */
+	name_index_init(&few, words, 10, word_at, strcmp);
+	for (int q = 0; q < 30; q++)
+		ck_assert_int_eq(name_index_find(&few, words[q % 10]), scan_for(words, 10, words[q % 10], strcmp));
+	ck_assert_ptr_null(few.sorted);
+	name_index_free(&few);
+	for (int i = 0; i < N; i++)
+		free(words[i]);
+}
+END_TEST
+
+/* One compiled expression per pattern, matching as regcomp's; a bad one is NULL each time. */
+START_TEST(regex_memo_compiles_once)
+{
+	const regex_t *a = regex_memo("GenuineIntel-6-(8F|CF)");
+	ck_assert_ptr_nonnull(a);
+	for (int i = 0; i < 100; i++) { /* enough others to grow the table under it */
+		char *p = xasprintf("AuthenticAMD-25-[%d]", i);
+		ck_assert_ptr_nonnull(regex_memo(p));
+		free(p);
+	}
+	char *same = xstrdup("GenuineIntel-6-(8F|CF)");
+	ck_assert_ptr_eq(regex_memo(same), a);
+	free(same);
+	ck_assert_int_eq(regexec(a, "GenuineIntel-6-CF-2", 0, NULL, 0), 0);
+	ck_assert_int_ne(regexec(a, "GenuineIntel-6-8E", 0, NULL, 0), 0);
+	ck_assert_ptr_null(regex_memo("GenuineIntel-6-(8F"));
+	ck_assert_ptr_null(regex_memo("GenuineIntel-6-(8F"));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("core");
@@ -1117,6 +1185,8 @@ int main(void)
 	tcase_add_test(t, dvsec_walk);
 	tcase_add_test(t, rc_map_of_the_demo_tree);
 	tcase_add_test(t, prom_label_escapes);
+	tcase_add_test(t, name_index_answers_as_a_scan);
+	tcase_add_test(t, regex_memo_compiles_once);
 	tcase_add_test(t, sim_points_agree_with_the_formulae);
 	suite_add_tcase(s, t);
 	/* 150 000 printf calls: seconds under valgrind */
