@@ -19,7 +19,7 @@ static char *room(struct textbuf *tb, size_t n)
 		size_t cap = tb->cap ? tb->cap : 256;
 		while (cap < tb->len + n + 1)
 			cap *= 2;
-		tb->data = xrealloc(tb->data, cap);
+		tb->data = xrealloc_used(tb->data, tb->len, cap);
 		tb->cap = cap;
 	}
 	return tb->data + tb->len;

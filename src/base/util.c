@@ -46,6 +46,17 @@ void *xrealloc(void *p, size_t n)
 	return p;
 }
 
+void *xrealloc_used(void *p, size_t used, size_t n)
+{
+	if (!p || used < HEAP_POPULATE_MIN || used > n) /* below it heap_populate does nothing */
+		return xrealloc(p, n);
+	void *q = xmalloc(n);
+	heap_populate(q, used);
+	memcpy(q, p, used);
+	free(p);
+	return q;
+}
+
 char *xstrdup(const char *s)
 {
 	return xstrndup(s, strlen(s));
@@ -108,8 +119,10 @@ void grow_array(void *array_ptr, int *cap, int need, size_t elem)
 	int ncap = *cap ? *cap : 4;
 	while (ncap < need)
 		ncap *= 2;
-	*array = xrealloc(*array, (size_t)ncap * elem);
-	memset((char *)*array + (size_t)*cap * elem, 0, (size_t)(ncap - *cap) * elem);
+	*array = xrealloc_used(*array, (size_t)*cap * elem, (size_t)ncap * elem);
+	char *grown = (char *)*array + (size_t)*cap * elem;
+	heap_populate(grown, (size_t)(ncap - *cap) * elem); /* written whole next: one call, not a fault a page */
+	memset(grown, 0, (size_t)(ncap - *cap) * elem);
 	*cap = ncap;
 }
 

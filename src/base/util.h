@@ -12,6 +12,10 @@
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/* xrealloc for a block of which the first used bytes are kept: a large one is copied to
+ * a block whose pages come in one call (heap_populate), not a fault each as the copy
+ * touches them. */
+void *xrealloc_used(void *p, size_t used, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -10,6 +10,7 @@
 
 #include "base/diag.h"
 #include "base/expr.h"
+#include "base/heap.h"
 #include "base/util.h"
 #include "engine/bind_blend.h"
 #include "engine/metric_threshold.h"
@@ -280,6 +281,8 @@ void bind_values(struct session *s)
 		int first = s->nvalues;
 		size_t cells = (size_t)p->nmetrics * (size_t)s->ninstances;
 		vb.value_at = reads_metrics(p) && cells ? xmalloc(sizeof(int) * cells) : NULL;
+		if (vb.value_at) /* written whole next: its pages in one call, not a fault each */
+			heap_populate(vb.value_at, sizeof(int) * cells);
 		for (size_t c = 0; vb.value_at && c < cells; c++)
 			vb.value_at[c] = -1;
 		/* each metric after those it reads: their values are bound (and evaluated) first */
