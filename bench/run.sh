@@ -126,6 +126,20 @@ if command -v perf > /dev/null; then # page faults: each a trap to the hyperviso
         awk -F, '/page-faults/ { print $1 }')
     echo "bench: demo_first_frame_page_faults $pf count"
 fi
+# the same on a machine perf's catalogue knows: the Sapphire Rapids demo (224 CPUs, its
+# uncore, perf's TopDown levels 1-3 from the 140 KB sapphirerapids profile)
+python3 "$src/bench/first_frame.py" 9 "$b/pmutop" --demo spr -b -n 1 -d 0.01 --fake-clock --format json |
+    sed 's/demo_first_frame/spr_first_frame/'
+if command -v valgrind > /dev/null; then
+    ff=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$b/pmutop" --demo spr -b -n 1 -d 0.01 --fake-clock \
+        --format json 2>&1 > /dev/null | awk '/Collected :/ { print $4 }')
+    echo "bench: spr_first_frame_instructions $ff instructions"
+fi
+if command -v perf > /dev/null; then
+    pf=$(perf stat -x, -e page-faults "$b/pmutop" --demo spr -b -n 1 -d 0.01 --fake-clock --format json 2>&1 > /dev/null |
+        awk -F, '/page-faults/ { print $1 }')
+    echo "bench: spr_first_frame_page_faults $pf count"
+fi
 # recordings: bytes per counter per sample in the chunks (the demo, its 0.2 % noise
 # included; and its counters at steady rates), the refresh's cost, seeking a 24 h file
 rec=$(mktemp -d)
