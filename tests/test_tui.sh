@@ -83,6 +83,8 @@ unseen "help closes" "pmutop help"
 # F1 is context help: the focused metric first, the keys at the second press
 keys F1
 see "F1 on a focused row: its metric" "The metric (F1 h: key help"
+# the event as opened on the row's instance: socket0's PMU, not the group's pattern
+see "F1 on a focused row: the instance's PMU" "slc_bytes_rd  *nvidia_ucf_pmu_0/slc_bytes_rd/ (config=0x[0-9a-f]*)  [0-9.]*G"
 unseen "F1 on a focused row: not the keys' help" "pmutop help"
 keys F1
 see "F1 again: the keys' help" "pmutop help"
@@ -840,7 +842,7 @@ if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
     text "Memory read"
     keys Enter i
     see "xeon, i: the channel's memory read is perf's" "defined here as perf's memory_bandwidth_read (perf-sapphirerapids)"
-    see "xeon, i: perf's CAS event" "UNC_M_CAS_COUNT.RD  *uncore_imc_{n}/event=0x5,umask=0xcf/"
+    see "xeon, i: perf's CAS event on the channel's own PMU" "UNC_M_CAS_COUNT.RD  *uncore_imc_0/event=0x5,umask=0xcf/"
     keys Escape
 fi
 keys q
@@ -1184,7 +1186,8 @@ PYEOF
     see "metric view: the focused metric on its instance" "tma_memory_bound   on all: [0-9.]* %"
     see "metric view: perf's description" "fraction of slots the Memory subsystem"
     see "metric view: perf's threshold and its verdict here" "threshold (perf's): tma_memory_bound>0.2 && tma_backend_bound>0.2   not past it here"
-    see "metric view: an input, its encoding and its delta" "td.topdown_mem_bound  *cpu/topdown-mem-bound/  [0-9.]*G"
+    # the config is the kernel's alias (event=0x00,umask=0x87: umask at bits 8-15), as perf opens it
+    see "metric view: an input, its encoding and its delta" "td.topdown_mem_bound  *cpu/topdown-mem-bound/ (config=0x8700)  [0-9.]*G"
     keys Escape
     unseen "metric view: Esc closes it" "The metric ("
     keys F1

@@ -1,6 +1,6 @@
 /* metric_info.c - what the focused metric is (i, ?): perf's description, its unit and
  * groups, its formula on the focused instance with this interval's inputs, its
- * threshold and whether it is past it, and the events it reads as they were opened. */
+ * threshold and whether it is past it, and the events it reads as they were opened (the instance's PMU, its config). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -47,6 +47,51 @@ static double event_delta(const struct frame *f, int in, int e, int *counters)
 	return sum;
 }
 
+/* The first counter of group event e under instance in (its members' for an aggregate),
+ * or NULL where none counts it. */
+static const struct counter_info *first_counter_of(const struct frame *f, int in, int e)
+{
+	const struct instance_info *ii = &f->iinfo[in];
+	for (int k = 0; k < ii->nmembers; k++) {
+		const struct counter_info *c = first_counter_of(f, ii->members[k], e);
+		if (c)
+			return c;
+	}
+	for (int c = ii->first_counter; c < ii->first_counter + ii->ncounters; c++)
+		if (f->cinfo[c].event == e)
+			return &f->cinfo[c];
+	return NULL;
+}
+
+/* The PMU an instance's counters are on: its own, its members' where they share one
+ * (a socket's CPUs), else the group's pattern (a socket's CHA boxes). */
+static const char *pmu_of(const struct frame *f, int in, const char *pattern)
+{
+	const struct instance_info *ii = &f->iinfo[in];
+	if (!ii->nmembers)
+		return ii->pmu ? ii->pmu : pattern;
+	const char *first = pmu_of(f, ii->members[0], pattern);
+	for (int k = 1; k < ii->nmembers; k++)
+		if (strcmp(pmu_of(f, ii->members[k], pattern), first))
+			return pattern;
+	return first;
+}
+
+/* "PMU/terms/ (config=0x..)": the event as opened on the instance. */
+static void event_line(struct lines *l, const struct frame *f, int in, const char *name, const struct prof_group *g,
+		       int e)
+{
+	int nc = 0;
+	double d = event_delta(f, in, e, &nc);
+	char num[24], u[16], config[40] = "";
+	format_human(d, "", num, sizeof(num), u, sizeof(u));
+	const struct counter_info *c = first_counter_of(f, in, e);
+	if (c && c->config)
+		snprintf(config, sizeof(config), " (config=%#llx)", (unsigned long long)c->config[0]);
+	add(l, "    %-28s %s/%s/%s  %s%s", name, pmu_of(f, in, g->pmu_pattern), g->events[e].terms, config,
+	    nc ? num : "not counted", u);
+}
+
 static const char *value_of(struct tui *t, int slot, const char *unit, char *buf, size_t len)
 {
 	enum role r;
@@ -60,27 +105,21 @@ static void inputs(struct tui *t, struct lines *l, const struct prof_formula *f,
 {
 	const struct frame *fr = t->f;
 	const struct prof_group *g = fr->iinfo[in].group;
-	for (int i = 0; i < f->ninputs; i++) {
-		const struct prof_event *ev = &g->events[f->inputs[i]];
-		int nc = 0;
-		double d = event_delta(fr, in, f->inputs[i], &nc);
-		char num[24], u[16];
-		format_human(d, "", num, sizeof(num), u, sizeof(u));
-		add(l, "    %-28s %s/%s/  %s%s", ev->name, g->pmu_pattern, ev->terms, nc ? num : "not counted", u);
-	}
+	for (int i = 0; i < f->ninputs; i++)
+		event_line(l, fr, in, g->events[f->inputs[i]].name, g, f->inputs[i]);
 	for (int i = 0; i < f->nimports; i++) { /* another group's event: on its instance of this name */
 		const struct prof_group *ig = &fr->profiles[fr->vinfo[vslot].profile]->groups[f->imports[i].group];
 		if (f->imports[i].event >= ig->nevents)
 			continue; /* its instance's CPU count (clock.ncpus), not an event */
-		const struct prof_event *ev = &ig->events[f->imports[i].event];
-		int nc = 0, partner = -1;
+		int partner = -1;
 		for (int k = 0; k < fr->ninstances && partner < 0; k++)
 			if (fr->iinfo[k].group == ig && !strcmp(fr->iinfo[k].name, fr->iinfo[in].name))
 				partner = k;
-		double d = partner >= 0 ? event_delta(fr, partner, f->imports[i].event, &nc) : 0;
-		char num[24], u[16];
-		format_human(d, "", num, sizeof(num), u, sizeof(u));
-		add(l, "    %-28s %s/%s/  %s%s", f->imports[i].name, ig->pmu_pattern, ev->terms, nc ? num : "not counted", u);
+		if (partner >= 0)
+			event_line(l, fr, partner, f->imports[i].name, ig, f->imports[i].event);
+		else
+			add(l, "    %-28s %s/%s/  not counted", f->imports[i].name, ig->pmu_pattern,
+			    ig->events[f->imports[i].event].terms);
 	}
 	for (int i = 0; fr->vinfo[vslot].refs && i < f->nrefs; i++) {
 		char v[64];
