@@ -1,6 +1,7 @@
-/* metric_info.c - what the focused metric is (i, ?): perf's description, its unit and
- * groups, its formula on the focused instance with this interval's inputs, its
- * threshold and whether it is past it, and the events it reads as they were opened (the instance's PMU, its config). */
+/* metric_info.c - what the focused metric is (F1, i, ?): perf's description, its unit
+ * and groups, its formula on the focused instance with this interval's inputs, its
+ * threshold and whether it is past it, and the events it reads as they were opened (the
+ * instance's PMU, its config). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
