@@ -1263,6 +1263,11 @@ PYEOF
     keys End
     see "--demo spr at 80x24: the tree drops a socket's column (its names are not cut)" "^  *all  *socket0 *$"
     see "--demo spr at 80x24: a whole name" "tma_ports_utilization  *[0-9.]*^* %"
+    # / with the words of a node's name: it opens, and the screen scrolls to it
+    unseen "--demo spr at 80x24: DRAM bound not shown (under a closed node)" "tma_dram_bound"
+    keys /; text "dram bound"; keys Enter
+    see "--demo spr at 80x24: /dram bound finds it by its name's words" "found tma_dram_bound"
+    see "--demo spr at 80x24: the found node on screen" "^  *tma_dram_bound  *[0-9.]*^* %"
     keys q
     quit_ok "--demo spr 80x24 quit"
     # a hybrid's tree (Alder Lake): each kind of core a column, the machine's first; a node

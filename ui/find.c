@@ -9,19 +9,29 @@
 #include "mode.h"
 #include "tui.h"
 
-/* Its name, title or perf's name holds text, or its description (perf's) holds each
- * of text's words: "/dram bandwidth" finds tma_mem_bandwidth by what it measures. */
-static bool matches(const struct prof_metric *m, const char *text)
+/* Whether m's name, title, perf's name or perf's description holds w. */
+static bool holds(const struct prof_metric *m, const char *w)
+{
+	return strcasestr(m->name, w) || strcasestr(m->title, w) || (m->perf_name && strcasestr(m->perf_name, w)) ||
+	       (m->description && strcasestr(m->description, w));
+}
+
+/* Its name, title or perf's name holds text, or perf's description holds each of its
+ * words: "/dram bandwidth" finds tma_mem_bandwidth by what it measures. Loose, where
+ * nothing matched so: each word (a '_' parts words) in any of them, "/dram bound"
+ * finding tma_dram_bound by the words of its name. */
+static bool matches(const struct prof_metric *m, const char *text, bool loose)
 {
 	if (strcasestr(m->name, text) || strcasestr(m->title, text) || (m->perf_name && strcasestr(m->perf_name, text)))
 		return true;
-	if (!m->description)
+	if (!loose && !m->description)
 		return false;
 	char words[64];
 	snprintf(words, sizeof(words), "%s", text);
+	const char *seps = loose ? " _" : " ";
 	int n = 0;
-	for (char *save, *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save), n++)
-		if (!strcasestr(m->description, w))
+	for (char *save, *w = strtok_r(words, seps, &save); w; w = strtok_r(NULL, seps, &save), n++)
+		if (loose ? !holds(m, w) : !strcasestr(m->description, w))
 			return false;
 	return n > 0;
 }
@@ -75,13 +85,13 @@ static bool run_counts(const struct tui *t, const char *name)
 /* Not counted, but in perf's catalogue for this CPU: setup opens on a group that holds
  * it, for Space to count (or -M names it, where no offered group does). Whether one
  * matched. */
-static bool find_in_catalogue(struct tui *t)
+static bool find_in_catalogue(struct tui *t, bool loose)
 {
 	const struct ui_catalogue *cat = t->opt->catalogue;
 	const struct profile *p = cat && cat->profile ? cat->profile(cat->ctx) : NULL;
 	for (int i = 0; p && i < p->nmetrics; i++) {
 		const struct prof_metric *m = &p->metrics[i];
-		if (!matches(m, t->find))
+		if (!matches(m, t->find, loose))
 			continue;
 		const char *name = m->perf_name ? m->perf_name : m->name;
 		if (run_counts(t, m->name))
@@ -95,7 +105,7 @@ static bool find_in_catalogue(struct tui *t)
 
 /* A pane hidden by default that this run does not count (metrics_leave_hidden): the
  * metrics its profile lists. Whether one matched, said. */
-static bool find_in_left_out(struct tui *t)
+static bool find_in_left_out(struct tui *t, bool loose)
 {
 	for (int i = 0; i < t->npanes; i++) {
 		const struct upane *u = &t->panes[i];
@@ -104,7 +114,7 @@ static bool find_in_left_out(struct tui *t)
 			continue;
 		for (int j = 0; j < u->def->nmetrics; j++)
 			for (int mi = 0; mi < prof->nmetrics; mi++)
-				if (!strcmp(prof->metrics[mi].name, u->def->metrics[j]) && matches(&prof->metrics[mi], t->find)) {
+				if (!strcmp(prof->metrics[mi].name, u->def->metrics[j]) && matches(&prof->metrics[mi], t->find, loose)) {
 					tui_message(t, false, "%s is in %s, counted once shown: setup (F2) marks it",
 						    prof->metrics[mi].name, u->title);
 					return true;
@@ -116,10 +126,8 @@ static bool find_in_left_out(struct tui *t)
 /* Metrics in screen order, pane by pane: from the one after the last match, round to it
  * again. Hidden panes are searched too, and shown when they hold the match (the
  * setting is not changed: setup hides it for good). */
-void find_next(struct tui *t)
+static bool find_on_screen(struct tui *t, bool loose)
 {
-	if (!t->find[0] || !t->npanes)
-		return;
 	int total = 0;
 	for (int i = 0; i < t->npanes; i++)
 		total += t->panes[i].nmetrics;
@@ -132,7 +140,7 @@ void find_next(struct tui *t)
 			continue;
 		}
 		struct upane *p = &t->panes[pi];
-		if (!matches(p->metrics[m], t->find))
+		if (!matches(p->metrics[m], t->find, loose))
 			continue;
 		if (p->style == STYLE_TREE) /* a node under closed ones: they open */
 			tree_reveal(p, m);
@@ -141,7 +149,7 @@ void find_next(struct tui *t)
 		t->relayout = true;
 		t->focus = pi;
 		t->row = 0;
-		if (was_hidden) /* lay it out, so that its rows exist */
+		if (was_hidden || p->style == STYLE_TREE) /* lay it out: its rows exist, a tree's opened */
 			pane_draw(t, pi, 0, 0, COLS, false);
 		for (int r = 0; r < p->nrows; r++) /* the first row showing it (block panes) */
 			if (p->row_metric[r] == m) {
@@ -152,10 +160,21 @@ void find_next(struct tui *t)
 		t->found_metric = m;
 		tui_message(t, false, "found %s in %s%s (n: next)", p->metrics[m]->name, p->title,
 			    was_hidden ? ", a hidden pane" : "");
-		return;
+		return true;
 	}
-	if (!find_in_left_out(t) && !find_in_catalogue(t))
-		tui_message(t, true, "no metric matches '%s'", t->find);
+	return false;
+}
+
+/* The screen, the panes left out, perf's catalogue: strictly, then loosely (what the
+ * strict rule finds is found as it was). */
+void find_next(struct tui *t)
+{
+	if (!t->find[0] || !t->npanes)
+		return;
+	for (int loose = 0; loose < 2; loose++)
+		if (find_on_screen(t, loose) || find_in_left_out(t, loose) || find_in_catalogue(t, loose))
+			return;
+	tui_message(t, true, "no metric matches '%s'", t->find);
 }
 
 static void find_key(struct tui *t, int key)
