@@ -1200,6 +1200,11 @@ PYEOF
     # the Sapphire Rapids demo counts perf's TopDown levels 1-3 and draws their tree
     PMUTOP_ARGS="--demo spr -d 0.2"
     start 120 40 LANG=C.UTF-8
+    # setup offers the panes this machine can show: not Arm's core pane on an x86 one
+    keys F2
+    see "--demo spr setup: the x86 core pane offered" "core/core)"
+    unseen "--demo spr setup: Arm's core pane not offered" "core/core_arm"
+    keys Escape
     keys End
     see "--demo spr: perf's TopDown tree" "TopDown (perf's TMA"
     see "--demo spr: the bottleneck at start (core bound, before the streaming phase)" "tma_core_bound <== "

@@ -313,6 +313,8 @@ void layout_build(struct tui *t)
 		bool *shown = xcalloc((size_t)(prof->ngroups ? prof->ngroups : 1), sizeof(bool));
 		for (int k = 0; k < prof->npanes; k++) {
 			const struct prof_pane *pn = &prof->panes[k];
+			if (pn->off_machine) /* hidden, and nothing of it binds here: not offered */
+				continue;
 			int *midx = xmalloc(sizeof(int) * (size_t)(pn->nmetrics ? pn->nmetrics : 1));
 			int nm = 0;
 			int hidden = 0;

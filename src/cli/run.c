@@ -553,8 +553,10 @@ static int run_machine(struct run *r)
 	/* count what the panes show: by default without a screen, as setup keeps it in the
 	 * monitor (a pane hidden by default and shown there counts from its next start) */
 	char *shown = monitor_chooses(o) ? ui_shown_panes() : NULL;
-	for (int i = 0; !o->metrics && !r->rp && !o->nprofiles && i < r->nprofiles; i++)
+	for (int i = 0; !o->metrics && !r->rp && !o->nprofiles && i < r->nprofiles; i++) {
 		metrics_leave_hidden(r->profiles[i], shown);
+		panes_mark_off_machine(r->profiles[i], r->m);
+	}
 	free(shown);
 	if (!status && r->rp)
 		metrics_delegate(r->profiles, r->nprofiles, false); /* as recorded */

@@ -7,7 +7,9 @@
 #include <strings.h>
 
 #include "base/util.h"
+#include "engine/bind.h"
 #include "engine/profile.h"
+#include "machine/pmu.h"
 
 static bool names_metric(const struct prof_metric *m, const char *word)
 {
@@ -221,6 +223,30 @@ void metrics_leave_hidden(struct profile *p, const char *shown)
 			choose(p, mi);
 	p->selecting = true;
 	metrics_want_events(p);
+}
+
+/* Whether a form of metric pm is on a group whose PMU pattern this machine has. */
+static bool binds_here(const struct profile *p, const struct prof_metric *pm, const struct machine *m)
+{
+	for (int f = 0; f < pm->nforms; f++)
+		for (int i = 0; pm->forms[f].group >= 0 && i < m->npmus; i++) {
+			char caps[8][2][64];
+			int ncaps = 0;
+			if (group_pattern_match(&p->groups[pm->forms[f].group], m->pmus[i].name, caps, &ncaps))
+				return true;
+		}
+	return false;
+}
+
+void panes_mark_off_machine(struct profile *p, const struct machine *m)
+{
+	for (int k = 0; k < p->npanes; k++) {
+		struct prof_pane *pn = &p->panes[k];
+		bool here = !pn->hidden;
+		for (int mi = 0; !here && mi < p->nmetrics; mi++)
+			here = pane_lists(pn, p->metrics[mi].name) && binds_here(p, &p->metrics[mi], m);
+		pn->off_machine = !here;
+	}
 }
 
 bool metrics_names(const struct profile *p, const char *word)

@@ -29,6 +29,10 @@ void metrics_choose_exactly(struct profile *p, const char *names);
  * a screen, which count what the panes show by default). Nothing changes in a profile
  * without such a pane. */
 void metrics_leave_hidden(struct profile *p, const char *shown);
+/* Marks p's 'hidden = yes' panes none of whose metrics has a group with a PMU of m's
+ * (Arm's core pane on an x86 machine): setup does not offer them. */
+struct machine;
+void panes_mark_off_machine(struct profile *p, const struct machine *m);
 /* Whether metric mi of p is listed only by 'hidden = yes' panes. */
 bool metric_only_in_hidden_panes(const struct profile *p, int mi);
 

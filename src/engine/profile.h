@@ -212,6 +212,7 @@ struct prof_pane {
 	char *missing;  /* what to say when nothing binds ("TopDown unavailable: no core PMU") */
 	char *letters;  /* one per metric then per detail metric, for monochrome stacked bars */
 	bool hidden;    /* 'hidden = yes': not shown (nor counted) until setup shows it */
+	bool off_machine; /* hidden, and none of its metrics binds here: not offered */
 	int line;
 	int metrics_line, detail_line; /* where 'metrics =' and 'detail =' were (last seen) */
 };
