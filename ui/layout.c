@@ -304,6 +304,19 @@ static bool *tree_pane(struct tui *t, int pi, bool *shown)
 	return taken;
 }
 
+/* A pane binding nothing here for which perf's TopDown tree stands in where it is drawn
+ * (topdown.ini's bars on an AMD core, whose TopDown is perf's Pipeline levels): left out,
+ * rather than saying TopDown is unavailable above the tree that shows it. */
+static void trees_stand_in(struct tui *t)
+{
+	bool tree = false;
+	for (int i = 0; i < t->npanes; i++)
+		tree |= t->panes[i].style == STYLE_TREE && t->panes[i].ninst > 0;
+	for (int i = 0; tree && i < t->npanes; i++)
+		if (t->panes[i].def && t->panes[i].def->tree_stands_in && !t->panes[i].ninst)
+			t->panes[i].hidden = t->panes[i].nothing = true;
+}
+
 void layout_build(struct tui *t)
 {
 	t->layout_gen++;
@@ -385,6 +398,7 @@ void layout_build(struct tui *t)
 		free(shown);
 		free(in_tree);
 	}
+	trees_stand_in(t);
 }
 
 void layout_free(struct tui *t)

@@ -568,10 +568,14 @@ static void pane_key(struct loader *L, const char *name, const char *value)
 	} else if (!strcmp(name, "hidden")) {
 		if (!prof_parse_bool(value, &pn->hidden))
 			lerror(L, L->in.line, value_column(L), "hidden must be yes or no");
+	} else if (!strcmp(name, "tree_stands_in")) {
+		if (!prof_parse_bool(value, &pn->tree_stands_in))
+			lerror(L, L->in.line, value_column(L), "tree_stands_in must be yes or no");
 	} else {
 		lerror(L, L->in.line, 0,
-		       "unknown key '%s' in [pane %s] (known: title, style, metrics, detail, letters, missing, hidden)", name,
-		       pn->name);
+		       "unknown key '%s' in [pane %s] (known: title, style, metrics, detail, letters, missing, hidden, "
+		       "tree_stands_in)",
+		       name, pn->name);
 	}
 }
 

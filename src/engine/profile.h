@@ -213,6 +213,7 @@ struct prof_pane {
 	char *letters;  /* one per metric then per detail metric, for monochrome stacked bars */
 	bool hidden;    /* 'hidden = yes': not shown (nor counted) until setup shows it */
 	bool off_machine; /* hidden, and none of its metrics binds here: not offered */
+	bool tree_stands_in; /* binding nothing here, left out where perf's TopDown tree is drawn */
 	int line;
 	int metrics_line, detail_line; /* where 'metrics =' and 'detail =' were (last seen) */
 };
