@@ -19,17 +19,9 @@ struct memo_entry {
 static struct memo_entry *table;
 static size_t capacity, used;
 
-static uint64_t fnv1a(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
 static struct memo_entry *slot_of(struct memo_entry *t, size_t cap, const char *pattern)
 {
-	size_t i = (size_t)fnv1a(pattern) & (cap - 1);
+	size_t i = (size_t)str_hash(pattern) & (cap - 1);
 	while (t[i].pattern && strcmp(t[i].pattern, pattern))
 		i = (i + 1) & (cap - 1);
 	return &t[i];

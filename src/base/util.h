@@ -50,6 +50,8 @@ void str_split_free(char **v);
  * false if unknown. */
 bool exe_dir(char *dir);
 bool str_has_prefix(const char *s, const char *prefix);
+/* FNV-1a of s: the memos' tables, the simulator's streams (same text, same number). */
+uint64_t str_hash(const char *s);
 bool str_has_suffix(const char *s, const char *suffix);
 
 /* Parse an unsigned 64-bit number as perf does: 0x-hex, else decimal (010 is ten), the

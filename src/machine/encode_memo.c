@@ -16,17 +16,9 @@ struct encode_memo {
 	struct memo_entry *slots;
 };
 
-static uint64_t text_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
 static struct memo_entry *slot_for(struct memo_entry *slots, size_t cap, const char *text)
 {
-	size_t i = (size_t)text_hash(text) & (cap - 1);
+	size_t i = (size_t)str_hash(text) & (cap - 1);
 	while (slots[i].text && strcmp(slots[i].text, text))
 		i = (i + 1) & (cap - 1);
 	return &slots[i];

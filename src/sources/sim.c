@@ -93,14 +93,6 @@ static double mode_share(uint8_t exclude)
 	return (exclude & EXCLUDE_USER ? 0.0 : 0.92) + (exclude & EXCLUDE_KERNEL ? 0.0 : 0.08);
 }
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 1099511628211ull;
-	return h;
-}
-
 static int last_number(const char *name)
 {
 	const char *end = name + strlen(name), *p = end;
@@ -308,14 +300,14 @@ static int sim_open(struct source *src, struct instance *inst)
 		if (sim_rate_is_scaled(sec, event) && inst->scale[ct->event] > 0)
 			sc[k].selection /= inst->scale[ct->event]; /* the model speaks in scaled units */
 		sc[k].last_ns = src->now_ns;
-		sc[k].stream = mix(ss->seed ^ mix(hash_str(inst->event_str[ct->event]) ^ mix((uint64_t)ct->cpu)));
+		sc[k].stream = mix(ss->seed ^ mix(str_hash(inst->event_str[ct->event]) ^ mix((uint64_t)ct->cpu)));
 		sc[k].rate = raw_rate >= 0 ? raw_rate : sim_rate_index(sec, event);
 		/* an offcore response, a frontend or latency filter: a rate of its own, not its event's */
 		double own = event == raw && ct->attr.config[1] ? 1.0 + (double)(mix(ct->attr.config[1]) % 89) / 100.0 : 1.0;
 		if (sc[k].rate < 0 && (sc[k].rate = sim_rate_index(sec, "*")) >= 0)
 			/* the section's rate for what it does not name (rate.* = cycles * 1e-4):
 			 * each such event a stable share of it, half to one and a half times */
-			sc[k].selection *= (0.5 + (double)(hash_str(event) % 1000) / 1000.0) * own;
+			sc[k].selection *= (0.5 + (double)(str_hash(event) % 1000) / 1000.0) * own;
 		sc[k].at = point_of(si, inst, ct->cpu);
 		if ((sc[k].capacity = sim_general_counters(sec, event)) > 0) {
 			sc[k].load = load_of(ss, inst->pmu, ct->cpu);
