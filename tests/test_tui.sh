@@ -951,7 +951,7 @@ rm -f "$HOME/.config/pmutop/pmutoprc"
 PMUTOP_ARGS="--demo -d 0.2"
 start 120 40 LANG=C.UTF-8
 keys End
-see "arm cores: the Cores pane says where they are" "Arm's cores have a pane of their own, shown from setup (F2)"
+see "arm cores: the Cores pane says where they are" "on Arm, setup (F2) shows Cores (Arm)"
 unseen "arm cores: hidden at first" "Cores (Arm; counted in turn"
 keys b
 see "b without a TopDown tree says how to have one" "no TopDown tree here (perf's catalogue: -M"
