@@ -90,12 +90,10 @@ static bool model_listed(const struct machine *m, char **words)
 {
 	if (!strcmp(words[0], "cpuid"))
 		return cpuid_listed(m->cpuid, words + 1);
-	for (int i = 0; i < m->npmus; i++) {
-		const char *midr = pmu_attr(&m->pmus[i], "midr_el1");
-		for (char **w = words + 1; midr && *w; w++)
-			if (!fnmatch(*w, midr, 0))
+	for (char *const *midr = machine_midrs(m); *midr; midr++)
+		for (char **w = words + 1; *w; w++)
+			if (!fnmatch(*w, *midr, 0))
 				return true;
-	}
 	return false;
 }
 
@@ -798,12 +796,24 @@ static void add_aggregate(struct session *s, int *cap, struct profile *prof, con
  * whether the group is for this CPU model; false when it is not. */
 bool group_pattern_match(const struct prof_group *g, const char *pmu_name, char caps[][2][64], int *ncaps)
 {
-	char *copy = xstrdup(g->pmu_pattern), *save = NULL;
-	bool ok = false;
-	for (char *pat = strtok_r(copy, " \t", &save); pat && !ok; pat = strtok_r(NULL, " \t", &save))
-		ok = pmu_pattern_match(pat, pmu_name, caps, ncaps);
-	free(copy);
-	return ok;
+	char pat[256]; /* each alternative in turn (this runs for every group and PMU) */
+	for (const char *p = g->pmu_pattern; *p;) {
+		size_t n = strcspn(p, " \t");
+		bool ok = false;
+		if (n < sizeof(pat)) {
+			memcpy(pat, p, n);
+			pat[n] = '\0';
+			ok = n && pmu_pattern_match(pat, pmu_name, caps, ncaps);
+		} else {
+			char *one = xstrndup(p, n);
+			ok = pmu_pattern_match(one, pmu_name, caps, ncaps);
+			free(one);
+		}
+		if (ok)
+			return true;
+		p += n + strspn(p + n, " \t");
+	}
+	return false;
 }
 
 static bool group_matches(const struct prof_group *g, const struct pmu *p, char caps[][2][64], int *ncaps,
@@ -818,6 +828,14 @@ static bool group_matches(const struct prof_group *g, const struct pmu *p, char 
 	if (ok)
 		*model = group_model_verdict(g, p);
 	return ok && *model == MODEL_OK;
+}
+
+bool group_binds_to(const struct prof_group *g, const struct pmu *p)
+{
+	char caps[8][2][64];
+	int ncaps = 0;
+	enum model_verdict v;
+	return group_matches(g, p, caps, &ncaps, &v);
 }
 
 /* Under -M, whether no chosen metric reads any of g's events. */
@@ -892,15 +910,35 @@ const char *instance_event_name(const struct instance *inst, int event)
 	return a ? a->name : e->name;
 }
 
-static const char *counter_event_name(const struct instance *inst, const struct counter *ct)
-{
-	return instance_event_name(inst, ct->event);
-}
-
 const char *instance_event_unit(const struct instance *inst, int event)
 {
 	const struct pmu_alias *a = inst->pmu ? pmu_find_alias(inst->pmu, inst->group->events[event].terms) : NULL;
 	return a ? a->unit : NULL;
+}
+
+/* The sysfs alias of each event of a group's instances on one PMU, looked up once for the
+ * run of instances that share both (every CPU's instance of a core group). */
+struct event_aliases {
+	const struct pmu *pmu;
+	const struct prof_group *group;
+	const struct pmu_alias **alias;
+	bool *known;
+};
+
+static const struct pmu_alias *event_alias(struct event_aliases *ea, const struct instance *inst, int e)
+{
+	if (ea->pmu != inst->pmu || ea->group != inst->group) {
+		int n = inst->group->nevents ? inst->group->nevents : 1;
+		ea->alias = xrealloc(ea->alias, sizeof(*ea->alias) * (size_t)n);
+		ea->known = xrealloc(ea->known, sizeof(bool) * (size_t)n);
+		memset(ea->known, 0, sizeof(bool) * (size_t)n);
+		ea->pmu = inst->pmu;
+		ea->group = inst->group;
+	}
+	if (!ea->known[e])
+		ea->alias[e] = inst->pmu ? pmu_find_alias(inst->pmu, inst->group->events[e].terms) : NULL;
+	ea->known[e] = true;
+	return ea->alias[e];
 }
 
 /* The static halves of frames: what each instance, value and counter slot is. */
@@ -912,6 +950,7 @@ static void build_infos(struct session *s)
 		n += s->inst[i].ncounters;
 	s->ncounters = n;
 	s->cinfo = xcalloc((size_t)(n ? n : 1), sizeof(*s->cinfo));
+	struct event_aliases ea = { 0 };
 	int k = 0;
 	for (int i = 0; i < s->ninstances; i++) {
 		struct instance *inst = &s->inst[i];
@@ -927,14 +966,17 @@ static void build_infos(struct session *s)
 			.attrs = inst->vars && inst->group->nattrs ? inst->vars + group_attr_slot(inst->group, 0) : NULL };
 		for (int c = 0; c < inst->ncounters; c++, k++) {
 			struct counter *ct = &inst->counters[c];
+			const struct pmu_alias *a = event_alias(&ea, inst, ct->event); /* as instance_event_name, _unit */
 			ct->slot = k;
 			s->cinfo[k] = (struct counter_info){ .instance = i, .event = ct->event, .cpu = ct->cpu,
-							     .event_name = counter_event_name(inst, ct),
-							     .unit = instance_event_unit(inst, ct->event),
+							     .event_name = a ? a->name : inst->group->events[ct->event].name,
+							     .unit = a ? a->unit : NULL,
 							     .kind = ct->kind, .width = ct->width, .config = ct->attr.config,
 							     .exclude = ct->attr.exclude };
 		}
 	}
+	free(ea.alias);
+	free(ea.known);
 }
 
 /* What the sampler relies on every refresh, checked once here: each counter has its own

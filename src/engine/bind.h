@@ -39,5 +39,7 @@ bool profile_model_matches(const struct profile *p, const struct machine *m);
 bool pmu_pattern_match(const char *pattern, const char *name, char caps[][2][64], int *ncaps);
 /* ... against one of the group's patterns (pmu =: space-separated alternatives). */
 bool group_pattern_match(const struct prof_group *g, const char *pmu_name, char caps[][2][64], int *ncaps);
+/* Would g bind to PMU p: its pattern, the events it needs and lacks, its CPU model? */
+bool group_binds_to(const struct prof_group *g, const struct pmu *p);
 
 #endif

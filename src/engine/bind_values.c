@@ -315,36 +315,36 @@ void bind_values(struct session *s)
 		s->thresh_vals[k] = NAN;
 }
 
-struct fact_use {
-	int first, last; /* the fact slots of the formula's group */
-	bool any;
-};
-
-static void note_fact(void *ctx, int slot)
+/* Whether a formula of the session's values, or a sum's weight, reads the machine's
+ * literals; each (profile, metric, form) asked once: every CPU's instance has the same. */
+static bool session_reads_facts(const struct session *s)
 {
-	struct fact_use *u = ctx;
-	u->any |= slot >= u->first && slot < u->last;
+	int *first = xcalloc((size_t)s->nprofiles + 1, sizeof(int)), total = 0;
+	for (int p = 0; p < s->nprofiles; p++) {
+		first[p] = total;
+		total += s->profiles[p]->nmetrics;
+	}
+	uint32_t *asked = xcalloc((size_t)total + 1, sizeof(uint32_t)); /* per metric, a bit a form */
+	bool any = false;
+	for (int k = 0; k < s->nvalues && !any; k++) {
+		const struct value_info *vi = &s->vinfo[k];
+		uint32_t bit = vi->form < 32 ? 1u << vi->form : 0, *seen = &asked[first[vi->profile] + vi->metric];
+		if (!bit || !(*seen & bit)) /* (a metric's 33rd form on is asked every time) */
+			any = group_expr_reads_facts(s->inst[vi->instance].group, vi->m->forms[vi->form].expr);
+		*seen |= bit;
+	}
+	for (int i = 0; i < s->ninstances && !any; i++) {
+		const struct prof_group *g = s->inst[i].group;
+		any = g->weight && group_expr_reads_facts(g, g->weight->expr);
+	}
+	free(asked);
+	free(first);
+	return any;
 }
 
 void bind_facts(struct session *s)
 {
-	struct fact_use u = { 0 };
-	for (int k = 0; k < s->nvalues && !u.any; k++) {
-		const struct prof_formula *f = &s->vinfo[k].m->forms[s->vinfo[k].form];
-		const struct prof_group *g = s->inst[s->vinfo[k].instance].group;
-		u.first = g->nevents + VAR_FACTS;
-		u.last = g->nevents + VAR_NBUILTINS;
-		if (f->expr)
-			expr_foreach_var(f->expr, note_fact, &u);
-	}
-	for (int i = 0; i < s->ninstances && !u.any; i++) { /* and the weights of sums */
-		const struct prof_group *g = s->inst[i].group;
-		u.first = g->nevents + VAR_FACTS;
-		u.last = g->nevents + VAR_NBUILTINS;
-		if (g->weight && g->weight->expr)
-			expr_foreach_var(g->weight->expr, note_fact, &u);
-	}
-	if (!u.any) /* the topology's files are read only for formulae that use them */
+	if (!session_reads_facts(s)) /* the topology's files are read only for formulae that use them */
 		return;
 	double facts[FACT_COUNT];
 	machine_facts_read(s->machine, facts);

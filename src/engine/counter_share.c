@@ -116,15 +116,46 @@ static bool any_alone(const struct session *s)
 	return any;
 }
 
+/* Per PMU, whether instances of two groups may share its counters: only those are
+ * sorted (perf's catalogue alone on a 144-CPU core PMU has a thousand counters and no
+ * partner). NULL where no PMU has two; else per instance, true where its PMU has. */
+static bool *pmus_of_two_groups(const struct session *s)
+{
+	struct seen { const struct pmu *pmu; const struct prof_group *g; bool two; } *v = NULL;
+	int n = 0;
+	bool any = false;
+	for (int i = 0; i < s->ninstances; i++) {
+		const struct instance *inst = &s->inst[i];
+		if (!may_share(inst))
+			continue;
+		int k = 0;
+		while (k < n && v[k].pmu != inst->pmu)
+			k++;
+		if (k == n) {
+			v = xrealloc(v, sizeof(*v) * (size_t)(n + 1));
+			v[n++] = (struct seen){ inst->pmu, inst->group, false };
+		}
+		any |= v[k].two |= v[k].g != inst->group;
+	}
+	bool *two = NULL;
+	for (int i = 0; any && i < s->ninstances; i++) {
+		two = two ? two : xcalloc((size_t)s->ninstances, sizeof(bool));
+		for (int k = 0; k < n && may_share(&s->inst[i]); k++)
+			if (v[k].pmu == s->inst[i].pmu)
+				two[i] = v[k].two;
+	}
+	free(v);
+	return two;
+}
+
 void counters_find_shares(struct session *s)
 {
 	int n = 0, cap = 0;
 	struct share_key *keys = NULL;
-	if (!any_alone(s))
-		return;
-	for (int i = 0; i < s->ninstances; i++) {
+	bool *two = any_alone(s) ? pmus_of_two_groups(s) : NULL;
+	for (int i = 0; two && i < s->ninstances; i++) {
 		const struct instance *inst = &s->inst[i];
-		if (!may_share(inst))
+		if (!two[i])
 			continue;
 		int whole = whole_group(inst);
 		for (int e = 0; e < inst->group->nevents; e++) {
@@ -152,6 +183,7 @@ void counters_find_shares(struct session *s)
 		}
 	}
 	free(keys);
+	free(two);
 	free(s->sharers); /* the sampler visits these alone */
 	s->sharers = NULL;
 	s->nsharers = 0;

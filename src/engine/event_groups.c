@@ -64,7 +64,9 @@ struct planner {
 	const struct profile *p;
 	int *offset; /* per group: its first event's id */
 	bool *visited; /* per metric, while one entry's events are gathered */
-	const double *facts; /* the machine's literals (machine/facts.h) */
+	const struct machine *mach;
+	double facts[FACT_COUNT]; /* the machine's literals (machine/facts.h), once one is read */
+	bool have_facts;
 	struct entry *entries;
 	int nentries;
 };
@@ -103,6 +105,15 @@ static void gather_slot(void *ctx, int slot)
 	}
 }
 
+/* The machine's literals, read where a formula needs one (each CPU's topology files). */
+static const double *planner_facts(struct planner *pl)
+{
+	if (!pl->have_facts)
+		machine_facts_read(pl->mach, pl->facts);
+	pl->have_facts = true;
+	return pl->facts;
+}
+
 /* mi's events on group g's instances, and those of every metric it reads there: those
  * its formula needs with the machine's literals known (perf's: "x if #smt_on else y"
  * needs one of x and y). */
@@ -115,29 +126,30 @@ static void gather(struct planner *pl, struct idset *ids, int mi, int g)
 	pl->visited[mi] = true;
 	const struct prof_group *pg = &pl->p->groups[g];
 	int nknown = pg->nevents + VAR_NBUILTINS;
+	const double *facts = group_expr_reads_facts(pg, m->forms[k].expr) ? planner_facts(pl) : NULL;
 	double known[nknown];
 	for (int i = 0; i < nknown; i++)
-		known[i] = i >= pg->nevents + VAR_FACTS ? pl->facts[i - pg->nevents - VAR_FACTS] : NAN;
+		known[i] = facts && i >= pg->nevents + VAR_FACTS ? facts[i - pg->nevents - VAR_FACTS] : NAN;
 	struct walk w = { pl, ids, &m->forms[k], g };
 	expr_foreach_needed(m->forms[k].expr, known, nknown, gather_slot, &w);
 }
 
-static bool groups_events(const struct prof_metric *m, const struct machine *mach, bool smt_on)
+static bool groups_events(const struct prof_metric *m, struct planner *pl)
 {
 	switch (m->constraint) {
 	case CONSTRAINT_NO_GROUP:
 		return false;
 	case CONSTRAINT_NO_GROUP_NMI:
-		return mach->nmi_watchdog != 1;
+		return pl->mach->nmi_watchdog != 1;
 	case CONSTRAINT_NO_GROUP_SMT:
-		return !smt_on;
+		return planner_facts(pl)[FACT_SMT_ON] != 1;
 	default:
 		return true;
 	}
 }
 
 /* Each chosen metric's form as perf's metric list holds it, with its events. */
-static void collect(struct planner *pl, int total, const struct machine *mach)
+static void collect(struct planner *pl, int total)
 {
 	const struct profile *p = pl->p;
 	for (int mi = 0; mi < p->nmetrics; mi++) {
@@ -149,7 +161,7 @@ static void collect(struct planner *pl, int total, const struct machine *mach)
 			if (f->group < 0 || !f->expr)
 				continue;
 			struct entry *en = &pl->entries[pl->nentries];
-			*en = (struct entry){ mi, k, pl->nentries, groups_events(m, mach, pl->facts[FACT_SMT_ON] == 1),
+			*en = (struct entry){ mi, k, pl->nentries, groups_events(m, pl),
 					      { (total + 63) / 64, xcalloc((size_t)(total + 63) / 64 + 1, 8) } };
 			memset(pl->visited, 0, sizeof(bool) * (size_t)p->nmetrics);
 			gather(pl, &en->ids, mi, f->group);
@@ -185,9 +197,9 @@ static void make_group(struct profile *p, const struct planner *pl, const struct
 	}
 }
 
-static void plan_profile(struct profile *p, const struct machine *mach, const double *facts)
+static void plan_profile(struct profile *p, const struct machine *mach)
 {
-	struct planner pl = { .p = p, .facts = facts };
+	struct planner pl = { .p = p, .mach = mach };
 	int total = 0;
 	pl.offset = xcalloc((size_t)p->ngroups + 1, sizeof(int));
 	for (int g = 0; g < p->ngroups; g++) {
@@ -207,7 +219,7 @@ static void plan_profile(struct profile *p, const struct machine *mach, const do
 		nforms += p->metrics[mi].nforms;
 	pl.entries = xcalloc((size_t)nforms + 1, sizeof(*pl.entries));
 	pl.visited = xcalloc((size_t)p->nmetrics + 1, sizeof(bool));
-	collect(&pl, total, mach);
+	collect(&pl, total);
 	qsort(pl.entries, (size_t)pl.nentries, sizeof(*pl.entries), by_size);
 	int *nsets = xcalloc((size_t)p->ngroups + 1, sizeof(int));
 	for (int i = 0; i < pl.nentries; i++)
@@ -225,9 +237,7 @@ void profile_plan_event_groups(struct profile *p, const struct machine *m)
 {
 	if (!p->perf)
 		return;
-	double facts[FACT_COUNT];
-	machine_facts_read(m, facts);
-	plan_profile(p, m, facts);
+	plan_profile(p, m);
 }
 
 /* what the source opens for the event: less what it reads of another group's counter */

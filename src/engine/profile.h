@@ -257,6 +257,8 @@ void profile_free(struct profile *p);
  * machine/facts.h, in its order), then attrs. */
 enum { VAR_ELAPSED_NS, VAR_ELAPSED_S, VAR_NCPUS, VAR_FACTS, VAR_NBUILTINS = VAR_FACTS + FACT_COUNT };
 int group_nvars(const struct prof_group *g);
+/* Does e, a formula of group g, read one of the machine's literals (#smt_on, ...)? */
+bool group_expr_reads_facts(const struct prof_group *g, const struct expr *e);
 int group_attr_slot(const struct prof_group *g, int attr_index);
 const char *filter_type_name(enum filter_type t);
 bool filter_type_parse(const char *s, enum filter_type *t);

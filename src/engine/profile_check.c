@@ -69,6 +69,25 @@ int group_nvars(const struct prof_group *g)
 	return g->nevents + VAR_NBUILTINS + g->nattrs;
 }
 
+struct fact_use {
+	int first, last; /* the slots of the machine's literals */
+	bool any;
+};
+
+static void note_fact(void *ctx, int slot)
+{
+	struct fact_use *u = ctx;
+	u->any |= slot >= u->first && slot < u->last;
+}
+
+bool group_expr_reads_facts(const struct prof_group *g, const struct expr *e)
+{
+	struct fact_use u = { g->nevents + VAR_FACTS, g->nevents + VAR_NBUILTINS, false };
+	if (e)
+		expr_foreach_var(e, note_fact, &u);
+	return u.any;
+}
+
 int group_attr_slot(const struct prof_group *g, int attr_index)
 {
 	return g->nevents + VAR_NBUILTINS + attr_index;

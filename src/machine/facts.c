@@ -124,7 +124,7 @@ static double tsc_freq(const struct machine *m)
 	return cpuinfo_tsc_freq(m);
 }
 
-void machine_facts_read(const struct machine *m, double *out)
+static void read_facts(const struct machine *m, double *out)
 {
 	bool smt = false;
 	out[FACT_NUM_CPUS] = present_cpus(m);
@@ -145,4 +145,14 @@ void machine_facts_read(const struct machine *m, double *out)
 	path = path_join(m->root, "sys/firmware/acpi/tables/NFIT");
 	out[FACT_HAS_PMEM] = access(path, F_OK) == 0;
 	free(path);
+}
+
+void machine_facts_read(const struct machine *m, double *out)
+{
+	if (!m->facts) { /* each CPU's topology files: read once, kept with the machine */
+		double *facts = xcalloc(FACT_COUNT, sizeof(double));
+		read_facts(m, facts);
+		((struct machine *)m)->facts = facts; /* a cache: machines are made on the heap */
+	}
+	memcpy(out, m->facts, sizeof(double) * FACT_COUNT);
 }

@@ -25,6 +25,6 @@ const char *machine_fact_name(enum machine_fact f);
 /* Every fact of machine m (NAN where it cannot be known), into out[FACT_COUNT]. On the
  * live root the TSC's frequency comes from CPUID leaf 0x15 where it enumerates one, as
  * perf's; elsewhere from proc/cpuinfo's "model name ... @ 2.10GHz". */
-void machine_facts_read(const struct machine *m, double *out);
+void machine_facts_read(const struct machine *m, double *out); /* read once a machine */
 
 #endif

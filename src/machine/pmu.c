@@ -67,6 +67,10 @@ void machine_free(struct machine *m)
 	cpulist_free(&m->online);
 	free(m->socket_of_cpu);
 	free(m->cpuid);
+	free(m->facts);
+	for (char **w = m->midrs; w && *w; w++)
+		free(*w);
+	free(m->midrs);
 	free(m->root);
 	free(m);
 }
@@ -136,6 +140,23 @@ const char *pmu_attr(const struct pmu *p, const char *name)
 		if (!strcmp(p->attrs[i].name, name))
 			return p->attrs[i].value;
 	return NULL;
+}
+
+char *const *machine_midrs(const struct machine *m)
+{
+	if (m->midrs)
+		return m->midrs;
+	char **v = xcalloc((size_t)m->npmus + 1, sizeof(char *));
+	int n = 0;
+	for (int i = 0; i < m->npmus; i++) {
+		const char *midr = pmu_attr(&m->pmus[i], "midr_el1");
+		int k = 0;
+		while (midr && k < n && strcmp(v[k], midr))
+			k++;
+		if (midr && k == n)
+			v[n++] = xstrdup(midr);
+	}
+	return ((struct machine *)m)->midrs = v; /* a cache: machines are made on the heap */
 }
 
 void pmu_set_only_event(struct pmu *p, const char *name, double scale, const char *unit)

@@ -95,6 +95,8 @@ struct machine {
 	char *cpuid;         /* x86: "GenuineIntel-6-8F-8" (machine/cpuid.h), or NULL */
 	int nmi_watchdog;    /* proc/sys/kernel/nmi_watchdog: 1 on, 0 off, -1 unknown */
 	const char *cpuid_from; /* where it was read, or NULL */
+	double *facts;          /* machine_facts_read's answer once asked (facts.c), or NULL */
+	char **midrs;           /* machine_midrs' answer once asked, or NULL */
 };
 
 /* (machine_discover() in machine/discover.h fills a machine.) */
@@ -119,5 +121,9 @@ const char *pmu_event_name(const struct pmu *p, uint64_t n);
 /* The event number of an alias that is exactly "event=N", or -1. */
 int64_t pmu_alias_event_number(const char *terms);
 int machine_socket_of(const struct machine *m, int cpu);
+/* The distinct midr_el1 attributes of m's PMUs (an Arm machine's CPU models; none on
+ * x86), NULL-terminated, kept with the machine: every catalogue file's model is matched
+ * against them. */
+char *const *machine_midrs(const struct machine *m);
 
 #endif

@@ -1059,10 +1059,21 @@ struct decoded_alias {
 	int bits;
 };
 
+/* A PMU's last answers: every CPU's instance opens the same few encodings, and a scan of
+ * a core PMU's aliases costs two thousand instructions. */
+#define DECODE_RECENT 16
+
+struct decoded_answer {
+	uint64_t config[CONFIG_WORDS];
+	const char *name;
+};
+
 struct decoded_pmu {
 	const struct pmu *p;
 	int n;
 	struct decoded_alias *a;
+	struct decoded_answer recent[DECODE_RECENT];
+	int nrecent, next;
 };
 
 struct sim_decoder {
@@ -1088,15 +1099,47 @@ void sim_decoder_free(struct sim_decoder *d)
 	free(d);
 }
 
-static const struct decoded_pmu *decoded(struct sim_decoder *d, const struct pmu *p)
+/* Whether p and q encode alike: the same format fields and the same aliases (a socket's
+ * and a root complex's PMUs of one kind). */
+static bool same_events(const struct pmu *p, const struct pmu *q)
+{
+	if (p->nformats != q->nformats || p->naliases != q->naliases)
+		return false;
+	for (int i = 0; i < p->nformats; i++)
+		if (p->formats[i].word != q->formats[i].word || p->formats[i].bits != q->formats[i].bits ||
+		    strcmp(p->formats[i].name, q->formats[i].name))
+			return false;
+	for (int i = 0; i < p->naliases; i++)
+		if (strcmp(p->aliases[i].name, q->aliases[i].name) || strcmp(p->aliases[i].terms, q->aliases[i].terms))
+			return false;
+	return true;
+}
+
+/* A PMU decoded already that encodes as p does, or -1: its table is p's. */
+static int twin_of(const struct sim_decoder *d, const struct pmu *p)
+{
+	for (int i = 0; i < d->npmus; i++)
+		if (same_events(d->pmus[i].p, p))
+			return i;
+	return -1;
+}
+
+static struct decoded_pmu *decoded(struct sim_decoder *d, const struct pmu *p)
 {
 	for (int i = 0; i < d->npmus; i++)
 		if (d->pmus[i].p == p)
 			return &d->pmus[i];
+	int twin = twin_of(d, p);
 	d->pmus = xrealloc(d->pmus, sizeof(*d->pmus) * (size_t)(d->npmus + 1));
 	struct decoded_pmu *dp = &d->pmus[d->npmus++];
+	memset(dp, 0, sizeof(*dp));
 	dp->p = p;
-	dp->n = 0;
+	if (twin >= 0) {
+		dp->n = d->pmus[twin].n;
+		dp->a = xmalloc(sizeof(*dp->a) * (size_t)(dp->n ? dp->n : 1));
+		memcpy(dp->a, d->pmus[twin].a, sizeof(*dp->a) * (size_t)dp->n);
+		return dp;
+	}
 	dp->a = xcalloc((size_t)(p->naliases ? p->naliases : 1), sizeof(*dp->a));
 	for (int i = 0; i < p->naliases; i++) {
 		const struct pmu_alias *a = &p->aliases[i];
@@ -1122,9 +1165,8 @@ static const struct decoded_pmu *decoded(struct sim_decoder *d, const struct pmu
 	return dp;
 }
 
-const char *sim_decode_event(struct sim_decoder *d, const struct pmu *p, const struct event_attr *attr)
+static const char *decode_scan(const struct decoded_pmu *dp, const struct event_attr *attr)
 {
-	const struct decoded_pmu *dp = decoded(d, p);
 	const char *best = NULL;
 	int bestbits = -1;
 	for (int i = 0; i < dp->n; i++) {
@@ -1138,4 +1180,18 @@ const char *sim_decode_event(struct sim_decoder *d, const struct pmu *p, const s
 		}
 	}
 	return best;
+}
+
+const char *sim_decode_event(struct sim_decoder *d, const struct pmu *p, const struct event_attr *attr)
+{
+	struct decoded_pmu *dp = decoded(d, p);
+	for (int i = 0; i < dp->nrecent; i++)
+		if (!memcmp(dp->recent[i].config, attr->config, sizeof(attr->config)))
+			return dp->recent[i].name;
+	struct decoded_answer *r = &dp->recent[dp->next];
+	dp->next = (dp->next + 1) % DECODE_RECENT;
+	if (dp->nrecent < DECODE_RECENT)
+		dp->nrecent++;
+	memcpy(r->config, attr->config, sizeof(r->config));
+	return r->name = decode_scan(dp, attr);
 }
