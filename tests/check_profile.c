@@ -6,6 +6,7 @@
 
 #include "base/diag.h"
 #include "base/expr.h"
+#include "engine/catalog_subset.h"
 #include "engine/profile.h"
 #include "testutil.h"
 #include "base/util.h"
@@ -283,6 +284,42 @@ START_TEST(filter_values)
 }
 END_TEST
 
+/* A catalogue file cut to what a few metrics need: the header and groups whole, the metrics
+ * asked (by name or perf_name, any case), what their formulas and thresholds read by name,
+ * transitively; not a metric a description merely mentions. The cut still loads. */
+START_TEST(catalogue_subset_keeps_what_is_read)
+{
+	const char *text = "; head\n[profile]\nname = perf-t\n\n[group g]\npmu = cpu\nevents = a b c\n\n"
+			   "[metric m1]\nformula@g = a / b\ndescription = unlike m3\n\n"
+			   "[metric m2]\nformula@g = 100 * m1 + helper\nthreshold = m4 > 0.5\n\n"
+			   "[metric m3]\nformula@g = c\n\n"
+			   "[metric helper]\nformula@g = b\n\n"
+			   "[metric m4]\nformula@g = a\n\n"
+			   "[metric tma_x_y]\nperf_name = tma_x/y\nformula@g = c / a\n";
+	char *const want_m2[] = { "M2", NULL }, *const want_perf[] = { "tma_x/y", NULL },
+		    *const want_none[] = { "m9", NULL };
+	char *cut = catalogue_subset(text, want_m2);
+	ck_assert_ptr_nonnull(cut);
+	for (const char *const *kept = (const char *const[]){ "[profile]", "[group g]", "[metric m2]", "[metric m1]",
+								 "[metric helper]", "[metric m4]", NULL };
+	     *kept; kept++)
+		ck_assert_msg(strstr(cut, *kept), "%s left out:\n%s", *kept, cut);
+	ck_assert_msg(!strstr(cut, "[metric m3]") && !strstr(cut, "[metric tma_x_y]"), "too much kept:\n%s", cut);
+	char *path = write_profile(cut);
+	int nerr;
+	struct profile *p = profile_load_text(path, cut, &nerr);
+	ck_assert_msg(p && nerr == 0, "the cut does not load: %s", diag_count() ? diag_message(0, NULL) : "");
+	ck_assert_int_eq(p->nmetrics, 4);
+	profile_free(p);
+	free(path);
+	free(cut);
+	cut = catalogue_subset(text, want_perf);
+	ck_assert(cut && strstr(cut, "[metric tma_x_y]") && !strstr(cut, "[metric m1]"));
+	free(cut);
+	ck_assert_ptr_null(catalogue_subset(text, want_none));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("profile");
@@ -295,6 +332,7 @@ int main(void)
 	tcase_add_test(t, missing_file);
 	tcase_add_test(t, bundled_profiles_load);
 	tcase_add_test(t, filter_values);
+	tcase_add_test(t, catalogue_subset_keeps_what_is_read);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }

@@ -10,6 +10,7 @@
 #include "config.h"
 #include "pmutop-paths.h"
 #include "base/diag.h"
+#include "engine/catalog_subset.h"
 #include "engine/session.h"
 #include "base/sysfs.h"
 #include "base/util.h"
@@ -313,27 +314,27 @@ struct profile *catalog_perf_profile(const struct machine *m)
 	return found;
 }
 
-/* Whether the file at path has a [metric NAME] section for one of names. */
-static bool file_names_metric(const char *path, char *const *names)
+/* The catalogue file at path cut to what the named metrics need (catalog_subset.c), as
+ * a profile marked perf's; NULL where it defines none of them. */
+static struct profile *load_naming(const char *path, char *const *names)
 {
 	char *text = read_text_file(path, 64u << 20);
-	bool found = false;
-	for (char *const *n = names; text && *n && !found; n++) {
-		char *section = xasprintf("\n[metric %s]\n", *n);
-		found = strstr(text, section) != NULL;
-		free(section);
-	}
+	char *part = text ? catalogue_subset(text, names) : NULL;
+	int nerr;
+	struct profile *p = part ? profile_load_text(path, part, &nerr) : NULL;
+	if (p)
+		p->perf = true;
+	free(part);
 	free(text);
-	return found;
+	return p;
 }
 
 struct profile *catalog_perf_profile_naming(const struct machine *m, char *const *names)
 {
 	char *path;
 	struct profile *h = perf_header_for_model(m, &path), *found = NULL;
-	int nerr;
-	if (h && profile_matches(h, m) && file_names_metric(path, names) && (found = profile_load(path, &nerr)))
-		found->perf = true;
+	if (h && profile_matches(h, m))
+		found = load_naming(path, names);
 	profile_free(h);
 	free(path);
 	return found;

@@ -30,9 +30,10 @@ int catalog_select(struct profile **all, int n, const struct machine *m, struct 
  * from it, the installed directory. The profile for m's CPU model (the first whose
  * [profile] when/unless names it, as perf's mapfile.csv picks one), whole; NULL if none. */
 struct profile *catalog_perf_profile(const struct machine *m);
-/* The same, only where the file defines one of the metrics named (NULL-terminated): its
- * text searched before it is compiled (hand metrics that are perf's, metric_delegate.h:
- * most machines' catalogue file has none of them, and compiling one costs milliseconds). */
+/* The same, only where the file defines one of the metrics named (NULL-terminated), and
+ * only those and what they read (hand metrics that are perf's, metric_delegate.h: most
+ * machines' catalogue file has none of them, and compiling a whole one costs
+ * milliseconds): a profile of a few metrics, its groups whole. */
 struct profile *catalog_perf_profile_naming(const struct machine *m, char *const *names);
 /* Why the catalogue file for m's CPU model cannot count here (its PMUs are missing: a VM
  * without a core PMU), malloc'd; NULL where it can or there is none. */
