@@ -127,6 +127,15 @@ if [ -f "$TOP_BUILDDIR/catalogue/arm-neoverse-n2-v2.ini" ] && [ -d "$arm/arm/neo
     [ "${n:-0}" -ge 1000 ] && ok || fail "the Arm core figures were not compared: $(cat arm.out)"
     "$PMUTOP" list metrics -v --demo > arm-list.txt
     expect_grep "list metrics -v: Arm's IPC is perf's" "here: perf's ipc (perf-arm-neoverse-n2-v2)" arm-list.txt
+    # the TopDown pane's Neoverse figures are perf's retiring, bad_speculation, ... on perf's
+    # events and groups: the hand group (arm_v2) opens nothing of its own
+    expect_grep "list metrics -v: the Neoverse TopDown is perf's" "here: perf's retiring (perf-arm-neoverse-n2-v2)" arm-list.txt
+    expect_grep "list metrics -v: ... frontend bound too" "here: perf's frontend_bound (perf-arm-neoverse-n2-v2)" arm-list.txt
+    "$PMUTOP" --demo --dry-run > td-dry.txt
+    expect_eq "the TopDown pane's hand group opens no counter" "$(awk -F'\t' '$2 ~ /^arm/ { n++ } END { print n + 0 }' td-dry.txt)" 0
+    expect_eq "perf's group for the Neoverse TopDown: its weak group of mispredicts, cycles, ops and stall slots (0x10 0x11 0x3a 0x3b 0x3f), as perf groups bad_speculation" \
+        "$(awk -F'\t' '$1 == "cpu0" && ($8 == "leader" || $8 == "member") { print $5 }' td-dry.txt | sort | tr '\n' ' ')" \
+        "config=0x10 config=0x11 config=0x3a config=0x3b config=0x3f "
     "$PMUTOP" --demo -p core --dry-run > arm-dry.txt
     expect_eq "perf's events, not the hand group's, counted (the hand group keeps the clock's cycles)" \
         "$(awk -F'\t' '$1 == "cpu0" && $2 == "arm" { print $3 }' arm-dry.txt)" "armv8_pmuv3_0/cpu_cycles/"

@@ -240,7 +240,7 @@ static int list_metrics(const struct machine *m, bool all)
 	int nc = n > 0 && list_nprofiles ? (chosen = cand, n) : n > 0 ? catalog_select(cand, n, m, &chosen) : 0;
 	if (!list_nprofiles) /* and perf's catalogue for this CPU (what -M chooses from) */
 		nc = catalog_add_perf(m, &chosen, nc);
-	metrics_delegate(chosen, nc, true); /* the hand metrics that are perf's here (perf =) */
+	metrics_delegate(chosen, nc, m, true); /* the hand metrics that are perf's here (perf =) */
 	struct profile **every;
 	int ne = all ? catalog_load_all(&every) : 0;
 	widen_columns(chosen, nc);

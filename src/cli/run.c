@@ -483,7 +483,7 @@ static void delegate_to_perf(struct run *r)
 		r->profiles = xrealloc(r->profiles, sizeof(*r->profiles) * (size_t)(r->nprofiles + 1));
 		r->profiles[r->nprofiles++] = cat;
 	}
-	if (!metrics_delegate(r->profiles, r->nprofiles, true) && cat) {
+	if (!metrics_delegate(r->profiles, r->nprofiles, r->m, true) && cat) {
 		profile_free(cat);
 		r->nprofiles--;
 	}
@@ -559,7 +559,7 @@ static int run_machine(struct run *r)
 	}
 	free(shown);
 	if (!status && r->rp)
-		metrics_delegate(r->profiles, r->nprofiles, false); /* as recorded */
+		metrics_delegate(r->profiles, r->nprofiles, r->m, false); /* as recorded */
 	else if (!status)
 		delegate_to_perf(r);
 	return status;

@@ -20,28 +20,49 @@ static bool chosen(const struct profile *p, const struct prof_metric *m)
 	return !p->selecting || m->selected;
 }
 
-/* Whether a PMU of m matches the group of metric m's first form (one of its patterns). */
-static bool on_machine(const struct profile *p, const struct prof_metric *pm, const struct machine *m)
+/* Which of a profile's groups bind on this machine, asked once each (per group: 0 not yet
+ * asked, 1 binds, -1 not): a metric's forms are tried against every PMU. */
+struct groups_here {
+	const struct machine *m;
+	signed char *v;
+};
+
+static bool group_here(const struct profile *p, int g, struct groups_here *h)
 {
-	if (pm->forms[0].group < 0)
-		return false;
-	for (int i = 0; i < m->npmus; i++) {
-		char caps[8][2][64];
-		int ncaps = 0;
-		if (group_pattern_match(&p->groups[pm->forms[0].group], m->pmus[i].name, caps, &ncaps))
-			return true;
-	}
-	return false;
+	for (int i = 0; !h->v[g] && i < h->m->npmus; i++)
+		if (group_binds_to(&p->groups[g], &h->m->pmus[i]))
+			h->v[g] = 1;
+	if (!h->v[g])
+		h->v[g] = -1;
+	return h->v[g] > 0;
+}
+
+/* The group of metric pm's form that binds to a PMU of the machine (TopDown's arm_v2 on a
+ * Neoverse V2, perfmetrics on a Sapphire Rapids), or -1: perf's metric is asked for only
+ * where the hand metric counts, so an AMD core's cpu PMU loads no catalogue for a pane it
+ * lacks. */
+static int bound_group(const struct profile *p, const struct prof_metric *pm, struct groups_here *h)
+{
+	for (int f = 0; f < pm->nforms; f++)
+		if (pm->forms[f].group >= 0 && group_here(p, pm->forms[f].group, h))
+			return pm->forms[f].group;
+	return -1;
+}
+
+static struct groups_here groups_here_new(const struct profile *p, const struct machine *m)
+{
+	return (struct groups_here){ m, xcalloc((size_t)(p->ngroups ? p->ngroups : 1), 1) };
 }
 
 char **metrics_perf_names(struct profile *const *ps, int n, const struct machine *m)
 {
 	char **names = NULL;
 	int k = 0;
-	for (int pi = 0; pi < n; pi++)
+	for (int pi = 0; pi < n; pi++) {
+		struct groups_here here = groups_here_new(ps[pi], m);
 		for (int mi = 0; !ps[pi]->perf && mi < ps[pi]->nmetrics; mi++) {
 			const struct prof_metric *pm = &ps[pi]->metrics[mi];
-			if (!pm->perf || !chosen(ps[pi], pm) || !on_machine(ps[pi], pm, m))
+			if (!pm->perf || !chosen(ps[pi], pm) || bound_group(ps[pi], pm, &here) < 0)
 				continue;
 			for (char **w = pm->perf; *w; w++) {
 				names = xrealloc(names, sizeof(char *) * (size_t)(k + 2));
@@ -49,15 +70,16 @@ char **metrics_perf_names(struct profile *const *ps, int n, const struct machine
 				names[k] = NULL;
 			}
 		}
+		free(here.v);
+	}
 	return names;
 }
 
 /* Do perf's metric's forms live on groups summed as the hand metric's group is (cpuN,
  * socketN, all: no hybrid's -pcores)? Then every value of the hand row has perf's. */
-static bool same_instances(const struct profile *cat, const struct prof_metric *cm, const struct profile *p,
-			   const struct prof_metric *m)
+static bool same_instances(const struct profile *cat, const struct prof_metric *cm, const struct profile *p, int hand_group)
 {
-	const struct prof_group *hg = m->forms[0].group >= 0 ? &p->groups[m->forms[0].group] : NULL;
+	const struct prof_group *hg = hand_group >= 0 ? &p->groups[hand_group] : NULL;
 	if (hg && hg->nfilters) /* its filters would change the hand values, not perf's */
 		return false;
 	for (int k = 0; hg && k < cm->nforms; k++) {
@@ -88,13 +110,15 @@ static bool same_unit(const struct profile *p, const struct prof_metric *m, cons
 	return false;
 }
 
-static int perf_metric(const struct profile *cat, const struct profile *p, const struct prof_metric *m)
+static int perf_metric(const struct profile *cat, const struct profile *p, const struct prof_metric *m,
+		       struct groups_here *here)
 {
+	int hand_group = bound_group(p, m, here);
 	for (char **w = m->perf; *w; w++)
 		for (int mi = 0; mi < cat->nmetrics; mi++) {
 			const struct prof_metric *cm = &cat->metrics[mi];
 			if ((!strcmp(cm->name, *w) || (cm->perf_name && !strcmp(cm->perf_name, *w))) &&
-			    same_instances(cat, cm, p, m))
+			    same_instances(cat, cm, p, hand_group))
 				return same_unit(p, m, cm) ? mi : -1;
 		}
 	return -1;
@@ -122,7 +146,7 @@ static void count_the_rest(struct profile *p)
 	metrics_want_events(p);
 }
 
-int metrics_delegate(struct profile **ps, int n, bool choose)
+int metrics_delegate(struct profile **ps, int n, const struct machine *mach, bool choose)
 {
 	struct profile *cat = NULL;
 	for (int pi = 0; pi < n && !cat; pi++)
@@ -132,12 +156,13 @@ int metrics_delegate(struct profile **ps, int n, bool choose)
 	int count = 0;
 	for (int pi = 0; pi < n; pi++) {
 		struct profile *p = ps[pi];
+		struct groups_here groups = groups_here_new(p, mach);
 		int here = 0;
 		for (int mi = 0; !p->perf && mi < p->nmetrics; mi++) {
 			struct prof_metric *m = &p->metrics[mi];
 			if (!m->perf || !chosen(p, m) || read_by_name(p, mi))
 				continue;
-			int cm = perf_metric(cat, p, m);
+			int cm = perf_metric(cat, p, m, &groups);
 			if (cm < 0 || (!choose && cat->selecting && !cat->metrics[cm].selected))
 				continue;
 			if (choose && cat->selecting)
@@ -146,6 +171,7 @@ int metrics_delegate(struct profile **ps, int n, bool choose)
 			m->perf_metric = cm;
 			here++;
 		}
+		free(groups.v);
 		if (here)
 			count_the_rest(p);
 		count += here;

@@ -21,6 +21,6 @@ char **metrics_perf_names(struct profile *const *ps, int n, const struct machine
  * reads) is chosen quietly where nothing chose it; else only a metric chosen already is
  * taken (a replay binds what was recorded). Profiles with such metrics then count only
  * what their other metrics read. Returns how many metrics were delegated. */
-int metrics_delegate(struct profile **ps, int n, bool choose);
+int metrics_delegate(struct profile **ps, int n, const struct machine *m, bool choose);
 
 #endif
