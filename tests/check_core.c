@@ -1,4 +1,5 @@
 /* check_core.c - CPU lists, format fields, discovery, encoding, formulae. */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -117,6 +118,43 @@ START_TEST(format_g10_is_printf)
 	char small[4];
 	ck_assert_int_eq(format_g10(small, sizeof(small), 123456.0), 6); /* cut, as snprintf */
 	ck_assert_str_eq(small, "123");
+}
+END_TEST
+
+/* Every sysfs path is the root joined to a relative one: one slash between, whatever
+ * either side brings */
+START_TEST(path_join_puts_one_slash)
+{
+	static const char *const cases[][3] = { { "/", "/sys/bus", "/sys/bus" }, { "/", "sys", "/sys" },
+						{ "/tmp/r/", "sys", "/tmp/r/sys" }, { "/tmp/r//", "//sys", "/tmp/r/sys" },
+						{ "r", "a/b", "r/a/b" }, { "", "a", "/a" }, { "/", "", "/" } };
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = path_join(cases[i][0], cases[i][1]);
+		ck_assert_msg(!strcmp(got, cases[i][2]), "'%s' + '%s': '%s', not '%s'", cases[i][0], cases[i][1], got,
+			      cases[i][2]);
+		free(got);
+	}
+}
+END_TEST
+
+/* format_int writes what snprintf's "%lld" writes, and returns what it returns, cut or not */
+START_TEST(format_int_is_printf)
+{
+	static const long long fixed[] = { 0, 1, -1, 9, 10, -10, 143, 2147483647, -2147483648LL, LLONG_MAX, LLONG_MIN };
+	uint64_t x = 0x2545f4914f6cdd1dull;
+	for (int i = 0; i < 2000 + (int)(sizeof(fixed) / sizeof(fixed[0])); i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		long long v = i < (int)(sizeof(fixed) / sizeof(fixed[0])) ? fixed[i] : (long long)(x >> (x % 64));
+		char want[32], got[32];
+		for (size_t len = 0; len <= sizeof(want); len += len < 4 ? 1 : 28) { /* 0, 1, 2, 3, 4, 32: cut and whole */
+			memset(want, 'x', sizeof(want));
+			memset(got, 'x', sizeof(got));
+			int nw = snprintf(want, len, "%lld", v), ng = format_int(got, len, v);
+			if (nw != ng || memcmp(want, got, sizeof(want)))
+				ck_abort_msg("%lld in %zu bytes: printf '%.*s' (%d), format_int '%.*s' (%d)", v, len, (int)len, want,
+					     nw, (int)len, got, ng);
+		}
+	}
 }
 END_TEST
 
@@ -1193,6 +1231,8 @@ int main(void)
 	TCase *numbers = tcase_create("numbers");
 	tcase_set_timeout(numbers, 120);
 	tcase_add_test(numbers, format_g10_is_printf);
+	tcase_add_test(numbers, format_int_is_printf);
+	tcase_add_test(numbers, path_join_puts_one_slash);
 	tcase_add_test(numbers, textbuf_is_printf);
 	tcase_add_test(numbers, utc_ms_is_strftime);
 	suite_add_tcase(s, numbers);

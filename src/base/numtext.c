@@ -157,3 +157,20 @@ int format_utc_ms(char *buf, size_t len, uint64_t ns)
 	}
 	return 24;
 }
+
+int format_int(char *buf, size_t len, long long v)
+{
+	char digits[24];
+	int n = 0;
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+	do
+		digits[n++] = (char)('0' + u % 10);
+	while ((u /= 10));
+	if (v < 0)
+		digits[n++] = '-';
+	for (int i = 0; i < n && (size_t)i + 1 < len; i++)
+		buf[i] = digits[n - 1 - i];
+	if (len)
+		buf[(size_t)n < len ? (size_t)n : len - 1] = '\0';
+	return n;
+}

@@ -9,6 +9,9 @@
 
 /* Exactly what snprintf(buf, len, "%.10g", v) writes in the C locale, and its return. */
 int format_g10(char *buf, size_t len, double v);
+/* Exactly what snprintf(buf, len, "%lld", v) writes, and its return: binding names each
+ * CPU's instance and capture by number, hundreds of them at start-up. */
+int format_int(char *buf, size_t len, long long v);
 /* ISO 8601 UTC to the millisecond, "2026-11-26T03:03:32.702Z", for ns since the epoch,
  * as gmtime_r and strftime give it; the length, as snprintf returns */
 int format_utc_ms(char *buf, size_t len, uint64_t ns);

@@ -25,6 +25,7 @@
 
 #include "base/diag.h"
 #include "base/expr.h"
+#include "base/numtext.h"
 #include "base/util.h"
 #include "engine/counter_share.h"
 #include "machine/cpuid.h"
@@ -171,7 +172,7 @@ static char *expand(const struct template_ctx *c, const char *tmpl)
 			if (!val && n > 1 && p[1] == '@')
 				val = template_attr(c, p + 2, n - 1);
 			if (!val && n == 3 && !strncmp(p + 1, "cpu", 3) && c->cpu >= 0) {
-				snprintf(num, sizeof(num), "%d", c->cpu);
+				format_int(num, sizeof(num), c->cpu);
 				val = num;
 			}
 			if (val)
@@ -607,8 +608,8 @@ static int add_socket_capture(char caps[][2][64], int ncaps, int socket)
 {
 	if (capture_int(caps, ncaps, "socket") >= 0 || ncaps >= MAX_CAPS || socket < 0)
 		return ncaps;
-	snprintf(caps[ncaps][0], sizeof(caps[ncaps][0]), "socket");
-	snprintf(caps[ncaps][1], sizeof(caps[ncaps][1]), "%d", socket);
+	memcpy(caps[ncaps][0], "socket", sizeof("socket"));
+	format_int(caps[ncaps][1], sizeof(caps[ncaps][1]), socket);
 	return ncaps + 1;
 }
 
@@ -629,7 +630,7 @@ static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof,
 		 * per-CPU instances are per socket, and {socket} in a template is the CPU's */
 		ncaps = add_socket_capture(caps, ncaps, inst->socket);
 		inst->name = expand_template(s->machine, g->instance ? g->instance : "cpu{cpu}", caps, ncaps, cpu, p);
-		snprintf(num, sizeof(num), "%d", cpu);
+		format_int(num, sizeof(num), cpu);
 		instance_add_label(inst, "cpu", num);
 	} else {
 		cpulist_copy(&inst->cpus, &p->cpus);
@@ -647,7 +648,7 @@ static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof,
 	}
 	if (inst->socket >= 0) {
 		char num[16];
-		snprintf(num, sizeof(num), "%d", inst->socket);
+		format_int(num, sizeof(num), inst->socket);
 		instance_add_label(inst, "socket", num);
 	}
 	if (p->sensor) { /* a sensor is known by its chip and label, as sensors(1) shows them */
@@ -731,7 +732,7 @@ static void bind_root_ports(struct session *s, int *cap, int parent)
 		for (int i = 0; i < nl && i < 16; i++)
 			instance_add_label(inst, labels[i].key, labels[i].value);
 		char num[16];
-		snprintf(num, sizeof(num), "%d", rp);
+		format_int(num, sizeof(num), rp);
 		instance_add_label(inst, "rp", num);
 		inst->display = xasprintf("RP%d", rp);
 		inst->wanted = xmalloc(sizeof(bool) * (size_t)g->nevents);
@@ -767,7 +768,7 @@ static void add_aggregate(struct session *s, int *cap, struct profile *prof, con
 	inst->socket = socket;
 	if (socket >= 0) {
 		char num[16];
-		snprintf(num, sizeof(num), "%d", socket);
+		format_int(num, sizeof(num), socket);
 		instance_add_label(inst, "socket", num);
 	}
 	inst->members = xmalloc(sizeof(int) * (size_t)n);

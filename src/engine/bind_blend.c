@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/numtext.h"
 #include "base/util.h"
 #include "engine/instance.h"
 #include "engine/state.h"
@@ -68,7 +69,7 @@ static void add_blend(struct session *s, int *cap, const char *base, const int *
 	b->socket = first.socket;
 	if (b->socket >= 0) {
 		char num[16];
-		snprintf(num, sizeof(num), "%d", b->socket);
+		format_int(num, sizeof(num), b->socket);
 		instance_add_label(b, "socket", num);
 	}
 	b->parts = xmalloc(sizeof(int) * (size_t)nparts);
