@@ -231,7 +231,9 @@ static void add_pane(struct tui *t, int pi, const char *key, const char *title, 
 	p->style = !strcmp(style, "bars") ? STYLE_BARS : !strcmp(style, "table") ? STYLE_TABLE
 		   : !strcmp(style, "stacked") ? STYLE_STACKED : !strcmp(style, "tree") ? STYLE_TREE : STYLE_VALUES;
 	p->nmetrics = nm;
-	int nm1 = nm ? nm : 1, cap = s->ninstances ? s->ninstances : 1;
+	int nm1 = nm ? nm : 1, cap = 1; /* its rows are its profile's instances: not every one */
+	for (int i = 0; i < s->ninstances; i++)
+		cap += s->iinfo[i].profile == prof;
 	p->metrics = xmalloc(sizeof(*p->metrics) * (size_t)nm1);
 	p->metric_index = xmalloc(sizeof(int) * (size_t)nm1);
 	for (int i = 0; i < nm; i++) {
