@@ -1,11 +1,13 @@
 /* check_profile.c - the profile loader: good files, every kind of bad file, the bundled
  * profiles. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/diag.h"
 #include "base/expr.h"
+#include "base/textbuf.h"
 #include "engine/catalog_subset.h"
 #include "engine/profile.h"
 #include "testutil.h"
@@ -284,6 +286,12 @@ START_TEST(filter_values)
 }
 END_TEST
 
+static void *cut_chain(void *text)
+{
+	char *const first[] = { "m0", NULL };
+	return catalogue_subset(text, first);
+}
+
 /* A catalogue file cut to what a few metrics need: the header and groups whole, the metrics
  * asked (by name or perf_name, any case), what their formulas and thresholds read by name,
  * transitively; not a metric a description merely mentions. The cut still loads. */
@@ -317,6 +325,22 @@ START_TEST(catalogue_subset_keeps_what_is_read)
 	ck_assert(cut && strstr(cut, "[metric tma_x_y]") && !strstr(cut, "[metric m1]"));
 	free(cut);
 	ck_assert_ptr_null(catalogue_subset(text, want_none));
+	/* a chain of 100 000 metrics each reading the next: all kept, on a thread's small
+	 * stack (a recursion a metric deep needs megabytes of it) */
+	struct textbuf chain = { 0 };
+	textbuf_put(&chain, "[profile]\nname = perf-c\n");
+	for (int i = 0; i < 100000; i++)
+		textbuf_printf(&chain, "[metric m%d]\nformula@g = m%d + 1\n", i, i + 1);
+	pthread_attr_t small;
+	pthread_t th;
+	pthread_attr_init(&small);
+	pthread_attr_setstacksize(&small, 256 << 10);
+	ck_assert_int_eq(pthread_create(&th, &small, cut_chain, chain.data), 0);
+	ck_assert_int_eq(pthread_join(th, (void **)&cut), 0);
+	ck_assert(cut && strlen(cut) == chain.len);
+	free(cut);
+	pthread_attr_destroy(&small);
+	textbuf_free(&chain);
 }
 END_TEST
 

@@ -94,12 +94,20 @@ static int find_metric(struct spans *s, const char *name)
 	return i >= 0 ? i : name_index_find(&s->by_perf_name, name);
 }
 
-/* Keeps metric i and, through its expressions' words, every metric it names. */
-static void keep(struct spans *s, int i)
+/* Pushes metric i to keep, once. */
+static void want(struct spans *s, int i, int **todo, int *n, int *cap)
 {
 	if (i < 0 || s->v[i].kept)
 		return;
 	s->v[i].kept = true;
+	grow_array(todo, cap, *n + 1, sizeof(int));
+	(*todo)[(*n)++] = i;
+}
+
+/* Each metric named in metric i's expressions (not its prose: a description that
+ * mentions a metric does not read it). */
+static void want_what_it_reads(struct spans *s, int i, int **todo, int *n, int *cap)
+{
 	const char *p = line_end(s->v[i].begin, s->v[i].end);
 	while (p < s->v[i].end) {
 		const char *e = line_end(p, s->v[i].end);
@@ -113,12 +121,23 @@ static void keep(struct spans *s, int i)
 				w++;
 			if (w > b) {
 				char *word = xstrndup(b, (size_t)(w - b));
-				keep(s, find_metric(s, word));
+				want(s, find_metric(s, word), todo, n, cap);
 				free(word);
 			}
 		}
 		p = e;
 	}
+}
+
+/* Keeps metric i and every metric it reads, transitively (a list, not recursion: a
+ * hostile file's chain of references is as long as the file allows). */
+static void keep(struct spans *s, int i)
+{
+	int *todo = NULL, n = 0, cap = 0;
+	want(s, i, &todo, &n, &cap);
+	while (n > 0)
+		want_what_it_reads(s, todo[--n], &todo, &n, &cap);
+	free(todo);
 }
 
 char *catalogue_subset(const char *text, char *const *names)
