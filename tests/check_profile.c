@@ -286,6 +286,14 @@ START_TEST(filter_values)
 }
 END_TEST
 
+static int line_of(const char *text, const char *what)
+{
+	int line = 1;
+	for (const char *c = text; c < strstr(text, what); c++)
+		line += *c == '\n';
+	return line;
+}
+
 static void *cut_chain(void *text)
 {
 	char *const first[] = { "m0", NULL };
@@ -313,6 +321,7 @@ START_TEST(catalogue_subset_keeps_what_is_read)
 	     *kept; kept++)
 		ck_assert_msg(strstr(cut, *kept), "%s left out:\n%s", *kept, cut);
 	ck_assert_msg(!strstr(cut, "[metric m3]") && !strstr(cut, "[metric tma_x_y]"), "too much kept:\n%s", cut);
+	ck_assert_int_eq(line_of(cut, "[metric helper]"), line_of(text, "[metric helper]")); /* messages name the file's line */
 	char *path = write_profile(cut);
 	int nerr;
 	struct profile *p = profile_load_text(path, cut, &nerr);

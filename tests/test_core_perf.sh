@@ -136,6 +136,16 @@ if [ -f "$TOP_BUILDDIR/catalogue/arm-neoverse-n2-v2.ini" ] && [ -d "$arm/arm/neo
     expect_eq "perf's group for the Neoverse TopDown: its weak group of mispredicts, cycles, ops and stall slots (0x10 0x11 0x3a 0x3b 0x3f), as perf groups bad_speculation" \
         "$(awk -F'\t' '$1 == "cpu0" && ($8 == "leader" || $8 == "member") { print $5 }' td-dry.txt | sort | tr '\n' ' ')" \
         "config=0x10 config=0x11 config=0x3a config=0x3b config=0x3f "
+    # a broken catalogue file (PMUTOP_CATALOGUE_PATH) is named at its own line and column,
+    # though only the metrics asked of it are read; the pane keeps its own formulae
+    mkdir -p badcat
+    sed 's/^\(formula@core_other = (100\*((OP_RETIRED\/OP_SPEC)\)/\1))))/' \
+        "$TOP_BUILDDIR/catalogue/arm-neoverse-n2-v2.ini" > badcat/arm-neoverse-n2-v2.ini
+    line=$(grep -n '^formula@core_other = (100\*((OP_RETIRED/OP_SPEC)))))' badcat/arm-neoverse-n2-v2.ini | cut -d: -f1)
+    PMUTOP_CATALOGUE_PATH="$PWD/badcat" "$PMUTOP" --demo -b -n 1 --fake-clock --format csv > badcat.csv 2> badcat.err
+    expect_eq "a broken catalogue file: not fatal" $? 0
+    expect_grep "a broken catalogue file: its line and column" "badcat/arm-neoverse-n2-v2.ini:${line:-?}:50: unexpected ')'" badcat.err
+    grep -q ',topdown\.retiring,socket0,[0-9]' badcat.csv && ok || fail "no TopDown without perf's: $(head -c 300 badcat.err)"
     "$PMUTOP" --demo -p core --dry-run > arm-dry.txt
     expect_eq "perf's events, not the hand group's, counted (the hand group keeps the clock's cycles)" \
         "$(awk -F'\t' '$1 == "cpu0" && $2 == "arm" { print $3 }' arm-dry.txt)" "armv8_pmuv3_0/cpu_cycles/"

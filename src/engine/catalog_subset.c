@@ -1,5 +1,6 @@
 /* catalog_subset.c - the part of a catalogue file a few metrics need: its header and
- * groups, the metrics asked and every metric their expressions name. A hand pane that
+ * groups, the metrics asked and every metric their expressions name, on the file's own
+ * lines (the rest left blank). A hand pane that
  * shows four of perf's metrics (TopDown on a Neoverse) then parses four sections of
  * forty-five, not the whole file: start-up is what a user waits for. */
 #include "engine/catalog_subset.h"
@@ -156,6 +157,9 @@ char *catalogue_subset(const char *text, char *const *names)
 		textbuf_putn(&out, from, (size_t)(s.v[i].begin - from));
 		if (s.v[i].kept)
 			textbuf_putn(&out, s.v[i].begin, (size_t)(s.v[i].end - s.v[i].begin));
+		else /* its lines left blank: a message about the cut names the file's line */
+			for (const char *c = s.v[i].begin; (c = memchr(c, '\n', (size_t)(s.v[i].end - c))); c++)
+				textbuf_putc(&out, '\n');
 		from = s.v[i].end;
 	}
 	if (any)

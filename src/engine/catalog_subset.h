@@ -4,7 +4,8 @@
 
 /* text (a catalogue profile) without the [metric] sections that neither names (a
  * NULL-terminated list, matched as perf matches metric names: the section's name or its
- * perf_name, any case) nor what those name in their expressions, transitively; malloc'd.
+ * perf_name, any case) nor what those name in their expressions, transitively, their
+ * lines left blank so that each kept line keeps its number; malloc'd.
  * NULL when text defines none of names. */
 char *catalogue_subset(const char *text, char *const *names);
 
