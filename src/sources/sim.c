@@ -30,6 +30,8 @@ struct sim_source {
 	uint64_t seed;
 	uint64_t start_ns;
 	bool started;
+	const struct pmu *last_pmu; /* the last PMU opened and its model section: each CPU's */
+	const struct sim_section *last_sec; /* instance of a core group asks for the same one */
 };
 
 /* Per counter only what differs between an instance's counters (a demo has a thousand:
@@ -253,7 +255,11 @@ static int sim_open(struct source *src, struct instance *inst)
 		ss->start_ns = src->now_ns;
 		ss->started = true;
 	}
-	const struct sim_section *sec = sim_model_section(ss->model, inst->pmu->name); /* one PMU */
+	if (ss->last_pmu != inst->pmu) {
+		ss->last_sec = sim_model_section(ss->model, inst->pmu->name); /* one PMU */
+		ss->last_pmu = inst->pmu;
+	}
+	const struct sim_section *sec = ss->last_sec;
 	struct sim_instance *si = sim_instance_new(ss, src->machine, inst, sec);
 	si->jitter = sim_model_jitter(ss->model, sec);
 	si->running = sim_running_fraction(sec);
