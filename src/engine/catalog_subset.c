@@ -24,7 +24,7 @@ struct metric_span {
 
 struct spans {
 	struct metric_span *v;
-	int n;
+	int n, cap;
 	struct name_index by_name, by_perf_name;
 };
 
@@ -78,7 +78,7 @@ static void find_spans(const char *text, struct spans *s)
 			const char *close = memchr(line, ']', (size_t)(line_end(line, end) - line));
 			if (!close)
 				continue;
-			s->v = xrealloc(s->v, sizeof(*s->v) * (size_t)(s->n + 1));
+			grow_array(&s->v, &s->cap, s->n + 1, sizeof(*s->v));
 			cur = &s->v[s->n++];
 			*cur = (struct metric_span){ xstrndup(line + 8, (size_t)(close - line - 8)), NULL, line, end, false };
 		} else if (cur && !cur->perf_name) {
