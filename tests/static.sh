@@ -24,6 +24,16 @@ run_in() {
         exec chroot "$r" "$@"' sh "$r" "$@"
 }
 
+# spawn_in ROOT CMD... &: the same in the background, the subshell replaced by it (exec
+# all the way down), so that $! is the command itself and the cleanup ends it by PID:
+# a subshell's PID would be killed and leave the command running
+spawn_in() {
+    r=$1; shift
+    exec unshare -m --propagation private sh -c 'r=$1; shift
+        for d in proc sys dev; do mount --rbind "/$d" "$r/$d"; done
+        exec chroot "$r" "$@"' sh "$r" "$@"
+}
+
 amd64() { # TARBALL
     root=$scratch/root
     mkdir -p "$root/proc" "$root/sys" "$root/dev" "$root/tmp" "$root/opt"
@@ -52,13 +62,17 @@ amd64() { # TARBALL
     expect_grep "amd64: replay" ",ucf.slc_read_bw,socket0," "$scratch/replay.csv"
     # the exporter (libmicrohttpd linked in, no TLS), scraped from outside the root
     port=$((20000 + $$ % 20000))
-    run_in "$root" "$bin" serve --demo --listen "127.0.0.1:$port" > "$scratch/serve" 2>&1 &
-    started="$started $!"
+    spawn_in "$root" "$bin" serve --demo --listen "127.0.0.1:$port" > "$scratch/serve" 2>&1 &
+    serve_pid=$!
+    started="$started $serve_pid"
     i=0
     while [ $i -lt 50 ] && ! curl -sf "http://127.0.0.1:$port/metrics" > "$scratch/metrics" 2> /dev/null; do
         sleep 0.2; i=$((i + 1))
     done
     expect_grep "amd64: serve's /metrics" "^pmutop_" "$scratch/metrics"
+    kill "$serve_pid" 2> /dev/null && wait "$serve_pid" 2> /dev/null
+    started=""
+    pgrep -f "serve --demo --listen 127.0.0.1:$port" > /dev/null && fail "amd64: serve outlived its kill by PID" || ok
     # the monitor in a terminal whose description only the tarball has
     if command -v tmux > /dev/null; then
         sock=pmutop-static-$$
