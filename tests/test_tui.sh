@@ -73,6 +73,10 @@ see "start: UCF pane" "UCF bandwidth"
 see "start: per-socket columns" "socket0 .*socket1"
 see "start: PCIe table" "S1 RC5 (000e:00)"
 see "start: a bandwidth value" "SLC read .*GB/s"
+# the header counts what opens counters: --dry-run's (instance, group) pairs, not the
+# TopDown rows whose values are perf's (perf's instances count those)
+n=$("$PMUTOP" --demo --dry-run 2> /dev/null | awk -F'\t' 'NF > 3 { print $1 "\t" $2 }' | sort -u | wc -l)
+see "start: the header's counter groups are --dry-run's" " $n counter groups"
 
 keys h
 see "help opens" "pmutop help"
@@ -197,8 +201,14 @@ see "40x10" "terminal too small"
 T resize-window -t 0 -x 120 -y 40
 see "back to 120x40" "PCIe root complexes"
 # a sparkline keeps its width before it has history (a faint baseline, not blanks)
-screen
-w1=$(grep -m1 "^ SLC read" "$scratch/screen.txt" | grep -o "[·▁▂▃▄▅▆▇█]*\$" | wc -m)
+# (polled like see: the capture may come between the resize and its redraw)
+i=0
+while :; do
+    screen
+    w1=$(grep -m1 "^ SLC read" "$scratch/screen.txt" | grep -o "[·▁▂▃▄▅▆▇█]*\$" | wc -m)
+    [ "$w1" -ge 10 ] || [ $i -ge 60 ] && break
+    sleep 0.1; i=$((i + 1))
+done
 [ "$w1" -ge 10 ] && ok || fail "sparkline column narrower than its width: $w1"
 # at 60 columns the key bar keeps help and quit, and says there is more below
 T resize-window -t 0 -x 60 -y 24

@@ -133,8 +133,9 @@ static void draw_header(struct tui *t)
 	int groups = 0, failed = 0, absent = 0;
 	for (int i = 0; i < t->f->ninstances; i++) {
 		const struct frame_instance *fi = &t->f->inst[i];
-		if (t->f->iinfo[i].nmembers || t->f->iinfo[i].nparts)
-			continue; /* sums and blends count nothing of their own */
+		if (t->f->iinfo[i].nmembers || t->f->iinfo[i].nparts || (!t->f->iinfo[i].ncounters && !fi->error))
+			continue; /* sums and blends count nothing of their own, nor rows whose
+				   * values are perf's (metric_delegate.h): perf's instances count */
 		groups++;
 		/* what this machine's PMU lacks is not a failure: said under e, never in red */
 		failed += fi->error && !fi->absent;
