@@ -96,6 +96,14 @@ for demo in $("$PMUTOP" list machines | awk '{ print $1 }'); do
     expect_eq "--demo=$demo: series names" "$bad" ""
 done
 expect_grep "energy counters in joules" '^pmutop_power_energy_pkg_joules_total' names-spr.txt
+# the TopDown pane's rows whose values are perf's (Neoverse, Sapphire Rapids) count
+# where perf's instances count: a row showing a value is not 'not counting'
+for dg in tegra410:arm_v2 spr:perfmetrics; do
+    d=${dg%%:*} g=${dg#*:}
+    grep "^pmutop_instance_counting{.*group=\"$g\"}" "expo-$d.txt" > "counting-$g.txt"
+    expect_eq "--demo=$d: TopDown's $g rows counting" "$(awk '{ print $2 }' "counting-$g.txt" | sort -u | tr '\n' ' ')" "1 "
+    grep -q '^pmutop_topdown_retiring_ratio{.*name="all"} [0-9]' "expo-$d.txt" && ok || fail "--demo=$d: no retiring value"
+done
 # perf's TopDown tree (--demo spr counts levels 1-3): each node's series carries its path
 expect_grep "a TopDown node's path as a label" \
     '^pmutop_tma_dram_bound_ratio{.*node="tma_backend_bound/tma_memory_bound/tma_dram_bound"' expo-spr.txt

@@ -446,6 +446,7 @@ const struct frame *session_sample(struct session *s, uint64_t now_ns)
 		struct frame_instance *fi = &fis[s->vinfo[k].instance]; /* counted in turn where perf's are */
 		if (fvs[k].state == VS_OK && fvs[k].coverage < fi->coverage)
 			fi->coverage = fvs[k].coverage;
+		fi->counting |= fis[s->vinfo[s->vinfo[k].perf_slot - 1].instance].counting; /* and counting */
 	}
 	if (s->meters)
 		s->meters(s->meters_ctx, f);
