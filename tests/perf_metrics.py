@@ -196,6 +196,7 @@ class Evaluator:
         self.events, self.metrics, self.root = events, metrics, root
         self.duration = math.nan  # the interval being evaluated, in seconds
         self.sources, self.whole = {}, False  # the instance's counters per event; is it "all"
+        self.row_cpus = None  # the CPUs the row stands for (None: the machine)
         self.metric_names = {m["MetricName"] for m in metrics}
         self.unkinded = {m["MetricName"] for m in metrics if not m.get("Unit")}
         self.encodings = {}
@@ -305,7 +306,10 @@ class Evaluator:
         if name == "#has_pmem":  # an ACPI NFIT table below the sysfs root
             return float(os.path.exists(os.path.join(self.root, "sys/firmware/acpi/tables/NFIT")))
         if name.lower() == "#system_tsc_freq":  # not the live machine: perf's cpuinfo_tsc_freq()
-            return self.cpuinfo_tsc_freq()
+            hz = self.cpuinfo_tsc_freq()  # pmutop: none known is no value, not 0 Hz
+            return hz if hz > 0 else math.nan
+        if self.row_cpus is not None and name.lower() in ROW_LITERALS:  # the row's own CPUs
+            return self.row_literal(name.lower())
         if name.lower() in ("#num_cpus_online", "#num_cpus"):  # perf's expr.c: cpu_map__online(),
             # cpu__max_cpu() (the highest possible CPU + 1)
             files = ["online"] if name.lower() == "#num_cpus_online" else ["possible", "present", "online"]
@@ -340,6 +344,34 @@ class Evaluator:
         if key not in counts:
             raise KeyError("pmutop did not count %s (%s config=%#x)" % (name, key[0], key[1]))
         return float(counts[key])
+
+    def row_literal(self, name):
+        """pmutop's rule (pmutop-profile(5), ROWS OF MANY CPUS): on a row that is not the
+        machine's, the topology literals count the row's online CPUs and their distinct
+        core, die and package lists, read here from the tree's files as perf reads them."""
+        online = set(cpu_list(open(os.path.join(self.root, "sys/devices/system/cpu/online")).read()))
+        cpus = [c for c in self.row_cpus if c in online]
+        if name in ("#num_cpus", "#num_cpus_online"):
+            return float(len(cpus))
+        topo = os.path.join(self.root, "sys/devices/system/cpu/cpu%d/topology/%s")
+        files = {"#num_packages": ("package_cpus_list", "core_siblings_list"), "#num_dies": ("die_cpus_list",),
+                 "#num_cores": ("core_cpus_list", "thread_siblings_list")}[name]
+        if name == "#num_dies" and not os.path.exists(topo % (0, "die_cpus_list")):
+            return 0.0  # perf: no dies where CPU 0 has no die list
+        lists = set()
+        for c in cpus:
+            for f in files:
+                if os.path.exists(topo % (c, f)):
+                    lists.add(open(topo % (c, f)).read().strip())
+                    break
+        return float(len(lists))
+
+    def tsc_key(self):
+        """The msr PMU's tsc as a counter key: the event pmutop-profile(5) calls per_thread."""
+        if not hasattr(self, "_tsc"):
+            c = sysfs_config(self.root, "msr", "tsc")
+            self._tsc = ("msr", c, 0) if c is not None else None
+        return self._tsc
 
     def cpuinfo_tsc_freq(self):
         """perf's: the first model name's ' @ X GHz' (Intel only), 0 if none says."""
@@ -381,7 +413,17 @@ class Evaluator:
         except (KeyError, OSError):
             return 0
 
+    def residency_cpus(self, name, pmu):
+        """How many CPUs a C-state count of this row was counted on (1 on a CPU's row)."""
+        key = self.config_of(pmu, re.sub(r"\\(.)", r"\1", name))
+        return max(1, len({cpu for _p, cpu in self.sources.get(key, ())}))
+
     def eval(self, expr, pmu, counts):
+        # pmutop's rule for a C-state residency on a row of many CPUs (pmutop-profile(5),
+        # ROWS OF MANY CPUS): a ratio of sums, its count over the TSC of the CPUs it was
+        # counted on (one thread's TSC, per_thread, times those CPUs)
+        expr = re.sub(r"(cstate_\w+@[^@]*@)\s*/\s*TSC\b",
+                      lambda m: "%s / (TSC * %d)" % (m.group(1), self.residency_cpus(m.group(1), pmu)), expr)
         expr = re.sub(r"has_event\(([^)]*)\)",
                       lambda m: str(self.has_event(re.sub(r"\\(.)", r"\1", m.group(1)), pmu)), expr)
         expr = re.sub(r"source_count\(([^)]*)\)\s*\*\s*#num_packages",
@@ -451,7 +493,9 @@ def main():
             key = (counted, int(c["config"], 16), int(c["config1"], 16))
             if c.get("exclude"):  # a modified event: its own counter
                 key += (tuple(sorted(c["exclude"])),)
-            inst = per_inst.setdefault(c["instance"], {"pmu": c["pmu"], "counts": {}, "sources": {}, "hw": []})
+            inst = per_inst.setdefault(c["instance"], {"pmu": c["pmu"], "counts": {}, "sources": {}, "hw": [],
+                                                       "cpus": set()})
+            inst["cpus"].add(int(c["cpu"]))  # the CPUs its counters are opened on
             if helper(inst["pmu"]):  # a metric's PMU is the core's
                 inst["pmu"] = c["pmu"]
             # perf's count is the hardware's: pmutop's delta has the alias's .scale applied
@@ -476,7 +520,8 @@ def main():
                 # each kind's sums, and every CPU's (a hybrid's metrics of neither kind)
                 kind = "-ecores" if inst["pmu"] == "cpu_atom" else "-pcores" if hybrid else ""
                 for suffix in {kind, ""}:
-                    a = sums.setdefault(agg + suffix, {"pmu": inst["pmu"], "counts": {}, "sources": {}, "hw": set()})
+                    a = sums.setdefault(agg + suffix, {"pmu": inst["pmu"], "counts": {}, "sources": {}, "hw": set(),
+                                                       "cpus": row_cpus(root, agg, suffix, inst["pmu"], sockets)})
                     if helper(a["pmu"]):
                         a["pmu"] = inst["pmu"]
                     for hw, keys, v in inst["hw"]:
@@ -486,6 +531,10 @@ def main():
                         for k in keys:
                             a["counts"][k] = a["counts"].get(k, 0) + v
                             a["sources"].setdefault(k, set()).add(hw[:2])
+        for a in sums.values():  # per-thread constants: one thread's ticks (the TSC), not a sum
+            for k in a["counts"]:
+                if k[:3] == ev.tsc_key() and a["sources"].get(k):
+                    a["counts"][k] /= len({cpu for _p, cpu in a["sources"][k]})
         per_inst.update(sums)
         shown = {(m["metric"], m["instance"]): m.get("value") for m in frame["metrics"]}
         past = {(m["metric"], m["instance"]): m["past_threshold"] for m in frame["metrics"] if "past_threshold" in m}
@@ -506,6 +555,7 @@ def main():
                     unit = pm.get("ScaleUnit", "1percent" if "ArchStdEvent" in pm else "1")
                     scale = float(re.match(r"[0-9.eE+-]+", unit).group(0))
                     ev.sources, ev.whole = inst["sources"], name == "all"  # for source_count()
+                    ev.row_cpus = inst["cpus"]
                     want = scale * ev.eval(pm["MetricExpr"], inst["pmu"], inst["counts"])
                 except KeyError as e:
                     print("%s %s: %s" % (ours, name, e))
@@ -559,6 +609,23 @@ def check_blends(ev, per_inst, shown, ours, theirs, bad, agreed):
         else:
             agreed += 1
     return bad, agreed
+
+
+# the literals that count a row's own CPUs (pmutop-profile(5), ROWS OF MANY CPUS)
+ROW_LITERALS = ("#num_cpus", "#num_cpus_online", "#num_packages", "#num_dies", "#num_cores")
+
+
+def row_cpus(root, agg, suffix, pmu, sockets):
+    """The CPUs an aggregate row stands for: a socket's online CPUs (every socket's for
+    'all'), of one kind of core where the row is a kind's; None for the machine's 'all'."""
+    if agg == "all" and not suffix:
+        return None
+    out = {int(c[3:]) for c, s in sockets.items() if agg == "all" or "socket%d" % s == agg}
+    if suffix:
+        kind = os.path.join(root, "sys/bus/event_source/devices", "cpu_atom" if suffix == "-ecores" else "cpu_core", "cpus")
+        if os.path.exists(kind):
+            out &= set(cpu_list(open(kind).read()))
+    return out
 
 
 def alias_scale(root, pmu, event):

@@ -64,6 +64,26 @@ SPEC
     grep -q "^[1-9][0-9]* thresholds agreed" "$cpu.out" && ok || fail "$cpu: no value's threshold was compared with perf's"
     tail -n 2 "$cpu.out"
 done
+# #SYSTEM_TSC_FREQ as perf reads it off the live machine (CPUID 0x15, else the model
+# name's "@ 2.00GHz"): where neither says, no value, never a frequency of 0; where the
+# model name says, perf's cpu_operating_frequency is the busy clock (its cycles over its
+# reference cycles at the TSC's rate), which tma_info_system_core_frequency measures
+# apart from it, on every row
+"$PMUTOP" --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M cpu_operating_frequency -b -n 2 --fake-clock \
+    --format csv > tscf-none.csv 2>&1
+expect_eq "no TSC frequency known: cpu_operating_frequency has no value on any row, never 0" \
+    "$(awk -F, '$4 == "cpu_operating_frequency" { print ($6 == "" && $8 == "no value") ? "none" : "value " $5 "=" $6 }' tscf-none.csv | sort -u)" "none"
+# (the model name's rate is the one the default model's TSC ticks at)
+ghz=$(awk '/^rate.tsc = / { printf "%.2f", $3 / 1e9; exit }' "$TOP_SRCDIR/profiles/machines/default-model.ini")
+sed -i "s/^model name.*/model name\t: Intel(R) Xeon(R) CPU @ ${ghz}GHz/" sapphirerapids/proc/cpuinfo
+"$PMUTOP" --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M cpu_operating_frequency,tma_info_system_core_frequency \
+    -b -n 2 --fake-clock --format csv > tscf.csv 2>&1
+awk -F, '$8 == "ok" && $4 == "cpu_operating_frequency" { f[$5] = $6 } $8 == "ok" && $4 == "tma_info_system_core_frequency" { c[$5] = $6 }
+    END { n = 0; for (i in f) { n++; if (!(i in c) || f[i] < 0.99 * c[i] || f[i] > 1.01 * c[i]) { print i, f[i], c[i]; bad = 1 } }
+          exit bad || n < 3 }' tscf.csv > tscf.out && ok ||
+    fail "cpu_operating_frequency (the model name's TSC rate) is not the busy clock on every row: $(head -n 3 tscf.out) $(head -c 200 tscf.csv)"
+sed -i 's/^model name.*/model name\t: Intel(R) Xeon(R) CPU/' sapphirerapids/proc/cpuinfo
+
 # -M as perf stat -M: TopdownL1 counts perf's TopdownL1 metrics (those the catalogue has),
 # what they read by name and nothing else, opens only the events those read, and agrees
 # with perf's MetricExpr

@@ -29,6 +29,8 @@ done
 # the core pane beside perf's own definitions of the same figures, on the SPR demo
 # the Tegra410 demo's Neoverse V2 cores: perf's TopdownL1 beside the hand profile's
 run tegra410/topdown-vs-perf --demo=tegra410 -M TopdownL1,topdown.retiring,topdown.backend_bound
+# rows of many CPUs: perf's clocks, utilisation and uncore clock on the Xeon demo's sockets
+run xeon/rows --demo=xeon -M core.ghz,cpu_operating_frequency,tma_info_system_core_frequency,tma_info_system_cpu_utilization,UNCORE_FREQ,uncore_frequency
 run spr/core-vs-perf --demo=spr -M core.ipc,core.ghz,core.busy_ghz,core.busy,core.branch_mpki,core.c1,core.c6,tma_info_thread_ipc,tma_info_system_core_frequency,tma_info_bad_spec_ipmispredict,C1_Core_Residency,C6_Core_Residency
 # every metric of perf's catalogue the demos' CPUs have, at the start and (SPR, EPYC) in
 # the streaming phase, 25 s in: shares within 0..100, nothing negative, trees that add up

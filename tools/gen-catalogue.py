@@ -319,7 +319,12 @@ def translate(m, events, known_metrics, by_encoding, suffix=""):
     host = uncore[0] if uncore else "tsx" if tsx else "core" if own or not others else others[0]
     if any(t[0] == "#ncpus" and t[1] != host for t in out if isinstance(t, tuple)):
         raise ValueError("source_count() of another group's event")
+    # a C-state residency is a ratio of sums on a row of many CPUs: its count over the TSC
+    # of the CPUs it was counted on, each thread's TSC (per_thread: one thread's on a sum)
+    # times those CPUs (pmutop-profile(5), ROWS OF MANY CPUS; profiles/core.ini alike)
+    per_cpus = host.startswith("cstate")
     text = "".join(t if isinstance(t, str) else "ncpus" if t[0] == "#ncpus" else t[1] if t[0] == host
+                   else "(%s%s.%s*ncpus)" % (t[0], suffix, t[1]) if per_cpus and t[0] == "msr" and t[1] == "TSC"
                    else "%s%s.%s" % (t[0], suffix, t[1]) for t in out)
     return " ".join(text.split()), {g + suffix: evs for g, evs in groups.items()}, refs, host + suffix
 
@@ -459,6 +464,9 @@ def other_groups(cpu, when, groups, suffix, kind=None, sums=None):
                       "per = cpu", "aggregate = socket all", "grouped = no"]
             lines += ["cpus_of = %s" % kind, "aggregate_suffix = %s" % sums] if kind else []
             lines += ["optional.%s = %s" % (k, evs[k]) for k in sorted(evs)]
+            # the TSC ticks alike on every CPU: a row of many CPUs reads one thread's ticks,
+            # as Intel's TMA and toplev mean TSC (perf 6.12 sums it over -a's CPUs)
+            lines += ["per_thread = %s" % " ".join(k for k in sorted(evs) if evs[k] == "tsc")] if "tsc" in evs.values() else []
             lines.append("")
     return lines
 

@@ -15,7 +15,9 @@
 #include "engine/bind_blend.h"
 #include "engine/metric_threshold.h"
 #include "engine/state.h"
+#include "base/cpulist.h"
 #include "machine/facts.h"
+#include "machine/pmu.h"
 
 /* A metric's value slot exists for an instance unless the formula needs an event the
  * instance's PMU does not have (e.g. C2C write latency with a CPU peer). */
@@ -342,13 +344,52 @@ static bool session_reads_facts(const struct session *s)
 	return any;
 }
 
+/* The online CPUs a sum stands for: its socket's (every socket's for "all"), of its kind
+ * of core where it has one (cpus_of, or its members' core PMU without a cpumask: a
+ * hybrid's cpu_atom). Not its members' CPUs: an uncore box's sum is the socket's, though
+ * each box is opened on one CPU of it. */
+static void row_cpus(const struct session *s, const struct instance *inst, struct cpulist *out)
+{
+	const struct machine *m = s->machine;
+	const struct pmu *of = inst->group->cpus_of ? machine_find_pmu(m, inst->group->cpus_of) : NULL;
+	for (int k = 0; !of && k < inst->nmembers; k++) {
+		const struct pmu *p = s->inst[inst->members[k]].pmu;
+		if (p && !pmu_attr(p, "cpumask"))
+			of = p; /* a core PMU: its CPUs are the kind's (every CPU for a plain 'cpu') */
+	}
+	for (int i = 0; i < m->online.n; i++) {
+		int cpu = m->online.cpu[i];
+		if ((inst->socket < 0 || machine_socket_of(m, cpu) == inst->socket) && (!of || cpulist_contains(&of->cpus, cpu)))
+			cpulist_add(out, cpu);
+	}
+}
+
+/* The machine's literals into each instance's variables, the topology's counted over the
+ * CPUs the row stands for: a CPU's own; an uncore box's, the CPUs it is opened on (one a
+ * socket it counts on: #num_dies is the dies its count covers); a sum's, row_cpus. So
+ * #num_dies or #num_cpus_online means on every row what it means on "all" (perf 6.12
+ * gives every row the machine's: pmutop-profile(5), "Rows of many CPUs"). */
 void bind_facts(struct session *s)
 {
 	if (!session_reads_facts(s)) /* the topology's files are read only for formulae that use them */
 		return;
-	double facts[FACT_COUNT];
+	double facts[FACT_COUNT], row[FACT_COUNT];
 	machine_facts_read(s->machine, facts);
-	for (int i = 0; i < s->ninstances; i++)
-		if (s->inst[i].vars)
-			memcpy(s->inst[i].vars + s->inst[i].group->nevents + VAR_FACTS, facts, sizeof(facts));
+	for (int i = 0; i < s->ninstances; i++) {
+		struct instance *inst = &s->inst[i];
+		if (!inst->vars)
+			continue;
+		const double *f = facts;
+		if (inst->nmembers && (inst->socket >= 0 || inst->group->cpus_of || inst->group->aggregate_suffix)) {
+			struct cpulist cpus = { 0 };
+			row_cpus(s, inst, &cpus);
+			machine_facts_of_cpus(s->machine, &cpus, row);
+			cpulist_free(&cpus);
+			f = row;
+		} else if (!inst->nmembers && !inst->nparts && inst->cpus.n) {
+			machine_facts_of_cpus(s->machine, &inst->cpus, row);
+			f = row;
+		}
+		memcpy(inst->vars + inst->group->nevents + VAR_FACTS, f, sizeof(facts));
+	}
 }

@@ -327,6 +327,56 @@ static void check_model_regexes(struct loader *L, const char *name, const char *
 			       "%s: '%s' is not a POSIX extended regular expression", name, *v + 1);
 }
 
+/* The keys of how a group's instances count and sum (per, aggregate, perf groups, ...);
+ * false for a key that is not one of them. */
+static bool group_counting_key(struct loader *L, struct prof_group *g, const char *name, const char *value)
+{
+	if (!strcmp(name, "per")) {
+		if (!strcmp(value, "pmu"))
+			g->split = SPLIT_PMU;
+		else if (!strcmp(value, "cpu"))
+			g->split = SPLIT_CPU;
+		else
+			lerror(L, L->in.line, value_column(L), "per must be 'pmu' or 'cpu', not '%s'", value);
+	} else if (!strcmp(name, "aggregate")) {
+		char **w = str_split(value, NULL);
+		for (char **p = w; *p; p++) {
+			if (!strcmp(*p, "all"))
+				g->aggregate_all = true;
+			else if (!strcmp(*p, "socket"))
+				g->aggregate_socket = true;
+			else
+				lerror(L, L->in.line, value_column(L), "aggregate takes 'all' and/or 'socket', not '%s'", *p);
+		}
+		str_split_free(w);
+	} else if (!strcmp(name, "aggregate_suffix")) {
+		set_string(&g->aggregate_suffix, value);
+	} else if (!strcmp(name, "cpus_of")) {
+		set_string(&g->cpus_of, value);
+	} else if (!strcmp(name, "weight")) {
+		if (!g->weight)
+			g->weight = xcalloc(1, sizeof(*g->weight));
+		set_string(&g->weight->text, value);
+		g->weight->line = L->in.line;
+		g->weight->col = value_column(L);
+	} else if (!strcmp(name, "blend_suffix")) {
+		set_string(&g->blend_suffix, value);
+	} else if (!strcmp(name, "grouped")) {
+		if (!prof_parse_bool(value, &g->perf_group))
+			lerror(L, L->in.line, value_column(L), "grouped must be yes or no");
+	} else if (!strcmp(name, "leader")) {
+		set_string(&g->leader, value);
+	} else if (!strcmp(name, "per_thread")) {
+		str_split_free(g->per_thread);
+		g->per_thread = str_split(value, NULL);
+		g->per_thread_line = L->in.line;
+		g->per_thread_col = value_column(L);
+	} else {
+		return false;
+	}
+	return true;
+}
+
 static void group_key(struct loader *L, const char *name, const char *value)
 {
 	struct prof_group *g = cur_group(L);
@@ -385,44 +435,9 @@ static void group_key(struct loader *L, const char *name, const char *value)
 		append_words(&g->notes, &g->nnotes, value);
 	} else if (!strcmp(name, "exclusive")) {
 		parse_exclusive(L, value);
-	} else if (!strcmp(name, "per")) {
-		if (!strcmp(value, "pmu"))
-			g->split = SPLIT_PMU;
-		else if (!strcmp(value, "cpu"))
-			g->split = SPLIT_CPU;
-		else
-			lerror(L, L->in.line, value_column(L), "per must be 'pmu' or 'cpu', not '%s'", value);
-	} else if (!strcmp(name, "aggregate")) {
-		char **w = str_split(value, NULL);
-		for (char **p = w; *p; p++) {
-			if (!strcmp(*p, "all"))
-				g->aggregate_all = true;
-			else if (!strcmp(*p, "socket"))
-				g->aggregate_socket = true;
-			else
-				lerror(L, L->in.line, value_column(L), "aggregate takes 'all' and/or 'socket', not '%s'", *p);
-		}
-		str_split_free(w);
-	} else if (!strcmp(name, "aggregate_suffix")) {
-		set_string(&g->aggregate_suffix, value);
-	} else if (!strcmp(name, "cpus_of")) {
-		set_string(&g->cpus_of, value);
-	} else if (!strcmp(name, "weight")) {
-		if (!g->weight)
-			g->weight = xcalloc(1, sizeof(*g->weight));
-		set_string(&g->weight->text, value);
-		g->weight->line = L->in.line;
-		g->weight->col = value_column(L);
-	} else if (!strcmp(name, "blend_suffix")) {
-		set_string(&g->blend_suffix, value);
-	} else if (!strcmp(name, "grouped")) {
-		if (!prof_parse_bool(value, &g->perf_group))
-			lerror(L, L->in.line, value_column(L), "grouped must be yes or no");
-	} else if (!strcmp(name, "leader")) {
-		set_string(&g->leader, value);
-	} else {
+	} else if (!group_counting_key(L, g, name, value)) {
 		lerror(L, L->in.line, 0, "unknown key '%s' in [group %s] (known: pmu, instance, label, pci_rc, pci_bus, per_bit, title, events, "
-		       "optional, event.NAME, optional.NAME, filter.TERM, choice.FILTER.NAME, attrs, notes, needs, lacks, when, unless, alternative, exclusive, per, aggregate, aggregate_suffix, cpus_of, weight, blend_suffix, grouped, leader)",
+		       "optional, event.NAME, optional.NAME, filter.TERM, choice.FILTER.NAME, attrs, notes, needs, lacks, when, unless, alternative, exclusive, per, aggregate, aggregate_suffix, cpus_of, weight, blend_suffix, grouped, leader, per_thread)",
 		       name, g->name);
 	}
 }
@@ -834,6 +849,7 @@ void profile_free(struct profile *p)
 		free(g->pci_bus);
 		free(g->per_bit);
 		free(g->leader);
+		str_split_free(g->per_thread);
 		free(g->sets);
 		free(g->aggregate_suffix);
 		free(g->cpus_of);

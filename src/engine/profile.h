@@ -49,6 +49,8 @@ struct prof_event {
 	char *name;  /* identifier in formulae: the alias with '-' turned into '_' */
 	char *terms; /* what goes between the PMU's slashes, or a bare legacy name */
 	bool optional;
+	bool per_thread; /* counts alike on every CPU, with time (the TSC): a row of several
+			  * CPUs reads one thread's count, their mean, not their sum */
 	int line;
 };
 
@@ -92,6 +94,8 @@ struct prof_group {
 	int *sets;       /* perf's catalogue: per event, the (weak) perf group of its metrics it
 			  * opens in, -1 alone (engine/event_groups.c); NULL: none */
 	char *leader;    /* event that leads the perf group; default the first */
+	char **per_thread; /* 'per_thread =': names of events that tick alike on every CPU */
+	int per_thread_line, per_thread_col;
 	int nevents;
 	struct prof_event *events;
 	int nnotes;

@@ -251,6 +251,15 @@ static void check_group(struct loader *L, struct prof_group *g)
 		if (!found)
 			lerror(L, g->line, 0, "[group %s]: leader '%s' is not one of its events", g->name, g->leader);
 	}
+	for (char **w = g->per_thread; w && *w; w++) {
+		int i = 0;
+		while (i < g->nevents && strcmp(g->events[i].name, *w))
+			i++;
+		if (i < g->nevents)
+			g->events[i].per_thread = true;
+		else
+			lerror(L, g->per_thread_line, g->per_thread_col, "[group %s]: per_thread names '%s', not one of its events", g->name, *w);
+	}
 	for (int i = 0; i < g->nfilters; i++) {
 		struct prof_filter *f = &g->filters[i];
 		if (f->type != FILTER_ENUM)

@@ -157,6 +157,19 @@ static enum value_state event_idle(const struct instance *inst, int e)
 	return inst->present[e] && !inst->event_na[e] ? VS_NO_VALUE : VS_UNAVAILABLE;
 }
 
+/* An event that ticks alike on every CPU (the TSC) is, on a row of several, one thread's
+ * count: the mean of the members that counted, as Intel's TMA and toplev take TSC
+ * (pmutop-profile(5), "Rows of many CPUs"). perf 6.12 sums it over -a's CPUs. */
+static void per_thread_means(struct instance *inst, int ncounted)
+{
+	const struct prof_group *g = inst->group;
+	for (int k = 0; k < inst->nlive && ncounted > 1; k++) {
+		int e = inst->live[k];
+		if (e < g->nevents && g->events[e].per_thread)
+			inst->vars[e] /= ncounted;
+	}
+}
+
 static void instance_vars(struct session *s, struct instance *inst, double elapsed_ns, struct frame_counter *fcs,
 			  struct frame_instance *fi)
 {
@@ -191,6 +204,7 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 			for (int k = 0; k < inst->nlive; k++)
 				inst->event_state[inst->live[k]] = VS_UNAVAILABLE;
 		inst->vars[g->nevents + VAR_NCPUS] = ncpus;
+		per_thread_means(inst, nel);
 		fi->counting = any;
 		if (nel)
 			elapsed_ns = el / nel;

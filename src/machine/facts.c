@@ -2,6 +2,7 @@
 #include "machine/facts.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,31 +39,48 @@ static char *cpu_file(const struct machine *m, int cpu, const char *name)
 	return text ? chomp_text(text) : NULL;
 }
 
-/* How many distinct texts the online CPUs' topology file NAME (else OLD) holds, as
- * perf's cpu_topology counts packages, dies and cores; *smt: one names two CPUs. */
-static double distinct_lists(const struct machine *m, const char *name, const char *old, bool *smt)
+/* The first CPU a topology list names ("0-55,112-167": 0), as an id of its package, die
+ * or core: the kernel prints one list for all the CPUs it groups, so equal ids are equal
+ * lists (perf counts distinct lists). -1: no file. */
+static int list_id(const struct machine *m, int cpu, const char *name, const char *old, bool *smt)
 {
-	char **seen = xcalloc((size_t)(m->online.n ? m->online.n : 1), sizeof(char *));
-	int n = 0;
-	for (int i = 0; i < m->online.n; i++) {
-		char *t = cpu_file(m, m->online.cpu[i], name);
-		if (!t && old)
-			t = cpu_file(m, m->online.cpu[i], old);
-		if (!t)
+	char *t = cpu_file(m, cpu, name);
+	if (!t && old)
+		t = cpu_file(m, cpu, old);
+	if (!t)
+		return -1;
+	if (smt && (strchr(t, ',') || strchr(t, '-')))
+		*smt = true;
+	char *end;
+	long first = strtol(t, &end, 10);
+	free(t);
+	return end == t || first < 0 || first > 1 << 22 ? -1 : (int)first;
+}
+
+/* Per CPU number (below m->max_cpu), its package's, die's and core's ids; -1 for a CPU
+ * that is not online or has no such file. */
+struct cpu_topo {
+	int package, die, core;
+};
+
+/* How many distinct ids of one kind (offset into struct cpu_topo) the CPUs of sel have. */
+static double distinct_ids(const struct machine *m, const struct cpu_topo *topo, size_t field, const struct cpulist *sel)
+{
+	int cap = m->max_cpu > 0 ? m->max_cpu : 1, n = 0;
+	unsigned char *seen = xcalloc((size_t)cap + 1, 1);
+	for (int i = 0; i < sel->n; i++) {
+		int cpu = sel->cpu[i];
+		int id = cpu >= 0 && cpu < m->max_cpu ? *(const int *)((const char *)&topo[cpu] + field) : -1;
+		if (id < 0)
 			continue;
-		int k = 0;
-		while (k < n && strcmp(seen[k], t))
-			k++;
-		if (k < n) {
-			free(t);
-			continue;
+		if (id > cap) { /* a list naming a CPU past those seen: grow */
+			seen = xrealloc(seen, (size_t)id + 1);
+			memset(seen + cap + 1, 0, (size_t)(id - cap));
+			cap = id;
 		}
-		if (smt && (strchr(t, ',') || strchr(t, '-')))
-			*smt = true;
-		seen[n++] = t;
+		n += !seen[id];
+		seen[id] = 1;
 	}
-	for (int k = 0; k < n; k++)
-		free(seen[k]);
 	free(seen);
 	return n;
 }
@@ -124,35 +142,68 @@ static double tsc_freq(const struct machine *m)
 	return cpuinfo_tsc_freq(m);
 }
 
-static void read_facts(const struct machine *m, double *out)
+static void read_facts(const struct machine *m, double *out, struct cpu_topo *topo)
 {
 	bool smt = false;
-	out[FACT_NUM_CPUS] = present_cpus(m);
-	out[FACT_NUM_CPUS_ONLINE] = m->online.n;
-	out[FACT_NUM_PACKAGES] = distinct_lists(m, "package_cpus_list", "core_siblings_list", NULL);
 	/* perf counts dies on x86 (and s390) where CPU 0 has a die list; elsewhere none */
 	char *die0 = is_x86(m) ? cpu_file(m, 0, "die_cpus_list") : NULL;
-	out[FACT_NUM_DIES] = die0 ? distinct_lists(m, "die_cpus_list", NULL, NULL) : 0;
+	for (int c = 0; c < m->max_cpu; c++)
+		topo[c] = (struct cpu_topo){ -1, -1, -1 };
+	for (int i = 0; i < m->online.n; i++) {
+		int cpu = m->online.cpu[i];
+		if (cpu < 0 || cpu >= m->max_cpu)
+			continue;
+		topo[cpu].package = list_id(m, cpu, "package_cpus_list", "core_siblings_list", NULL);
+		topo[cpu].die = die0 ? list_id(m, cpu, "die_cpus_list", NULL, NULL) : -1;
+		topo[cpu].core = list_id(m, cpu, "core_cpus_list", "thread_siblings_list", &smt);
+	}
 	free(die0);
-	out[FACT_NUM_CORES] = distinct_lists(m, "core_cpus_list", "thread_siblings_list", &smt);
+	out[FACT_NUM_CPUS] = present_cpus(m);
+	out[FACT_NUM_CPUS_ONLINE] = m->online.n;
+	out[FACT_NUM_PACKAGES] = distinct_ids(m, topo, offsetof(struct cpu_topo, package), &m->online);
+	out[FACT_NUM_DIES] = distinct_ids(m, topo, offsetof(struct cpu_topo, die), &m->online);
+	out[FACT_NUM_CORES] = distinct_ids(m, topo, offsetof(struct cpu_topo, core), &m->online);
 	char *path = path_join(m->root, "sys/devices/system/cpu/smt/active");
 	char *active = read_text_file(path, 64);
 	free(path);
 	out[FACT_SMT_ON] = active ? atoi(active) == 1 : smt;
 	free(active);
 	out[FACT_CORE_WIDE] = 1;
-	out[FACT_TSC_FREQ] = tsc_freq(m);
+	double hz = tsc_freq(m); /* none known: no value, never a frequency of 0 */
+	out[FACT_TSC_FREQ] = hz > 0 ? hz : NAN;
 	path = path_join(m->root, "sys/firmware/acpi/tables/NFIT");
 	out[FACT_HAS_PMEM] = access(path, F_OK) == 0;
 	free(path);
 }
 
-void machine_facts_read(const struct machine *m, double *out)
+/* Read once a machine: the facts, then each online CPU's topology ids, kept with it. */
+static const double *facts_of(const struct machine *m)
 {
 	if (!m->facts) { /* each CPU's topology files: read once, kept with the machine */
-		double *facts = xcalloc(FACT_COUNT, sizeof(double));
-		read_facts(m, facts);
+		size_t n = (size_t)(m->max_cpu > 0 ? m->max_cpu : 0);
+		double *facts = xcalloc(FACT_COUNT * sizeof(double) + n * sizeof(struct cpu_topo) + 1, 1);
+		read_facts(m, facts, (struct cpu_topo *)(facts + FACT_COUNT));
 		((struct machine *)m)->facts = facts; /* a cache: machines are made on the heap */
 	}
-	memcpy(out, m->facts, sizeof(double) * FACT_COUNT);
+	return m->facts;
+}
+
+void machine_facts_read(const struct machine *m, double *out)
+{
+	memcpy(out, facts_of(m), sizeof(double) * FACT_COUNT);
+}
+
+void machine_facts_of_cpus(const struct machine *m, const struct cpulist *cpus, double *out)
+{
+	const double *all = facts_of(m);
+	const struct cpu_topo *topo = (const struct cpu_topo *)(all + FACT_COUNT);
+	memcpy(out, all, sizeof(double) * FACT_COUNT);
+	int n = 0;
+	for (int i = 0; i < cpus->n; i++)
+		n += cpus->cpu[i] >= 0 && cpus->cpu[i] < m->max_cpu && cpulist_contains(&m->online, cpus->cpu[i]);
+	out[FACT_NUM_CPUS] = out[FACT_NUM_CPUS_ONLINE] = n;
+	out[FACT_NUM_PACKAGES] = distinct_ids(m, topo, offsetof(struct cpu_topo, package), cpus);
+	if (all[FACT_NUM_DIES] > 0)
+		out[FACT_NUM_DIES] = distinct_ids(m, topo, offsetof(struct cpu_topo, die), cpus);
+	out[FACT_NUM_CORES] = distinct_ids(m, topo, offsetof(struct cpu_topo, core), cpus);
 }

@@ -5,6 +5,7 @@
 #define PMUTOP_FACTS_H
 
 struct machine;
+struct cpulist;
 
 enum machine_fact {
 	FACT_NUM_CPUS,        /* #num_cpus: the highest present CPU + 1 */
@@ -14,7 +15,7 @@ enum machine_fact {
 	FACT_NUM_CORES,       /* #num_cores: distinct core_cpus_list */
 	FACT_SMT_ON,          /* #smt_on: smt/active, else a core listing two CPUs */
 	FACT_CORE_WIDE,       /* #core_wide: pmutop counts every online CPU, so 1 (perf -a) */
-	FACT_TSC_FREQ,        /* #system_tsc_freq: Intel's, in Hz; 0 elsewhere */
+	FACT_TSC_FREQ,        /* #system_tsc_freq: Intel's, in Hz; NAN where none is known */
 	FACT_HAS_PMEM,        /* #has_pmem: an ACPI NFIT table */
 	FACT_COUNT
 };
@@ -26,5 +27,10 @@ const char *machine_fact_name(enum machine_fact f);
  * live root the TSC's frequency comes from CPUID leaf 0x15 where it enumerates one, as
  * perf's; elsewhere from proc/cpuinfo's "model name ... @ 2.10GHz". */
 void machine_facts_read(const struct machine *m, double *out); /* read once a machine */
+
+/* The same for a row that stands for the online CPUs of cpus (a socket, a kind of core):
+ * #num_cpus, #num_cpus_online, #num_packages, #num_dies and #num_cores count those CPUs'
+ * own; the others are the machine's (pmutop-profile(5), "Rows of many CPUs"). */
+void machine_facts_of_cpus(const struct machine *m, const struct cpulist *cpus, double *out);
 
 #endif
