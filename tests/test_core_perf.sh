@@ -134,7 +134,7 @@ if [ -f "$TOP_BUILDDIR/catalogue/arm-neoverse-n2-v2.ini" ] && [ -d "$arm/arm/neo
     "$PMUTOP" --demo --dry-run > td-dry.txt
     expect_eq "the TopDown pane's hand group opens no counter" "$(awk -F'\t' '$2 ~ /^arm/ { n++ } END { print n + 0 }' td-dry.txt)" 0
     expect_eq "perf's group for the Neoverse TopDown: its weak group of mispredicts, cycles, ops and stall slots (0x10 0x11 0x3a 0x3b 0x3f), as perf groups bad_speculation" \
-        "$(awk -F'\t' '$1 == "cpu0" && ($8 == "leader" || $8 == "member") { print $5 }' td-dry.txt | sort | tr '\n' ' ')" \
+        "$(awk -F'\t' '$1 == "cpu0" && ($NF == "leader" || $NF == "member") { print $5 }' td-dry.txt | sort | tr '\n' ' ')" \
         "config=0x10 config=0x11 config=0x3a config=0x3b config=0x3f "
     # a broken catalogue file (PMUTOP_CATALOGUE_PATH) is named at its own line and column,
     # though only the metrics asked of it are read; the pane keeps its own formulae

@@ -71,4 +71,27 @@ PY
 grep -q "shared on" ghz.out && ! grep -v "shared on" ghz.out | grep -q . && ok ||
     fail "one counter per encoding: $(cat ghz.out) $(head -c 300 ghz.err)"
 
+# no encoding is opened twice on one PMU and CPU: over every demo's --dry-run, each line
+# not marked reads:INSTANCE (it reads that group's counter) opens a counter; no two such
+# lines have the same PMU, encoding and CPUs (perf's catalogue beside a hand profile: the
+# EPYC demo's data fabric, 72 events a socket in both; Sapphire Rapids' CHA clock)
+for demo in "" spr xeon grace epyc hip09 bluefield2 bluefield3; do
+    "$PMUTOP" --demo $demo --dry-run > "dry-$demo.tsv" 2> "dry-$demo.err" || { fail "--demo $demo --dry-run: $(head -c 300 "dry-$demo.err")"; continue; }
+    awk -F'\t' '$4 != "!" && $NF !~ /^reads:/ { split($3, p, "/"); k = p[1]
+        for (i = 4; i < NF; i++) if ($i ~ /^(type|config|config1|config2|cpus|exclude_[a-z]*)=/) k = k " " $i
+        print k }' "dry-$demo.tsv" | sort | uniq -d > "twice-$demo.txt"
+    expect_eq "--demo $demo: encodings opened twice on one PMU and CPU" "$(wc -l < "twice-$demo.txt") $(head -n 2 "twice-$demo.txt" | tr '\n' ' ')" "0 "
+done
+# ... and where it reads another's, that group counts the same encoding on the same CPUs
+python3 - dry-epyc.tsv << 'PY' && ok || fail "--demo epyc: a reads: line whose partner does not count it"
+import sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+key = lambda r: (r[2].split("/")[0],) + tuple(f for f in r[3:-1] if f.split("=")[0] in ("type", "config", "config1", "config2", "cpus"))
+opened = {(r[0], key(r)) for r in rows if r[3] != "!" and not r[-1].startswith("reads:")}
+reads = [(r[-1][len("reads:"):], key(r)) for r in rows if r[-1].startswith("reads:")]
+assert reads, "the EPYC demo's data fabric is counted by two groups: some event should read another's"
+bad = [x for x in reads if x not in opened]
+assert not bad, bad[:3]
+PY
+
 finish

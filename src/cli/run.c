@@ -18,7 +18,9 @@
 #include "base/timetext.h"
 #include "base/util.h"
 #include "cli/options.h"
+#include "base/cpulist.h"
 #include "engine/catalog.h"
+#include "engine/counter_share.h"
 #include "engine/event_groups.h"
 #include "engine/metric_delegate.h"
 #include "engine/metric_select.h"
@@ -224,9 +226,10 @@ static int select_metrics(const struct options *o, const struct machine *m, stru
 	return 0;
 }
 
-/* INSTANCE GROUP EVENT-STRING ENCODING ROLE, one line per instance and event in the
- * order they are opened; ROLE is leader, member (of the leader's perf group: the lines
- * since the leader's) or single.
+/* INSTANCE GROUP EVENT-STRING ENCODING cpus=LIST ROLE, one line per instance and event in
+ * the order they are opened; ROLE is leader, member (of the leader's perf group: the
+ * lines since the leader's), single, or reads:INSTANCE (an event alone that another
+ * group counts with the same encoding on the same CPUs: it reads that counter).
  * Unavailable instances say why: in place of the encoding, "!" and the reason; where
  * the PMU lacks the events, one such line for each event it lacks, named as perf would
  * be asked for it (perf cannot open it either). */
@@ -254,10 +257,13 @@ static void print_dry_run(const struct session *s)
 			for (int c = 0; c < inst->ncounters; c++) {
 				if (inst->counters[c].event != e)
 					continue;
-				char enc[160];
+				char enc[160], cpus[256];
 				encode_format_attr(&inst->counters[c].attr, enc, sizeof(enc));
+				cpulist_format(&inst->cpus, cpus, sizeof(cpus));
 				const char *role = set[k] < 0 ? "single" : k == 0 || set[k - 1] != set[k] ? "leader" : "member";
-				printf("%s\t%s\t%s\t%s\t%s\n", inst->name, inst->group->name, inst->event_str[e], enc, role);
+				int partner = counters_planned_partner(s, inst, e);
+				printf("%s\t%s\t%s\t%s\tcpus=%s\t%s%s\n", inst->name, inst->group->name, inst->event_str[e], enc,
+				       cpus, partner >= 0 ? "reads:" : role, partner >= 0 ? s->inst[partner].name : "");
 				break;
 			}
 		}
@@ -748,8 +754,10 @@ static int run_once(struct options *o, bool *restart)
 			return run_done(&r, 1);
 	if (o->dry_run) { /* a replay's: with the filters it recorded at its first sample */
 		status = r.rp ? run_replay(&r) : 0;
-		if (!status)
+		if (!status) {
+			counters_plan_shares(r.s);
 			print_dry_run(r.s);
+		}
 		return run_done(&r, status);
 	}
 	if (o->rules)

@@ -12,6 +12,7 @@
 #include "base/util.h"
 #include "engine/source.h"
 #include "engine/state.h"
+#include "machine/pmu.h"
 
 /* An event of an instance, as the sort sees it. */
 struct share_key {
@@ -22,10 +23,14 @@ struct share_key {
 	const struct event_attr *attr; /* its first counter's: found once, not per comparison */
 };
 
-static bool may_share(const struct instance *inst)
+/* planned: no source is attached yet (--dry-run): every instance of a PMU is taken as
+ * counted by one source that shares, as perf and the simulator do. */
+static bool may_share(const struct instance *inst, bool planned)
 {
-	return inst->source && inst->source->ops->shares_counters && !inst->nmembers && !inst->nparts &&
-	       !inst->unavailable && inst->ncounters && !inst->group->nfilters; /* filters would change the encodings */
+	bool source_shares = planned ? inst->pmu && !pmu_is_pseudo(inst->pmu)
+				     : inst->source && inst->source->ops->shares_counters;
+	return source_shares && !inst->nmembers && !inst->nparts && !inst->unavailable && inst->ncounters &&
+	       !inst->group->nfilters; /* filters would change the encodings */
 }
 
 static bool counted(const struct instance *inst, int e)
@@ -102,12 +107,12 @@ static bool grouped(const struct instance *inst, int whole, int e)
 
 /* Whether some event is opened on its own at all (a single event, or not grouped):
  * where none is (the default demos), nothing may share and nothing is sorted. */
-static bool any_alone(const struct session *s)
+static bool any_alone(const struct session *s, bool planned)
 {
 	bool any = false;
 	for (int i = 0; i < s->ninstances && !any; i++) {
 		const struct instance *inst = &s->inst[i];
-		if (!may_share(inst))
+		if (!may_share(inst, planned))
 			continue;
 		int whole = whole_group(inst);
 		for (int e = 0; e < inst->group->nevents && !any; e++)
@@ -119,14 +124,14 @@ static bool any_alone(const struct session *s)
 /* Per PMU, whether instances of two groups may share its counters: only those are
  * sorted (perf's catalogue alone on a 144-CPU core PMU has a thousand counters and no
  * partner). NULL where no PMU has two; else per instance, true where its PMU has. */
-static bool *pmus_of_two_groups(const struct session *s)
+static bool *pmus_of_two_groups(const struct session *s, bool planned)
 {
 	struct seen { const struct pmu *pmu; const struct prof_group *g; bool two; } *v = NULL;
 	int n = 0;
 	bool any = false;
 	for (int i = 0; i < s->ninstances; i++) {
 		const struct instance *inst = &s->inst[i];
-		if (!may_share(inst))
+		if (!may_share(inst, planned))
 			continue;
 		int k = 0;
 		while (k < n && v[k].pmu != inst->pmu)
@@ -140,7 +145,7 @@ static bool *pmus_of_two_groups(const struct session *s)
 	bool *two = NULL;
 	for (int i = 0; any && i < s->ninstances; i++) {
 		two = two ? two : xcalloc((size_t)s->ninstances, sizeof(bool));
-		for (int k = 0; k < n && may_share(&s->inst[i]); k++)
+		for (int k = 0; k < n && may_share(&s->inst[i], planned); k++)
 			if (v[k].pmu == s->inst[i].pmu)
 				two[i] = v[k].two;
 	}
@@ -148,11 +153,11 @@ static bool *pmus_of_two_groups(const struct session *s)
 	return two;
 }
 
-void counters_find_shares(struct session *s)
+static void find_shares(struct session *s, bool planned)
 {
 	int n = 0, cap = 0;
 	struct share_key *keys = NULL;
-	bool *two = any_alone(s) ? pmus_of_two_groups(s) : NULL;
+	bool *two = any_alone(s, planned) ? pmus_of_two_groups(s, planned) : NULL;
 	for (int i = 0; two && i < s->ninstances; i++) {
 		const struct instance *inst = &s->inst[i];
 		if (!two[i])
@@ -192,6 +197,29 @@ void counters_find_shares(struct session *s)
 			s->sharers = xrealloc(s->sharers, sizeof(int) * (size_t)(s->nsharers + 1));
 			s->sharers[s->nsharers++] = i;
 		}
+}
+
+void counters_find_shares(struct session *s)
+{
+	find_shares(s, false);
+}
+
+void counters_plan_shares(struct session *s)
+{
+	find_shares(s, true);
+}
+
+int counters_planned_partner(const struct session *s, const struct instance *inst, int e)
+{
+	for (int k = 0; k < inst->nshares; k++) {
+		const struct event_share *sh = &inst->shares[k];
+		const struct instance *pt = &s->inst[sh->partner];
+		/* (a partner reads another's only past it, or never: the walk ends) */
+		if (sh->event == e && !pt->unavailable && counted(pt, sh->partner_event) &&
+		    counters_planned_partner(s, pt, sh->partner_event) < 0)
+			return sh->partner;
+	}
+	return -1;
 }
 
 static bool shares(const struct instance *inst, int e)

@@ -14,6 +14,11 @@ struct instance;
 /* Which events of the session's instances could read another's counter (once the
  * instances are bound and their sources claimed): the candidates, each with its partner. */
 void counters_find_shares(struct session *s);
+/* The same before any source is attached (--dry-run): what a run would share if every
+ * available instance opened; counters_planned_partner says whose counter event e of
+ * inst would read (instance index), or -1 where it opens its own. */
+void counters_plan_shares(struct session *s);
+int counters_planned_partner(const struct session *s, const struct instance *inst, int e);
 /* At inst's opening: the candidates whose partner is open now read it (the source does
  * not open them); the others are opened as usual. */
 void counters_settle_shares(struct session *s, struct instance *inst);
