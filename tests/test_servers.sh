@@ -245,8 +245,12 @@ fi
 # perf's <not supported>, not a failure; the core pane's other figures count
 "$PMUTOP" --demo epyc -b -n 1 --fake-clock > zen-llc.txt 2> zen-llc.err
 expect_eq "Zen without a generic LLC event: exit status" $? 0
-expect_grep "Zen without a generic LLC event: not on this machine, and why" "n/a llc cpu0: cpu: LLC-load-misses is not supported by this PMU (ENOENT)" zen-llc.txt
+expect_grep "Zen without a generic LLC event: not on this machine, and why, once" \
+    "n/a llc cpu0 and [0-9]* more: cpu: LLC-load-misses is not supported by this PMU (ENOENT)" zen-llc.txt
+expect_eq "Zen without a generic LLC event: one line says it, not one a CPU" "$(grep -c "n/a llc" zen-llc.txt)" 1
 grep -q "^  ! llc" zen-llc.txt && fail "Zen without a generic LLC event: shown as a failure" || ok
+# a row the machine cannot count is left out (pmutop(1)), not printed n/a on every CPU
+grep -q "core.llc_mpki" zen-llc.txt && fail "Zen without a generic LLC event: LLC MPKI rows printed: $(grep -c ' n/a' zen-llc.txt) n/a" || ok
 expect_grep "Zen without a generic LLC event: L1D misses still counted" "core.l1d_mpki  *cpu0  *[0-9]" zen-llc.txt
 # an Arm machine (the Tegra410 demo) has no x86 core PMU: the core pane's groups are not
 # missing PMUs there (the pane says why it is empty), nothing is reported missing

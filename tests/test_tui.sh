@@ -632,7 +632,7 @@ if [ ! -d "$devs/power" ]; then
 elif [ -e "$devs/power/events/energy-pkg" ]; then
     see "package power counted" "Package power .* W"
 else
-    see "package power not on this machine" "Package power  *n/a"
+    unseen "package power not on this machine: no row (e says why)" "Package power"
 fi
 if ls -d "$devs"/cpu "$devs"/cpu_core "$devs"/armv8_pmuv3* "$devs"/armv8_neoverse* > /dev/null 2>&1; then
     skip_check "this host has a core PMU: 'TopDown unavailable: no core PMU' is checked on a fake VM tree below"
@@ -706,7 +706,7 @@ sh "$TOP_SRCDIR/tests/fixtures/gen-host.sh" "$scratch/vm-empty" vm empty yes 2
 PMUTOP_ARGS="--sysfs-root $scratch/vm-empty --sim -d 0.2"
 start 100 30 LANG=C.UTF-8
 see "empty RAPL PMU: the host pane counts" "Context switches .*/s"
-see "empty RAPL PMU: package power n/a" "Package power  *n/a"
+unseen "empty RAPL PMU: no package power row (not on this machine)" "Package power"
 see "empty RAPL PMU: header says it is not here" "some not on this machine (e)"
 unseen "empty RAPL PMU: no failure in the header" "failed (e: errors)"
 see "no core PMU: TopDown says so" "TopDown unavailable: no core PMU"
@@ -746,15 +746,16 @@ start 120 40 LANG=C.UTF-8
 text '/'
 text 'retiring'
 keys Enter
-see "TopDown pane on the Neoverse cores" "socket1 *R*B*F*S* *R *[0-9]*% B *[0-9]*% F *[0-9]*% S *[0-9]*%"
+see "TopDown pane on the Neoverse cores" "socket1 *R*S*F*B* *R *[0-9]*% S *[0-9]*% F *[0-9]*% B *[0-9]*%"
 # the last pane: c adds its CPU rows below the screen's end, and scrolls to them
 keys c
-see "c scrolls to the first row it adds" "^ cpu0  *R*B*F*S* *R *[0-9]*%"
+see "c scrolls to the first row it adds" "^ cpu0  *R*S*F*B* *R *[0-9]*%"
 keys q
 quit_ok "tegra topdown quit"
 PMUTOP_ARGS="--demo spr -d 0.2"
 start 120 90 LANG=C NO_COLOR=1 # room to spare below every pane
-see "SPR TopDown letters in monochrome" "socket0 *RRRR*BB*FF*SSSS"
+see "SPR TopDown letters in monochrome, pcm's (S bad speculation, B backend)" "socket0 *RRRR*SS*FF*BBBB"
+see "SPR TopDown legend: pcm's letters" "R Retiring  S Bad speculation  F Frontend bound  B Stalled in backend"
 see "spare room holds per-CPU rows, and the rest is counted" "[0-9]* more CPUs (c shows them all"
 text '/'
 text 'retiring'
@@ -807,7 +808,7 @@ quit_ok "wide labels quit"
 PMUTOP_ARGS="--demo -d 0.2"
 start 120 40 LANG=C.UTF-8
 keys End
-see "Arm TopDown shown" "R Retiring  B Bad speculation"
+see "Arm TopDown shown" "R Retiring  S Bad speculation"
 grep "R Retiring" "$scratch/screen.txt" | grep -q "Enter: level 2" && fail "Arm's TopDown offers a level 2 it has not" || ok
 keys q
 quit_ok "arm quit"
@@ -889,6 +890,12 @@ PMUTOP_ARGS="--demo epyc -d 0.2"
 start 120 40 LANG=C.UTF-8
 see "epyc: memory per socket" "Memory read .* [0-9.]* GB/s .*Memory read .* [0-9.]* GB/s"
 see "epyc: fabric by requester per socket" "Local CPU read .* [0-9.]* GB/s .*Local CPU read .* [0-9.]* GB/s"
+# a row the machine cannot count is left out: Zen has no generic LLC event
+text '/'
+text 'L1D MPKI'
+keys Enter
+see "epyc: the Cores pane" "L1D MPKI  *[0-9.]* "
+unseen "epyc: no LLC MPKI row (no generic LLC event on Zen)" "LLC MPKI"
 text '/'
 text 'L3 read miss latency'
 keys Enter
@@ -996,7 +1003,7 @@ rm -f "$HOME/.config/pmutop/pmutoprc"
 PMUTOP_ARGS="--demo -d 0.2 -w $scratch/arm-hidden.db"
 start 120 40 LANG=C.UTF-8
 keys End
-see "arm cores hidden, recording: TopDown shown" "^ socket0  *RR*BB*FF*SS* "
+see "arm cores hidden, recording: TopDown shown" "^ socket0  *RR*SS*FF*BB* "
 unseen "arm cores hidden, recording: TopDown not counted in turn" "~55%\|multiplexed"
 keys F2
 n=$(setup_row "(core/core_arm)")
@@ -1040,7 +1047,7 @@ if [ -f "$TOP_BUILDDIR/catalogue/arm-neoverse-n2-v2.ini" ]; then
     start 120 40 LANG=C.UTF-8
     keys End
     see "TopdownL1 beside TopDown: perf's tree" "^   retiring  *[0-9.]* %  *[0-9.]* %"
-    see "TopdownL1 beside TopDown: the pane" "^ socket0  *RR*BB*FF*SS* "
+    see "TopdownL1 beside TopDown: the pane" "^ socket0  *RR*SS*FF*BB* "
     unseen "TopdownL1 beside TopDown: one counter an event, none in turn" "~\|multiplexed"
     keys q
     quit_ok "TopdownL1 beside TopDown, quit"
@@ -1065,24 +1072,26 @@ if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
     start 120 40 LANG=C.UTF-8
     see "-M TopdownL1 in the monitor: perf's level 1" "tma_backend_bound.* [0-9.]*^* %"
     unseen "-M TopdownL1 in the monitor: no metric it did not choose" "n/a: no \|tma_memory_bound"
-    # b: the top level's shares as one bar of letters, each node's letter before its name;
+    # b: the top level's shares as one bar of letters, each node's letter before its name
+    # (level 1 in pcm's letters: F frontend, S bad speculation, B backend, R retiring);
     # each letter's run is its node's share of the four (within a character's rounding)
     keys b
-    see "tree bars: the nodes lettered" "^ *a tma_backend_bound "
-    see "tree bars: the top level's bar" "^   a*b*c*d* *$"
+    see "tree bars: the nodes lettered as pcm letters them" "^ *B tma_backend_bound "
+    see "tree bars: bad speculation is pcm's S" "^ *S tma_bad_speculation "
+    see "tree bars: the top level's bar" "^   B*S*F*R* *$"
     python3 - "$scratch/screen.txt" << 'PYEOF' && ok || fail "tree bars: a letter's run is not its node's share"
 import re, sys
 lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
-bar = next(l.strip() for l in lines if re.fullmatch(r"   a+b+c+d+ *", l))
+bar = next(l.strip() for l in lines if re.fullmatch(r"   B+S+F+R+ *", l))
 vals = {m.group(1): float(m.group(2)) for l in lines
-        for m in [re.match(r" *[-+\u25be\u25b8]? *([a-d]) tma_\w+(?: <==)? +([0-9.]+)", l)] if m}
+        for m in [re.match(r" *[-+\u25be\u25b8]? *([BSFR]) tma_\w+(?: <==)? +([0-9.]+)", l)] if m}
 total = sum(vals.values())
 assert len(vals) == 4 and total > 0, vals
 for k, v in vals.items():
     assert abs(bar.count(k) - v / total * len(bar)) <= 1.5, (k, bar.count(k), v, total, len(bar))
 PYEOF
     keys b
-    unseen "tree bars: b again, none" "^   a*b*c*d* *$"
+    unseen "tree bars: b again, none" "^   B*S*F*R* *$"
     keys q
     quit_ok "-M monitor quit"
     # setup (F2) offers perf's metric groups for this CPU: choosing TopdownL1 counts it
@@ -1178,7 +1187,7 @@ PYEOF
         see "TopDown tree ($lang): backend bound past its threshold, open" "^ $open tma_backend_bound "
         see "TopDown tree ($lang): its children under it" "^     tma_memory_bound "
         see "TopDown tree ($lang): a node not past its threshold, closed" "^ $shut tma_bad_speculation "
-        see "TopDown tree ($lang): the bottleneck marked as toplev marks it" "tma_core_bound <== "
+        see "TopDown tree ($lang): a bottleneck marked as toplev marks it" "tma_[a-z_]* <== "
         see "TopDown tree ($lang): a child's share of its parent" "tma_memory_bound .* 50% of parent"
         keys Enter # the first row: backend bound closes
         see "TopDown tree ($lang): Enter closes a node" "^ $shut tma_backend_bound "
@@ -1223,7 +1232,7 @@ PYEOF
     keys Escape
     keys End
     see "--demo spr: perf's TopDown tree" "TopDown (perf's TMA"
-    see "--demo spr: the bottleneck at start (core bound, before the streaming phase)" "tma_core_bound <== "
+    see "--demo spr: a bottleneck at start (before the streaming phase)" "tma_[a-z_]* <== "
     # c: the CPUs as columns beside the machine's, a page at a time; o: ordered by the
     # focused node, highest first; after the last page, the sockets again
     keys c
@@ -1302,9 +1311,10 @@ PYEOF
     PMUTOP_ARGS="--sim --sysfs-root $scratch/adl-m -M TopdownL1,TopdownL2 -d 0.2"
     start 120 40 LANG=C.UTF-8
     see "hybrid tree: a column for each kind's machine-wide sum, first" "^  *all-pcores  *all-ecores  *socket0-pcores  *socket0-ecores *$"
-    see "hybrid tree: the P-cores' bottleneck" "tma_core_bound <==  *[0-9.]*^ %"
+    see "hybrid tree: the bottleneck, one" "tma_[a-z_]* <==  *[0-9.n/]*^* %"
     see "hybrid tree: the E-cores' own node, past their threshold, with the batch's value ($want)" \
-        "tma_resource_bound <==  *n/a  *$want^ % .*% of parent"
+        "tma_resource_bound \(<== \)\? *n/a  *$want^ % .*% of parent"
+    expect_eq "hybrid tree: one bottleneck marked" "$(grep -c '<==' "$scratch/screen.txt")" 1
     # its CPUs as columns (c), by number, then (o) by the focused node, highest first: the
     # E-cores (cpu4-7) lead for frontend bound, where the batch output has them higher
     fe_p=$(awk -F, '$4 == "tma_frontend_bound" && $5 == "all-pcores" { print $6 }' "$scratch/adl.csv")
@@ -1418,6 +1428,43 @@ grep "Past its threshold" "$scratch/colour.txt" | grep -q "$(printf '\033')\[[0-
     fail "threshold (colour): the value past it is not red: $(grep 'Past its threshold' "$scratch/colour.txt" | od -c | head -n 3)"
 keys q
 quit_ok "threshold colour quit"
+
+# one bottleneck, as toplev marks it: from level 1 down, the largest share among the nodes
+# past their thresholds, to the deepest such node (three were marked: core bound, DRAM
+# bound, few-uops instructions); every node open (*), at a height that shows them all
+PMUTOP_ARGS="--demo spr -d 0.2"
+start 150 160 LANG=C NO_COLOR=1
+keys End
+see "--demo spr: perf's tree" "TopDown (perf's TMA"
+keys '*'
+see "--demo spr, every node open: level 3 shown" " tma_mite "
+screen
+python3 - "$scratch/screen.txt" << 'PYEOF' && ok || fail "--demo spr: not toplev's one bottleneck"
+import re, sys
+rows = []  # (depth, name, share on the machine, past its threshold, marked)
+for l in open(sys.argv[1], encoding="utf-8").read().split("\n"):
+    m = re.match(r"^ ( *)[-+ ] (tma_\w+)( <==)? +([0-9.]+)(\^?) %", l)
+    if m:
+        rows.append((len(m.group(1)) // 2, m.group(2), float(m.group(4)), m.group(5) == "^", bool(m.group(3))))
+marked = [r[1] for r in rows if r[4]]
+assert len(marked) == 1, ("marked", marked)
+want, at = None, -1  # the path: the largest past its threshold among each node's children,
+while True:        # below level 1 not within 5 % of the slots of the next (toplev's find_bn)
+    depth = rows[at][0] + 1 if at >= 0 else 0
+    kids, k = [], at + 1
+    while k < len(rows) and (at < 0 or rows[k][0] >= depth):
+        if rows[k][0] == depth and rows[k][3]:
+            kids.append(k)
+        k += 1
+    kids.sort(key=lambda i: -rows[i][2])
+    if not kids or (at >= 0 and len(kids) > 1 and rows[kids[0]][2] - rows[kids[1]][2] <= 5):
+        break
+    at = kids[0]
+    want = rows[at][1]
+assert marked == [want], (marked, want)
+PYEOF
+keys q
+quit_ok "one bottleneck quit"
 
 # a terminal that cannot move the cursor is refused before anything is drawn
 PMUTOP_ARGS="--demo"

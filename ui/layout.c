@@ -96,9 +96,17 @@ static void pane_rows(const struct frame *f, struct upane *p)
 {
 	int nm = p->nmetrics;
 	for (int m = 0; m < nm; m++) {
-		bool any = false;
-		for (int i = 0; i < p->ninst; i++)
-			any |= p->cell[i * nm + m] >= 0;
+		bool any = false, absent = false;
+		for (int i = 0; i < p->ninst; i++) {
+			int c = p->cell[i * nm + m];
+			any |= c >= 0 && !frame_instance_absent(f, c);
+			absent |= c >= 0 && frame_instance_absent(f, c);
+		}
+		/* every instance not on this machine (perf's <not supported>: AMD's LLC-load-misses,
+		 * a RAPL PMU without psys): no row, as for a PMU the machine lacks (errors, e,
+		 * says why) */
+		for (int i = 0; !any && absent && i < p->ninst; i++)
+			p->cell[i * nm + m] = -1;
 		/* no instance has it: a row that says why when its PMU is missing; none for a
 		 * metric of another generation's variant (Zen 4's L3 latency on a Zen 5) */
 		p->says_missing[m] = !any && metric_group_missing(f, p->metrics[m]);

@@ -1,8 +1,8 @@
 /* tree.c - perf's TopDown (TMA) as a tree: a node is a metric, its children the metrics
  * perf files under "<node>_group" (tma_memory_bound under tma_backend_bound_group), the
  * roots perf's level 1 (TopdownL1, AMD's PipelineL1). The nodes past perf's thresholds
- * (MetricThreshold) are opened and drawn marked; the deepest of them on each path is the
- * bottleneck, marked as toplev marks it ("<=="). */
+ * (MetricThreshold) are opened and drawn marked; one is the bottleneck, marked as toplev
+ * marks it ("<=="): the deepest on the path of the largest share past its threshold. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,13 +175,37 @@ static int children(const struct upane *p, int m, int *kids, int max)
 	return n;
 }
 
-/* With 'b', a node's letter in its parent's bar ('a' for the first child), else 0. */
+/* pcm's letter of a level-1 node (F frontend, S bad speculation, B backend, R retiring:
+ * Intel's and AMD's level 1 alike), or 0 for another. */
+static char pcm_letter(const struct upane *p, int m)
+{
+	static const struct {
+		const char *word;
+		char letter;
+	} pcm[] = { { "frontend", 'F' }, { "bad_spec", 'S' }, { "backend", 'B' }, { "retiring", 'R' } };
+	for (size_t i = 0; i < sizeof(pcm) / sizeof(pcm[0]); i++)
+		if (strstr(p->metrics[m]->name, pcm[i].word))
+			return pcm[i].letter;
+	return 0;
+}
+
+/* The letter of kids[i] in its parent's bar: at level 1 pcm's F/S/B/R where every node
+ * has one, else the children in order 'a', 'b', 'c'. */
+static char kid_letter(const struct upane *p, const int *kids, int n, int i)
+{
+	bool pcm = p->tree_parent[kids[i]] < 0;
+	for (int k = 0; pcm && k < n; k++)
+		pcm = pcm_letter(p, kids[k]) != 0;
+	return pcm ? pcm_letter(p, kids[i]) : (char)('a' + i);
+}
+
+/* With 'b', a node's letter in its parent's bar, else 0. */
 static char bar_letter(const struct tui *t, const struct upane *p, int m)
 {
 	int kids[26], n = t->tree_bars ? children(p, p->tree_parent[m], kids, 26) : 0;
 	for (int i = 0; n > 1 && i < n; i++)
 		if (kids[i] == m)
-			return (char)('a' + i);
+			return kid_letter(p, kids, n, i);
 	return 0;
 }
 
@@ -195,8 +219,8 @@ static void node_label(struct tui *t, const struct upane *p, int m, const signed
 }
 
 /* Under open node m, with 'b': its children's shares of it in column col as one bar of
- * their letters (pcm's F/S/B/R for any node, readable without colour; m -1: the top
- * level's, under the columns' names). Lines drawn. */
+ * their letters (readable without colour; m -1: level 1's, in pcm's F/S/B/R, under the
+ * columns' names). Lines drawn. */
 static int children_bar(struct tui *t, const struct upane *p, int col, int m, const signed char *over, int y, int x,
 			int w, bool draw)
 {
@@ -219,8 +243,9 @@ static int children_bar(struct tui *t, const struct upane *p, int col, int m, co
 	for (int i = 0; i < n; i++) { /* each child to the rounded end of its running sum */
 		cum += v[i];
 		int end = (int)lround(cum / sum * width);
+		char letter = kid_letter(p, kids, n, i);
 		for (; at < end; at++)
-			bar[at] = (char)('a' + i);
+			bar[at] = letter;
 	}
 	bar[at] = '\0';
 	crt_put(y, x + indent, width, R_DIM, bar);
@@ -242,6 +267,48 @@ static void parent_share(struct tui *t, const struct upane *p, const int *cols, 
 	}
 }
 
+/* Node m's share on the machine: its value in the first machine-wide column that has one
+ * (a hybrid's E-cores' node has none in the P-cores'); NAN for none. */
+static double machine_share(const struct tui *t, const struct upane *p, const int *cols, int ncols, int m)
+{
+	for (int c = 0; c < ncols; c++) {
+		int slot = p->slot[cols[c] * p->nmetrics + m];
+		if (slot >= 0 && (c == 0 || machine_wide(t, p, cols[c])) && t->f->values[slot].state == VS_OK)
+			return t->f->values[slot].value;
+	}
+	return NAN;
+}
+
+/* toplev's SIB_THRESH: below level 1, two children past their thresholds within this
+ * much of each other (as fractions of the slots) say nothing of which it is */
+#define SIBLINGS_APART 0.05
+
+/* The one bottleneck, as toplev marks it (its find_bn): from level 1 down, the largest
+ * share among the nodes past their thresholds, until none of its children is, or the
+ * two largest are within SIBLINGS_APART of each other; -1 for none. */
+static int bottleneck(const struct tui *t, const struct upane *p, const int *cols, int ncols, const signed char *over)
+{
+	int neck = -1;
+	for (;;) {
+		int best = -1;
+		double bv = -INFINITY, second = -INFINITY;
+		for (int k = neck + 1; k < p->nmetrics && (neck < 0 || p->tree_depth[k] > p->tree_depth[neck]); k++) {
+			double v = p->tree_parent[k] == neck && over[k] == 1 ? machine_share(t, p, cols, ncols, k) : NAN;
+			v /= p->metrics[k]->scale > 0 ? p->metrics[k]->scale : 1;
+			if (v > bv) {
+				second = bv;
+				bv = v;
+				best = k;
+			} else if (v > second) {
+				second = v;
+			}
+		}
+		if (best < 0 || (neck >= 0 && bv - second <= SIBLINGS_APART))
+			return neck;
+		neck = best;
+	}
+}
+
 /* The bars go under their nodes: drawn, or measured, after each open node's row. */
 static int node_extra(struct tui *t, const struct upane *p, const int *cols, int ncols, int m, const signed char *over,
 		      int y, int x0, int labw, bool draw)
@@ -260,7 +327,7 @@ int tree_draw(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 		for (int c = 0; c < ncols; c++)
 			crt_put(y0, x0 + labw + c * colw + colw - 1 - (int)strlen(t->f->iinfo[p->inst[cols[c]]].display), colw,
 				R_TITLE, t->f->iinfo[p->inst[cols[c]]].display);
-	int lines = 1;
+	int lines = 1, neck = draw ? bottleneck(t, p, cols, ncols, over) : -1;
 	lines += node_extra(t, p, cols, ncols, -1, over, y0 + lines, x0, labw, draw);
 	p->nrows = 0;
 	for (int m = 0; m < p->nmetrics; m++) {
@@ -274,12 +341,8 @@ int tree_draw(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 			lines += node_extra(t, p, cols, ncols, m, over, 0, x0, labw, false);
 			continue;
 		}
-		/* the bottleneck: past its threshold, and none of its children is */
-		bool neck = over[m] == 1;
-		for (int k = m + 1; neck && k < p->nmetrics && p->tree_depth[k] > p->tree_depth[m]; k++)
-			neck = !(p->tree_parent[k] == m && over[k] == 1);
 		char label[160], val[64], share[32];
-		node_label(t, p, m, over, neck, label, sizeof(label));
+		node_label(t, p, m, over, m == neck, label, sizeof(label));
 		bool focus = t->focus == pi && t->row == row && !t->mode;
 		if (focus)
 			crt_fill(y, x0, w, R_FOCUS, ' ');

@@ -20,3 +20,14 @@ const char *frame_label(const struct frame *f, int instance, const char *key)
 	return NULL;
 }
 
+
+bool frame_instance_absent(const struct frame *f, int instance)
+{
+	const struct instance_info *ii = &f->iinfo[instance];
+	if (!ii->nmembers)
+		return f->inst[instance].absent;
+	for (int k = 0; k < ii->nmembers; k++)
+		if (!f->inst[ii->members[k]].absent)
+			return false;
+	return true;
+}

@@ -173,4 +173,8 @@ static inline const struct prof_metric *frame_metric(const struct frame *f, int 
 /* The label of an instance with this key, or NULL. */
 const char *frame_label(const struct frame *f, int instance, const char *key);
 
+/* Whether an instance is not on this machine (perf's <not supported>: its PMU lacks the
+ * events), or is a sum of such instances only: a row outputs leave out. */
+bool frame_instance_absent(const struct frame *f, int instance);
+
 #endif

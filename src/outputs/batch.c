@@ -371,9 +371,25 @@ static void write_text_notes(struct textbuf *tb, const struct frame *fr, bool fi
 			textbuf_printf(tb, "  filters %s %s: %s\n", fr->iinfo[i].group->name, fr->iinfo[i].name, fi->filters);
 	}
 	for (int i = 0; i < fr->ninstances && first_frame; i++) {
-		if (fr->inst[i].error && !fr->iinfo[i].nmembers)
-			textbuf_printf(tb, "  %s %s %s: %s\n", fr->inst[i].absent ? "n/a" : "!", fr->iinfo[i].group->name,
-				       fr->iinfo[i].name, fr->inst[i].error);
+		const struct frame_instance *fi = &fr->inst[i];
+		if (!fi->error || fr->iinfo[i].nmembers)
+			continue;
+		/* a group's instances not on this machine for one reason: said once ("cpu0 and
+		 * 31 more"), not a line a CPU */
+		int more = 0;
+		bool said = false;
+		for (int j = 0; fi->absent && j < fr->ninstances; j++)
+			if (j != i && fr->inst[j].absent && fr->iinfo[j].group == fr->iinfo[i].group && !fr->iinfo[j].nmembers &&
+			    fr->inst[j].error && !strcmp(fr->inst[j].error, fi->error)) {
+				said |= j < i;
+				more += j > i;
+			}
+		if (said)
+			continue;
+		textbuf_printf(tb, "  %s %s %s", fi->absent ? "n/a" : "!", fr->iinfo[i].group->name, fr->iinfo[i].name);
+		if (more)
+			textbuf_printf(tb, " and %d more", more);
+		textbuf_printf(tb, ": %s\n", fi->error);
 	}
 	for (int i = 0; i < fr->nmissing && first_frame; i++) {
 		if (fr->missing_why && fr->missing_why[i])
@@ -400,6 +416,8 @@ static void write_text(struct textbuf *tb, const struct frame *fr, bool first_fr
 		const struct prof_metric *m = fr->vinfo[k].m;
 		if (m->quiet) /* perf's, shown as the hand metric that is it */
 			continue;
+		if (v->state == VS_UNAVAILABLE && frame_instance_absent(fr, fr->vinfo[k].instance))
+			continue; /* not on this machine: left out (the notes say why, once) */
 		char val[32], mark[160] = "";
 		format_metric_value(v, val, sizeof(val));
 		/* the reason JSON gives, so "n/a" is never left unexplained */
