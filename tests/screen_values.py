@@ -8,7 +8,7 @@ import json
 import re
 import sys
 
-CELL = re.compile(r"(-?[0-9]+\.[0-9]+)(\^?) %|n/a")  # a value (^: past its threshold), or none
+CELL = re.compile(r"(-?[0-9]+\.[0-9]+)~?(\^?) %|n/a")  # a value (~: multiplexed, ^: past its threshold), or none
 
 
 def tree_rows(screen):

@@ -1443,7 +1443,7 @@ python3 - "$scratch/screen.txt" << 'PYEOF' && ok || fail "--demo spr: not toplev
 import re, sys
 rows = []  # (depth, name, share on the machine, past its threshold, marked)
 for l in open(sys.argv[1], encoding="utf-8").read().split("\n"):
-    m = re.match(r"^ ( *)[-+ ] (tma_\w+)( <==)? +([0-9.]+)(\^?) %", l)
+    m = re.match(r"^ ( *)[-+ ] (tma_\w+)( <==)? +([0-9.]+)~?(\^?) %", l)
     if m:
         rows.append((len(m.group(1)) // 2, m.group(2), float(m.group(4)), m.group(5) == "^", bool(m.group(3))))
 marked = [r[1] for r in rows if r[4]]
