@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The command line as a user meets it: encode, list, batch output, errors and exit codes.
 . "$TOP_SRCDIR/tests/lib.sh"
 cd "$scratch"
@@ -536,4 +537,29 @@ expect_grep "batch: TopDown still counted" ",topdown.retiring,socket0," hidden.c
 expect_grep "-M names a hidden pane's metric" ",core.arm_ipc,socket0," hidden-m.csv
 "$PMUTOP" --demo -b -n 2 --fake-clock --format csv -p core > hidden-p.csv 2>&1
 expect_grep "-p names the profile: all of it" ",core.arm_llc_mpki,socket0," hidden-p.csv
+# batch output into a pipe nobody reads: pmutop blocks in write(), as any writer would,
+# but a signal that asks it to stop stops it (it retried EINTR forever: only SIGKILL
+# ended it). The waits below poll for a state with a deadline; none waits for time.
+rm -f stuck.fifo && mkfifo stuck.fifo
+sleep 300 < stuck.fifo & # a reader that never reads (it opens the FIFO, then sleeps)
+reader=$!
+"$PMUTOP" --demo -b --fake-clock > stuck.fifo 2> stuck.err &
+pm=$!
+blocked() { grep -q pipe "/proc/$pm/wchan" 2> /dev/null; } # in the kernel's pipe write
+i=0 # until pmutop is blocked writing (the pipe's 64 KiB are full)
+while [ $i -lt 100 ] && ! blocked; do sleep 0.1; i=$((i + 1)); done
+blocked && ok || fail "batch into a full pipe: pmutop is not blocked writing ($(cat "/proc/$pm/wchan" 2> /dev/null))"
+kill -TERM "$pm"
+i=0
+while [ $i -lt 100 ] && kill -0 "$pm" 2> /dev/null; do sleep 0.1; i=$((i + 1)); done
+if kill -0 "$pm" 2> /dev/null; then
+    fail "SIGTERM while blocked writing to a pipe nobody reads: pmutop still running after 10 s"
+    kill -KILL "$pm"
+fi
+wait "$pm" 2> /dev/null
+status=$?
+[ $status -lt 128 ] && ok || fail "SIGTERM while blocked writing: killed by signal $((status - 128))"
+kill "$reader" 2> /dev/null
+wait "$reader" 2> /dev/null
+
 finish

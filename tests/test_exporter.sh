@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # pmutop serve under a real Prometheus (Debian's prometheus, promtool): the exposition
 # passes promtool, a 1 s scrape gives up == 1, PromQL's rate() of an exported byte counter
 # agrees with pmutop's own gauge and a recording rule from pmutop rules with both (the
@@ -51,7 +52,27 @@ curl -sf -H 'Accept: application/openmetrics-text; version=1.0.0' "$url" > om.tx
 expect_eq "OpenMetrics ends with # EOF" "$(tail -n 1 om.txt)" "# EOF"
 expect_grep "OpenMetrics units" '^# UNIT pmutop_ucf_mem_read_bw_bytes_per_second bytes_per_second' om.txt
 expect_grep "OpenMetrics counter family without _total" '^# TYPE pmutop_ucf_mem_bytes_rd counter' om.txt
+# q=0 is "not acceptable" (RFC 9110): the text format then
+curl -sf -H 'Accept: application/openmetrics-text; q=0, text/plain' "$url" > om0.txt
+[ "$(tail -n 1 om0.txt)" != "# EOF" ] && ok || fail "Accept: OpenMetrics;q=0 was answered in OpenMetrics"
 expect_eq "only GET" "$(curl -s -o /dev/null -w '%{http_code}' -X POST "$url")" 405
+# a body announced on /metrics is refused before it is read (a trickled gigabyte held a
+# connection past every limit), and a transfer coding nobody knows is not waited for:
+# each answered at once, the client's 4 s deadline only a guard
+python3 - "$port" << 'PY' && ok || fail "a body on /metrics is not refused at once"
+import socket, sys
+def ask(head):
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=4)
+    s.sendall(head.encode())
+    got = s.recv(200).decode(errors="replace")
+    s.close()
+    return got.split("\r\n")[0]
+for head, want in (("POST /metrics HTTP/1.1\r\nHost: t\r\nContent-Length: 1000000000\r\n\r\n", " 413 "),
+                   ("GET /metrics HTTP/1.1\r\nHost: t\r\nContent-Length: 1000000000\r\n\r\n", " 413 "),
+                   ("GET /metrics HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: xchunked\r\n\r\n", " 501 ")):
+    line = ask(head)
+    assert want in line, (head.split("\r\n")[0], line)
+PY
 expect_eq "unknown path" "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/nope")" 404
 curl -sf "http://127.0.0.1:$port/" | grep -q 'href="/metrics"' && ok || fail "/ links /metrics"
 
@@ -468,4 +489,24 @@ expect_eq "bad address exit" $? 2
 expect_grep "bad address said" "not an IPv4 address" err.out
 kill $holder 2> /dev/null; wait $holder 2> /dev/null
 pids=""
+# two profiles that define one metric name: both served, the later told apart by its
+# profile (the second's values were lost: one series per name and labels)
+for n in one two; do
+    printf '[profile]\nname = dup%s\n[group sw]\npmu = software\nevents = context-switches\n[metric sw.dup_rate]\nformula = context_switches / elapsed_s\n' "$n" > "dup-$n.ini"
+done
+sh "$TOP_SRCDIR/tests/fixtures/gen-host.sh" duphost vm pkg yes 2 > /dev/null
+"$PMUTOP" serve --sim --sysfs-root duphost -p ./dup-one.ini -p ./dup-two.ini --listen 127.0.0.1:0 -d 0.1 2> dup.err &
+dpid=$!
+pids="$pids $dpid"
+dup_port_known() { grep -q "(port [0-9]*)" dup.err; }
+if wait_until "the two-profile exporter says its port" 10 dup_port_known; then
+    durl=http://127.0.0.1:$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' dup.err)/metrics
+    dup_values() { [ "$(curl -sf "$durl" | grep -c '^pmutop_sw_dup_rate{')" -ge 2 ]; }
+    wait_until "a metric two profiles define: both profiles' series" 10 dup_values
+    curl -sf "$durl" | grep -q '^pmutop_sw_dup_rate{.*profile="duptwo"' && ok ||
+        fail "the second profile's series is not labelled with its profile: $(curl -sf "$durl" | grep '^pmutop_sw_dup_rate')"
+fi
+kill "$dpid"
+wait "$dpid" 2> /dev/null
+
 finish

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* sysfs.c - every file pmutop reads from /sys or /proc goes through one root. */
 #include "base/sysfs.h"
 
@@ -9,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/diag.h"
 #include "base/util.h"
 
 char *path_join(const char *root, const char *rel)
@@ -31,15 +33,40 @@ char *path_join(const char *root, const char *rel)
 
 static char *read_fd_text(int fd, size_t limit, bool once);
 
+int open_regular_at(int dirfd, const char *path)
+{
+	/* O_NONBLOCK: a FIFO nobody writes must not block the open; then only a regular file
+	 * (sysfs and proc files are) is read, never a FIFO, a device or a directory */
+	int fd = openat(dirfd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		return fd;
+	close(fd);
+	/* (a directory where a file was looked for is just absent; below a directory's
+	 * descriptor the caller names the file: errno EINVAL, sysfs_read_error) */
+	if (!S_ISDIR(st.st_mode) && dirfd == AT_FDCWD)
+		diag_warn("%s: %s, not a regular file: not read", path,
+			  S_ISFIFO(st.st_mode) ? "a pipe" : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "not a file");
+	errno = EINVAL;
+	return -1;
+}
+
+const char *sysfs_read_error(int err)
+{
+	return err == EINVAL ? "not a regular file (a pipe or a device): not read" : strerror(err);
+}
+
 char *read_text_file(const char *path, size_t limit)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular_at(AT_FDCWD, path);
 	return fd < 0 ? NULL : read_fd_text(fd, limit, false);
 }
 
 char *read_attr_file(const char *path, size_t limit)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular_at(AT_FDCWD, path);
 	return fd < 0 ? NULL : read_fd_text(fd, limit, true);
 }
 
@@ -216,7 +243,7 @@ enum dir_kind dir_entry_kind_at(int dirfd, const char *name, enum dir_kind kind)
 
 char *read_attr_at(int dirfd, const char *name, size_t limit)
 {
-	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular_at(dirfd, name);
 	return fd < 0 ? NULL : read_fd_text(fd, limit, true);
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* sysfs.h - every file pmutop reads from /sys or /proc goes through one root. */
 #ifndef PMUTOP_SYSFS_H
 #define PMUTOP_SYSFS_H
@@ -12,6 +13,12 @@ char *path_join(const char *root, const char *rel);
 /* Read a small text file whole (at most limit bytes). Returns a malloc'd string or NULL
  * with errno set. */
 char *read_text_file(const char *path, size_t limit);
+/* path (relative to dirfd, or AT_FDCWD) opened for reading if it is a regular file; a
+ * FIFO, a device or a socket is refused (said once as a warning) without blocking: -1. */
+int open_regular_at(int dirfd, const char *path);
+/* Why a read of a file below the root failed, from its errno (EINVAL: refused as not a
+ * regular file). */
+const char *sysfs_read_error(int err);
 /* The same for a sysfs attribute or a regular file, where a short read is the end. */
 char *read_attr_file(const char *path, size_t limit);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd_list.c - `pmutop list [pmus|events|profiles|metrics|machines|pci]`, like perf list. */
 #include <getopt.h>
 #include <stdio.h>
@@ -214,6 +215,10 @@ static int load_named(const struct machine *m, struct profile ***out_profiles)
 			free(why);
 		} else
 			fprintf(stderr, "pmutop list: %s '%s'\n", nerr ? "errors in profile" : "no profile", list_profile_names[i]);
+	}
+	if (!n) { /* none loaded: the callers keep no list */
+		free(*out_profiles);
+		*out_profiles = NULL;
 	}
 	return n;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* metric_select.c - -M: chosen metrics, what they read, and the events they need. */
 #include "engine/metric_select.h"
 
@@ -22,16 +23,28 @@ static bool names_metric(const struct prof_metric *m, const char *word)
 }
 
 /* m and every metric its forms read, chosen (quietly: as another's definition). */
+/* mi and all it reads, transitively, chosen: with a list of our own, not recursion (a
+ * chain of references as long as a file allows would overflow the C stack). */
 static void choose_as(struct profile *p, int mi, bool quiet)
 {
-	struct prof_metric *m = &p->metrics[mi];
-	if (m->selected)
+	if (p->metrics[mi].selected)
 		return;
-	m->selected = true;
-	m->quiet = quiet;
-	for (int k = 0; k < m->nforms; k++)
-		for (int r = 0; r < m->forms[k].nrefs; r++)
-			choose_as(p, m->forms[k].refs[r], quiet);
+	int *todo = xmalloc(sizeof(int) * (size_t)p->nmetrics), n = 0; /* each metric once: marked as pushed */
+	p->metrics[mi].selected = true;
+	todo[n++] = mi;
+	while (n) {
+		struct prof_metric *m = &p->metrics[todo[--n]];
+		m->quiet = quiet;
+		for (int k = 0; k < m->nforms; k++)
+			for (int r = 0; r < m->forms[k].nrefs; r++) {
+				struct prof_metric *to = &p->metrics[m->forms[k].refs[r]];
+				if (!to->selected) {
+					to->selected = true;
+					todo[n++] = m->forms[k].refs[r];
+				}
+			}
+	}
+	free(todo);
 }
 
 static void choose(struct profile *p, int mi)

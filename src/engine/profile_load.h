@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* profile_load.h - what the profile loader's parts share (not for the rest of pmutop):
  * profile.c reads the INI file, profile_check.c checks what it read, profile_filter.c
  * owns the typed filter values. */
@@ -23,6 +24,9 @@ struct loader {
 	bool header_only;      /* read [profile] alone: stop at the next section */
 	bool header_read;      /* [profile] came, and first */
 	bool header_late;      /* another section came before it */
+	struct seen_section *seen; /* every [group|metric|pane NAME] so far, hashed: a file of
+				    * 100 000 sections checked for twice in linear time */
+	size_t seen_cap, nseen;
 };
 
 #define lerror(L, ...) ini_error(&(L)->in, __VA_ARGS__)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* runloop.c - poll(), signals, the refresh timer and the outputs. */
 #include "engine/runloop.h"
 
@@ -20,10 +21,19 @@
 
 /* The self-pipe: a signal handler may only write a byte; the loop polls the other end. */
 static int sig_pipe[2] = { -1, -1 };
+/* ... and a flag an output blocked in write() reads when EINTR wakes it (a pipe nobody
+ * reads must not hold pmutop past a signal that asks it to stop) */
+static volatile sig_atomic_t stop_pending;
+
+bool runloop_stop_pending(void)
+{
+	return stop_pending != 0;
+}
 
 static void on_signal(int sig)
 {
 	int saved = errno;
+	stop_pending = 1;
 	unsigned char b = (unsigned char)sig;
 	if (sig_pipe[1] >= 0 && write(sig_pipe[1], &b, 1) < 0) {
 		/* the pipe is full: a quit is already pending */
@@ -46,6 +56,9 @@ void runloop_install_signals(void)
 	 * leaves the terminal raw and BlueField blocks programmed */
 	sigaction(SIGQUIT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* a file past `ulimit -f` is EFBIG, said and ended on a whole interval, not a
+	 * silent death by SIGXFSZ in the middle of one */
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 void runloop_init(struct runloop *l, struct session *s, struct clock *c, double interval_s, long iterations)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* runloop.h - the one loop of every mode: poll() over the outputs' descriptors (the
  * terminal, later the exporter's socket), a signal pipe and the refresh timer of the
  * loop's clock; each refresh samples the session and hands the frame to every output. */
@@ -51,6 +52,8 @@ int runloop_run(struct runloop *l);
 void runloop_done(struct runloop *l);
 
 void runloop_quit(struct runloop *l);
+/* Whether INT, TERM, HUP or QUIT came: an output blocked in a write gives up on EINTR. */
+bool runloop_stop_pending(void);
 void runloop_set_interval(struct runloop *l, double interval_s);
 void runloop_set_paused(struct runloop *l, bool paused);
 /* Where the monitor chooses what is counted: per value slot, what the outputs that show

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* discover.c - discovery: turn a sysfs tree into plain structs (machine/pmu.h's model).
  *
  * Everything is read relative to one root, so the same code runs on the live /sys and on
@@ -59,7 +60,7 @@ static void read_formats(struct pmu *p)
 		char *spec = read_attr_at(dfd, names[i], ATTR_LIMIT);
 		struct format_field f = { 0 };
 		if (!spec) {
-			diag_warn("%s: cannot read: %s", path, strerror(errno));
+			diag_warn("%s: cannot read: %s", path, sysfs_read_error(errno));
 		} else {
 			chomp(spec);
 			if (!format_parse(spec, &f)) {
@@ -113,7 +114,7 @@ static void read_aliases(struct pmu *p)
 			continue;
 		char *terms = read_attr_at(dfd, names[i], ATTR_LIMIT);
 		if (!terms) {
-			diag_warn("%s/%s: cannot read: %s", dir, names[i], strerror(errno));
+			diag_warn("%s/%s: cannot read: %s", dir, names[i], sysfs_read_error(errno));
 			continue;
 		}
 		chomp(terms);
@@ -156,6 +157,10 @@ static void read_attrs(struct pmu *p)
 		if (skip_entry(names[i]))
 			continue;
 		enum dir_kind kind = dir_entry_kind_at(dfd, names[i], kinds[i]);
+		if (!strcmp(names[i], "cpumask") && kind != DIR_KIND_FILE) { /* a directory, a device */
+			p->cpumask_error = kind == DIR_KIND_DIR ? EISDIR : EINVAL;
+			continue;
+		}
 		if (kind == DIR_KIND_DIR) {
 			int sfd = openat(dfd, names[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			char **sub;
@@ -173,10 +178,13 @@ static void read_attrs(struct pmu *p)
 			if (sfd >= 0)
 				close(sfd);
 		} else if (kind == DIR_KIND_FILE) {
-			/* write-only or root-only files are simply not attributes for us */
+			/* write-only or root-only files are simply not attributes for us; but an
+			 * uncore PMU whose cpumask cannot be read is not a core PMU on every CPU */
 			char *v = chomp_text(read_attr_at(dfd, names[i], ATTR_LIMIT));
 			if (v)
 				add_attr(p, &cap, xstrdup(names[i]), v);
+			else if (!strcmp(names[i], "cpumask"))
+				p->cpumask_error = errno ? errno : EIO;
 		}
 	}
 	free_names(names, n);
@@ -187,6 +195,12 @@ static void read_attrs(struct pmu *p)
 
 static void read_cpus(struct pmu *p, const struct cpulist *online)
 {
+	if (p->cpumask_error) { /* counting it on every CPU would multiply an uncore count */
+		diag_warn("%s/cpumask: cannot be read (%s): the PMU is unavailable", p->dir,
+			  p->cpumask_error == EISDIR ? "a directory" : sysfs_read_error(p->cpumask_error));
+		p->has_cpumask = true;
+		return;
+	}
 	const char *mask = pmu_attr(p, "cpumask");
 	p->has_cpumask = mask != NULL;
 	/* a cpumask that says nothing usable makes the PMU unavailable: counting it on every

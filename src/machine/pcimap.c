@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* pcimap.c - PCIe root complex numbers from the NVIDIA DVSEC in root ports' config space. */
 #include "machine/pcimap.h"
 
@@ -202,7 +203,7 @@ struct pci_map *pci_map_read(const char *root)
 		char *dev = path_join(dir, names[i]);
 		char *cfgpath = path_join(dev, "config");
 		unsigned char d[DVSEC_LEN];
-		int fd = is_root_port(dev) ? open(cfgpath, O_RDONLY | O_CLOEXEC) : -1;
+		int fd = is_root_port(dev) ? open_regular_at(AT_FDCWD, cfgpath) : -1;
 		int off = fd >= 0 ? walk_for_dvsec(read_file, &fd, d) : -1;
 		if (fd >= 0)
 			close(fd);

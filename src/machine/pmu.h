@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* pmu.h - what discovery found under one sysfs root: PMUs, CPUs, sockets, hwmon blocks. */
 #ifndef PMUTOP_PMU_H
 #define PMUTOP_PMU_H
@@ -53,6 +54,9 @@ struct pmu {
 	int type;  /* -1 if the type file is missing or bad */
 	struct cpulist cpus;       /* cpumask, or the online CPUs for a PMU without one */
 	bool has_cpumask;
+	int cpumask_error; /* a cpumask is there but cannot be read (mode 000: EACCES, a
+			    * directory: EISDIR, a device: EINVAL): the PMU is unavailable,
+			    * never counted on all CPUs; 0 where it is read or absent */
 	struct cpulist associated; /* associated_cpus, or a copy of cpus */
 	int nformats;
 	struct format_field *formats;

@@ -1,6 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* procstat.c - CPU utilisation from /proc/stat. */
 #include "machine/procstat.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,8 +26,12 @@ struct procstat *procstat_new(const char *root)
  * from the start, so one open descriptor and a pread() per refresh suffice. */
 static char *read_all(struct procstat *ps)
 {
-	if (ps->fd < 0 && (ps->fd = open(ps->path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (ps->refused)
 		return NULL;
+	if (ps->fd < 0 && (ps->fd = open_regular_at(AT_FDCWD, ps->path)) < 0) {
+		ps->refused = errno == EINVAL;
+		return NULL;
+	}
 	if (!ps->cap)
 		ps->buf = xmalloc(ps->cap = 16384);
 	for (;;) {

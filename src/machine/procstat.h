@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* procstat.h - CPU utilisation from /proc/stat, as htop's CPU meters compute it.
  * (A system-wide cpu-clock counts wall time on every CPU, idle or not: it is not
  * utilisation, so this comes from the kernel's own accounting instead.) */
@@ -15,6 +16,7 @@ struct cpu_times {
 struct procstat {
 	char *path;
 	int fd;                   /* kept open: each refresh is one pread() (-1 until opened) */
+	bool refused;             /* not a regular file (a FIFO): said once, not read again */
 	char *buf;
 	size_t cap;
 	int ncpus;                /* CPU numbers 0..ncpus-1: per-CPU arrays are indexed by number */

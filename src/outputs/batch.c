@@ -1,9 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* batch.c - batch output of frames: text for people, CSV, JSON lines. Each interval is
  * built in memory (base/textbuf.h: no stdio formatting in the interval) and written
  * whole, so pipes see it at once and a failing write never leaves half a line. */
 #include "outputs/batch.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "base/util.h"
 #include "engine/profile.h"
 #include "engine/output.h"
+#include "engine/runloop.h"
 
 bool batch_parse_format(const char *s, enum batch_format *f)
 {
@@ -94,17 +97,34 @@ static void json_string(struct textbuf *tb, const char *s)
 	textbuf_putc(tb, '"');
 }
 
+static bool has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+/* A field as RFC 4180 quotes it; a control byte (from a recording's metadata, a profile's
+ * unit, a sensor's label) as \xNN, as text and JSON escape it: never raw to a terminal. */
 static void csv_field(struct textbuf *tb, const char *s)
 {
-	if (!strpbrk(s, ",\"\n")) {
+	if (!strpbrk(s, ",\"") && !has_control(s)) {
 		textbuf_put(tb, s);
 		return;
 	}
 	textbuf_putc(tb, '"');
 	for (; *s; s++) {
-		if (*s == '"')
+		unsigned char c = (unsigned char)*s;
+		if (c == '"')
 			textbuf_putc(tb, '"');
-		textbuf_putc(tb, *s);
+		if (c < 0x20 || c == 0x7f) {
+			textbuf_put(tb, "\\x");
+			textbuf_putc(tb, "0123456789abcdef"[c >> 4]);
+			textbuf_putc(tb, "0123456789abcdef"[c & 15]);
+		} else {
+			textbuf_putc(tb, *s);
+		}
 	}
 	textbuf_putc(tb, '"');
 }
@@ -286,7 +306,7 @@ static void write_csv(struct textbuf *tb, const struct frame *fr, bool first_fra
 			continue;
 		textbuf_put(tb, when);
 		textbuf_putc(tb, ',');
-		textbuf_put(tb, fr->source);
+		csv_field(tb, fr->source); /* a recording's: from a file */
 		textbuf_putc(tb, ',');
 		csv_field(tb, fr->profiles[vi->profile]->name);
 		textbuf_putc(tb, ',');
@@ -434,13 +454,29 @@ static void write_text(struct textbuf *tb, const struct frame *fr, bool first_fr
 }
 
 /* Write all of buf or, on a failure part way, cut the file back to where it began. */
+/* Once a signal asked pmutop to stop, a write that would block (a pipe nobody reads)
+ * gives up rather than wait: fd made non-blocking; its flags before, or -1 where they
+ * were left alone. */
+static int unblock_if_stopping(int fd, int was)
+{
+	if (was >= 0 || !runloop_stop_pending())
+		return was;
+	int flags = fcntl(fd, F_GETFL);
+	if (flags >= 0 && !(flags & O_NONBLOCK) && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0)
+		return flags;
+	return -1;
+}
+
 static bool write_whole(int fd, const char *buf, size_t len)
 {
 	size_t done = 0;
+	int flags = -1;
+	bool ok = true;
 	while (done < len) {
+		flags = unblock_if_stopping(fd, flags);
 		ssize_t n = write(fd, buf + done, len - done);
 		if (n < 0 && errno == EINTR)
-			continue;
+			continue; /* (a stop makes the next write non-blocking) */
 		if (n <= 0) {
 			int err = n < 0 ? errno : EIO;
 			/* cut the part written: it began done bytes before the offset (appending
@@ -452,11 +488,17 @@ static bool write_whole(int fd, const char *buf, size_t len)
 			if (at >= 0 && start >= 0 && ftruncate(fd, start) == 0)
 				lseek(fd, start, SEEK_SET);
 			errno = err;
-			return false;
+			ok = false;
+			break;
 		}
 		done += (size_t)n;
 	}
-	return true;
+	if (flags >= 0) { /* the descriptor as it was (a shell shares a terminal's) */
+		int err = errno;
+		fcntl(fd, F_SETFL, flags);
+		errno = err;
+	}
+	return ok;
 }
 
 /* One interval into tb (kept for the output's life, cleared each interval), then out. */
@@ -503,17 +545,20 @@ struct batch {
 	bool raw;
 	bool first;
 	bool failed;
+	bool stopped; /* a signal stopped a write nobody read: nothing more is written */
 };
 
 static int batch_frame(struct output *o, const struct frame *f)
 {
 	struct batch *b = o->priv;
-	if (b->failed)
+	if (b->failed || b->stopped)
 		return -1;
 	if (!write_frame_via(&b->text, b->out, b->format, b->raw, b->first, f)) {
-		if (errno != EPIPE) /* a reader that went away (| head) is not news */
+		bool stopping = runloop_stop_pending() && (errno == EINTR || errno == EAGAIN);
+		if (errno != EPIPE && !stopping) /* a reader that went away (| head) is not news */
 			fprintf(stderr, "pmutop: writing batch output: %s\n", strerror(errno ? errno : EIO));
-		b->failed = true;
+		b->failed = !stopping; /* stopped by a signal while the reader read nothing: */
+		b->stopped = stopping; /* what it was not sent is no failure of the file's */
 		return -1;
 	}
 	b->first = false;

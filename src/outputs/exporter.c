@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* exporter.c - Prometheus/OpenMetrics exposition of frames.
  *
  * At the first frame the exporter lays out every series once: a counter per event of
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 
 #include "base/util.h"
@@ -108,12 +110,20 @@ static int family(struct exporter *x, const char *name, const char *type, const 
 	return x->nfam++;
 }
 
+/* The series of family fam with these labels, or NULL. */
+static const struct series *same_series(const struct exporter *x, int fam, const char *labels)
+{
+	for (int i = 0; i < x->nser; i++)
+		if (x->ser[i].family == fam && !strcmp(x->ser[i].base_labels ? x->ser[i].base_labels : x->ser[i].labels, labels))
+			return &x->ser[i];
+	return NULL;
+}
+
 static struct series *add_series(struct exporter *x, int fam, const char *labels, enum series_kind kind, int idx,
 				 double factor)
 {
-	for (int i = 0; i < x->nser; i++) /* one sample per name and label set */
-		if (x->ser[i].family == fam && !strcmp(x->ser[i].base_labels ? x->ser[i].base_labels : x->ser[i].labels, labels))
-			return NULL;
+	if (same_series(x, fam, labels)) /* one sample per name and label set */
+		return NULL;
 	grow_array(&x->ser, &x->capser, x->nser + 1, sizeof(*x->ser));
 	x->ser[x->nser++] = (struct series){ .family = fam, .labels = xstrdup(labels), .kind = kind, .idx = idx,
 					     .factor = factor, .instance = -1 };
@@ -252,7 +262,15 @@ static void value_series(struct exporter *x, const struct frame *f, int k, char 
 	instance_labels(ii, labels, sizeof(labels));
 	if (paths[vi->metric])
 		prom_label(labels, sizeof(labels), "node", paths[vi->metric]);
-	struct series *se = add_series(x, family(x, name, "gauge", help, u.om_unit), labels, S_VALUE, k, u.factor);
+	int fam = family(x, name, "gauge", help, u.om_unit);
+	struct series *se = add_series(x, fam, labels, S_VALUE, k, u.factor);
+	const struct series *other = se ? NULL : same_series(x, fam, labels);
+	if (other && other->kind == S_VALUE && f->vinfo[other->idx].profile != vi->profile) {
+		/* two profiles define one metric name (core.ipc): the later one's values told
+		 * apart by its profile, not lost */
+		prom_label(labels, sizeof(labels), "profile", f->profiles[vi->profile]->name);
+		se = add_series(x, fam, labels, S_VALUE, k, u.factor);
+	}
 	const struct prof_formula *form = &vi->m->forms[vi->form];
 	for (int n = 0; se && n < form->ninputs; n++) {
 		const struct prof_filter *chooser = event_chooser(ii->group, form->inputs[n]);
@@ -520,6 +538,29 @@ static enum MHD_Result reply(const struct mhd_api *m, struct MHD_Connection *c, 
 	return ret;
 }
 
+/* Whether an Accept header asks for OpenMetrics: a media range of it whose q is not 0
+ * (RFC 9110: q=0 is "not acceptable"). */
+static bool accepts_openmetrics(const char *accept)
+{
+	static const char type[] = "application/openmetrics-text";
+	for (const char *p = accept; *p;) {
+		size_t n = strcspn(p, ",");
+		const char *s = p + strspn(p, " \t");
+		if ((size_t)(s - p) + sizeof(type) - 1 <= n && !strncasecmp(s, type, sizeof(type) - 1)) {
+			double q = 1;
+			for (const char *k = s; k < p + n && (k = strchr(k, ';')) && k < p + n; k++) {
+				const char *v = k + 1 + strspn(k + 1, " \t");
+				if ((v[0] == 'q' || v[0] == 'Q') && v[1] == '=')
+					q = strtod_c(v + 2, NULL);
+			}
+			if (q > 0)
+				return true;
+		}
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 			      const char *version, const char *upload_data, size_t *upload_size, void **con_cls)
 {
@@ -529,6 +570,14 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	(void)upload_data;
 	if (!*con_cls) { /* the headers are in: answer on the next call, after any body */
 		*con_cls = (void *)1;
+		/* a body (or a transfer coding announcing one) is refused before a byte of it is
+		 * read: a trickled gigabyte would hold the connection past every limit */
+		static char no_body[] = "no request body here\n";
+		const char *te = m->lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding");
+		const char *cl = m->lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+		if (te || (cl && strspn(cl, "0") != strlen(cl)))
+			return reply(m, c, te && strcasecmp(te, "chunked") ? MHD_HTTP_NOT_IMPLEMENTED : MHD_HTTP_CONTENT_TOO_LARGE,
+				     no_body, strlen(no_body), false, "text/plain");
 		http_guard_answered(((struct exporter *)o->priv)->guard, c);
 		return MHD_YES;
 	}
@@ -547,7 +596,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	if (!exporter_has_frame(o)) /* an empty 200 would make every series stale at each restart */
 		return reply(m, c, MHD_HTTP_SERVICE_UNAVAILABLE, no_frame, strlen(no_frame), false, "text/plain");
 	const char *accept = m->lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
-	bool om = accept && strstr(accept, "application/openmetrics-text");
+	bool om = accept && accepts_openmetrics(accept);
 	size_t len;
 	char *body = exporter_render(o, om, &len);
 	return reply(m, c, MHD_HTTP_OK, body, len, true,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* store.c - the SQLite side of recordings.
  *
  * Writing: WAL with synchronous=NORMAL, so a process killed at any moment leaves every
@@ -13,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -24,6 +27,7 @@ struct store {
 	sqlite3 *db;
 	char *path;
 	bool writer;
+	int lock_fd; /* the writer's: an flock() held while it writes (-1: none) */
 	int ncounters;
 	/* reader's cache: the decoded chunk (or tail row) that holds seqs first..last */
 	struct codec_buffers decoded; /* cache points into it */
@@ -88,6 +92,39 @@ static char *what_is_there(const char *path, char **err)
 	return NULL;
 }
 
+/* The process holding an flock() on the file at path (from /proc/locks, by its device
+ * and inode), or 0 where none or none can be named. */
+static long lock_holder(const char *path)
+{
+	struct stat st;
+	FILE *f = stat(path, &st) == 0 ? fopen("/proc/locks", "re") : NULL;
+	long pid = 0;
+	char line[256];
+	while (f && !pid && fgets(line, sizeof(line), f)) {
+		long who;
+		unsigned maj, min;
+		unsigned long long ino;
+		if (strstr(line, "FLOCK") && sscanf(strchr(line, ':') + 1, " %*s %*s %*s %ld %x:%x:%llu", &who, &maj, &min, &ino) == 4 &&
+		    ino == (unsigned long long)st.st_ino && maj == major(st.st_dev) && min == minor(st.st_dev))
+			pid = who;
+	}
+	if (f)
+		fclose(f);
+	return pid;
+}
+
+/* Whether another process is writing the recording at path: its writer holds an flock()
+ * on it (SQLite's own locks are fcntl()'s, which flock() does not meet) while it writes. */
+static bool being_written(const char *path, long *pid)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	bool busy = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK;
+	if (fd >= 0)
+		close(fd);
+	*pid = busy ? lock_holder(path) : 0;
+	return busy;
+}
+
 /* --force replaces a pmutop recording and nothing else: not a device node (as root,
  * -w /dev/null --force would have replaced it with a file), not another program's file,
  * never through a symbolic link. Without --force nothing is replaced, and the message
@@ -97,6 +134,14 @@ int store_may_write(const char *path, bool force, char **err)
 	*err = NULL;
 	if (record_libs_load(err) < 0)
 		return -1;
+	long pid; /* first: a file being written has no header yet (SQLite's WAL holds it) */
+	if (force && being_written(path, &pid)) { /* replacing it would lose the writer's samples */
+		char who[48] = "another pmutop";
+		if (pid > 0)
+			snprintf(who, sizeof(who), "pmutop (PID %ld)", pid);
+		*err = xasprintf("%s: being written by %s; --force does not replace a recording being written", path, who);
+		return -1;
+	}
 	char *what = what_is_there(path, err);
 	if (*err)
 		return -1;
@@ -149,10 +194,11 @@ struct store *store_create(const char *path, bool force, int ncounters, char **e
 			*err = xasprintf("%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	close(fd);
 	struct store *st = xcalloc(1, sizeof(*st));
 	st->path = xstrdup(path);
 	st->writer = true;
+	st->lock_fd = fd; /* held while this process writes it: --force elsewhere refuses */
+	flock(fd, LOCK_EX | LOCK_NB);
 	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
 		fail(st, err, "cannot open");
 		store_close(st);
@@ -663,6 +709,8 @@ void store_close(struct store *st)
 	drop_cache(st);
 	codec_buffers_free(&st->decoded);
 	sqlite3_close(st->db);
+	if (st->writer && st->lock_fd >= 0)
+		close(st->lock_fd);
 	free(st->path);
 	free(st);
 }

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Build the libFuzzer targets with clang (ASan+UBSan) and run each for SECONDS (default 15)
 # from its seed corpus, or until FUZZ_RUNS executions if that is set (make fuzz-long).
 # Usage: tests/fuzz/run.sh [SECONDS]. Needs clang, libclang-rt-14-dev.
@@ -30,7 +31,7 @@ for f in $srcs; do small="$small $(obj "$f")"; done
 every=""
 for f in $all; do every="$every $(obj "$f")"; done
 status=0
-for t in ${FUZZ_TARGETS:-profile expr encode model record recording time sysfs http}; do
+for t in ${FUZZ_TARGETS:-profile expr encode model record recording time sysfs http regex}; do
     case $t in
     sysfs|http|recording) src="$every" extra="$full" ;;
     *) src="$small" extra="" ;;
