@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Recordings: live batch output == replay batch output, byte for byte (text, CSV, JSON,
 # filters, BlueField turns); --begin/--end; another profile over a recording; kill -9 at
 # random moments leaves a file that passes integrity_check and replays; rotation and
@@ -158,6 +159,23 @@ expect_grep "existing file: said" "rt.pmrec: exists; not overwritten (use --forc
 "$PMUTOP" --demo -b -n 1 --fake-clock -w rt.pmrec --force > /dev/null
 expect_eq "--force replaces" $? 0
 expect_eq "a recording says what it is (application_id 'pmut')" "$(sqlite3 rt.pmrec 'PRAGMA application_id')" 1886221684
+# ... but not one another pmutop is writing: its samples would be lost (the writer failed
+# with "attempt to write a readonly database"); the refusal names the writer's PID. The
+# loops poll for a state with a deadline; none waits for time.
+"$PMUTOP" --demo -b --format csv -d 0.05 -w busy.pmrec > /dev/null 2> busy.err &
+writer=$!
+i=0
+while [ $i -lt 100 ] && ! [ -s busy.pmrec ]; do sleep 0.1; i=$((i + 1)); done
+"$PMUTOP" --demo -b -n 1 --fake-clock -w busy.pmrec --force > /dev/null 2> force.err
+expect_eq "--force on a recording being written: exit" $? 1
+expect_grep "--force on a recording being written: said, with the writer's PID" \
+    "busy.pmrec: being written by pmutop (PID $writer); --force does not replace a recording being written" force.err
+kill -0 "$writer" 2> /dev/null && ok || fail "the writer died when --force was refused: $(cat busy.err)"
+kill -TERM "$writer"
+wait "$writer"
+expect_eq "the writer ends as asked" $? 0
+"$PMUTOP" --demo -b -n 1 --fake-clock -w busy.pmrec --force > /dev/null
+expect_eq "--force once the writer is done" $? 0
 # ... a recording and nothing else: not a device node, another program's file, a
 # directory, nor anything through a symbolic link; each left as it was, said by name
 echo "someone's notes" > notes.txt
@@ -335,4 +353,12 @@ if [ -n "$lib" ] && unshare -m true 2> /dev/null; then
 else
     skip_check "no mount namespace here (or no libsqlite3.so.0 in ldconfig): SQLite's absence is not exercised"
 fi
+# a replay is of the recorded machine: -p perf picks perf's catalogue by the recorded CPU
+# (it looked at this host's)
+"$PMUTOP" --demo spr -b -n 2 --fake-clock --format csv -w sprcpu.pmrec > /dev/null 2>&1
+"$PMUTOP" -r sprcpu.pmrec -b -p perf > sprcpu.out 2> sprcpu.err
+expect_eq "-r of a Sapphire Rapids recording, -p perf: exit" $? 0
+grep -q "has no profile for this CPU" sprcpu.err && fail "-r -p perf looked at this host's CPU: $(cat sprcpu.err)" || ok
+expect_grep "-r -p perf: the recorded CPU's catalogue" "tma_retiring" sprcpu.out
+
 finish

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* app.c - the monitor as an output of the run loop: each frame is pushed to history and
  * drawn (curses sends only the cells that changed); keys arrive when the loop's poll()
  * finds the terminal readable, and go through a table of key commands. */
@@ -16,6 +17,7 @@
 #include "engine/session.h"
 #include "engine/output.h"
 #include "mode.h"
+#include "keys.h"
 #include "tui.h"
 #include "render.h"
 #include "base/util.h"
@@ -409,9 +411,14 @@ static void ui_wake(struct output *o, const struct pollfd *pfds, int n)
 	}
 	bool dirty = false;
 	int key;
-	while ((key = getch()) != ERR) { /* also delivers KEY_RESIZE after SIGWINCH */
+	while ((key = keys_read()) != ERR) { /* also delivers KEY_RESIZE after SIGWINCH */
 		if (key == KEY_RESIZE)
 			crt_resized();
+		if (key == KEY_UNKNOWN_SEQUENCE) { /* its pieces are not keys */
+			tui_message(t, true, "a key this terminal sent is not known (TERM=%s?): ignored", termname());
+			dirty = true;
+			continue;
+		}
 		handle_key(t, key);
 		dirty = true;
 		t->relayout = true;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* crt.c - the terminal: start and restore it, colours or monochrome attributes by role,
  * UTF-8 or ASCII, and crash signals (restore the terminal before dying; INT/TERM/HUP
  * belong to the run loop, which ends the monitor cleanly). */
@@ -13,6 +14,7 @@
 #include <wchar.h>
 #include <unistd.h>
 
+#include "keys.h"
 #include "tui.h"
 #include "render.h"
 #include "base/util.h"
@@ -142,6 +144,8 @@ static void terminfo_beside_binary(void)
 	free(dir);
 }
 
+static SCREEN *screen; /* newterm's, until crt_done frees it */
+
 bool crt_init(struct tui *t)
 {
 	setlocale(LC_ALL, "");
@@ -158,10 +162,12 @@ bool crt_init(struct tui *t)
 		return false;
 	}
 	started = true;
+	screen = scr;
 	cbreak();
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
+	keys_define_common();
 	nodelay(stdscr, TRUE);
 	curs_set(0);
 	set_escdelay(25);
@@ -177,6 +183,11 @@ void crt_done(void)
 	render_leave();
 	curs_set(1);
 	endwin();
+	/* each restart of counting (setup's metric groups, a pane shown) makes a new screen:
+	 * the old one freed, or a week's monitor grows by each (13 -> 55 MB after six
+	 * restarts and a hundred resizes) */
+	delscreen(screen);
+	screen = NULL;
 	started = false;
 	crt_free();
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* setup.c - F2: colours, characters, bar style, sparklines, mouse, and which panes show.
  * Changes apply at once and are saved when the screen closes. */
 #include <stdio.h>
@@ -213,6 +214,16 @@ static void change(struct tui *t, int dir)
 	crt_apply_settings(t);
 }
 
+/* PgDn/PgUp: a screen's rows at a time (perf's metric groups come after hundreds of
+ * catalogue metrics: 450 presses of Down reached TopdownL4 on --demo spr) */
+static void page(struct tui *t, int dir)
+{
+	struct scroll_view *v = t->mode_data;
+	int step = LINES > 12 ? LINES - 8 : 4, last = nrows(t) - 1;
+	v->first += dir * step;
+	v->first = v->first < 0 ? 0 : v->first > last ? last : v->first;
+}
+
 static void setup_key(struct tui *t, int key)
 {
 	switch (key) {
@@ -222,6 +233,7 @@ static void setup_key(struct tui *t, int key)
 	case KEY_RIGHT: case ' ': case '\r': case '\n': case KEY_ENTER: change(t, 1); break;
 	case KEY_HOME: ((struct scroll_view *)t->mode_data)->first = 0; break;
 	case KEY_END: ((struct scroll_view *)t->mode_data)->first = nrows(t) - 1; break;
+	case KEY_NPAGE: case KEY_PPAGE: page(t, key == KEY_NPAGE ? 1 : -1); break;
 	case 27: case 'q': case 's': case KEY_F(2): case KEY_F(10):
 		ui_mode_leave(t);
 		char why[512];

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* facts.c - the machine literals perf's metrics read, read as perf reads them. */
 #include "machine/facts.h"
 
@@ -62,6 +63,7 @@ static int list_id(const struct machine *m, int cpu, const char *name, const cha
 struct cpu_topo {
 	int package, die, core;
 };
+_Static_assert(sizeof(struct cpu_topo) == 3 * sizeof(int), "a recording keeps three ints a CPU");
 
 /* How many distinct ids of one kind (offset into struct cpu_topo) the CPUs of sel have. */
 static double distinct_ids(const struct machine *m, const struct cpu_topo *topo, size_t field, const struct cpulist *sel)
@@ -206,4 +208,21 @@ void machine_facts_of_cpus(const struct machine *m, const struct cpulist *cpus, 
 	if (all[FACT_NUM_DIES] > 0)
 		out[FACT_NUM_DIES] = distinct_ids(m, topo, offsetof(struct cpu_topo, die), cpus);
 	out[FACT_NUM_CORES] = distinct_ids(m, topo, offsetof(struct cpu_topo, core), cpus);
+}
+
+const double *machine_facts_all(const struct machine *m, const int **topo)
+{
+	const double *all = facts_of(m);
+	*topo = (const int *)(all + FACT_COUNT); /* struct cpu_topo is three ints */
+	return all;
+}
+
+void machine_facts_set(struct machine *m, const double *facts, const int *topo)
+{
+	size_t n = (size_t)(m->max_cpu > 0 ? m->max_cpu : 0);
+	double *cache = xcalloc(FACT_COUNT * sizeof(double) + n * sizeof(struct cpu_topo) + 1, 1);
+	memcpy(cache, facts, sizeof(double) * FACT_COUNT);
+	memcpy(cache + FACT_COUNT, topo, n * sizeof(struct cpu_topo));
+	free(m->facts);
+	m->facts = cache;
 }

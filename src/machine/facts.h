@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* facts.h - what perf's metrics read of the machine as literals (#smt_on, #num_packages,
  * ...), found below the machine's root as perf finds them (tools/perf/util/expr.c,
  * cputopo.c, smt.c, arch/x86/util/tsc.c). */
@@ -32,5 +33,12 @@ void machine_facts_read(const struct machine *m, double *out); /* read once a ma
  * #num_cpus, #num_cpus_online, #num_packages, #num_dies and #num_cores count those CPUs'
  * own; the others are the machine's (pmutop-profile(5), "Rows of many CPUs"). */
 void machine_facts_of_cpus(const struct machine *m, const struct cpulist *cpus, double *out);
+
+/* What the facts were read from, to keep in a recording: the facts, and per CPU below
+ * m->max_cpu its package's, die's and core's ids (-1: not online), 3 ints a CPU. */
+const double *machine_facts_all(const struct machine *m, const int **topo);
+/* A replay's: the recorded machine's facts and ids (as machine_facts_all gave them), so
+ * its literals are the recorded machine's, not the files below a root that is not there. */
+void machine_facts_set(struct machine *m, const double *facts, const int *topo);
 
 #endif

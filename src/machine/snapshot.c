@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* snapshot.c - a machine as text: one record per line, fields separated by tabs, with
  * tab, newline and backslash escaped; a line starting with a blank belongs to the PMU or
  * root port above it. Numbers print exactly (scales with %.17g). */
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "machine/facts.h"
 #include "machine/pcimap.h"
 #include "machine/pmu.h"
 
@@ -64,6 +66,32 @@ static void cpus_field(struct out *o, const struct cpulist *l)
 	cpulist_format(l, buf, 65536);
 	field(o, buf);
 	free(buf);
+}
+
+/* The CPU model and the literals perf's metrics read of the machine: a replay picks
+ * perf's catalogue and evaluates #smt_on, #num_dies or the TSC's rate as recorded, not
+ * from this host or files below a root that is not there. */
+static void snapshot_model(struct out *o, const struct machine *m)
+{
+	if (m->cpuid) {
+		record(o, "cpuid");
+		field(o, m->cpuid);
+		end(o);
+	}
+	const int *topo;
+	const double *facts = machine_facts_all(m, &topo);
+	record(o, "facts");
+	for (int k = 0; k < FACT_COUNT; k++)
+		fieldf(o, "%.17g", facts[k]);
+	end(o);
+	for (int c = 0; c < m->max_cpu; c++)
+		if (topo[3 * c] >= 0 || topo[3 * c + 1] >= 0 || topo[3 * c + 2] >= 0) {
+			record(o, "topo");
+			fieldf(o, "%d", c);
+			for (int k = 0; k < 3; k++)
+				fieldf(o, "%d", topo[3 * c + k]);
+			end(o);
+		}
 }
 
 char *machine_snapshot(const struct machine *m)
@@ -140,6 +168,7 @@ char *machine_snapshot(const struct machine *m)
 			end(&o);
 		}
 	}
+	snapshot_model(&o, m);
 	for (int i = 0; i < m->nhwmon; i++) {
 		record(&o, "hwmon");
 		field(&o, m->hwmon[i].name);
@@ -209,12 +238,52 @@ struct reading {
 	struct pmu *p;
 	struct pci_port *rp;
 	int pcap, hcap, rcap;
+	double *facts; /* the recorded machine's literals, and its CPUs' topology ids */
+	int *topo;
 };
 
 static bool rec_root(struct reading *r, char **f)
 {
 	free(r->m->root);
 	r->m->root = xstrdup(f[1]);
+	return true;
+}
+
+static bool rec_cpuid(struct reading *r, char **f)
+{
+	free(r->m->cpuid);
+	r->m->cpuid = xstrdup(f[1]);
+	r->m->cpuid_from = "the recording";
+	return true;
+}
+
+static bool rec_facts(struct reading *r, char **f)
+{
+	if (!r->m->socket_of_cpu || r->facts)
+		return false;
+	r->facts = xmalloc(sizeof(double) * FACT_COUNT);
+	for (int k = 0; k < FACT_COUNT; k++) {
+		char *end;
+		r->facts[k] = strtod_c(f[1 + k], &end);
+		if (end == f[1 + k] || *end)
+			return false;
+	}
+	r->topo = xmalloc(sizeof(int) * 3 * (size_t)(r->m->max_cpu ? r->m->max_cpu : 1));
+	for (int k = 0; k < 3 * r->m->max_cpu; k++)
+		r->topo[k] = -1;
+	return true;
+}
+
+static bool rec_topo(struct reading *r, char **f)
+{
+	long c, id[3];
+	if (!r->topo || !num(f[1], 0, r->m->max_cpu - 1, &c))
+		return false;
+	for (int k = 0; k < 3; k++)
+		if (!num(f[2 + k], -1, 1 << 22, &id[k]))
+			return false;
+	for (int k = 0; k < 3; k++)
+		r->topo[3 * c + k] = (int)id[k];
 	return true;
 }
 
@@ -370,6 +439,7 @@ static const struct {
 	{ " attr", 3, 'p', rec_attr },	      { " hw", 10, 'p', rec_hw },	 { " sensor", 2, 'p', rec_sensor },
 	{ " timer", 1, 'p', rec_timer },
 	{ "hwmon", 3, 0, rec_hwmon },	      { "pci", 7, 0, rec_pci },	 { " dev", 2, 'r', rec_dev },
+	{ "cpuid", 2, 0, rec_cpuid },	      { "facts", 1 + FACT_COUNT, 0, rec_facts }, { "topo", 5, 0, rec_topo },
 };
 
 static bool read_record(struct reading *r, char **f, int n)
@@ -404,6 +474,10 @@ struct machine *machine_from_snapshot(const char *text, char **err)
 	free(copy);
 	if (!*err && (!m->root || !m->socket_of_cpu))
 		*err = xstrdup("incomplete: no root or no CPUs");
+	if (!*err && r.facts) /* (a recording before these kept none: read as before) */
+		machine_facts_set(m, r.facts, r.topo);
+	free(r.facts);
+	free(r.topo);
 	if (*err) {
 		if (!m->root)
 			m->root = xstrdup("");
