@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """perf's own metric definitions as an oracle for pmutop's numbers.
 
 Usage: perf_metrics.py PERF_ARCH_DIR CPU_DIR SYSFS_ROOT RAW.jsonl MAP
@@ -557,6 +558,9 @@ def main():
                     ev.sources, ev.whole = inst["sources"], name == "all"  # for source_count()
                     ev.row_cpus = inst["cpus"]
                     want = scale * ev.eval(pm["MetricExpr"], inst["pmu"], inst["counts"])
+                    if unit.endswith("%") and pm["MetricExpr"].strip() == "tma_info_system_cpus_utilized":
+                        # pmutop's rule: a percent of the CPUs' time over the row's CPUs
+                        want /= max(1, len({cpu for k in inst["sources"] for _p, cpu in inst["sources"][k]}))
                 except KeyError as e:
                     print("%s %s: %s" % (ours, name, e))
                     bad += 1

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Conservation laws (tests/laws.txt, evaluated by tests/laws.py) on every demo, on each
 # demo's tree under the default model, and on generated trees under the default model:
 # root ports sum to their root complex, an RC with no device carries nothing, TopDown's
@@ -34,7 +35,7 @@ run xeon/rows --demo=xeon -M core.ghz,cpu_operating_frequency,tma_info_system_co
 run spr/core-vs-perf --demo=spr -M core.ipc,core.ghz,core.busy_ghz,core.busy,core.branch_mpki,core.c1,core.c6,tma_info_thread_ipc,tma_info_system_core_frequency,tma_info_bad_spec_ipmispredict,C1_Core_Residency,C6_Core_Residency
 # every metric of perf's catalogue the demos' CPUs have, at the start and (SPR, EPYC) in
 # the streaming phase, 25 s in: shares within 0..100, nothing negative, trees that add up
-for demo in spr epyc tegra410; do
+for demo in spr xeon epyc tegra410; do
     every=$("$PMUTOP" list --demo="$demo" metrics -p perf | awk '{ print $1 }' | paste -s -d, -)
     run "$demo/catalogue" --demo="$demo" -M "$every"
     [ "$demo" = tegra410 ] || intervals=25 run "$demo/catalogue-streaming" --demo="$demo" -M "$every"

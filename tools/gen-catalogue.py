@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """gen-catalogue.py - pmutop profiles from perf's pmu-events JSON (its catalogue).
 
 usage: gen-catalogue.py ARCH_DIR OUT_DIR [CPU_DIR...]
@@ -326,7 +327,12 @@ def translate(m, events, known_metrics, by_encoding, suffix=""):
     text = "".join(t if isinstance(t, str) else "ncpus" if t[0] == "#ncpus" else t[1] if t[0] == host
                    else "(%s%s.%s*ncpus)" % (t[0], suffix, t[1]) if per_cpus and t[0] == "msr" and t[1] == "TSC"
                    else "%s%s.%s" % (t[0], suffix, t[1]) for t in out)
-    return " ".join(text.split()), {g + suffix: evs for g, evs in groups.items()}, refs, host + suffix
+    text = " ".join(text.split())
+    # a percent of the CPUs' time (perf's cpu_utilization: cpus_utilized as 100 %) is, on a
+    # row of many CPUs, TMA's CPU_Utilization: the CPUs busy over the row's CPUs
+    if scale_unit(m)[1] == "%" and text == "tma_info_system_cpus_utilized":
+        text = "tma_info_system_cpus_utilized/ncpus"
+    return text, {g + suffix: evs for g, evs in groups.items()}, refs, host + suffix
 
 
 def one_uncore_event(m, events):
