@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Build libperf (the kernel's tools/lib/perf) from Debian's linux-source package into DEST,
 # as a static library with libapi folded in, plus a libperf.pc that links them statically.
 # libperf is not packaged in Debian 12; nothing is downloaded but the Debian package itself.

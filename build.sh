@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # One entry point for the README's quick start, on a fresh Debian 12 machine (as root).
 #   ./build.sh            install what is missing, configure once, build ./pmutop
 #   ./build.sh check      ... and run the whole test suite (make check)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* bench_record.c - make bench's recording figures: a 24-hour recording of the demo's
  * size (1 s samples, its counters with the model's 0.2 % noise), written through the
  * real codec and store; then opening it as a replay starts (to its first sample), and

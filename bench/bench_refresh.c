@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* bench_refresh.c - the cost of one refresh (read + metrics; with "draw" the redraw too)
  * on the simulated two-socket Tegra410 with every PMU in use (uncore and its 144 Neoverse
  * cores' TopDown), and on the host profile with real perf counters; the cost of start-up

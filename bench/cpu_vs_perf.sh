@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # CPU per refresh of pmutop (host profile, batch) against `perf stat -I` counting the same
 # events system-wide over the same seconds: both started together, each one's CPU time
 # (schedstat of every thread, nanoseconds) taken after a warm-up and again SECONDS later;

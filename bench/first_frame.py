@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """first_frame.py RUNS COMMAND...: the milliseconds from starting COMMAND to the first byte
 of its output (the first frame, as a user waits for it) and to its exit; the median and
 the runs, after one run that warms the page cache. Timed here with a monotonic clock

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """The soak's control for late refreshes: was it pmutop, or the machine?
 
   lateness.py probe OUT STEP_MS

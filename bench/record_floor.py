@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """The information floor of a recording, in bytes per counter per sample: the model's
 noise (uniform, +-JITTER of each rate) makes a delta one of about 2 x JITTER x delta
 values, so no codec can store it in fewer than log2 of that many bits; a counter with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # make bench: wall-clock and instruction figures ("bench: NAME VALUE UNIT").
 # usage: run.sh BUILDDIR SRCDIR
 set -eu

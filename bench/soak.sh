@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # make soak: the simulated Tegra410 in the monitor for SOAK_SECONDS (default 3600) at 20
 # refreshes a second, recording, its exporter scraped every second and a filter toggled
 # every second. Prints "soak: NAME VALUE UNIT" lines and fails when resident memory grows

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # pmutop built for arm64 (./build.sh arm64: Debian 12's cross toolchain), run under
 # qemu-user on this x86_64 machine, against the x86_64 build beside it:
 #  - the Check unit tests (perf_event_open is ENOSYS under qemu-user: those skip, saying so);

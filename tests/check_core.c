@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* check_core.c - CPU lists, format fields, discovery, encoding, formulae. */
 #include <limits.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* check_engine.c - the engine's shape: one session counting through two sources at
  * once (the simulator and a gauge source written here), the run loop handing frames to
  * outputs on a fake clock, enum and per-event filters, and aggregates changing filters

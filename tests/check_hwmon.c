@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* check_hwmon.c - BlueField's counter source on plain copies of the demo trees: which
  * files it writes and in which order, that the original programming comes back at close,
  * turns of event sets on too few counters, 32-bit wrap versus reset, refused links and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* check_profile.c - the profile loader: good files, every kind of bad file, the bundled
  * profiles. */
 #include <pthread.h>

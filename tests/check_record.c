@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* check_record.c - the recording's parts: the column codec (round trip, idle counters
  * nearly free, damage found rather than crashed on), the machine snapshot (round trip
  * of every demo machine, errors with a line), and the store (tail, chunks, seeking by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* check_session.c - binding, the sampler (wrap, scaling, states) with a scripted source
  * and an injected clock, filters and their constraints, the simulated Tegra410's exact
  * values, and batch output. No test sleeps: time is whatever the test says it is. */

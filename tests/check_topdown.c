@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* check_topdown.c - the TopDown profile on fixture CPUs with known slot splits: level 1
  * sums to 100 %, level 2 children sum to their parents, sockets are weighted by their
  * slots (not a mean of CPU percentages), 'slots' leads the perf group, and each family

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* check_ui.c - the monitor's pure logic: number formatting, the display dead-band, the
  * settings file, and the renderer's bytes. (The screen itself is tested in tmux by
  * test_tui.sh.) */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # debian.sh DEB... - the Debian packages ./build.sh deb made: lintian finds no error or
 # warning (its info and pedantic tags are printed; debian/*lintian-overrides says why the
 # remaining ones stay), and the package for this machine's architecture installs, runs

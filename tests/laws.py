@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """laws.py LAWS MACHINE=JSONFILE... - check conservation laws on pmutop's batch JSON output.
 
 Each line of LAWS is one law (see the head of tests/laws.txt):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # lib.sh - shared by the shell tests (automake: exit 0 pass, 77 skip, other fail).
 set -u
 PMUTOP=${PMUTOP:-./pmutop}

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """perf's weak groups per metric as an oracle for the perf groups pmutop opens.
 
 Usage: perf_groups.py PERF_ARCH_DIR CPU_DIR SYSFS_ROOT DRYRUN INSTANCE GROUP SPEC

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """screen_values.py SCREEN RAW_JSONL N OUT_JSONL OUT_MAP - the numbers a person reads in
 the monitor's TopDown tree (a tmux capture: one row a node, a column an instance, '^' past
 perf's threshold) put in place of pmutop's own values in frame N (from 1) of its --raw JSON,

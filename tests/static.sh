@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # static.sh TARBALL... - the static builds (tools/build-static.sh) where no library is:
 # amd64 in an empty root (only the unpacked tarball, /proc, /sys and /dev bound: chroot
 # in a private mount namespace), arm64 under qemu-aarch64 with no sysroot. Each runs a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # BlueField's counter files, counted for real on a plain copy of the demo tree (no --sim:
 # the hwmon source programs and reads the copy's files): every exit path - the end of -n,
 # SIGTERM, SIGINT, SIGHUP, SIGQUIT, a failed output - puts back what event<N>/enable held; the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # perf's catalogue (tools/gen-catalogue.py): profiles generated from perf 6.12's JSON for
 # Intel server CPUs, checked against perf's own definitions: every metric a generated
 # profile shows, on a generated tree of that CPU under the simulator (whose default rates

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # perf's whole catalogue, every CPU directory perf 6.12 ships (x86 and arm64): for each
 # line of mapfile.csv a fake tree of that CPU (its core PMU as the kernel prints it, the
 # model perf's get_cpuid_str gives, picked so that perf's first matching line is that

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # One definition per metric: the core pane's figures that perf's catalogue defines for
 # this CPU (perf = in profiles/core.ini) are perf's, on perf's events, checked by perf's
 # own MetricExpr (tests/perf_metrics.py) on the --raw deltas; the generic events they

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # One hardware counter per encoding and CPU. The TopDown pane's Neoverse figures are
 # perf's own metrics (one definition per metric): beside perf's TopdownL1 they are the
 # same values on the same counters, nothing opened twice. An event a hand group counts on

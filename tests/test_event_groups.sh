@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # perf's weak groups per metric: the perf groups pmutop opens for perf's catalogue are
 # those perf stat -M makes (tests/perf_groups.py, written from perf's metricgroup.c and
 # expr.y), on the SPR demo's tree for many -M choices and with the NMI watchdog on; and on

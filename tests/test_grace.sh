@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # NVIDIA Grace uncore on generated trees as the 6.12 arm_cspmu driver prints them
 # (../shared/hardware/SERVERS.md §2): the profile picks itself; PMUs are suffixed by
 # NUMA node (here 0 and 4) and named by their CPU's socket; every metric is SERVERS.md

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The HiSilicon HNS3 NIC PMU on a tree written as the driver prints it: pair arithmetic,
 # filter modes (the driver's companions, per-event acceptance from filtermode/), BDF
 # bounds, the document's forms tolerated, every metric against the document's formula.

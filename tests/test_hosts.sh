@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The machines a user or a CI runner may have, as fake trees: a VM with a RAPL PMU that
 # has no events, or only energy-psys, or none; no msr PMU; a core PMU or a hybrid one;
 # Xeon uncore PMUs under CPU models whose encodings differ (perf's mapfile.csv and JSON

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The shape of the code stays as ARCHITECTURE.md draws it: no include or call cycle
 # between files or folders, no function over 100 lines (../shared/tools/layout-check.py,
 # over the sources and this build's objects).

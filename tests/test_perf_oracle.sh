@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The real perf tool as the oracle for encoding: bind-mount a fixture's PMU directory over
 # /sys/bus/event_source/devices in a private mount namespace and let `perf stat -vv` print
 # the perf_event_attr it builds for each event string pmutop opens (perf then fails to

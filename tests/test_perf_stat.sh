@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The host profile's numbers against `perf stat` on the same events over the same seconds:
 # context switches/s within 10 %, TSC GHz within 1 %. A steady load (perf bench's pipe
 # ping-pong) keeps the context-switch rate well above the idle noise.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The numbers a person reads in the monitor, judged by perf's own definitions: a demo's
 # perf TopDown groups recorded, the recording replayed in the monitor in tmux, stepped
 # back to its second sample with every tree node open, the screen read back (tests/screen_values.py)

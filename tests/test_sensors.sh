@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Sensors: from a tree's files (no libsensors: any root), and through libsensors, which
 # always reads the real /sys: in a private mount namespace, a tmpfs over /sys/class
 # holds fake hwmon devices (a coretemp with temperatures, power, energy and a fan; an

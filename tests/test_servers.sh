@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The servers people have: Intel Xeon (Sapphire/Emerald Rapids) uncore on the xeon demo
 # and on a generated tree pmutop has not seen (three sockets, six channels with a hole in
 # the box ids, as the 6.12 drivers print it: one PMU per box id counting on every socket,

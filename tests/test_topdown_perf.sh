@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # TopDown against perf's own definitions: perf 6.12's MetricExpr (linux-source's
 # tools/perf/pmu-events, kept by build-libperf.sh) evaluated by tests/perf_metrics.py on
 # pmutop's --raw deltas, events found by the encodings perf's JSON and the tree's sysfs

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The systemd units, hardened: systemd-analyze's own rating of each (offline: systemd
 # need not run here), every system call pmutop serve and pmutop record make on this
 # host allowed by the unit's SystemCallFilter (strace's count against systemd's own list

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* testutil.c - helpers for the Check suites. */
 #include "testutil.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* testutil.h - helpers for the Check suites: scratch sysfs trees, files, the demo tree. */
 #ifndef PMUTOP_TESTUTIL_H
 #define PMUTOP_TESTUTIL_H

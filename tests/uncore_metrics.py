@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """uncore_metrics.py PERF_CPU_DIR SYSFS_ROOT RAW.jsonl METRIC... - perf's uncore metrics
 as the oracle for pmutop's: each MetricExpr of the CPU's *metrics.json evaluated on the
 raw deltas pmutop read, per socket and for the machine, as perf stat --per-socket / -a

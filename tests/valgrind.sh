@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The whole test suite under valgrind memcheck: every Check suite (each test in the child
 # Check forks, checked for leaks when it exits), and every shell test with pmutop started
 # through valgrind. Any memory error or definite/indirect leak makes that run exit 99, which fails

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # build-static.sh ARCH - one file to copy: dist/pmutop-VERSION-static-ARCH.tar.gz holding
 # bin/pmutop linked statically (no library needed where it runs), share/pmutop (profiles,
 # demo machines, perf's catalogue: found beside the binary, wherever it is unpacked),

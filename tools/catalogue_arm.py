@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 """catalogue_arm.py - what gen-catalogue.py needs to read perf's arm64 pmu-events.
 
 perf's arm64 JSON differs from x86's in three ways this module owns:

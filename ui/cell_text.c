@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cell_text.c - a value as a cell shows it: "12.3 GB/s", "-", "not counted", "?", "n/a",
  * multiplexed values marked '~', impossible shares '!', values past perf's MetricThreshold
  * '^' (and red, as perf colours them); the text cached per slot until the shown number

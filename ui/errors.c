@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* errors.c - the error view (e): every instance that failed and why, PMUs the profiles
  * want but the machine lacks, and the warnings discovery and loading produced. */
 #include <stdio.h>

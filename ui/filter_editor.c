@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* filter_editor.c - F4/f: every filter of the focused row's instances (a root complex row
  * shows PCIe and PCIe-TGT: both groups' filters), typed: flags as
  * check boxes, masks as one toggle per bit, enums cycle through their choices, BDF/hex/

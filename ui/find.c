@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* find.c - '/' (F3) and 'n': the next metric whose name, title, perf's name or perf's
  * description holds the words; where none counted does, one of perf's catalogue. */
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* format.c - numbers for people: three significant digits, units scaled to the value.
  * Few digits also mean fewer changed cells per refresh, which is what an ssh link pays for. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* help.c - h (F1 on no metric, or in its view): every key, from the same table the keys
  * are dispatched from (the monitor hands it over as t->keys), and what the marks on
  * values mean. Taller than the screen (80x24 shows about twenty lines), it scrolls. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* layout.c - the pane model: which metrics and instances each pane shows, built once
  * from the profiles' [pane] sections (and one automatic pane per group no pane shows). */
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* message.c - the monitor's message line: what a key did, or why it could not. Every
  * mode and the replay controls say things; the screen draws the line (screen.c). */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* metric_info.c - what the focused metric is (F1, i, ?): perf's description, its unit
  * and groups, its formula on the focused instance with this interval's inputs, its
  * threshold and whether it is past it, and the events it reads as they were opened (the

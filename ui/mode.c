@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* mode.c - entering and leaving the monitor's modes. */
 #include <assert.h>
 #include <stdlib.h>

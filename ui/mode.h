@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* mode.h - the monitor's views over its panes (help, setup, errors, the filter editor,
  * find), as tmux's window modes: each view is a table of functions, so the key loop and
  * the screen call whichever is on top without knowing any of them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* pane.c - draw one pane in its style: "bars" and "values" (a block of metric rows per
  * instance, side by side when wide enough), "table" (a row per instance, a column per
  * metric), "stacked" (a stacked bar per instance, e.g. TopDown). */

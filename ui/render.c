@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* render.c - a frame's cells to the terminal: the runs of cells that changed since the
  * last frame, with the terminal's own strings (terminfo) for moving and attributes, as one
  * write(). Why not curses' refresh: it cost more than the rest of a refresh together

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* render.h - a frame's grid of cells to the terminal (see render.c). */
 #ifndef PMUTOP_RENDER_H
 #define PMUTOP_RENDER_H

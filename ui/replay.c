@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* replay.c - the monitor over a recording: stepping, speed, jumps and the position bar,
  * and 'w' starting and stopping a recording of a live run. The replay's own keys come
  * before the panes' (Left/Right step in time instead of moving between panes). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* screen.c - the main screen: header, panes (scrolled so the focused row shows), the
  * message line and the function-key bar; or "terminal too small". */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* settings.c - the setup screen's choices in ~/.config/pmutop/pmutoprc (or
  * $XDG_CONFIG_HOME/pmutop/pmutoprc): one "key=value" per line, unknown keys ignored so
  * an older pmutop reads a newer file. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* tree.c - perf's TopDown (TMA) as a tree: a node is a metric, its children the metrics
  * perf files under "<node>_group" (tma_memory_bound under tma_backend_bound_group), the
  * roots perf's level 1 (TopdownL1, AMD's PipelineL1). The nodes past perf's thresholds

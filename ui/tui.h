@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* tui.h - what the ui/ modules share: the monitor's state, the pane model, drawing. */
 #ifndef PMUTOP_TUI_H
 #define PMUTOP_TUI_H

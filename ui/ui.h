@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* ui.h - the full-screen monitor, an output of the run loop: the only entry point src/
  * uses. */
 #ifndef PMUTOP_UI_H

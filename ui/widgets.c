@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* widgets.c - bars, sparklines, stacked bars, and bar scales that do not jump. */
 #include <math.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* clock.c - the monotonic and the fake clock. */
 #include "base/clock.h"
 

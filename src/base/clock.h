@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* clock.h - where the engine's time comes from: the monotonic clock, a fake clock that
  * jumps to each deadline (scripts and tests: no waiting), and later a replay's clock.
  *

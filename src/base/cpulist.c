@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cpulist.c - sets of CPU numbers as the kernel prints them. */
 #include "base/cpulist.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cpulist.h - sets of CPU numbers as the kernel prints them ("0-3,8-11" or a plain "5"). */
 #ifndef PMUTOP_CPULIST_H
 #define PMUTOP_CPULIST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* diag.c - warnings and errors: printed to stderr, and kept for the UI's error view. */
 #include "base/diag.h"
 

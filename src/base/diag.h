@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* diag.h - warnings and errors: printed to stderr, and kept for the UI's error view. */
 #ifndef PMUTOP_DIAG_H
 #define PMUTOP_DIAG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* expr.c - formula parser (recursive descent) and stack-machine evaluator. */
 #include "base/expr.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* expr.h - metric formulae, compiled once to a small bytecode.
  *
  * Grammar: numbers (12, 0x1f, 1e9, 2.5), identifiers ([A-Za-z_][A-Za-z0-9_.]*), + - * /,

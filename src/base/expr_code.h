@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* expr_code.h - a compiled formula's code, for the files of base/ that read it (expr.c
  * runs it, expr_reads.c finds what it needs). */
 #ifndef PMUTOP_EXPR_CODE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* expr_reads.c - the variables a formula needs once some are known constants, as perf's
  * expr.y finds a metric's events (its compute_ids): the code is run on values that are
  * either a known number or "some count", each carrying the variables it was made from;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* heap.c - the heap's growth populated a step at a time (see heap.h). */
 #include <stdint.h>
 #include <sys/mman.h>

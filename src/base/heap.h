@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* heap.h - start-up's heap taken from the kernel a step at a time, not a page at a time.
  *
  * pmutop makes nearly all of its working set while it starts (the machine, the bound

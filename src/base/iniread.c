@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* iniread.c - the one INI line reader behind profiles and traffic models (see iniread.h). */
 #include "base/iniread.h"
 

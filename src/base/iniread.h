@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* iniread.h - the one INI line reader behind profiles and traffic models.
  *
  * inih does not tell its handler the line number: ini_read() hands ini_parse_stream() a

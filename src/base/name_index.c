@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* name_index.c - a list is scanned until it has been asked often enough for sorting to
  * pay; then sorted (name, place) pairs are halved. Equal names stay in the list's order,
  * so a find answers what a scan from the start would. */

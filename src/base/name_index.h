@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* name_index.h - names found in a list by halving once scanning would cost more: checking
  * perf's catalogue resolves thousands of names against hundreds of events and metrics,
  * a hand profile a few names against a few. */

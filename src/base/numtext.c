@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* numtext.c - "%.10g" without printf's multi-precision path.
  *
  * Ten significant digits are the integer m = round(|v| * 10^(9 - e)), e the decimal

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* numtext.h - numbers as text, fast: batch output prints every value each interval, and
  * printf's "%g" goes through multi-precision arithmetic (most of a live refresh's
  * instructions). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* textbuf.c - a growing text buffer with the few formats batch output needs, written
  * here so an interval runs no printf: what each writes is exactly what printf would (the
  * Check tests compare them), and anything the fast way cannot promise goes to printf. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* textbuf.h - text built in memory, a piece at a time: batch output writes each interval
  * whole, and a growing buffer of its own keeps stdio's printf machinery (a dozen pages
  * of libc code, cold at every one-second refresh) out of the interval. */

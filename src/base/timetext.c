@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* timetext.c - durations and moments as people type them (the grammar: timetext.h).
  * Parsed by hand, not by strtod and strptime alone: strtod takes "inf", "1e30" and hex
  * floats, and strptime takes a 60th second; each was a way to get a time no one meant. */

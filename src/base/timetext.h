@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* timetext.h - durations and moments as people type them: one grammar for the command
  * line (--begin, --end, --duration, --rotate, --window) and the monitor's jump (g).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* util.c - allocation that never returns NULL, small string helpers. */
 #include "base/util.h"
 

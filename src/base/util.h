@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* util.h - allocation that never returns NULL, small string helpers. */
 #ifndef PMUTOP_UTIL_H
 #define PMUTOP_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* args.c - the command line: pmutop's options and its sub-commands' common ones, usage,
  * and the small parsers the commands share (durations). */
 #include <getopt.h>

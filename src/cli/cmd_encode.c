@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd_encode.c - `pmutop encode EVENT...`: the perf_event_attr fields an event becomes. */
 #include <stdio.h>
 #include <stdlib.h>

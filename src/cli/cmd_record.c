@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd_record.c - `pmutop record`: record without a screen (a systemd unit, nohup), and
  * `pmutop record --info FILE`: what a recording holds. The recording options are this
  * command's; everything else is the main command's (profiles, filters, --demo, -d). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmd_serve.c - `pmutop serve`: Prometheus /metrics with no screen (the monitor takes
  * --listen to serve beside it), and `pmutop rules` (outputs/rules.c writes them). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* commands.h - the sub-commands: pmutop encode, pmutop list. */
 #ifndef PMUTOP_COMMANDS_H
 #define PMUTOP_COMMANDS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* main.c - pmutop's entry: a sub-command from the table, else the monitor or batch
  * output as the options say (cli/args.c reads them, cli/run.c runs them). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* options.h - what the command line asks of a run; pmutop record fills the same. */
 #ifndef PMUTOP_OPTIONS_H
 #define PMUTOP_OPTIONS_H

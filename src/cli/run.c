@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* run.c - one run of pmutop, the composition root: the machine (discovered, a demo's, a
  * recording's), its profiles and filters, the sources that count it, the outputs (batch,
  * the monitor, a recording, the exporter) and the run loop. Commands call pmutop_run();

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* attach.c - which source counts each instance (the first that claims it), and opening
  * an instance on it. */
 #include "engine/attach.h"

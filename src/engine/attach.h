@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* attach.h - instances and the sources that count them; the engine's own. */
 #ifndef PMUTOP_ATTACH_H
 #define PMUTOP_ATTACH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* bind.c - bind profiles to a machine: instances, their labels, events and filters.
  *
  * Every event of an instance is encoded from a perf event string built here

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* bind.h - binding profiles to a machine: instances, their events and filters. The
  * engine's files use it; others reach it through session.h. */
 #ifndef PMUTOP_BIND_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* bind_blend.c - rows that blend two groups' sums into one of every CPU.
  *
  * A hybrid x86 CPU has two core PMUs, cpu_core and cpu_atom, whose TopDown formulae

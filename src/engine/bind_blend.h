@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* bind_blend.h - rows that blend two groups' sums of the same CPUs' kinds (a hybrid's
  * P- and E-cores) into one that is every CPU. */
 #ifndef PMUTOP_BIND_BLEND_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* bind_model.c - whether a group is for this CPU model.
  *
  * Uncore PMUs keep their names across generations while their events change meaning

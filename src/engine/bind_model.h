@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* bind_model.h - whether a group is for this CPU model (when = cpuid ..., midr_el1 ...). */
 #ifndef PMUTOP_BIND_MODEL_H
 #define PMUTOP_BIND_MODEL_H

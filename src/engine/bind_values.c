@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* bind_values.c - the value slots of a session: one per metric and instance that can
  * have it, in an order where a metric read by name by another (perf's metrics read each
  * other) is evaluated first, with what each formula reads beyond its instance's events:

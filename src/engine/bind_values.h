@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* bind_values.h - the value slots of a bound session (bind_values.c). */
 #ifndef PMUTOP_BIND_VALUES_H
 #define PMUTOP_BIND_VALUES_H

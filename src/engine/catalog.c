@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* catalog.c - where profiles and demo machines are found, and which profiles apply. */
 #include "engine/catalog.h"
 

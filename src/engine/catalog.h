@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* catalog.h - where profiles and demo machines are found, and which profiles apply. */
 #ifndef PMUTOP_CATALOG_H
 #define PMUTOP_CATALOG_H

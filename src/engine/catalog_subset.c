@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* catalog_subset.c - the part of a catalogue file a few metrics need: its header and
  * groups, the metrics asked and every metric their expressions name, on the file's own
  * lines (the rest left blank). A hand pane that

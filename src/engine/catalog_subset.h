@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* catalog_subset.h - the sections of a catalogue file that some of its metrics need. */
 #ifndef PMUTOP_CATALOG_SUBSET_H
 #define PMUTOP_CATALOG_SUBSET_H

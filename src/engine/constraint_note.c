@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* constraint_note.c - perf's MetricConstraint notes (constraint_note.h). The perf groups
  * follow the constraints (engine/event_groups.c); what perf tells the user is said here:
  * the NMI watchdog takes one of each CPU's core counters, so the NO_GROUP_EVENTS_NMI

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* constraint_note.h - what perf says of its metric constraints, said where it applies. */
 #ifndef PMUTOP_CONSTRAINT_NOTE_H
 #define PMUTOP_CONSTRAINT_NOTE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* counter_share.c - one hardware counter per encoding and CPU. perf opens what each
  * metric asks for; two groups of pmutop's that count the same event on the same CPU (the
  * TopDown pane's and perf's TopdownL1 beside it) would take two counters, and on a core

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* counter_share.h - one hardware counter per encoding and CPU: an event a group counts
  * on its own (not in a perf group) that another group already counts with the same
  * encoding on the same CPUs (perf's TopdownL1 beside the TopDown pane, both reading

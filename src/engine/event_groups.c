@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* event_groups.c - perf groups (event_groups.h). perf stat -M puts each metric's events
  * in a weak group, `{a,b,c}:W`, so that a ratio's terms count over the same time when
  * the counters multiplex; tools/perf/util/metricgroup.c decides which, and this file

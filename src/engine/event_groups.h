@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* event_groups.h - which of an instance's events open together as one perf group, and in
  * what order. A profile's `grouped = yes` group is one perf group; perf's catalogue groups
  * its events per metric as perf stat -M does (a weak group per metric, a metric whose

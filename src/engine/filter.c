@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* filter.c - changing an instance's filters while it counts: check the value against the
  * group's constraints and the PMU's format, re-encode, reopen only what changed. A change
  * to an aggregate applies to all its members or to none. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* frame.c - small readers of frames, for outputs. */
 #include "engine/frame.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* frame.h - one refresh, as every output sees it.
  *
  * The sampler publishes one frame per refresh and never changes it afterwards: outputs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* history.c - the last N values of every metric value slot. */
 #include "engine/history.h"
 

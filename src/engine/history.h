@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* history.h - the last N values of every metric value slot, for sparklines and bar
  * auto-scaling. Fed frames by the monitor; views only read it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* hostmeters.c - the host's own meters in each frame: CPU utilisation from /proc/stat
  * and the hottest CPU temperature through libsensors (live machines only: libsensors
  * always reads the real /sys). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* hostmeters.h - the host's meters (CPU utilisation, temperature) for frames; the engine's
  * own (session_use_host_meters() is the public side). */
 #ifndef PMUTOP_HOSTMETERS_H

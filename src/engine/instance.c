@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* instance.c - making the instances binding and blending add to a session. */
 #include "engine/instance.h"
 

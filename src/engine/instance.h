@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* instance.h - making the instances binding and blending add to a session. */
 #ifndef PMUTOP_INSTANCE_H
 #define PMUTOP_INSTANCE_H

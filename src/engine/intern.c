@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* intern.c - strings frames point to (filter strings, reasons), kept as long as the
  * session lives, so a frame never points at a string a filter change has freed. Its own
  * file so that the sampler and the filter code use it without calling back into

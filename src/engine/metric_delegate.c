@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* metric_delegate.c - hand metrics that are perf's: the core pane keeps its rows and
  * names, and where perf's catalogue for this CPU has the figure, it is perf's definition
  * on perf's events (IPC as tma_info_thread_ipc, L2 misses per kilo-instruction as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* metric_delegate.h - one definition per metric: a hand profile's metric that says
  * 'perf = NAME...' (the core pane's IPC: perf's tma_info_thread_ipc) is perf's metric
  * where this CPU's catalogue defines one, its values that metric's on the instance of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* metric_refs.h - formulae that read other metrics by name, as perf's MetricExpr do
  * (tma_memory_bound reads tma_backend_bound), and the order that evaluates each metric
  * after the ones it reads. A reference is a value slot, not the text of the other

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* metric_select.h - -M, as perf stat -M: the metrics a run counts, by name or by perf's
  * metric group, with the metrics they read and only the events those need. */
 #ifndef PMUTOP_METRIC_SELECT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* metric_threshold.c - perf's MetricThreshold, compiled once, evaluated on demand. */
 #include "engine/metric_threshold.h"
 

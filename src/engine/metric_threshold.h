@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* metric_threshold.h - where a metric marks a bottleneck (perf's MetricThreshold):
  * "threshold = tma_memory_bound > 0.2 && tma_backend_bound > 0.2", a condition on the
  * metrics of its profile by name, on one instance's values. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* metric_tree.c - perf's TopDown as a tree of metrics (see metric_tree.h). */
 #include "engine/metric_tree.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* metric_tree.h - perf's TopDown as a tree of metrics: a metric's parent is the metric
  * whose "<name>_group" perf files it under (tma_memory_bound is in
  * tma_backend_bound_group), the roots perf's level 1 (TopdownL1, AMD's PipelineL1). The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* output.h - the one interface every output answers: batch text/CSV/JSON, the monitor,
  * and next the recorder and the exporter. Outputs read frames; the run loop hands each
  * frame to every output, and polls the descriptors outputs wait on (the terminal, the

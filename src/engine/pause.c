@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* pause.c - counters only where something shows what they give: an output says which
  * values it shows (the monitor: its panes not hidden), and the instances none of those
  * values needs are closed, to be opened again when shown; an instance some of them need

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* profile.h - a profile: which PMUs, which events and filters, which metrics and panes.
  *
  * The profile is data: no PMU family is special-cased in C. See pmutop-profile(5). */

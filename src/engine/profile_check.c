@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* profile_check.c - a profile read whole is checked: formula names resolve to the
  * group's events, builtins and attributes; metrics name groups that exist; panes name
  * metrics that exist. Every error is reported with its line. */

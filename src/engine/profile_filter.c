@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* profile_filter.c - a profile's typed filters: their type names, which events each
  * applies to, when one is in use, and a value typed by a user (flag, mask, int, hex, BDF,
  * enum choice, event name) checked against its type and range. */

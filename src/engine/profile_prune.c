@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* profile_prune.c - perf's catalogue keeps only the events its chosen metrics read.
  *
  * A catalogue group holds every event of its CPU's metrics (Neoverse V2: 40; a Sapphire

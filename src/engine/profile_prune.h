@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* profile_prune.h - perf's catalogue keeps only the events its chosen metrics read. */
 #ifndef PMUTOP_PROFILE_PRUNE_H
 #define PMUTOP_PROFILE_PRUNE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* sampler.c - one refresh: read every counter through its source, turn readings into
  * interval deltas (width, wrap versus reset, multiplex scaling, states), evaluate every
  * metric, and publish it all as one frame.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* session.c - a session's life: bind, take sources, open instances on the source that
  * claims each, publish frames, free. Binding is bind.c; filters filter.c; refreshes
  * sampler.c. */

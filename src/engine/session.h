@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* session.h - profiles bound to one machine: instances, their counters and filters, the
  * sources that count them, and the frames the sampler publishes.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* source.h - the one interface every counter source answers: perf (libperf), the
  * simulated machine, BlueField's hwmon counter files, libsensors gauges and the replay of
  * a recording. Several serve one session; each instance is counted by the first source

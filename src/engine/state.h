@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* state.h - what a session is made of: its instances, their counters, the frames it
  * publishes. The data the engine's files share; what outputs may call is session.h. */
 #ifndef PMUTOP_STATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* archtimer.c - Arm's generic timer as a PMU of the live machine (archtimer.h). */
 #include "machine/archtimer.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* archtimer.h - Arm's generic timer as a PMU of the live machine: what an arm64 host
  * offers in place of x86's TSC without any PMU (the counter CNTVCT_EL0, ticking at
  * CNTFRQ_EL0, both readable by user space as the kernel sets them up for the vDSO). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* bfperf.c - discovery of BlueField's mlxbf-pmc blocks (hwmon device "bfperf").
  *
  * The driver's own facts, in one place: a block with event_list programs event<N> and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* bfperf.h - BlueField's performance counters (mlxbf-pmc's hwmon device "bfperf") seen
  * as PMUs: one per block directory, named "bfperf_<block>", with an alias per event of
  * its event_list (or per register file) and one format field, "event". */

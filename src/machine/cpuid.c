@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cpuid.c - an x86 machine's CPU model, read where the kernel offers it.
  *
  * Uncore event encodings change between CPU generations under the same PMU names (on

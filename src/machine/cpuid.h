@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cpuid.h - an x86 machine's CPU model as perf's mapfile.csv names it. */
 #ifndef PMUTOP_CPUID_H
 #define PMUTOP_CPUID_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* discover.h - a machine from a sysfs tree. */
 #ifndef PMUTOP_DISCOVER_H
 #define PMUTOP_DISCOVER_H

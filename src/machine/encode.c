@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* encode.c - perf event strings to attr fields, with perf's own rules:
  *  - "pmu/t1,t2=v,.../": each term is a format field (a bare field means =1), one of
  *    config/config1/config2/config3 (sets the raw word: the last one given wins, and the

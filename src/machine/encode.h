@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* encode.h - perf event strings ("pmu/alias,term=value/", "cpu-clock") to attr fields. */
 #ifndef PMUTOP_ENCODE_H
 #define PMUTOP_ENCODE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* encode_memo.c - an open-addressed table of encoded texts (see encode_memo.h). */
 #include <stdlib.h>
 #include <string.h>

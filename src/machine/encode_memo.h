@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* encode_memo.h - encodings already made, found by their text. Binding a per-CPU group
  * encodes the same strings once a CPU (Tegra410's TopDown: 144 CPUs x 8 events, 8 texts);
  * the answer depends on the text and the machine only, so one encoding serves them all. */

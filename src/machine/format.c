@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* format.c - a PMU format field and how a value is placed in it. */
 #include "machine/format.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* format.h - a PMU format field ("config1:0-7,32-35") and how a value is placed in it. */
 #ifndef PMUTOP_FORMAT_H
 #define PMUTOP_FORMAT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* hwsensors.c - CPU temperature from hwmon through libsensors. */
 #include "machine/hwsensors.h"
 

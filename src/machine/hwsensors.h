@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* hwsensors.h - CPU temperature from hwmon through libsensors, for the header meters
  * (as htop and btop show it). libsensors always reads the real /sys; a simulated or
  * replayed machine has no sensors of its own, so pmutop asks only when counting live. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* pcimap.h - which PCIe root complex (RC) each root port belongs to, from the NVIDIA
  * Designated Vendor-Specific Extended Capability (vendor 0x10de, DVSEC ID 4) in the root
  * port's config space: bus (0xc), segment (0xd), root port (0xe), RC (0xf), socket (0x10).

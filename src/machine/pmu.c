@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* pmu.c - the machine's model: PMUs, their formats, aliases and attributes, CPUs and
  * sockets, and lookups in them. Discovery (machine/discover.c) fills it. */
 #include "machine/pmu.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* sensorchips.c - hwmon sensor inputs as PMUs.
  *
  * Each input becomes a PMU with one alias, "value", whose scale turns the raw reading

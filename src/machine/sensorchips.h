@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* sensorchips.h - temperature, power, energy and fan inputs of hwmon devices as PMUs
  * named sensor_<kind>_<chip>_<feature>, with one event ("value") and the attributes
  * chip, label and socket, so profiles bind them as they bind any PMU. On the live

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* snapshot.h - what discovery found, as text and back: a recording carries the machine
  * its bindings were made on, so it replays anywhere, with no sysfs tree. */
 #ifndef PMUTOP_SNAPSHOT_H

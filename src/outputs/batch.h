@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* batch.h - batch output of frames: text for people, CSV, JSON lines. */
 #ifndef PMUTOP_BATCH_H
 #define PMUTOP_BATCH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* exporter.h - /metrics for Prometheus: an output of the run loop whose HTTP side
  * (libmicrohttpd, its own thread) serves what the last frame left, so a scrape never
  * waits for a refresh and a refresh never waits for a client. */

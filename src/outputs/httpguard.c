@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* httpguard.c - a deadline for every request a client sends (see httpguard.h). */
 #include "outputs/httpguard.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* httpguard.h - the exporter's bound on how long a client may take to send a request.
  *
  * libmicrohttpd's own timeout is an idle one: a client sending a header byte a second

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* mhd.c - libmicrohttpd loaded on demand (see mhd.h). */
 #include "outputs/mhd.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* mhd.h - libmicrohttpd, loaded when an exporter starts rather than with pmutop: it
  * brings a TLS stack (GnuTLS, nettle, p11-kit...) whose pages made up a third of the
  * monitor's resident memory in every run, serving or not. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* prom.c - Prometheus names, units and escaping. */
 #include "outputs/prom.h"
 

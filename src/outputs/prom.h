@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* prom.h - Prometheus naming: metric names from pmutop's names, base units from a
  * profile's display unit, label escaping; shared by the exporter and `pmutop rules`. */
 #ifndef PMUTOP_PROM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* rules.c - `pmutop rules`: Prometheus recording rules that compute each profile metric
  * from the counters the exporter serves, over any window, in the base units of the
  * exporter's gauge of that metric (the same names: outputs/prom.c). */

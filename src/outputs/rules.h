@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* rules.h - Prometheus recording rules for a session's metrics. */
 #ifndef PMUTOP_RULES_H
 #define PMUTOP_RULES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* codec.c - column-major zig-zag deltas under zstd.
  *
  * Blob: one byte (0 stored, 1 zstd), then the payload: "PMC2", varint samples, varint

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* codec.h - samples of a recording as bytes: column-major, zig-zag varint deltas, then
  * zstd. A chunk holds consecutive samples of the same counters; each column starts
  * from zero in every chunk, so a chunk decodes alone (seeking reads one). */

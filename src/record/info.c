@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* info.c - what a recording holds, for a person (pmutop record --info).
  *
  * A reader of files anyone may hand it: a damaged chunk at either end is stepped over

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* info.h - what a recording holds, for a person (pmutop record --info). */
 #ifndef PMUTOP_RECORD_INFO_H
 #define PMUTOP_RECORD_INFO_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libs.c - SQLite and zstd loaded on first use (see libs.h). */
 #include "record/libs.h"
 

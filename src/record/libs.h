@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libs.h - SQLite and zstd, loaded when a session first records or replays.
  *
  * Most runs never touch a recording, yet linking both made every start resolve their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* libs_shim.h - SQLite's and zstd's functions by their own names, through the table
  * record_libs_load() filled (record/libs.h). Only for store.c and codec.c, after their
  * includes: every name below must be in RECORD_LIB_FUNCTIONS. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* recorder.c - frames into a recording, off the refresh path.
  *
  * On the refresh thread frame() only copies what a replay needs (each counter's state,

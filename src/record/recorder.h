@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* recorder.h - recording frames to a file while pmutop runs: an output whose disk work
  * (SQLite commits, zstd, checkpoints) runs on a thread of its own, so the refresh never
  * waits for the disk. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* replay.c - a recording back into a session.
  *
  * The recorded machine snapshot and profile texts rebuild the session the recording was

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* replay.h - a recording played back: the machine and profiles it embeds, a counter
  * source that hands the sampler each recorded interval (so frames are computed exactly
  * as they were live), the session events at their moments, and a clock and pacer that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* store.h - a recording on disk: one SQLite file (WAL while written), its schema and the
  * two ways in: one writer (the recorder's thread) and read-only readers (replay, info).
  * The schema is documented in docs/RECORDING.md. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* hwmon.c - BlueField's bfperf blocks as a counter source.
  *
  * A counter block is programmed by writing event numbers to event<N> and read from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* hwmon_files.c - a bfperf block's real files, opened safely.
  *
  * Every open starts from the device directory (resolved once at discovery) and goes

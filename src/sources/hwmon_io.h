@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* hwmon_io.h - how the hwmon counter source touches a bfperf block's files: the real
  * files (any root: the live /sys or a plain copy), or the simulated driver. The source's
  * code is the same over both, so the demos and tests run what a DPU runs. */

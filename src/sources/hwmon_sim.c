@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* hwmon_sim.c - the mlxbf-pmc driver simulated in memory, for the demos and --sim.
  *
  * It starts from what the tree's files hold and answers reads and writes as the driver

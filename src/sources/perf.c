@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* source_perf.c - counting with perf_event_open through libperf.
  *
  * An instance's events are opened on its CPUs (the PMU's cpumask for uncore PMUs, every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* sensors.c - hwmon sensor inputs as a gauge source: temperatures, power and fans as
  * readings, energy as a count (power from energy is its rate). On the live machine the
  * values come through libsensors; on another tree from its files; with --sim from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* source_sim.c - the simulated machine as a counter source.
  *
  * Each counter's attr is decoded back through its PMU's format files (event alias and

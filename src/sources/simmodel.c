@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* simmodel.c - the traffic model of a simulated machine. */
 #include "sources/simmodel.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* simmodel.h - the traffic model of a simulated machine (an INI file beside its sysfs tree).
  *
  *   [pmu GLOB...]                       sections apply to PMUs whose name matches one of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* sources.h - the counter sources' constructors; what each answers is engine/source.h. */
 #ifndef PMUTOP_SOURCES_H
 #define PMUTOP_SOURCES_H

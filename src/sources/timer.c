@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* timer.c - Arm's generic timer (machine/archtimer.c) as a counter source: its one
  * counter is the system counter itself, read by an instruction, with no open or close;
  * its enabled time is the sampler's clock since the instance opened. */

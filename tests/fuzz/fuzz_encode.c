@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* fuzz_encode.c - libFuzzer target: any text as a perf event string against the demo
  * Tegra410 tree encodes or is refused with a message. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* fuzz_expr.c - libFuzzer target: any text as a formula compiles or is refused with a
  * column inside the text; what compiles evaluates without allocating or crashing. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* fuzz_http.c - libFuzzer target for the exporter's request handling: each input is
  * sent as it is, over TCP, to a live exporter (libmicrohttpd and pmutop's handler) that
  * serves the simulated Tegra410, and the answer read to its end. Whatever the bytes, the

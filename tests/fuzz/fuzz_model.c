@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* fuzz_model.c - libFuzzer target: any bytes as a simulated machine's traffic model. */
 #include <stdio.h>
 #include <unistd.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* fuzz_profile.c - libFuzzer target: any bytes as a profile file must load or be
  * refused with diagnostics, never crash or leak. */
 #include <stdio.h>

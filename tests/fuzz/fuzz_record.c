@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* fuzz_record.c - libFuzzer target for what a recording's reader parses: a chunk blob
  * (the first byte says how many counters the recording claims) and, with a leading
  * 'M', a machine description. Either decodes or is refused; never a crash, a leak, or

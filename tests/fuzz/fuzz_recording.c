@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* fuzz_recording.c - libFuzzer target for every reader of a whole recording file: a
  * valid recording (tests/fuzz/seed.pmrec, copied for each input) is damaged as the input
  * says - a chunk's bytes, its sample range or count, a meta value (the machine, a

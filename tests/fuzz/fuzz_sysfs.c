@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* fuzz_sysfs.c - libFuzzer target for what pmutop parses out of sysfs attribute files:
  * the input, cut at NUL bytes, fills a format/ field, a cpumask, an HNS3 filtermode/
  * list, bdf_min/bdf_max, a C2C peer, a bfperf block's event_list and an event alias, of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* fuzz_time.c - libFuzzer target for the grammar of durations and moments
  * (base/timetext.h): every text is read or refused with a reason, never a crash, and
  * what is read stays in range (a duration at most 1e9 s, a moment before the year
