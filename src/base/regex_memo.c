@@ -57,10 +57,13 @@ static void grow(void)
 }
 
 /* The most a pattern may cost: glibc's regcomp expands each counted repetition into
- * copies (((.?){30}){30}){30} is 54 000 nodes: 26 s and 5 GB at {20}, a stack overflow
- * at {30}); perf's CPU model expressions cost under 100. */
+ * copies ((((.?){30}){30}){30} is 54 000 nodes: 26 s and 5 GB at {20}, a stack overflow
+ * at {30}), and its matcher's DFA grows with the optional copies ((.?){30}){30}: 900 of
+ * them took regexec past 512 MB); a back-reference makes matching exponential. perf's CPU
+ * model expressions cost under 100 nodes and have no optional part at all. */
 #define REGEX_MAX_LEN 512
-#define REGEX_MAX_NODES 4096
+#define REGEX_MAX_NODES 1024
+#define REGEX_MAX_OPTIONAL 64
 #define REGEX_MAX_DEPTH 16
 #define REGEX_MAX_BOUND 255
 
@@ -81,60 +84,104 @@ static const char *past_bracket(const char *p)
 }
 
 /* A counted repetition "{m}", "{m,}" or "{m,n}" at p: the copies it makes (n, or m + 1
- * open-ended), or -1 if it is not one; *end past it. */
-static double bound_at(const char *p, const char **end)
+ * open-ended), or -1 if it is not one; *end past it, *least its m. */
+static double bound_at(const char *p, const char **end, long *least)
 {
 	char *e;
 	long m = strtol(p + 1, &e, 10), n = m;
 	if (e == p + 1 || m < 0)
 		return -1;
+	m = m > 1000000 ? 1000000 : m; /* (refused past 255 anyway: no overflow below) */
 	if (*e == ',') {
 		const char *f = e + 1;
 		n = *f == '}' ? m + 1 : strtol(f, &e, 10);
+		n = n > 1000000 ? 1000000 : n;
 		if (*f == '}')
 			e = (char *)f;
 	}
 	if (*e != '}')
 		return -1;
 	*end = e + 1;
+	*least = m;
 	return (double)(n > m ? n : m);
+}
+
+/* Each open group's nodes and optional copies, and the last atom's. */
+struct regex_cost {
+	double nodes[REGEX_MAX_DEPTH + 1], optional[REGEX_MAX_DEPTH + 1];
+	double last, last_optional;
+	int depth;
+};
+
+static void cost_atom(struct regex_cost *c)
+{
+	c->last = 1, c->last_optional = 0;
+	c->nodes[c->depth] += 1;
+}
+
+/* A repetition of the last atom, k copies in all; variable: some of them optional. */
+static void cost_repeat(struct regex_cost *c, double k, bool variable)
+{
+	c->nodes[c->depth] += c->last * (k - 1);
+	c->optional[c->depth] += c->last_optional * (k - 1) + (variable ? c->last * (k > 1 ? k - 1 : 1) : 0);
+	c->last *= k;
+	c->last_optional = c->last_optional * k + (variable ? c->last : 0);
+}
+
+/* Distinct patterns a process compiles at most: perf's catalogue has a few dozen, a file
+ * of a hundred thousand would hold a compiled expression each until exit. */
+#define REGEX_MAX_PATTERNS 4096
+
+static bool memo_full_without(const char *pattern)
+{
+	return used >= REGEX_MAX_PATTERNS && !slot_of(table, capacity, pattern)->pattern;
 }
 
 const char *regex_refusal(const char *pattern)
 {
 	if (strlen(pattern) > REGEX_MAX_LEN)
 		return "longer than 512 characters";
-	double sum[REGEX_MAX_DEPTH + 1] = { 0 }, last = 0; /* the nodes of each open group; of the last atom */
-	int depth = 0;
+	if (memo_full_without(pattern))
+		return "one too many: 4096 distinct expressions are compiled already";
+	struct regex_cost c = { 0 };
 	for (const char *p = pattern; *p;) {
 		const char *next = p + 1;
 		double k = 0;
-		if (*p == '\\' && p[1]) {
-			next = p + 2, last = 1, sum[depth] += 1;
+		bool variable = false;
+		if (*p == '\\' && p[1] >= '1' && p[1] <= '9') {
+			return "a back-reference (matching it is exponential)";
+		} else if (*p == '\\' && p[1]) {
+			next = p + 2, cost_atom(&c);
 		} else if (*p == '[') {
-			next = past_bracket(p), last = 1, sum[depth] += 1;
+			next = past_bracket(p), cost_atom(&c);
 		} else if (*p == '(') {
-			if (++depth > REGEX_MAX_DEPTH)
+			if (++c.depth > REGEX_MAX_DEPTH)
 				return "groups nested more than 16 deep";
-			sum[depth] = 0, last = 0;
-		} else if (*p == ')' && depth > 0) {
-			last = sum[depth--];
-			sum[depth] += last;
+			c.nodes[c.depth] = c.optional[c.depth] = 0, c.last = c.last_optional = 0;
+		} else if (*p == ')' && c.depth > 0) { /* (an empty group is a node too) */
+			c.last = c.nodes[c.depth] > 0 ? c.nodes[c.depth] : 1, c.last_optional = c.optional[c.depth];
+			c.nodes[c.depth] = c.last;
+			c.depth--;
+			c.nodes[c.depth] += c.last, c.optional[c.depth] += c.last_optional;
 		} else if (*p == '*' || *p == '+' || *p == '?') {
-			k = 2;
-		} else if (*p == '{' && (k = bound_at(p, &next)) < 0) {
-			k = 0, next = p + 1, last = 1, sum[depth] += 1; /* a plain brace */
-		} else if (*p != '|' && *p != '{') {
-			last = 1, sum[depth] += 1;
+			k = 2, variable = true;
+		} else if (*p == '{') {
+			long m;
+			if ((k = bound_at(p, &next, &m)) < 0)
+				k = 0, next = p + 1, cost_atom(&c); /* a plain brace */
+			else
+				variable = k > m;
+		} else if (*p != '|') {
+			cost_atom(&c);
 		}
 		if (k > REGEX_MAX_BOUND)
 			return "a repetition count over 255";
-		if (k > 0) { /* the atom before it, k copies in all */
-			sum[depth] += last * (k - 1);
-			last *= k;
-		}
-		if (sum[depth] > REGEX_MAX_NODES)
-			return "repetitions that expand past 4096 copies (nested counts multiply)";
+		if (k > 0)
+			cost_repeat(&c, k, variable);
+		if (c.nodes[c.depth] > REGEX_MAX_NODES)
+			return "repetitions that expand past 1024 copies (nested counts multiply)";
+		if (c.optional[c.depth] > REGEX_MAX_OPTIONAL)
+			return "more than 64 optional copies (nested counts multiply)";
 		p = next;
 	}
 	return NULL;
