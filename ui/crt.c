@@ -144,12 +144,20 @@ static void terminfo_beside_binary(void)
 	free(dir);
 }
 
-static SCREEN *screen; /* newterm's, until crt_done frees it */
+static SCREEN *screen; /* newterm's, freed when the next one is made (crt_init) */
 
 bool crt_init(struct tui *t)
 {
 	setlocale(LC_ALL, "");
 	terminfo_beside_binary();
+	/* each restart of counting (setup's metric groups, a pane shown) makes a new screen:
+	 * the last one is freed first, or a week's monitor grows by each (13 -> 55 MB after
+	 * six restarts and a hundred resizes). Not at exit: delscreen unloads the console's
+	 * mouse library (TERM=linux: libgpm), whose own allocations then read as leaks */
+	if (screen) {
+		delscreen(screen);
+		screen = NULL;
+	}
 	SCREEN *scr = newterm(NULL, stdout, stdin);
 	if (!scr)
 		return false;
@@ -183,11 +191,6 @@ void crt_done(void)
 	render_leave();
 	curs_set(1);
 	endwin();
-	/* each restart of counting (setup's metric groups, a pane shown) makes a new screen:
-	 * the old one freed, or a week's monitor grows by each (13 -> 55 MB after six
-	 * restarts and a hundred resizes) */
-	delscreen(screen);
-	screen = NULL;
 	started = false;
 	crt_free();
 }
