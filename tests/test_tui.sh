@@ -1234,7 +1234,10 @@ PYEOF
     keys Escape
     keys End
     see "--demo spr: perf's TopDown tree" "TopDown (perf's TMA"
-    keys End # (again: the first frames' "multiplexed" lines may have moved the layout)
+    # (End again until the tree's end is on screen: the first frames' "multiplexed" lines
+    # and per-CPU rows move the layout, later under ASan)
+    tries=0 # (wait_for counts with i)
+    while [ $tries -lt 10 ] && ! wait_for "tma_[a-z_]* <== " 1; do keys End; tries=$((tries + 1)); done
     see "--demo spr: a bottleneck at start (before the streaming phase)" "tma_[a-z_]* <== "
     # c: the CPUs as columns beside the machine's, a page at a time; o: ordered by the
     # focused node, highest first; after the last page, the sockets again
