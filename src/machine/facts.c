@@ -204,6 +204,13 @@ void machine_facts_of_cpus(const struct machine *m, const struct cpulist *cpus, 
 	for (int i = 0; i < cpus->n; i++)
 		n += cpus->cpu[i] >= 0 && cpus->cpu[i] < m->max_cpu && cpulist_contains(&m->online, cpus->cpu[i]);
 	out[FACT_NUM_CPUS] = out[FACT_NUM_CPUS_ONLINE] = n;
+	if (n == 1 && cpus->n == 1) { /* a CPU's or a box's row: its own ids, no table (a demo has hundreds) */
+		const struct cpu_topo *t = &topo[cpus->cpu[0]];
+		out[FACT_NUM_PACKAGES] = t->package >= 0;
+		out[FACT_NUM_DIES] = all[FACT_NUM_DIES] > 0 ? t->die >= 0 : all[FACT_NUM_DIES];
+		out[FACT_NUM_CORES] = t->core >= 0;
+		return;
+	}
 	out[FACT_NUM_PACKAGES] = distinct_ids(m, topo, offsetof(struct cpu_topo, package), cpus);
 	if (all[FACT_NUM_DIES] > 0)
 		out[FACT_NUM_DIES] = distinct_ids(m, topo, offsetof(struct cpu_topo, die), cpus);

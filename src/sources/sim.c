@@ -34,6 +34,7 @@ struct sim_source {
 	bool started;
 	const struct pmu *last_pmu; /* the last PMU opened and its model section: each CPU's */
 	const struct sim_section *last_sec; /* instance of a core group asks for the same one */
+	struct sim_hw_memo hw; /* ... and its row of the hardware's counters */
 };
 
 /* Per counter only what differs between an instance's counters (a demo has a thousand:
@@ -230,28 +231,29 @@ static int raw_rate_of(const struct sim_section *sec, const struct event_attr *a
 
 /* The general counters one CPU of the PMU has: the model section's where it says
  * (counters =), else the hardware's (sim_counters.c); 0 for no limit. */
-static int pmu_counters(const struct machine *m, const struct pmu *pmu, const struct sim_section *sec)
+static int pmu_counters(struct sim_source *ss, const struct machine *m, const struct pmu *pmu,
+			const struct sim_section *sec)
 {
 	int n = sim_general_counters(sec, NULL);
-	return n > 0 ? n : sim_hw_counters_of(m, pmu);
+	return n > 0 ? n : sim_hw_counters_of(&ss->hw, m, pmu);
 }
 
 /* The same for one event: 0 where it takes none (a fixed counter) */
-static int event_counters(const struct machine *m, const struct pmu *pmu, const struct sim_section *sec,
-			  const struct event_attr *attr, const char *event, bool legacy)
+static int event_counters(struct sim_source *ss, const struct machine *m, const struct pmu *pmu,
+			  const struct sim_section *sec, const struct event_attr *attr, const char *event, bool legacy)
 {
 	if (sim_general_counters(sec, NULL) > 0)
 		return sim_general_counters(sec, event);
-	return sim_hw_general_counters(m, pmu, attr, legacy ? event : NULL);
+	return sim_hw_general_counters(&ss->hw, m, pmu, attr, legacy ? event : NULL);
 }
 
 /* The kernel's check of a perf group (x86's and arm64's validate_group): its events
  * that need a general counter must fit the CPU's. The first group that does not, or -1. */
-static int refused_group(const struct machine *m, const struct instance *inst, const struct sim_section *sec,
-			 const struct sim_counter *sc)
+static int refused_group(struct sim_source *ss, const struct machine *m, const struct instance *inst,
+			 const struct sim_section *sec, const struct sim_counter *sc)
 {
 	const struct prof_group *g = inst->group;
-	int capacity = pmu_counters(m, inst->pmu, sec);
+	int capacity = pmu_counters(ss, m, inst->pmu, sec);
 	if ((!g->perf_group && !g->sets) || !capacity || g->nevents <= capacity || !inst->cpus.n)
 		return -1; /* no group, or none that could be too large */
 	int general[g->nevents + 1];
@@ -335,17 +337,17 @@ static int sim_open(struct source *src, struct instance *inst)
 			 * each such event a stable share of it, half to one and a half times */
 			sc[k].selection *= (0.5 + (double)(str_hash(event) % 1000) / 1000.0) * own;
 		sc[k].at = point_of(si, inst, ct->cpu);
-		if ((sc[k].capacity = event_counters(src->machine, inst->pmu, sec, &ct->attr, event, legacy)) > 0) {
+		if ((sc[k].capacity = event_counters(ss, src->machine, inst->pmu, sec, &ct->attr, event, legacy)) > 0) {
 			sc[k].load = load_of(ss, inst->pmu, ct->cpu);
 			sc[k].load->open++;
 		}
 		if (sc[k].rate < 0)
 			sc[k].fixed_rate = sim_default_rate(event) * own;
 	}
-	if ((inst->open_refused_set = refused_group(src->machine, inst, sec, sc)) >= 0) {
+	if ((inst->open_refused_set = refused_group(ss, src->machine, inst, sec, sc)) >= 0) {
 		sim_instance_free(si);
 		inst->open_error = xasprintf("%s: a perf group of more events than the CPU's %d general counters (EINVAL)",
-					     inst->pmu->name, pmu_counters(src->machine, inst->pmu, sec));
+					     inst->pmu->name, pmu_counters(ss, src->machine, inst->pmu, sec));
 		return -22;
 	}
 	inst->priv = si;

@@ -79,7 +79,7 @@ static bool caps_match(const struct pmu *pmu, const char *globs)
 	return false;
 }
 
-static const struct hw_counters *row_of(const struct machine *m, const struct pmu *pmu)
+static const struct hw_counters *find_row(const struct machine *m, const struct pmu *pmu)
 {
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
 		const struct hw_counters *r = &table[i];
@@ -89,6 +89,15 @@ static const struct hw_counters *row_of(const struct machine *m, const struct pm
 			return r;
 	}
 	return NULL;
+}
+
+static const struct hw_counters *row_of(struct sim_hw_memo *memo, const struct machine *m, const struct pmu *pmu)
+{
+	if (memo->pmu != pmu) {
+		memo->row = find_row(m, pmu);
+		memo->pmu = pmu;
+	}
+	return memo->row;
 }
 
 /* Intel's fixed counters take only the exact encodings (event, umask, nothing else) */
@@ -116,15 +125,15 @@ static bool is_fixed(enum fixed_set set, const struct event_attr *attr, const ch
 	}
 }
 
-int sim_hw_general_counters(const struct machine *m, const struct pmu *pmu, const struct event_attr *attr,
-			    const char *legacy)
+int sim_hw_general_counters(struct sim_hw_memo *memo, const struct machine *m, const struct pmu *pmu,
+			    const struct event_attr *attr, const char *legacy)
 {
-	const struct hw_counters *r = row_of(m, pmu);
+	const struct hw_counters *r = row_of(memo, m, pmu);
 	return r && !is_fixed(r->fixed, attr, legacy) ? r->general : 0;
 }
 
-int sim_hw_counters_of(const struct machine *m, const struct pmu *pmu)
+int sim_hw_counters_of(struct sim_hw_memo *memo, const struct machine *m, const struct pmu *pmu)
 {
-	const struct hw_counters *r = row_of(m, pmu);
+	const struct hw_counters *r = row_of(memo, m, pmu);
 	return r ? r->general : 0;
 }
