@@ -653,47 +653,6 @@ static bool valid_name(const char *s)
 }
 
 /* Called by the reader for every "[...]" line, before inih sees it. */
-/* A section's kind (its first letter: g, m, p) and name, with the line it began on. */
-struct seen_section {
-	char kind;
-	const char *name; /* the profile's own copy */
-	int line;
-};
-
-static size_t seen_slot(const struct seen_section *t, size_t cap, char kind, const char *name)
-{
-	size_t i = (size_t)(str_hash(name) ^ (uint64_t)kind) & (cap - 1);
-	while (t[i].name && (t[i].kind != kind || strcmp(t[i].name, name)))
-		i = (i + 1) & (cap - 1);
-	return i;
-}
-
-/* The line a [KIND NAME] section began on before, or 0 (room is made here for the
- * note_section that follows a new one). */
-static int seen_before(struct loader *L, char kind, const char *name)
-{
-	if (2 * (L->nseen + 1) > L->seen_cap) { /* half full: double, and place them again */
-		size_t cap = L->seen_cap ? 2 * L->seen_cap : 64;
-		struct seen_section *t = xcalloc(cap, sizeof(*t));
-		for (size_t k = 0; k < L->seen_cap; k++)
-			if (L->seen[k].name)
-				t[seen_slot(t, cap, L->seen[k].kind, L->seen[k].name)] = L->seen[k];
-		free(L->seen);
-		L->seen = t;
-		L->seen_cap = cap;
-	}
-	const struct seen_section *e = &L->seen[seen_slot(L->seen, L->seen_cap, kind, name)];
-	return e->name ? e->line : 0;
-}
-
-/* Notes the section just made (its name is the profile's copy, kept as long as the loader). */
-static void note_section(struct loader *L, char kind, const char *name)
-{
-	struct seen_section *e = &L->seen[seen_slot(L->seen, L->seen_cap, kind, name)];
-	*e = (struct seen_section){ kind, name, L->in.line };
-	L->nseen++;
-}
-
 static void start_section(struct loader *L, char *header)
 {
 	char *end = strchr(header, ']');
@@ -727,7 +686,7 @@ static void start_section(struct loader *L, char *header)
 		       "(sections: [profile], [group NAME], [metric NAME], [pane NAME])", s, arg ? " " : "", arg ? arg : "");
 		return;
 	}
-	int first = seen_before(L, s[0], arg);
+	int first = profile_section_seen(L, s[0], arg);
 	if (first > 0 && (!strcmp(s, "group") || !strcmp(s, "metric") || !strcmp(s, "pane"))) {
 		lerror(L, L->in.line, 0, "[%s %s] defined twice (first on line %d)", s, arg, first);
 		return;
@@ -735,19 +694,19 @@ static void start_section(struct loader *L, char *header)
 	if (!strcmp(s, "group")) {
 		grow_array(&p->groups, &L->gcap, p->ngroups + 1, sizeof(*p->groups));
 		p->groups[p->ngroups] = (struct prof_group){ .name = xstrdup(arg), .line = L->in.line, .perf_group = true };
-		note_section(L, 'g', p->groups[p->ngroups].name);
+		profile_section_note(L, 'g', p->groups[p->ngroups].name);
 		L->index = p->ngroups++;
 		L->kind = SEC_GROUP;
 	} else if (!strcmp(s, "metric")) {
 		grow_array(&p->metrics, &L->mcap, p->nmetrics + 1, sizeof(*p->metrics));
 		p->metrics[p->nmetrics] = (struct prof_metric){ .name = xstrdup(arg), .line = L->in.line, .scale = 1 };
-		note_section(L, 'm', p->metrics[p->nmetrics].name);
+		profile_section_note(L, 'm', p->metrics[p->nmetrics].name);
 		L->index = p->nmetrics++;
 		L->kind = SEC_METRIC;
 	} else if (!strcmp(s, "pane")) {
 		grow_array(&p->panes, &L->pcap, p->npanes + 1, sizeof(*p->panes));
 		p->panes[p->npanes] = (struct prof_pane){ .name = xstrdup(arg), .line = L->in.line };
-		note_section(L, 'p', p->panes[p->npanes].name);
+		profile_section_note(L, 'p', p->panes[p->npanes].name);
 		L->index = p->npanes++;
 		L->kind = SEC_PANE;
 	} else {

@@ -36,4 +36,10 @@ void profile_check(struct loader *L);
 
 bool prof_parse_bool(const char *v, bool *out);
 
+/* The line a [KIND NAME] section (KIND its first letter) began on before, or 0; room is
+ * made for the profile_section_note that follows a new one (profile_sections.c). */
+int profile_section_seen(struct loader *L, char kind, const char *name);
+/* Notes the section just made: name is the profile's own copy, kept while L reads. */
+void profile_section_note(struct loader *L, char kind, const char *name);
+
 #endif
