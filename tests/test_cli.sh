@@ -548,7 +548,13 @@ pm=$!
 blocked() { grep -q pipe "/proc/$pm/wchan" 2> /dev/null; } # in the kernel's pipe write
 i=0 # until pmutop is blocked writing (the pipe's 64 KiB are full)
 while [ $i -lt 100 ] && ! blocked; do sleep 0.1; i=$((i + 1)); done
-blocked && ok || fail "batch into a full pipe: pmutop is not blocked writing ($(cat "/proc/$pm/wchan" 2> /dev/null))"
+if blocked; then
+    ok
+elif [ "$(cat "/proc/$pm/wchan" 2> /dev/null)" = 0 ] || ! [ -r "/proc/$pm/wchan" ]; then
+    skip_check "batch into a full pipe: this kernel does not say where a task waits (/proc/PID/wchan)"
+else
+    fail "batch into a full pipe: pmutop is not blocked writing ($(cat "/proc/$pm/wchan" 2> /dev/null))"
+fi
 kill -TERM "$pm"
 i=0
 while [ $i -lt 100 ] && kill -0 "$pm" 2> /dev/null; do sleep 0.1; i=$((i + 1)); done
