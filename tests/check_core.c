@@ -60,8 +60,15 @@ START_TEST(cpulist_forms)
 	ck_assert(!cpulist_parse("-1\n", &l));
 	ck_assert(!cpulist_parse("0,,1", &l));
 	ck_assert(!cpulist_parse("0-99999999", &l));
-	ck_assert(cpulist_parse("0-65535", &l)); /* the largest list there is, in linear time */
-	ck_assert_int_eq(l.n, 65536);
+	ck_assert(cpulist_parse("0-8191", &l)); /* the largest list there is (NR_CPUS), in linear time */
+	ck_assert_int_eq(l.n, 8192);
+	char why[160];
+	cpulist_explain("0-8192", why, sizeof(why)); /* a recording claiming 65 536 CPUs replayed in minutes */
+	ck_assert_str_eq(why, "CPU 8192 is past 8191, the last the kernel numbers (NR_CPUS is at most 8192)");
+	cpulist_explain("0,,1", why, sizeof(why));
+	ck_assert_str_eq(why, "malformed CPU list");
+	struct cpulist past = { 0 };
+	ck_assert(!cpulist_parse("0-8192", &past));
 	struct cpulist keep = { 0 };
 	cpulist_add(&keep, 9); /* out of order, twice */
 	cpulist_add(&keep, 2);
@@ -70,7 +77,7 @@ START_TEST(cpulist_forms)
 	ck_assert_int_eq(keep.n, 3);
 	ck_assert_int_eq(keep.cpu[0], 2);
 	ck_assert_int_eq(keep.cpu[2], 70000);
-	ck_assert_int_eq(cpulist_intersect(&l, &keep), 65534);
+	ck_assert_int_eq(cpulist_intersect(&l, &keep), 8190);
 	ck_assert_int_eq(l.n, 2);
 	ck_assert_int_eq(l.cpu[1], 9);
 	cpulist_free(&l);

@@ -12,6 +12,7 @@
 #include "base/clock.h"
 #include "base/diag.h"
 #include "base/util.h"
+#include "engine/counter_share.h"
 #include "engine/history.h"
 #include "engine/profile.h"
 #include "engine/runloop.h"
@@ -494,6 +495,90 @@ static int run_loop(struct seen *seen, long iterations)
 	return status;
 }
 
+/* A profile of n groups each reading one event per CPU on its own (grouped = no). */
+static struct profile *many_groups(int n, const char *pmu, const char *event)
+{
+	char *text = xstrdup("[profile]\nname = many\n");
+	for (int g = 0; g < n; g++) {
+		char *more = xasprintf("%s[group g%d]\npmu = %s\nper = cpu\ngrouped = no\nevents = %s\n"
+				       "[metric m%d]\ngroup = g%d\nformula = %s\n", text, g, pmu, event, g, g, event);
+		free(text);
+		text = more;
+	}
+	struct profile *p = profile_from_text(text);
+	free(text);
+	return p;
+}
+
+/* Twenty groups reading cpu_cycles on each of the Tegra410's 144 CPUs: each later group
+ * reads the first's counter (one counter per encoding and CPU), and what is stored for it
+ * grows with the groups, not with their square (ten thousand groups once took 24 GB). */
+START_TEST(counter_sharing_is_linear)
+{
+	enum { N = 20 };
+	struct machine *m = machine_discover(demo_tegra410());
+	struct profile *p = many_groups(N, "armv8_pmuv3*", "cpu_cycles"), *ps[1] = { p };
+	struct session *s = session_new(m, ps, 1);
+	char *model = xasprintf("%s/model.ini", demo_tegra410());
+	struct sim_options so = { .model_path = model, .seed = 1 };
+	session_add_source(s, source_sim_new(m, &so));
+	session_start(s, 5 * SEC);
+	session_sample(s, 6 * SEC);
+	int shares = 0, first_groups = 0;
+	for (int i = 0; i < s->ninstances; i++) {
+		const struct instance *inst = &s->inst[i];
+		shares += inst->nshares;
+		if (!strcmp(inst->group->name, "g0")) {
+			first_groups++;
+			ck_assert_int_eq(instance_event_partner(inst, 0), -1);
+			continue;
+		}
+		int partner = instance_event_partner(inst, 0);
+		ck_assert_msg(partner >= 0 && !strcmp(s->inst[partner].group->name, "g0") &&
+				      s->inst[partner].cpus.cpu[0] == inst->cpus.cpu[0],
+			      "%s %s reads %d", inst->group->name, inst->name, partner);
+		char metric[16];
+		snprintf(metric, sizeof(metric), "m%s", inst->group->name + 1);
+		ck_assert_double_eq(value_of(s, metric, inst->name)->value, value_of(s, "m0", inst->name)->value);
+	}
+	ck_assert_int_eq(first_groups, 144);
+	ck_assert_int_eq(shares, (N - 1) * 144); /* N(N-1)/2 a CPU when each kept every partner */
+	ck_assert_int_le(s->nshare_refs, N * 144);
+	session_free(s);
+	profile_free(p);
+	machine_free(m);
+	free(model);
+}
+END_TEST
+
+/* More counters on one CPU than pmutop opens (1024): the session is refused, saying the
+ * limit and the CPU, before the rest is bound; at the limit it binds. */
+START_TEST(counters_per_cpu_are_bounded)
+{
+	char *root = tmp_dir();
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_0/type", "42\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_0/cpumask", "3\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_0/format/event", "config:0-7\n");
+	put_file(root, "sys/bus/event_source/devices/fake_pmu_0/events/a", "event=0x1\n");
+	struct machine *m = machine_discover(root);
+	for (int n = 1024; n <= 1025; n++) {
+		struct profile *p = many_groups(n, "fake_pmu_*", "a"), *ps[1] = { p };
+		struct session *s = session_new(m, ps, 1);
+		if (n == 1024) {
+			ck_assert_ptr_null(session_refusal(s));
+			ck_assert_int_eq(s->ninstances, 1024);
+		} else {
+			ck_assert_ptr_nonnull(session_refusal(s));
+			ck_assert_msg(strstr(session_refusal(s), "more than 1024 counters on CPU 3"), "%s", session_refusal(s));
+			ck_assert_int_le(s->ninstances, 1025);
+		}
+		session_free(s);
+		profile_free(p);
+	}
+	machine_free(m);
+}
+END_TEST
+
 START_TEST(run_loop_feeds_outputs_frames)
 {
 	struct seen seen = { 0 };
@@ -527,6 +612,8 @@ int main(void)
 	tcase_add_test(t, run_loop_feeds_outputs_frames);
 	tcase_add_test(t, host_meters_in_frames);
 	tcase_add_test(t, batch_precision_and_states_agree);
+	tcase_add_test(t, counter_sharing_is_linear);
+	tcase_add_test(t, counters_per_cpu_are_bounded);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }

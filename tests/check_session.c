@@ -328,7 +328,7 @@ static char *cpumask_tree(const char *cpumask)
 
 START_TEST(cpumask_keeps_online_cpus)
 {
-	char *root = cpumask_tree("2-40000\n");
+	char *root = cpumask_tree("2-8000\n");
 	diag_clear();
 	struct machine *m = machine_discover(root);
 	const struct pmu *p = machine_find_pmu(m, "fake_pmu_7");
@@ -338,7 +338,7 @@ START_TEST(cpumask_keeps_online_cpus)
 	ck_assert_int_eq(p->cpus.cpu[1], 3);
 	bool warned = false;
 	for (int k = 0; k < diag_count(); k++)
-		warned |= strstr(diag_message(k, NULL), "fake_pmu_7/cpumask: 39997 CPUs not online") != NULL;
+		warned |= strstr(diag_message(k, NULL), "fake_pmu_7/cpumask: 7997 CPUs not online") != NULL;
 	ck_assert(warned);
 	machine_free(m);
 }

@@ -9,7 +9,10 @@
 
 #include "base/util.h"
 
-#define CPU_MAX 65536 /* no machine has more; bounds a malicious "0-4294967295" */
+/* The kernel numbers at most 8192 CPUs (the largest NR_CPUS, x86's MAXSMP; arm64's is
+ * 4096): a list past it (a malicious "0-4294967295", a recording claiming 65 536) is
+ * refused. */
+#define CPU_MAX 8192
 
 bool cpulist_contains(const struct cpulist *l, int cpu)
 {
@@ -90,6 +93,23 @@ bool cpulist_parse(const char *text, struct cpulist *out)
 bad:
 	cpulist_free(out);
 	return false;
+}
+
+void cpulist_explain(const char *text, char *buf, size_t len)
+{
+	for (const char *p = text; *p; p++) {
+		if (!isdigit((unsigned char)*p))
+			continue;
+		char *end;
+		unsigned long long v = strtoull(p, &end, 10);
+		if (v >= CPU_MAX || end - p > 18) {
+			snprintf(buf, len, "CPU %.*s is past %d, the last the kernel numbers (NR_CPUS is at most %d)",
+				 (int)(end - p > 20 ? 20 : end - p), p, CPU_MAX - 1, CPU_MAX);
+			return;
+		}
+		p = end - 1;
+	}
+	snprintf(buf, len, "malformed CPU list");
 }
 
 void cpulist_free(struct cpulist *l)

@@ -14,6 +14,8 @@ struct cpulist {
 
 /* Parse "0-3,8,10-11" (a trailing newline is allowed). False on malformed text. */
 bool cpulist_parse(const char *text, struct cpulist *out);
+/* Why cpulist_parse refused text, into buf: a CPU past the kernel's last, or malformed. */
+void cpulist_explain(const char *text, char *buf, size_t len);
 void cpulist_free(struct cpulist *l);
 void cpulist_copy(struct cpulist *dst, const struct cpulist *src);
 bool cpulist_contains(const struct cpulist *l, int cpu);

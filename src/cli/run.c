@@ -750,6 +750,10 @@ static int run_once(struct options *o, bool *restart)
 	if (status)
 		return run_done(&r, status);
 	r.s = session_new(r.m, r.profiles, r.nprofiles);
+	if (session_refusal(r.s)) {
+		diag_error("%s", session_refusal(r.s));
+		return run_done(&r, 1);
+	}
 	for (int i = 0; i < o->nfilters; i++)
 		if (apply_filter_option(r.s, o->filters[i]) < 0)
 			return run_done(&r, 1);

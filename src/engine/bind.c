@@ -8,6 +8,7 @@
  * filter (HNS3's filtermode/) is "n/a" with the reason, not a failure of the instance. */
 #include "engine/bind.h"
 #include "engine/bind_blend.h"
+#include "engine/bind_limits.h"
 #include "engine/bind_model.h"
 #include "engine/bind_values.h"
 #include "engine/constraint_note.h"
@@ -1066,10 +1067,11 @@ static void note_missing(struct session *s, const struct profile *prof, int g, c
 void session_bind(struct session *s)
 {
 	int cap = 0;
+	struct counter_tally tally = { 0, NULL };
 	s->encodings = encode_memo_new(s->machine);
 	int np = s->machine->npmus;
 	s->pmu_note = xcalloc((size_t)(np ? np : 1), sizeof(char *));
-	for (int pi = 0; pi < s->nprofiles; pi++) {
+	for (int pi = 0; pi < s->nprofiles && !s->refusal; pi++) {
 		struct profile *prof = s->profiles[pi];
 		profile_plan_event_groups(prof, s->machine); /* perf's catalogue: its groups, then */
 		profile_keep_read_events(prof);              /* its chosen metrics' events alone */
@@ -1077,10 +1079,11 @@ void session_bind(struct session *s)
 		int first = s->ninstances, ng = prof->ngroups ? prof->ngroups : 1;
 		bool *bound = xcalloc((size_t)ng, sizeof(bool));
 		enum model_verdict *gm = xcalloc((size_t)ng, sizeof(*gm));
-		for (int g = 0; g < prof->ngroups; g++) {
+		for (int g = 0; g < prof->ngroups && !s->refusal; g++) {
 			int before = s->ninstances;
 			gm[g] = bind_group(s, &cap, prof, &prof->groups[g], miss);
 			bound[g] = s->ninstances > before;
+			s->refusal = counter_tally_add(&tally, s, before, prof);
 		}
 		for (int g = 0; g < prof->ngroups; g++)
 			note_missing(s, prof, g, bound, gm[g]);
@@ -1090,6 +1093,7 @@ void session_bind(struct session *s)
 		note_model_misses(s, prof, miss, first);
 		free(miss);
 	}
+	counter_tally_free(&tally);
 	encode_memo_free(s->encodings);
 	s->encodings = NULL;
 	bind_values(s);

@@ -11,9 +11,10 @@
 
 #include "base/diag.h"
 #include "base/expr.h"
-#include "base/heap.h"
+#include "base/int_map.h"
 #include "base/util.h"
 #include "engine/bind_blend.h"
+#include "engine/instance_index.h"
 #include "engine/metric_threshold.h"
 #include "engine/state.h"
 #include "base/cpulist.h"
@@ -30,19 +31,9 @@ static bool has_inputs(const struct instance *inst, const struct prof_formula *f
 	return true;
 }
 
-/* The instance an import (GROUP.EVENT) comes from: the other group's instance of the same
- * name (socket0 with socket0), or -1 when it has none (a slice, a channel). */
-static int import_partner(const struct session *s, const struct instance *inst, const struct prof_import *im)
-{
-	const struct prof_group *og = &inst->profile->groups[im->group];
-	for (int i = 0; i < s->ninstances; i++)
-		if (s->inst[i].group == og && !strcmp(s->inst[i].name, inst->name))
-			return i;
-	return -1;
-}
-
-/* Each import's partner instance, or NULL when one has none (then the value has none). */
-static int *import_partners(const struct session *s, const struct instance *inst, const struct prof_formula *f)
+/* Each import's partner instance, the other group's instance of the same name (socket0
+ * with socket0), or NULL when one has none (a slice, a channel: then the value has none). */
+static int *import_partners(struct instance_index *ix, const struct instance *inst, const struct prof_formula *f)
 {
 	int *partners = xcalloc((size_t)f->nimports, sizeof(int));
 	for (int i = 0; i < f->nimports; i++) {
@@ -52,7 +43,7 @@ static int *import_partners(const struct session *s, const struct instance *inst
 				partners[i] = partners[j];
 				seen = true;
 			}
-		if (!seen && (partners[i] = import_partner(s, inst, &f->imports[i])) < 0) {
+		if (!seen && (partners[i] = instance_index_find(ix, f->imports[i].group, inst->name)) < 0) {
 			free(partners);
 			return NULL;
 		}
@@ -93,12 +84,23 @@ struct value_binding {
 	int pi;
 	const struct profile *p;
 	bool *member;      /* per instance: a member of a sum (its values are details) */
-	int *value_at;     /* [metric * ninstances + instance]: its value slot, or -1; or NULL */
+	struct int_map *value_at; /* (metric << 32 | instance): its value slot; or NULL */
+	struct instance_index ix; /* the profile's instances by group */
 	int vcap, nscratch;
 	const char *unit;  /* the metric's unit so far */
 	int refused;       /* a form whose unit was refused (said once) */
 	int first_value;   /* the metric's first value slot */
 };
+
+static uint64_t value_key(int metric, int instance)
+{
+	return (uint64_t)(uint32_t)metric << 32 | (uint32_t)instance;
+}
+
+static int value_slot(const struct value_binding *vb, int metric, int instance)
+{
+	return int_map_get(vb->value_at, value_key(metric, instance), -1);
+}
 
 /* The value slots of what f reads by name on instance ii (malloc'd), or NULL where one
  * has no value there (then neither has this one). */
@@ -106,7 +108,7 @@ static int *ref_slots(const struct session *s, const struct value_binding *vb, c
 {
 	int *refs = xmalloc(sizeof(int) * (size_t)f->nrefs);
 	for (int k = 0; k < f->nrefs; k++) {
-		refs[k] = vb->value_at[f->refs[k] * s->ninstances + ii];
+		refs[k] = value_slot(vb, f->refs[k], ii);
 		if (refs[k] < 0) {
 			free(refs);
 			return NULL;
@@ -119,7 +121,7 @@ static void add_value(struct session *s, struct value_binding *vb, struct value_
 {
 	grow_array(&s->vinfo, &vb->vcap, s->nvalues + 1, sizeof(struct value_info));
 	if (vb->value_at)
-		vb->value_at[vi.metric * s->ninstances + vi.instance] = s->nvalues;
+		int_map_put(vb->value_at, value_key(vi.metric, vi.instance), s->nvalues);
 	s->vinfo[s->nvalues++] = vi;
 }
 
@@ -145,7 +147,7 @@ static void bind_value(struct session *s, struct value_binding *vb, int mi, int 
 		vb->refused = fi; /* said once */
 		return;
 	}
-	if (f->nimports && !(vi.partners = import_partners(s, inst, f)))
+	if (f->nimports && !(vi.partners = import_partners(&vb->ix, inst, f)))
 		return; /* no value where another group has no instance */
 	if (f->nrefs && !(vi.refs = ref_slots(s, vb, f, ii))) {
 		free(vi.partners);
@@ -181,7 +183,7 @@ struct thresh_reads {
 static void thresh_read(void *ctx, int metric)
 {
 	struct thresh_reads *tr = ctx;
-	int slot = tr->vb->value_at[metric * tr->s->ninstances + tr->instance];
+	int slot = value_slot(tr->vb, metric, tr->instance);
 	if (slot < 0) {
 		tr->missing = true;
 		return;
@@ -282,26 +284,25 @@ void bind_values(struct session *s)
 		vb.pi = pi;
 		vb.p = p;
 		int first = s->nvalues;
-		size_t cells = (size_t)p->nmetrics * (size_t)s->ninstances;
-		vb.value_at = reads_metrics(p) && cells ? xmalloc(sizeof(int) * cells) : NULL;
-		if (vb.value_at) /* written whole next: its pages in one call, not a fault each */
-			heap_populate(vb.value_at, sizeof(int) * cells);
-		for (size_t c = 0; vb.value_at && c < cells; c++)
-			vb.value_at[c] = -1;
+		struct int_map value_at = { 0 };
+		vb.value_at = reads_metrics(p) ? &value_at : NULL;
+		instance_index_init(&vb.ix, s, p);
 		/* each metric after those it reads: their values are bound (and evaluated) first */
 		for (int k = 0; k < p->nmetrics; k++) {
-			int mi = p->metric_order ? p->metric_order[k] : k;
+			int mi = p->metric_order ? p->metric_order[k] : k, n;
 			vb.unit = NULL;
 			vb.refused = -1;
 			vb.first_value = s->nvalues;
-			for (int ii = 0; ii < s->ninstances; ii++)
-				if (s->inst[ii].profile == p)
-					bind_value(s, &vb, mi, ii);
+			int *of = instance_index_of_metric(&vb.ix, &p->metrics[mi], &n);
+			for (int j = 0; j < n; j++)
+				bind_value(s, &vb, mi, of[j]);
+			free(of);
 			settle_unit(&p->metrics[mi], vb.unit);
 		}
 		if (vb.value_at)
 			bind_thresholds(s, &vb, first);
-		free(vb.value_at);
+		int_map_free(&value_at);
+		instance_index_free(&vb.ix);
 	}
 	vb.value_at = NULL;
 	bind_copies(s, &vb, vb.member);

@@ -80,10 +80,12 @@ static int by_encoding(const void *pa, const void *pb)
 	return a->index != b->index ? (a->index < b->index ? -1 : 1) : a->event - b->event;
 }
 
-static void add_share(struct instance *inst, int e, const struct share_key *to)
+static struct event_share *add_share(struct instance *inst, int e, int first, int ncand)
 {
 	inst->shares = xrealloc(inst->shares, sizeof(*inst->shares) * (size_t)(inst->nshares + 1));
-	inst->shares[inst->nshares++] = (struct event_share){ e, to->index, to->event, NULL };
+	struct event_share *sh = &inst->shares[inst->nshares++];
+	*sh = (struct event_share){ e, first, ncand, -1, -1, NULL };
+	return sh;
 }
 
 /* How many events inst counts in the perf group that must stay whole (a profile's
@@ -154,7 +156,7 @@ static bool *pmus_of_two_groups(const struct session *s, bool planned)
 	return two;
 }
 
-static void find_shares(struct session *s, bool planned)
+static struct share_key *sorted_keys(const struct session *s, bool planned, int *nkeys)
 {
 	int n = 0, cap = 0;
 	struct share_key *keys = NULL;
@@ -172,24 +174,66 @@ static void find_shares(struct session *s, bool planned)
 			keys[n++] = (struct share_key){ inst, i, e, grouped(inst, whole, e), &c->attr };
 		}
 	}
+	free(two);
 	if (n > 1)
 		qsort(keys, (size_t)n, sizeof(*keys), by_encoding);
-	/* in each run of one encoding: an event on its own may read any group's counter, or
-	 * one on its own before it (never after: no two read each other) */
+	*nkeys = n;
+	return keys;
+}
+
+/* Planned (--dry-run): in run order, an event on its own reads the first of the run before
+ * it that counts on its own counter (and is another instance's); -1 where none does. The
+ * first two such of distinct instances are all a run's later events can pick from. */
+static void plan_run(struct session *s, const struct share_key *keys, int a, int b)
+{
+	int self[2] = { -1, -1 }; /* positions: the first counting alone, the first of another instance */
+	for (int k = a; k < b; k++) {
+		struct instance *inst = &s->inst[keys[k].index];
+		if (inst->unavailable || !counted(inst, keys[k].event))
+			continue;
+		struct event_share *sh = NULL;
+		for (int j = 0; !keys[k].grouped && j < inst->nshares && !sh; j++)
+			sh = inst->shares[j].event == keys[k].event ? &inst->shares[j] : NULL;
+		int pick = self[0] >= 0 && keys[self[0]].index != keys[k].index ? self[0] : self[1];
+		if (sh && pick >= 0) {
+			sh->partner = keys[pick].index;
+			sh->partner_event = keys[pick].event;
+			continue;
+		}
+		if (self[0] < 0)
+			self[0] = k;
+		else if (self[1] < 0 && keys[k].index != keys[self[0]].index)
+			self[1] = k;
+	}
+}
+
+/* Each run of one encoding stored once as the session's share_refs, in order of
+ * preference (a group's counter first); an event on its own may read any of the run before
+ * it of another instance (never one after it: no two read each other). */
+static void find_shares(struct session *s, bool planned)
+{
+	for (int i = 0; i < s->ninstances; i++)
+		counters_free_shares(&s->inst[i]);
+	int n;
+	struct share_key *keys = sorted_keys(s, planned, &n);
+	free(s->share_refs);
+	s->share_refs = n ? xmalloc(sizeof(*s->share_refs) * (size_t)n) : NULL;
+	s->nshare_refs = n;
 	for (int a = 0, b; a < n; a = b) {
 		for (b = a + 1; b < n && !cmp_encoding(&keys[a], &keys[b]); b++)
 			;
 		for (int k = a; k < b; k++) {
-			if (keys[k].grouped)
-				continue;
-			struct instance *inst = &s->inst[keys[k].index];
-			for (int j = a; j < b; j++)
-				if (j != k && keys[j].index != keys[k].index && (keys[j].grouped || keys[j].index < keys[k].index))
-					add_share(inst, keys[k].event, &keys[j]);
+			s->share_refs[k] = (struct share_ref){ keys[k].index, keys[k].event };
+			bool other = false; /* a candidate of another instance before it */
+			for (int j = a; j < k && !other; j++)
+				other = keys[j].index != keys[k].index;
+			if (!keys[k].grouped && other)
+				add_share(&s->inst[keys[k].index], keys[k].event, a, k - a);
 		}
+		if (planned)
+			plan_run(s, keys, a, b);
 	}
 	free(keys);
-	free(two);
 	free(s->sharers); /* the sampler visits these alone */
 	s->sharers = NULL;
 	s->nsharers = 0;
@@ -212,14 +256,10 @@ void counters_plan_shares(struct session *s)
 
 int counters_planned_partner(const struct session *s, const struct instance *inst, int e)
 {
-	for (int k = 0; k < inst->nshares; k++) {
-		const struct event_share *sh = &inst->shares[k];
-		const struct instance *pt = &s->inst[sh->partner];
-		/* (a partner reads another's only past it, or never: the walk ends) */
-		if (sh->event == e && !pt->unavailable && counted(pt, sh->partner_event) &&
-		    counters_planned_partner(s, pt, sh->partner_event) < 0)
-			return sh->partner;
-	}
+	(void)s;
+	for (int k = 0; k < inst->nshares; k++)
+		if (inst->shares[k].event == e)
+			return inst->shares[k].partner;
 	return -1;
 }
 
@@ -257,15 +297,15 @@ static int *counter_map(const struct instance *inst, const struct instance *pt, 
 	return map;
 }
 
-/* The share event e of inst would read now: the first whose partner is open and counts
- * the event itself; -1 for none (it opens its own). */
-static int chosen_share(const struct session *s, const struct instance *inst, int e)
+/* The candidate (a share_refs position) sh of inst would read now: the first of another
+ * instance that is open and counts the event itself; -1 for none (it opens its own). With
+ * every instance open that is the run's first: the walk is short. */
+static int chosen_ref(const struct session *s, const struct instance *inst, const struct event_share *sh)
 {
-	for (int k = 0; k < inst->nshares; k++) {
-		const struct event_share *sh = &inst->shares[k];
-		const struct instance *pt = &s->inst[sh->partner];
-		if (sh->event == e && pt->opened && counted(pt, sh->partner_event) &&
-		    !instance_shares_event(pt, sh->partner_event))
+	for (int k = sh->first; k < sh->first + sh->ncand; k++) {
+		const struct share_ref *r = &s->share_refs[k];
+		const struct instance *pt = &s->inst[r->index];
+		if (pt != inst && pt->opened && counted(pt, r->event) && !instance_shares_event(pt, r->event))
 			return k;
 	}
 	return -1;
@@ -279,7 +319,10 @@ void counters_settle_shares(struct session *s, struct instance *inst)
 	}
 	for (int k = 0; k < inst->nshares; k++) {
 		struct event_share *sh = &inst->shares[k];
-		if (chosen_share(s, inst, sh->event) == k)
+		int r = chosen_ref(s, inst, sh);
+		sh->partner = r < 0 ? -1 : s->share_refs[r].index;
+		sh->partner_event = r < 0 ? -1 : s->share_refs[r].event;
+		if (r >= 0)
 			sh->map = counter_map(inst, &s->inst[sh->partner], sh);
 	}
 }
@@ -304,11 +347,10 @@ void counters_copy_shared(struct session *s, struct instance *inst)
 bool counters_shares_stale(const struct session *s, const struct instance *inst)
 {
 	for (int k = 0; k < inst->nshares; k++) {
-		int e = inst->shares[k].event, now = -1;
-		for (int j = 0; j < inst->nshares && now < 0; j++)
-			if (inst->shares[j].event == e && inst->shares[j].map)
-				now = j;
-		if (chosen_share(s, inst, e) != now)
+		const struct event_share *sh = &inst->shares[k];
+		int r = chosen_ref(s, inst, sh);
+		if (r < 0 ? sh->map != NULL
+			  : !sh->map || s->share_refs[r].index != sh->partner || s->share_refs[r].event != sh->partner_event)
 			return true;
 	}
 	return false;

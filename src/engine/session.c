@@ -72,6 +72,8 @@ void session_free(struct session *s)
 	for (int i = 0; i < s->nsources; i++)
 		source_destroy(s->sources[i]);
 	free(s->sharers);
+	free(s->share_refs);
+	free(s->refusal);
 	host_meters_done(s);
 	free(s->sources);
 	free(s->source_kinds);
@@ -170,4 +172,9 @@ void session_set_interval_start(struct session *s, uint64_t t_ns)
 const struct frame *session_frame(const struct session *s)
 {
 	return &s->frames[s->cur];
+}
+
+const char *session_refusal(const struct session *s)
+{
+	return s->refusal;
 }

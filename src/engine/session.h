@@ -35,6 +35,9 @@ bool *session_default_values(const struct session *s);
 /* Bind profiles to the machine: find instances, encode their events with the current
  * filters. Problems become per-instance states, never a failure of the whole session. */
 struct session *session_new(const struct machine *m, struct profile **profiles, int nprofiles);
+/* Why the session cannot count at all (its profiles ask more of a CPU than pmutop opens:
+ * engine/bind_limits.h), or NULL. */
+const char *session_refusal(const struct session *s);
 /* Frees the sources too. */
 void session_free(struct session *s);
 

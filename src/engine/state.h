@@ -174,10 +174,20 @@ static inline bool instance_counts_event(const struct instance *inst, int e)
 	return inst->present[e] && !inst->event_na[e] && !(inst->closed && inst->closed[e]);
 }
 
+/* An event of an instance that may read a counter of another: its candidates are the
+ * session's share_refs[first .. first+ncand-1] (those of its encoding's run before it),
+ * so the candidates of a run of N are stored once, not N*N/2 times. */
 struct event_share {
 	int event;           /* this instance's */
-	int partner, partner_event; /* the instance (index) and event whose counter it may read */
+	int first, ncand;
+	int partner, partner_event; /* the instance (index) and event it reads now (or would,
+				     * planned); -1: its own */
 	int *map;            /* while active: per counter of the instance, the partner's it reads (-1: none) */
+};
+
+/* An instance's event in a run of one encoding (engine/counter_share.c). */
+struct share_ref {
+	int index, event;
 };
 
 struct session {
@@ -195,6 +205,7 @@ struct session {
 	struct profile **profiles;
 	int ninstances;
 	struct instance *inst;
+	char *refusal; /* why the profiles cannot be counted at all (engine/bind_limits.c), or NULL */
 	int nmissing;
 	const struct prof_group **missing; /* groups no PMU of the machine matches */
 	char **missing_why;  /* for each: why, where it is not "no PMU matches" (the CPU model) */
@@ -206,6 +217,8 @@ struct session {
 	int ncopies; /* the last of them: hand metrics showing perf's values (value_info.perf_slot) */
 	int nsharers;
 	int *sharers; /* the instances that may read another's counters (engine/counter_share.c) */
+	int nshare_refs;
+	struct share_ref *share_refs; /* the runs of one encoding, each in order of preference */
 	struct value_info *vinfo;
 	double *import_vars; /* an instance's values and a partner's imports, for such formulae */
 	double *thresh_vals; /* per metric of the widest profile, NAN but while a threshold is

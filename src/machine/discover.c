@@ -325,7 +325,9 @@ static void discover_cpus(struct machine *m)
 	char *cpudir = path_join(m->root, "sys/devices/system/cpu");
 	char *online = sysfs_read_attr(cpudir, "online");
 	if (online && !cpulist_parse(online, &m->online)) {
-		diag_warn("%s/online: malformed CPU list '%s'", cpudir, online);
+		char why[160];
+		cpulist_explain(online, why, sizeof(why));
+		diag_warn("%s/online: '%s': %s", cpudir, online, why);
 		m->online.n = 0;
 	}
 	free(online);

@@ -240,7 +240,17 @@ struct reading {
 	int pcap, hcap, rcap;
 	double *facts; /* the recorded machine's literals, and its CPUs' topology ids */
 	int *topo;
+	char why[160]; /* what was wrong with the record, where more than "malformed" is known */
 };
+
+/* A record's CPU list (empty allowed), its fault said in r->why. */
+static bool record_cpus(struct reading *r, const char *text, struct cpulist *out)
+{
+	if (!*text || cpulist_parse(text, out))
+		return true;
+	cpulist_explain(text, r->why, sizeof(r->why));
+	return false;
+}
 
 static bool rec_root(struct reading *r, char **f)
 {
@@ -291,7 +301,7 @@ static bool rec_online(struct reading *r, char **f)
 {
 	struct machine *m = r->m;
 	long a;
-	if (m->socket_of_cpu || !cpulist_parse(f[1], &m->online) || !num(f[2], 0, 1 << 20, &a))
+	if (m->socket_of_cpu || !*f[1] || !record_cpus(r, f[1], &m->online) || !num(f[2], 0, 1 << 20, &a))
 		return false;
 	m->max_cpu = (int)a;
 	m->socket_of_cpu = xmalloc(sizeof(int) * (size_t)(a ? a : 1));
@@ -321,7 +331,7 @@ static bool rec_pmu(struct reading *r, char **f)
 	p->dir = xstrdup(f[2]);
 	p->type = (int)a;
 	p->has_cpumask = b;
-	ok = ok && (!*f[5] || cpulist_parse(f[5], &p->cpus)) && (!*f[6] || cpulist_parse(f[6], &p->associated));
+	ok = ok && record_cpus(r, f[5], &p->cpus) && record_cpus(r, f[6], &p->associated);
 	if (ok && m->online.n) { /* a recording names no CPU its machine did not have */
 		cpulist_intersect(&p->cpus, &m->online);
 		cpulist_intersect(&p->associated, &m->online);
@@ -467,7 +477,8 @@ struct machine *machine_from_snapshot(const char *text, char **err)
 		char *f[MAXF];
 		int n = split(line, f);
 		if (!read_record(&r, f, n)) {
-			*err = xasprintf("line %d: malformed '%s' record", lineno, n > 0 ? f[0] : "?");
+			*err = xasprintf("line %d: malformed '%s' record%s%s", lineno, n > 0 ? f[0] : "?", *r.why ? ": " : "",
+					 r.why);
 			break;
 		}
 	}
