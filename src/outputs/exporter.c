@@ -736,7 +736,8 @@ struct output *exporter_output_new(const struct exporter_options *opt, char **er
 				MHD_OPTION_CONNECTION_LIMIT, x->lim.clients + GUARD_HEADROOM,
 				MHD_OPTION_NOTIFY_COMPLETED, http_guard_completed, x->guard, MHD_OPTION_CONNECTION_TIMEOUT, x->lim.seconds,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768, MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)128,
-				MHD_OPTION_NOTIFY_CONNECTION, http_guard_notify, x->guard, MHD_OPTION_END);
+				MHD_OPTION_NOTIFY_CONNECTION, http_guard_notify, x->guard, MHD_OPTION_URI_LOG_CALLBACK,
+				http_guard_uri, x->guard, MHD_OPTION_END);
 	if (!x->d) {
 		*err = xasprintf("--listen %s: cannot listen there (%s)", listen, errno ? strerror(errno) : "address in use?");
 		ex_destroy(o);

@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -173,4 +174,29 @@ int http_guard_reap(struct http_guard *g)
 	}
 	pthread_mutex_unlock(&g->lock);
 	return n;
+}
+
+void *http_guard_uri(void *cls, const char *uri, struct MHD_Connection *c)
+{
+	struct http_guard *g = cls;
+	const char *query = strchr(uri, '?');
+	int params = query ? 1 : 0;
+	for (const char *p = query; p && *p; p++)
+		params += *p == '&';
+	if (params <= GUARD_MAX_PARAMS)
+		return NULL;
+	static const char body[] = "too many query parameters: /metrics reads none\n";
+	char answer[256];
+	int n = snprintf(answer, sizeof(answer),
+			 "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: %zu\r\n"
+			 "Connection: close\r\n\r\n%s",
+			 sizeof(body) - 1, body);
+	const union MHD_ConnectionInfo *info = g->m->get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	if (info && info->connect_fd >= 0) {
+		if (send(info->connect_fd, answer, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) < 0) {
+			/* a full socket buffer: the client is not reading; it is shut down all the same */
+		}
+		shutdown(info->connect_fd, SHUT_RDWR);
+	}
+	return NULL;
 }

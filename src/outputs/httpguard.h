@@ -36,6 +36,14 @@ void http_guard_notify(void *cls, struct MHD_Connection *c, void **socket_contex
 void http_guard_answered(struct http_guard *g, struct MHD_Connection *c);
 /* The MHD_OPTION_NOTIFY_COMPLETED callback (cls: the guard): c's answer is done. */
 void http_guard_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe);
+/* The MHD_OPTION_URI_LOG_CALLBACK (cls: the guard), called before the library parses the
+ * query. libmicrohttpd 0.9.75 keeps each query parameter in the connection's pool: past
+ * about 400 the pool is full, the 431 it means to send cannot be built, and the client
+ * waits for the deadline with no answer. /metrics reads none: past GUARD_MAX_PARAMS the
+ * guard answers 400 itself on the socket, which nothing has been written to yet, and
+ * shuts it down; the library then closes it. Returns the request's context: NULL. */
+#define GUARD_MAX_PARAMS 64
+void *http_guard_uri(void *cls, const char *uri, struct MHD_Connection *c);
 /* Shut down the connections past their deadline; how many. */
 int http_guard_reap(struct http_guard *g);
 
