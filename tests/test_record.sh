@@ -221,6 +221,38 @@ else
     skip_check "no private mount namespace here (unshare -m): a recording's full disk is not exercised"
 fi
 
+# --rotate into a directory made read-only (chattr +i: root writes past a mode; a
+# read-only remount is refused while the file is open), then writable again: the file
+# that cannot be finished is said, each rotation tries a new one, and recording goes on
+# there once it can (it exited 1 at the first rotation)
+mkdir -p rodir
+if chattr +i rodir 2> /dev/null && ! touch rodir/x 2> /dev/null && chattr -i rodir; then
+    poll() { n=0; while ! eval "$1"; do n=$((n + 1)); [ $n -lt 1200 ] || { echo "never: $1"; return 1; }; sleep 0.05; done; }
+    "$PMUTOP" record --demo -o rodir/r.pmrec -d 10 --fake-clock --rotate 1m --keep 3 2> ro.err &
+    ropid=$!
+    poll 'ls rodir/r-*.pmrec > /dev/null 2>&1' > ro.out && chattr +i rodir &&
+        poll 'grep -q "trying a new file at the next rotation" ro.err' >> ro.out && kill -0 $ropid 2>> ro.out
+    alive=$?
+    chattr -i rodir
+    [ $alive = 0 ] && ok || fail "--rotate into a read-only directory: ended ($(cat ro.out; head -c 300 ro.err))"
+    if [ $alive = 0 ]; then
+        rm -f rodir/*
+        poll 'ls rodir/r-*.pmrec > /dev/null 2>&1' > ro.out && ok || fail "--rotate: no new file once the directory was writable again"
+        expect_grep "a file not finished at a rotation: said" "pmutop: recording rodir/r-.*: not finished: " ro.err
+        kill $ropid
+        wait $ropid
+        expect_eq "--rotate through a read-only spell: ends on TERM with 0" $? 0
+        f=$(ls rodir/r-*.pmrec | head -n 1)
+        "$PMUTOP" -r "$f" -b --format csv > /dev/null && ok || fail "the file begun once the directory was writable again does not replay"
+    else
+        kill $ropid 2> /dev/null
+        wait $ropid
+    fi
+else
+    chattr -i rodir 2> /dev/null
+    skip_check "chattr +i does not hold here: --rotate into a read-only directory is not exercised"
+fi
+
 # a chunk whose zstd frame claims a gigabyte (32 KB of it in the file): refused by what
 # the index allows (60 samples of the recording's counters), before anything is allocated
 if command -v zstd > /dev/null; then

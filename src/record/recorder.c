@@ -214,7 +214,10 @@ static void fold_held(struct recorder *r, char **err)
 		r->nheld = 0;
 }
 
-static void close_file(struct recorder *r)
+/* Finish the file. At a rotation a file that cannot be finished (its directory made
+ * read-only: SQLite cannot make its journal) is said and left with what its chunks hold,
+ * and the next file is tried as after any failure; at the end the failure is the run's. */
+static void close_file(struct recorder *r, bool rotating)
 {
 	char *err = NULL;
 	if (!r->st)
@@ -225,8 +228,13 @@ static void close_file(struct recorder *r)
 	store_close(r->st);
 	r->st = NULL;
 	r->nheld = 0;
-	if (err)
+	if (err && rotating) {
+		fprintf(stderr, "pmutop: recording %s: not finished: %s; its last samples are lost, the rest replays\n",
+			r->file ? r->file : "?", err);
+		free(err);
+	} else if (err) {
 		set_error(r, err);
+	}
 }
 
 /* Meta, counters, instances and the filters in force into a fresh file. */
@@ -353,7 +361,7 @@ static void write_sample(struct recorder *r, struct job *j)
 		open_file(r, name, r->opt.force, j->sample.wall_ns);
 		free(name);
 	} else if (r->st && r->opt.rotate_ns && j->sample.wall_ns >= r->file_wall0 + r->opt.rotate_ns) {
-		close_file(r);
+		close_file(r, true);
 		char *name = rotated_name(r, j->sample.wall_ns);
 		open_file(r, name, false, j->sample.wall_ns);
 		free(name);
@@ -419,7 +427,7 @@ static void *writer(void *arg)
 		bool quit = false;
 		switch (j->kind) {
 		case JOB_START:
-			close_file(r);
+			close_file(r, false);
 			free(r->base);
 			r->base = NULL;
 			if (r->opt.rotate_ns) { /* the first file opens with the first sample */
@@ -434,7 +442,7 @@ static void *writer(void *arg)
 			write_sample(r, j);
 			break;
 		case JOB_STOP:
-			close_file(r);
+			close_file(r, false);
 			quit = j->force; /* a stop that ends the thread */
 			break;
 		}
