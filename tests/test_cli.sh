@@ -568,4 +568,17 @@ status=$?
 kill "$reader" 2> /dev/null
 wait "$reader" 2> /dev/null
 
+# `ulimit -f` (dash: 512-byte blocks) on -o FILE: EFBIG said, exit 1 (it died of SIGXFSZ,
+# status 153, unsaid), and the file ends on a whole interval: every line a whole frame
+sh -c 'ulimit -f 1000 && exec "$0" "$@"' "$PMUTOP" --demo -b --format json -d 0.01 --fake-clock -n 100000 -o lim.json 2> lim.err
+expect_eq "batch past ulimit -f: exit" $? 1
+expect_grep "batch past ulimit -f: said" "pmutop: writing batch output: File too large" lim.err
+python3 - lim.json << 'PY' && ok || fail "batch past ulimit -f: the file does not end on a whole interval"
+import json, sys
+lines = open(sys.argv[1]).read().split("\n")
+assert lines[-1] == "" and len(lines) > 2, len(lines)
+for line in lines[:-1]:
+    json.loads(line)
+PY
+
 finish

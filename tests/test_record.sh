@@ -221,6 +221,21 @@ else
     skip_check "no private mount namespace here (unshare -m): a recording's full disk is not exercised"
 fi
 
+# `ulimit -f` (dash counts 512-byte blocks): SIGXFSZ is ignored, so the recording stops
+# saying the limit (it died of the signal, status 153, unsaid) and what it holds replays,
+# whole chunks; a limit below its first sample leaves a recording the reader calls empty
+# (it said "not a pmutop recording (format 'none')")
+sh -c 'ulimit -f 2000 && exec "$0" "$@"' "$PMUTOP" record -o lim.pmrec --demo -d 0.01 --fake-clock -n 20000 2> lim.err
+expect_eq "record past ulimit -f: exit" $? 1
+expect_grep "record past ulimit -f: the limit said" "lim.pmrec: .*(the file size limit, ulimit -f" lim.err
+"$PMUTOP" -r lim.pmrec -b --format csv > lim.csv 2> lim2.err && ok || fail "a recording cut by ulimit -f does not replay: $(cat lim2.err)"
+[ "$(wc -l < lim.csv)" -gt 100 ] && ok || fail "a recording cut by ulimit -f kept $(wc -l < lim.csv) lines"
+sh -c 'ulimit -f 100 && exec "$0" "$@"' "$PMUTOP" record -o lim0.pmrec --demo -d 0.01 --fake-clock -n 20000 2> lim.err
+expect_eq "record under a tiny ulimit -f: exit" $? 1
+"$PMUTOP" record --info lim0.pmrec > /dev/null 2> lim.err
+expect_eq "--info on a recording cut before its first sample: exit" $? 1
+expect_grep "--info on a recording cut before its first sample: called empty" "lim0.pmrec: an empty recording: its writer stopped before the first sample" lim.err
+
 # --rotate into a directory made read-only (chattr +i: root writes past a mode; a
 # read-only remount is refused while the file is open), then writable again: the file
 # that cannot be finished is said, each rotation tries a new one, and recording goes on

@@ -18,7 +18,7 @@
 	X(sqlite3_prepare_v2) X(sqlite3_finalize) X(sqlite3_step) X(sqlite3_bind_int)                   \
 	X(sqlite3_bind_int64) X(sqlite3_bind_text) X(sqlite3_bind_blob) X(sqlite3_column_text)          \
 	X(sqlite3_column_type) X(sqlite3_column_bytes) X(sqlite3_column_blob) X(sqlite3_column_int64)   \
-	X(sqlite3_column_count) X(sqlite3_db_config) X(sqlite3_busy_timeout) X(sqlite3_limit)           \
+	X(sqlite3_column_count) X(sqlite3_db_config) X(sqlite3_busy_timeout) X(sqlite3_limit) X(sqlite3_system_errno) \
 	X(ZSTD_createCCtx) X(ZSTD_freeCCtx) X(ZSTD_CCtx_setParameter) X(ZSTD_compress2) X(ZSTD_compress) \
 	X(ZSTD_compressBound) X(ZSTD_isError) X(ZSTD_getErrorName) X(ZSTD_getFrameContentSize)          \
 	X(ZSTD_decompress) X(ZSTD_createDCtx) X(ZSTD_freeDCtx) X(ZSTD_decompressDCtx)

@@ -28,6 +28,7 @@
 #define sqlite3_db_config record_libs.sqlite3_db_config
 #define sqlite3_busy_timeout record_libs.sqlite3_busy_timeout
 #define sqlite3_limit record_libs.sqlite3_limit
+#define sqlite3_system_errno record_libs.sqlite3_system_errno
 #define ZSTD_createCCtx record_libs.ZSTD_createCCtx
 #define ZSTD_freeCCtx record_libs.ZSTD_freeCCtx
 #define ZSTD_CCtx_setParameter record_libs.ZSTD_CCtx_setParameter

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -49,17 +50,54 @@ static const char *const schema =
 	"CREATE INDEX chunks_seq ON chunks(first_seq);"
 	"CREATE INDEX chunks_t ON chunks(t_first);";
 
+/* Whether the recording or its write-ahead log reached the file size limit (`ulimit -f`;
+ * SIGXFSZ is ignored, so a write past it is EFBIG, which SQLite reports as a "disk I/O
+ * error" and whose errno it does not keep): within a page of it. */
+static bool at_size_limit(const struct store *st)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_FSIZE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return false;
+	char *wal = xasprintf("%s-wal", st->path);
+	struct stat a, b;
+	bool near = (stat(st->path, &a) == 0 && (rlim_t)a.st_size + 65536 > rl.rlim_cur) ||
+		    (stat(wal, &b) == 0 && (rlim_t)b.st_size + 65536 > rl.rlim_cur);
+	free(wal);
+	return near;
+}
+
+/* What the system meant under SQLite's error, where it is known. */
+static const char *system_cause(struct store *st)
+{
+	if (sqlite3_system_errno(st->db) == EFBIG || at_size_limit(st))
+		return " (the file size limit, ulimit -f: the recording keeps its samples up to there)";
+	if (sqlite3_system_errno(st->db) == ENOSPC)
+		return " (no space left on the device)";
+	return "";
+}
+
 static int fail(struct store *st, char **err, const char *what)
 {
-	*err = xasprintf("%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
+	*err = xasprintf("%s: %s: %s%s", st->path, what, sqlite3_errmsg(st->db), system_cause(st));
 	return -1;
+}
+
+/* A file pmutop made (its application id) with nothing in it yet. */
+static bool is_ours(struct store *st)
+{
+	sqlite3_stmt *q;
+	bool ours = false;
+	if (sqlite3_prepare_v2(st->db, "PRAGMA application_id", -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
+		ours = sqlite3_column_int64(q, 0) == strtoll(STORE_APPLICATION_ID, NULL, 10);
+	sqlite3_finalize(q);
+	return ours;
 }
 
 int store_exec(struct store *st, const char *sql, char **err)
 {
 	char *msg = NULL;
 	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		*err = xasprintf("%s: %s", st->path, msg ? msg : sqlite3_errmsg(st->db));
+		*err = xasprintf("%s: %s%s", st->path, msg ? msg : sqlite3_errmsg(st->db), system_cause(st));
 		sqlite3_free(msg);
 		return -1;
 	}
@@ -443,7 +481,9 @@ struct store *store_open(const char *path, char **err)
 	version = store_meta(st, "version");
 	nc = store_meta(st, "ncounters");
 	uint64_t v = 0, n = 0;
-	if (!format || strcmp(format, STORE_FORMAT))
+	if (!format && is_ours(st))
+		*err = xasprintf("%s: an empty recording: its writer stopped before the first sample (nothing to replay)", path);
+	else if (!format || strcmp(format, STORE_FORMAT))
 		*err = xasprintf("%s: not a pmutop recording (format '%s')", path, format ? format : "none");
 	else if (!version || !parse_u64(version, &v) || v < 1)
 		*err = xasprintf("%s: damaged recording (no format version)", path);
