@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # make soak: the simulated Tegra410 in the monitor for SOAK_SECONDS (default 3600) at 20
-# refreshes a second, recording, its exporter scraped every second and a filter toggled
-# every second. Prints "soak: NAME VALUE UNIT" lines and fails when resident memory grows
+# refreshes a second, recording, its exporter scraped every second, a filter toggled and
+# the window resized every second, counting restarted (setup shows a hidden pane, then
+# hides it) every ten; resident memory said each minute. Prints "soak: NAME VALUE UNIT" lines and fails when resident memory grows
 # after warm-up, descriptors grow, a scrape fails, the recording does not replay whole or a
 # refresh came later than twice its interval while a probe process that only sleeps was on
 # time (bench/lateness.py: a stall of the whole machine, such as a VM's host holding it
@@ -39,7 +40,7 @@ until curl -sf -m 2 -o /dev/null "http://127.0.0.1:$port/metrics" || [ $i -ge 10
 rss() { awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status"; }
 fds() { ls "/proc/$pid/fd" | wc -l; }
 
-failed_scrapes=0 toggles=0 rss_max=0 rss_warm=0 fds_warm=0
+failed_scrapes=0 toggles=0 restarts=0 resizes=0 minute=0 rss_max=0 rss_warm=0 fds_warm=0
 start=$(date +%s)
 t=0
 while [ $t -lt "$secs" ]; do
@@ -48,10 +49,21 @@ while [ $t -lt "$secs" ]; do
     # the filter editor on the selected row: toggle its first filter, apply
     T send-keys -t 0 f; T send-keys -t 0 -l ' '; T send-keys -t 0 a
     toggles=$((toggles + 1))
+    # every tenth turn counting restarts: setup's switch of the hidden "other metrics"
+    # pane (its ninth row), shown then hidden; and the window is resized every turn (12
+    # restarts and 300 resizes once took the monitor from 16 to 114 MB)
+    if [ $((toggles % 10)) = 0 ]; then
+        T send-keys -t 0 s Down Down Down Down Down Down Down Down; T send-keys -t 0 -l ' '; T send-keys -t 0 Escape
+        restarts=$((restarts + 1))
+    fi
+    if [ $((toggles % 2)) = 0 ]; then T resize-window -t 0 -x 100 -y 30; else T resize-window -t 0 -x 120 -y 40; fi
+    resizes=$((resizes + 1))
     r=$(rss)
     [ "$r" -gt "$rss_max" ] && rss_max=$r
     # the first sample at or after warm-up (a turn of this loop takes a little over 1 s)
     if [ $t -ge "$warm" ] && [ "$rss_warm" -eq 0 ]; then rss_warm=$r; fds_warm=$(fds); fi
+    # resident memory each minute, to see a slope, not only the two ends
+    if [ $t -ge $((minute * 60)) ]; then echo "soak: rss_minute_$minute $r KiB"; minute=$((minute + 1)); fi
     sleep 1
     t=$(( $(date +%s) - start ))
 done
@@ -86,6 +98,8 @@ echo "soak: fds_after_warmup $fds_warm count"
 echo "soak: fds_end $fds_end count"
 echo "soak: scrapes_failed $failed_scrapes count"
 echo "soak: filter_toggles $toggles count"
+echo "soak: counting_restarts $restarts count"
+echo "soak: resizes $resizes count"
 echo "soak: filter_events_recorded $events count"
 echo "soak: samples_recorded $recorded count"
 echo "soak: samples_replayed $replayed count"
