@@ -1203,11 +1203,26 @@ START_TEST(regex_memo_compiles_once)
 }
 END_TEST
 
+/* The guard counts every repetition glibc makes: "{,n}" is glibc's {0,n} (fuzz_regex found
+ * `555{,5555}`, 245 MB to compile and match, passed as a plain brace); "{5}" and "{2,3}"
+ * pass; a brace that is no repetition is a character. */
+START_TEST(regex_guard_counts_every_bound)
+{
+	ck_assert_str_eq(regex_refusal("555{,5555}"), "a repetition count over 255");
+	ck_assert_str_eq(regex_refusal("(a{,200}){,200}"), "more than 64 optional copies (nested counts multiply)");
+	ck_assert_ptr_null(regex_refusal("a{,3}b{5}c{2,3}"));
+	ck_assert_ptr_null(regex_refusal("x{y}"));
+	ck_assert_ptr_nonnull(regex_memo("a{,3}"));
+	ck_assert_int_eq(regexec(regex_memo("^a{,3}$"), "aaa", 0, NULL, 0), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("core");
 	TCase *t = tcase_create("core");
 	tcase_add_test(t, cpulist_forms);
+	tcase_add_test(t, regex_guard_counts_every_bound);
 	tcase_add_test(t, format_ranges);
 	tcase_add_test(t, discover_tree);
 	tcase_add_test(t, discover_missing_root);

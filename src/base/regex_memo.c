@@ -83,13 +83,14 @@ static const char *past_bracket(const char *p)
 	return *p ? p + 1 : p;
 }
 
-/* A counted repetition "{m}", "{m,}" or "{m,n}" at p: the copies it makes (n, or m + 1
- * open-ended), or -1 if it is not one; *end past it, *least its m. */
+/* A counted repetition "{m}", "{m,}", "{m,n}" or "{,n}" (glibc's {0,n}: `555{,5555}`
+ * took 245 MB) at p: the copies it makes (n, or m + 1 open-ended), or -1 if it is not one;
+ * *end past it, *least its m. */
 static double bound_at(const char *p, const char **end, long *least)
 {
-	char *e;
-	long m = strtol(p + 1, &e, 10), n = m;
-	if (e == p + 1 || m < 0)
+	char *e = (char *)p + 1;
+	long m = p[1] == ',' ? 0 : strtol(p + 1, &e, 10), n = m;
+	if ((e == p + 1 && p[1] != ',') || m < 0)
 		return -1;
 	m = m > 1000000 ? 1000000 : m; /* (refused past 255 anyway: no overflow below) */
 	if (*e == ',') {
