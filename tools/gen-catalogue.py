@@ -167,7 +167,7 @@ def translate(m, events, known_metrics, by_encoding, suffix=""):
     uncore group it reads, else the core's; every other group's events are imports
     (GROUP.EVENT). by_encoding: the variable each encoding got first in its group (perf's
     JSON names some events twice: one counter each, not two counting the same)."""
-    groups, refs, out = {}, set(), []
+    groups, refs, out, departs = {}, set(), [], []
 
     def event(group, var, terms):  # the same terms in any order are one encoding
         var = by_encoding.setdefault((group, ",".join(sorted(terms.split(",")))), var)
@@ -233,6 +233,13 @@ def translate(m, events, known_metrics, by_encoding, suffix=""):
             for t in filter(None, extra.split(",")):
                 k, _, v = t.partition("=")
                 terms[k] = v or "1"
+                # a field the event sets already: the value written replaces it (Intel's
+                # EVENT:u0x80, RS.EMPTY,umask=1 for RS.EMPTY_RESOURCE), where perf's parser
+                # ORs it into the event's (umask 0x07 | 1): said on the metric
+                if k in base and int(base[k], 0) | int(terms[k], 0) != int(terms[k], 0):
+                    departs.append("%s is %s=%s here, as written; perf 6.12 ORs it into the event's %s=%s, "
+                                   "counting %s=%s" % (name, k, terms[k], k, base[k], k,
+                                                       hex(int(base[k], 0) | int(terms[k], 0))))
             # named by the terms that differ from the event's own (umask=0xc is another event)
             var = ident(ev.upper() + "__" + "_".join("%s_%s" % kv for kv in sorted(terms.items())
                                                      if base.get(kv[0]) != kv[1]))
@@ -332,7 +339,7 @@ def translate(m, events, known_metrics, by_encoding, suffix=""):
     # row of many CPUs, TMA's CPU_Utilization: the CPUs busy over the row's CPUs
     if scale_unit(m)[1] == "%" and text == "tma_info_system_cpus_utilized":
         text = "tma_info_system_cpus_utilized/ncpus"
-    return text, {g + suffix: evs for g, evs in groups.items()}, refs, host + suffix
+    return text, {g + suffix: evs for g, evs in groups.items()}, refs, host + suffix, departs
 
 
 def one_uncore_event(m, events):
@@ -546,7 +553,11 @@ def metric_lines(name, m, per_class, sources=None):
     if groups:
         lines.append("groups = %s" % groups)
     brief = " ".join(m.get("BriefDescription", "").split())
-    if brief:
+    departs = sorted({d for t in per_class for d in t[name][4]})
+    if departs:  # where pmutop's encoding departs from perf's, list metrics -v says why
+        brief = (brief[:180] + " " if brief else "") + "[Departs from perf: %s.]" % "; ".join(departs)
+        lines.append("description = %s" % brief)
+    elif brief:
         lines.append("description = %s" % brief[:180])
     lines += threshold_lines(name, m, per_class, sources)
     if m.get("MetricConstraint"):  # how perf groups its events (pmutop: ungrouped either way)
