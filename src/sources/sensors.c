@@ -27,7 +27,36 @@ struct sensor_state {
 	uint64_t last_ns, open_ns;
 	const struct sim_section *sec; /* --sim: the model's section, found once at open */
 	int value_rate;                /* and its "value" rate, -1 if it has none */
+	double reading;                /* --sim: the tree's level at open (the model's 'reading') */
 };
+
+/* A level in the sensor's unit from a file of the tree (scaled as its counter is), or 0. */
+static double file_level(const char *path, double scale)
+{
+	char *text = path ? read_text_file(path, 64) : NULL;
+	double v = 0;
+	bool ok = text && parse_double(trim(text), &v);
+	free(text);
+	return ok ? v * scale : 0;
+}
+
+/* What the tree says the sensor reads, for a model's 'reading': its file's level; for an
+ * energy counter (a running total, no level) its power meter's power beside it, in W. */
+static double tree_reading(const struct sensor_feature *sf, double scale)
+{
+	if (!sf->file)
+		return 0;
+	if (sf->kind != SENSOR_ENERGY)
+		return file_level(sf->file, scale);
+	const char *slash = strrchr(sf->file, '/');
+	double w = 0;
+	for (int k = 0; slash && k < 2 && w <= 0; k++) {
+		char *p = xasprintf("%.*s/%s", (int)(slash - sf->file), sf->file, k ? "power1_input" : "power1_average");
+		w = file_level(p, 1e-6);
+		free(p);
+	}
+	return w;
+}
 
 static bool sn_claims(struct source *src, const struct instance *inst)
 {
@@ -50,6 +79,7 @@ static int sn_open(struct source *src, struct instance *inst)
 	if (ss->model) { /* matching the section's globs every refresh cost more than the read */
 		st->sec = sim_model_section(ss->model, inst->pmu->name);
 		st->value_rate = sim_rate_index(st->sec, "value");
+		st->reading = tree_reading(sf, inst->scale[0] > 0 ? inst->scale[0] : 1);
 	}
 	inst->priv = st;
 	return 0;
@@ -67,11 +97,11 @@ static bool raw_value(struct source *src, struct instance *inst, uint64_t now_ns
 		int idx = st->value_rate;
 		double t = (double)(now_ns - ss->start_ns) / 1e9;
 		if (sf->kind != SENSOR_ENERGY) {
-			*v = (idx >= 0 ? sim_rate(sec, idx, "value", t, inst->socket, 0, 0) : 0) / scale;
+			*v = (idx >= 0 ? sim_rate_of_reading(sec, idx, "value", t, inst->socket, st->reading) : 0) / scale;
 		} else { /* the model gives watts: the counter adds them up, at the interval's
 			  * middle as the counter source does (RAPL's packages agree with it) */
 			double dt = (double)(now_ns - st->last_ns) / 1e9;
-			double level = idx >= 0 ? sim_rate(sec, idx, "value", t - dt / 2, inst->socket, 0, 0) : 0;
+			double level = idx >= 0 ? sim_rate_of_reading(sec, idx, "value", t - dt / 2, inst->socket, st->reading) : 0;
 			st->energy_uj += level * dt / scale;
 			*v = st->energy_uj;
 		}

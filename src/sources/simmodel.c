@@ -16,7 +16,7 @@
 #include "base/util.h"
 #include "machine/pcimap.h"
 
-enum { SLOT_T, SLOT_SOCKET, SLOT_INDEX, SLOT_CPU, SLOT_UNITS, SLOT_NFIXED };
+enum { SLOT_T, SLOT_SOCKET, SLOT_INDEX, SLOT_CPU, SLOT_UNITS, SLOT_READING, SLOT_NFIXED };
 enum rate_list {
 	RATES_ALL_T, RATES_ALL_ONCE,       /* a point of its own */
 	RATES_CPU_T, RATES_CPU_ONCE,       /* a CPU's, beside its socket's base point */
@@ -139,6 +139,8 @@ static int rate_resolve(void *ctx, const char *name)
 		return SLOT_CPU;
 	if (!strcmp(name, "units"))
 		return SLOT_UNITS;
+	if (!strcmp(name, "reading"))
+		return SLOT_READING;
 	for (int i = 0; i < rn->upto; i++)
 		if (!strcmp(rn->sec->rates[i].event, name))
 			return SLOT_NFIXED + i;
@@ -158,6 +160,8 @@ static const char *rate_known(void *ctx, int i)
 		return "cpu";
 	if (i == 4)
 		return "units";
+	if (i == 5)
+		return "reading";
 	return i - SLOT_NFIXED < rn->upto ? rn->sec->rates[i - SLOT_NFIXED].event : NULL;
 }
 
@@ -847,6 +851,17 @@ void sim_point_evaluate(struct sim_point *pt, double t)
 		slots[SLOT_NFIXED + r] = expr_eval(sec->rates[r].expr, slots);
 	}
 	pt->valid = true;
+}
+
+double sim_rate_of_reading(const struct sim_section *sec, int rate, const char *event, double t, int socket,
+			   double reading)
+{
+	struct sim_point *pt = sec ? &((struct sim_section *)sec)->last : NULL; /* the section's last place */
+	if (pt && sec->uses[SLOT_READING] && pt->slots[SLOT_READING] != reading) {
+		pt->slots[SLOT_READING] = reading;
+		pt->valid = false;
+	}
+	return sim_rate(sec, rate, event, t, socket, 0, 0);
 }
 
 double sim_rate(const struct sim_section *sec, int rate, const char *event, double t, int socket, int index, int cpu)

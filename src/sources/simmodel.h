@@ -8,7 +8,8 @@
  *                                       the RC), cpu (the counter's CPU), units (how
  *                                       many PMUs the section models on the socket:
  *                                       a socket's total / units is each one's share,
- *                                       whatever the tree's count), and the rates
+ *                                       whatever the tree's count), reading (a
+ *                                       sensor's: what its file read at start), and the rates
  *                                       defined above it. EVENT is an alias, a legacy
  *                                       name, or a raw encoding as perf writes it
  *                                       ("r10ad"; with config1 "r12a+10003c0001")
@@ -76,6 +77,11 @@ void sim_rate_release(const struct sim_section *sec, int rate);
 /* Events per second of an event at time t for a PMU on socket (index and cpu as the
  * model names them); rate is from sim_rate_index(). */
 double sim_rate(const struct sim_section *sec, int rate, const char *event, double t, int socket, int index, int cpu);
+/* The same for a sensor, whose rates may read 'reading': what its file read at start (a
+ * tree's own level, where the default model knows no better: a DPU's module is not a
+ * server socket's). */
+double sim_rate_of_reading(const struct sim_section *sec, int rate, const char *event, double t, int socket,
+			   double reading);
 /* One place a section's rates are evaluated at (socket, index, cpu), holding them for the
  * last t asked: the counters of one CPU share one, so a section is evaluated once per
  * place per refresh whatever order its counters are read in (a core PMU's are by event). */
