@@ -106,18 +106,22 @@ static int last_number(const char *name)
 	return p < end ? atoi(p) : 0;
 }
 
-/* How many of the machine's PMUs section sec models on a socket (a PMU counts there when
- * its cpumask has one of the socket's CPUs: Intel's one PMU for every socket too). */
+/* How many places section sec models on a socket: each PMU whose cpumask has one of the
+ * socket's CPUs (Intel's one PMU for every socket too), once per such CPU where the
+ * cpumask names several (AMD's one L3 PMU, a CPU of each CCX: a socket's traffic is
+ * shared by its CCXs); a PMU without a cpumask (a core's) once. */
 static int units_on_socket(const struct sim_model *model, const struct machine *m, const struct sim_section *sec,
 			   int socket)
 {
 	int n = 0;
 	for (int i = 0; i < m->npmus; i++) {
 		const struct pmu *p = &m->pmus[i];
-		bool here = false;
-		for (int c = 0; c < p->cpus.n && !here; c++)
-			here = machine_socket_of(m, p->cpus.cpu[c]) == socket;
-		n += here && sim_model_section(model, p->name) == sec;
+		if (sim_model_section(model, p->name) != sec)
+			continue;
+		int here = 0;
+		for (int c = 0; c < p->cpus.n && (p->has_cpumask || !here); c++)
+			here += machine_socket_of(m, p->cpus.cpu[c]) == socket;
+		n += here;
 	}
 	return n;
 }

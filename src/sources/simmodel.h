@@ -6,8 +6,10 @@
  *   rate.EVENT = FORMULA                events per second, unfiltered; names: t (seconds),
  *                                       socket, index (the PMU name's last number, e.g.
  *                                       the RC), cpu (the counter's CPU), units (how
- *                                       many PMUs the section models on the socket:
- *                                       a socket's total / units is each one's share,
+ *                                       many PMUs the section models on the socket,
+ *                                       each once per CPU its cpumask names there: an
+ *                                       AMD L3 PMU's CCXs; a socket's total / units is
+ *                                       each one's share,
  *                                       whatever the tree's count), reading (a
  *                                       sensor's: what its file read at start), and the rates
  *                                       defined above it. EVENT is an alias, a legacy
