@@ -26,7 +26,7 @@ PKGS="gcc make autoconf automake pkg-config xz-utils libinih-dev check libncurse
       util-linux procps python3"
 # the tests' real parts: the sqlite3 tool, a Prometheus server and promtool, curl; strace;
 # zstd (to craft a hostile recording); universal-ctags (the layout check measures functions)
-case ${1:-} in check|asan|tsan|valgrind|soak) PKGS="$PKGS sqlite3 prometheus curl strace zstd universal-ctags" ;; esac
+case ${1:-} in check|asan|tsan|valgrind|soak) PKGS="$PKGS sqlite3 prometheus curl strace zstd universal-ctags man-db groff-base" ;; esac
 case ${1:-} in bench|valgrind) PKGS="$PKGS valgrind" ;; esac
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-14-dev"
 [ "${1:-}" = static ] && PKGS="$PKGS zlib1g-dev curl" # SQLite's static library needs zlib's
