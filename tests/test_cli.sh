@@ -139,13 +139,13 @@ expect_grep "dry-run filter" "socket0/rc2	pcie	nvidia_pcie_pmu_0_rc_2/rd_bytes,s
 "$PMUTOP" --demo --dry-run -f pcie:src_bdf=27:01.1 > dry2.out
 expect_grep "dry-run bdf on every rc" "socket1/rc5	pcie	nvidia_pcie_pmu_1_rc_5/rd_req,src_bdf=0x2709,src_bdf_en=1/" dry2.out
 "$PMUTOP" --demo -b -n 1 --fake-clock -f pcie:src_rp_mask=3,src_bdf=1 > /dev/null 2> err.out
-expect_eq "exclusive filters exit" $? 1
+expect_eq "exclusive filters exit (a usage error)" $? 2
 expect_grep "exclusive filters reason" "mutually exclusive" err.out
 "$PMUTOP" --demo -b -n 1 --fake-clock -f ucf:src_loc_cpu=2 > /dev/null 2> err.out
-expect_eq "bad flag exit" $? 1
+expect_eq "bad flag exit (a usage error)" $? 2
 expect_grep "bad flag reason" "not on/off" err.out
 "$PMUTOP" --demo -b -n 1 --fake-clock -f nosuch:x=1 > /dev/null 2> err.out
-expect_eq "unknown group exit" $? 1
+expect_eq "unknown group exit (a usage error)" $? 2
 expect_grep "unknown group reason" "no instance of group 'nosuch'" err.out
 
 # profile errors are fatal with -p, and name file:line:column
@@ -447,7 +447,7 @@ expect_grep "unknown option: names it" "^pmutop: unknown option '--frob' (see pm
 "$PMUTOP" list --frob > /dev/null 2> err.out
 expect_grep "sub-command option errors name the command" "^pmutop list: unknown option '--frob'" err.out
 "$PMUTOP" --demo -b -n 1 --fake-clock -f ucf@:src_loc_cpu=1 > /dev/null 2> err.out
-expect_eq "empty instance name exit" $? 1
+expect_eq "empty instance name exit (a usage error)" $? 2
 expect_grep "empty instance name message" "a name on each side of '@'" err.out
 # list and encode take --demo
 "$PMUTOP" list --demo pmus > demopmus.out
@@ -459,7 +459,7 @@ expect_eq "unknown option" $? 2
 "$PMUTOP" -d 0 -b > /dev/null 2>&1
 expect_eq "bad interval" $? 2
 "$PMUTOP" --demo nosuchmachine -b -n 1 > /dev/null 2> err.out
-expect_eq "unknown demo" $? 1
+expect_eq "unknown demo (a usage error)" $? 2
 "$PMUTOP" --help | grep -q -- "--sysfs-root" && ok || fail "help mentions --sysfs-root"
 # serve and rules have their own help, saying their own options
 "$PMUTOP" serve --help | grep -q -- "--http-limits" && ok || fail "serve --help explains --http-limits"
@@ -567,6 +567,25 @@ status=$?
 [ $status -lt 128 ] && ok || fail "SIGTERM while blocked writing: killed by signal $((status - 128))"
 kill "$reader" 2> /dev/null
 wait "$reader" 2> /dev/null
+
+# a name that is not there is a usage error (exit 2) that names the nearest, as git does
+# ("--demo foo -b" exited 1 without a hint); TopdownL1 on an AMD CPU points to its level
+while IFS='|' read -r args want; do
+    # shellcheck disable=SC2086
+    "$PMUTOP" $args -b -n 1 --fake-clock > /dev/null 2> typo.err
+    expect_eq "$args: exit" $? 2
+    expect_grep "$args: the nearest name" "$want" typo.err
+done << 'EOF'
+--demo xeonn|no demo machine 'xeonn'; did you mean 'xeon'?
+--demo -p perff|no profile 'perff'; did you mean 'perf'?
+--demo spr -M tma_dram_bnd|no metric or metric group 'tma_dram_bnd' in the profiles for this machine; did you mean 'tma_dram_bound'?
+--demo spr -M memory_bandwith_read|did you mean 'memory_bandwidth_read'?
+--demo epyc -M TopdownL1|this CPU's perf metrics call that level 'PipelineL1'
+--demo -f ucff@socket0:src_loc_cpu=1|no instance of group 'ucff' named socket0 on this machine; did you mean 'ucf'?
+--demo -f ucf@socket0:src_loc_cp=1|group ucf has no filter 'src_loc_cp'; did you mean 'src_loc_cpu'?
+EOF
+"$PMUTOP" --demo -M zzzzzzzz -b -n 1 --fake-clock > /dev/null 2> typo.err
+if grep -q "did you mean" typo.err; then fail "a name near nothing got a suggestion: $(cat typo.err)"; else ok; fi
 
 # `ulimit -f` (dash: 512-byte blocks) on -o FILE: EFBIG said, exit 1 (it died of SIGXFSZ,
 # status 153, unsaid), and the file ends on a whole interval: every line a whole frame

@@ -8,6 +8,7 @@
 
 #include "base/timetext.h"
 #include "outputs/exporter.h"
+#include "base/suggest.h"
 #include "base/util.h"
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -312,10 +313,14 @@ int cmd_options(int argc, char **argv, const char *name, const char *usage, char
 			}
 			char *dir = catalog_find_machine(demo);
 			if (!dir) {
-				fprintf(stderr, "%s: no demo machine '%s' (see pmutop list machines)\n", cmd, demo);
+				struct suggest sg;
+				suggest_init(&sg, demo);
+				fprintf(stderr, "%s: no demo machine '%s'%s (see pmutop list machines)\n", cmd, demo,
+					catalog_suggest_machine(&sg));
+				suggest_free(&sg);
 				free(*root);
 				*root = NULL;
-				*status = 1;
+				*status = 2;
 				return -1;
 			}
 			free(*root);

@@ -17,6 +17,7 @@
 #include "base/heap.h"
 #include "base/sysfs.h"
 #include "base/timetext.h"
+#include "base/suggest.h"
 #include "base/util.h"
 #include "cli/options.h"
 #include "base/cpulist.h"
@@ -90,8 +91,13 @@ static int apply_filter_option(struct session *s, const char *spec)
 		}
 	}
 	if (!status && !matched) {
-		fprintf(stderr, "pmutop: -f %s: no instance of group '%s'%s%s on this machine\n", spec, target,
-			instname ? " named " : "", instname ? instname : "");
+		struct suggest sg;
+		suggest_init(&sg, target);
+		for (int i = 0; i < s->ninstances; i++)
+			suggest_offer(&sg, s->inst[i].group->name);
+		fprintf(stderr, "pmutop: -f %s: no instance of group '%s'%s%s on this machine%s\n", spec, target,
+			instname ? " named " : "", instname ? instname : "", suggest_text(&sg));
+		suggest_free(&sg);
 		status = -1;
 	}
 	free(assigns);
@@ -99,6 +105,16 @@ static int apply_filter_option(struct session *s, const char *spec)
 	return status;
 }
 
+static void no_profile(const char *name)
+{
+	struct suggest sg;
+	suggest_init(&sg, name);
+	fprintf(stderr, "pmutop: no profile '%s'%s (see pmutop list profiles)\n", name, catalog_suggest_profile(&sg));
+	suggest_free(&sg);
+}
+
+/* The profiles -p names, or NULL and -2 for a name no profile has (a usage error, exit
+ * 2), -1 for a profile with errors or none for this machine. */
 static int load_profiles(const struct options *o, const struct machine *m, struct profile ***out)
 {
 	if (o->nprofiles) {
@@ -120,13 +136,13 @@ static int load_profiles(const struct options *o, const struct machine *m, struc
 			else if (nerr)
 				fprintf(stderr, "pmutop: %d error%s in profile %s\n", nerr, nerr == 1 ? "" : "s", o->profiles[i]);
 			else
-				fprintf(stderr, "pmutop: no profile '%s' (see pmutop list profiles)\n", o->profiles[i]);
+				no_profile(o->profiles[i]);
 			free(why);
 			for (int k = 0; k < i; k++) /* the ones loaded before it */
 				profile_free((*out)[k]);
 			free(*out);
 			*out = NULL;
-			return -1;
+			return !perf && !nerr ? -2 : -1;
 		}
 		return o->nprofiles;
 	}
@@ -519,8 +535,12 @@ static int run_machine(struct run *r)
 	}
 	if (o->demo) {
 		if (!(r->demo_dir = catalog_find_machine(o->demo))) {
-			fprintf(stderr, "pmutop: no demo machine '%s' (see pmutop list machines)\n", o->demo);
-			return 1;
+			struct suggest sg;
+			suggest_init(&sg, o->demo);
+			fprintf(stderr, "pmutop: no demo machine '%s'%s (see pmutop list machines)\n", o->demo,
+				catalog_suggest_machine(&sg));
+			suggest_free(&sg);
+			return 2;
 		}
 		r->root = r->demo_dir;
 		r->demo_model = path_join(r->demo_dir, "model.ini");
@@ -547,7 +567,7 @@ static int run_machine(struct run *r)
 		r->nprofiles = load_profiles(o, r->m, &r->profiles);
 	}
 	if (r->nprofiles < 0)
-		return 1;
+		return r->nprofiles == -2 ? 2 : 1;
 	if (o->sim && !r->rp && !(r->model = o->model ? sim_model_load(o->model) : sim_model_default()))
 		return 1;
 	const char *model_spec = !o->metrics && !o->nprofiles && r->model ? sim_model_metrics(r->model) : NULL;
@@ -756,7 +776,7 @@ static int run_once(struct options *o, bool *restart)
 	}
 	for (int i = 0; i < o->nfilters; i++)
 		if (apply_filter_option(r.s, o->filters[i]) < 0)
-			return run_done(&r, 1);
+			return run_done(&r, 2); /* a command-line error, as an unknown option */
 	if (o->dry_run) { /* a replay's: with the filters it recorded at its first sample */
 		status = r.rp ? run_replay(&r) : 0;
 		if (!status) {

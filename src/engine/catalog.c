@@ -14,6 +14,7 @@
 #include "engine/catalog_subset.h"
 #include "engine/session.h"
 #include "base/sysfs.h"
+#include "base/suggest.h"
 #include "base/util.h"
 
 static bool running_from_build_tree(void)
@@ -94,6 +95,35 @@ char *catalog_find_profile(const char *arg)
 	}
 	free_names(dirs, n);
 	return found;
+}
+
+const char *catalog_suggest_profile(struct suggest *sg)
+{
+	char **dirs;
+	int n = catalog_profile_dirs(&dirs);
+	for (int i = 0; i < n; i++) {
+		char **names;
+		int k = list_dir(dirs[i], &names);
+		for (int j = 0; j < k; j++)
+			if (str_has_suffix(names[j], ".ini")) {
+				names[j][strlen(names[j]) - 4] = '\0';
+				suggest_offer(sg, names[j]);
+			}
+		free_names(names, k);
+	}
+	free_names(dirs, n);
+	suggest_offer(sg, "perf");
+	return suggest_text(sg);
+}
+
+const char *catalog_suggest_machine(struct suggest *sg)
+{
+	char **names;
+	int n = catalog_machine_names(&names);
+	for (int i = 0; i < n; i++)
+		suggest_offer(sg, names[i]);
+	free_names(names, n);
+	return suggest_text(sg);
 }
 
 /* Every profile of the catalog, whole, or with headers_only their [profile] sections

@@ -50,5 +50,10 @@ char *catalog_find_machine(const char *name);
 char *catalog_default_model(void);
 /* Names of the bundled demo machines. */
 int catalog_machine_names(char ***names);
+/* "; did you mean 'NAME'?" for a profile name (the path's profiles and perf) or a demo
+ * machine near sg's word, or "" (base/suggest.h). */
+struct suggest;
+const char *catalog_suggest_profile(struct suggest *sg);
+const char *catalog_suggest_machine(struct suggest *sg);
 
 #endif

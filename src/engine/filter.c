@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/suggest.h"
 #include "base/util.h"
 #include "engine/attach.h"
 #include "engine/bind.h"
@@ -326,7 +327,13 @@ int session_set_filter(struct session *s, int instance, const char *term, const 
 	int f = find_filter(g, term);
 	if (f < 0) {
 		char *list = filter_list(g);
-		*err = xasprintf("group %s has no filter '%s' (filters: %s)", g->name, term, g->nfilters ? list : "none");
+		struct suggest sg;
+		suggest_init(&sg, term);
+		for (int k = 0; k < g->nfilters; k++)
+			suggest_offer(&sg, g->filters[k].term);
+		*err = xasprintf("group %s has no filter '%s'%s (filters: %s)", g->name, term, suggest_text(&sg),
+				 g->nfilters ? list : "none");
+		suggest_free(&sg);
 		free(list);
 		return -1;
 	}

@@ -3,10 +3,12 @@
 #include "engine/metric_select.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "base/suggest.h"
 #include "base/util.h"
 #include "engine/bind.h"
 #include "engine/profile.h"
@@ -20,6 +22,40 @@ static bool names_metric(const struct prof_metric *m, const char *word)
 		if (!strcasecmp(*g, word))
 			return true;
 	return false;
+}
+
+/* "; did you mean 'X'?" for the metric or metric group nearest word (a typo), or where
+ * word is Intel's TopDown level on a CPU whose perf metrics name it otherwise (AMD's
+ * PipelineL1 for TopdownL1), that; else "" (static). */
+static const char *nearest_name(struct profile **ps, int n, const char *word)
+{
+	static char text[200];
+	struct suggest sg;
+	suggest_init(&sg, word);
+	char level[32] = "";
+	int l;
+	if (sscanf(word, "TopdownL%d", &l) == 1 || sscanf(word, "topdownl%d", &l) == 1)
+		snprintf(level, sizeof(level), "PipelineL%d", l);
+	const char *also = NULL;
+	for (int pi = 0; pi < n; pi++)
+		for (int mi = 0; mi < ps[pi]->nmetrics; mi++) {
+			const struct prof_metric *m = &ps[pi]->metrics[mi];
+			suggest_offer(&sg, m->name);
+			suggest_offer(&sg, m->perf_name);
+			for (char **g = m->groups; g && *g; g++) {
+				suggest_offer(&sg, *g);
+				also = *level && !strcasecmp(*g, level) ? *g : also;
+			}
+		}
+	const char *best = suggest_best(&sg);
+	if (best)
+		snprintf(text, sizeof(text), "; did you mean '%s'?", best);
+	else if (also)
+		snprintf(text, sizeof(text), "; this CPU's perf metrics call that level '%s'", also);
+	else
+		text[0] = '\0';
+	suggest_free(&sg);
+	return text;
 }
 
 /* m and every metric its forms read, chosen (quietly: as another's definition). */
@@ -135,8 +171,8 @@ int metrics_select(struct profile **ps, int n, const char *spec, char **err)
 					found = true;
 				}
 		if (!found)
-			*err = xasprintf("-M %s: no metric or metric group '%s' in the profiles for this machine "
-					 "(pmutop list metrics)", spec, *w);
+			*err = xasprintf("-M %s: no metric or metric group '%s' in the profiles for this machine%s "
+					 "(pmutop list metrics)", spec, *w, nearest_name(ps, n, *w));
 	}
 	str_split_free(words);
 	if (*err)
