@@ -587,6 +587,22 @@ EOF
 "$PMUTOP" --demo -M zzzzzzzz -b -n 1 --fake-clock > /dev/null 2> typo.err
 if grep -q "did you mean" typo.err; then fail "a name near nothing got a suggestion: $(cat typo.err)"; else ok; fi
 
+# text and CSV print seven significant digits of a value that is not a whole number (no
+# "8.679999999 %": a ratio of counts), a count whole; JSON keeps ten
+"$PMUTOP" --demo spr -b -n 3 --fake-clock --format csv > digits.csv 2> /dev/null
+"$PMUTOP" --demo spr -b -n 3 --fake-clock > digits.txt 2> /dev/null
+python3 - digits.csv digits.txt << 'PY' && ok || fail "text or CSV print past seven digits, or a count cut"
+import csv, re, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+vals = [r["value"] for r in rows if r["value"]]
+digits = lambda s: len(re.sub(r"^0+", "", re.sub(r"[-.]|e.*$", "", s)).rstrip("0") or "0")
+long = [v for v in vals if "." in v and digits(v) > 7]
+assert not long, long[:5]
+assert any(re.fullmatch(r"\d{9,}", v) for v in vals), "no count of nine digits or more printed whole"
+text = [w for line in open(sys.argv[2]) for w in line.split() if re.fullmatch(r"-?\d+\.\d+", w)]
+assert text and not [w for w in text if digits(w) > 7], [w for w in text if digits(w) > 7][:5]
+PY
+
 # `ulimit -f` (dash: 512-byte blocks) on -o FILE: EFBIG said, exit 1 (it died of SIGXFSZ,
 # status 153, unsaid), and the file ends on a whole interval: every line a whole frame
 sh -c 'ulimit -f 1000 && exec "$0" "$@"' "$PMUTOP" --demo -b --format json -d 0.01 --fake-clock -n 100000 -o lim.json 2> lim.err

@@ -50,10 +50,10 @@ grep -q '"metric":"nic.ssu_rpu.bw","instance":"sicl0","value":null,"unit":"GB/s"
     && ok || fail "func mode without a BDF: $(head -c 300 nobdf.json)"
 # refusals: a BDF outside bdf_min..bdf_max, with the range; a mode that does not exist
 run -f nic@sicl0:mode=func,bdf=36:00.1 > /dev/null 2> err.out
-expect_eq "BDF out of range exit" $? 1
+expect_eq "BDF out of range exit (a usage error)" $? 2
 expect_grep "BDF out of range names the range" "outside hns3_pmu_sicl_0's range 35:00.0..35:00.3 (bdf_min..bdf_max)" err.out
 run -f nic:mode=fast > /dev/null 2> err.out
-expect_eq "unknown mode exit" $? 1
+expect_eq "unknown mode exit (a usage error)" $? 2
 expect_grep "unknown mode lists the modes" "'fast' is not one of global, port, port-tc, func, func-queue, func-intr" err.out
 # the document's forms are read too: padded config, '/'-separated filtermode
 cp -R tree doc

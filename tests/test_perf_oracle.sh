@@ -131,7 +131,7 @@ for intent in mode=func-queue,bdf=35:00.1 mode=port-tc,port=1 mode=port,tc=3 mod
 done
 for intent in mode=port-tc,port=1,tc=15 mode=func-queue,bdf=35:00.1,queue=0xffff mode=func-intr,bdf=35:00.1,intr=0; do
     "$PMUTOP" --sim --sysfs-root nic -p hip09-hns3 --dry-run -f "nic@sicl0:$intent" > /dev/null 2> refused.err
-    expect_eq "hns3 $intent is refused" $? 1
+    expect_eq "hns3 $intent is refused (a usage error)" $? 2
 done
 expect_grep "func-intr: why" "mode func-intr is accepted by none of its events" refused.err
 # ... and all 110 events the driver has, each with every mode's terms, through encode

@@ -175,3 +175,12 @@ int format_int(char *buf, size_t len, long long v)
 		buf[(size_t)n < len ? (size_t)n : len - 1] = '\0';
 	return n;
 }
+
+int format_g7_or_whole(char *buf, size_t len, double v)
+{
+	if (v == floor(v) && fabs(v) < 1e15 && !(v == 0 && signbit(v))) /* a count: every digit */
+		return format_int(buf, len, (long long)v);
+	if (!isfinite(v) || v == floor(v))
+		return format_g10(buf, len, v);
+	return snprintf_c(buf, len, "%.7g", v);
+}

@@ -39,8 +39,8 @@ bool batch_shows_host_meters(enum batch_format f)
 void format_metric_value(const struct frame_value *v, char *buf, size_t len)
 {
 	switch ((enum value_state)v->state) {
-	case VS_OK: /* batch output keeps full precision, as CSV and JSON: 0.0013027, 1e-300 */
-		format_g10(buf, len, v->value);
+	case VS_OK: /* seven digits, a count whole, as CSV (JSON: ten): 0.0013027, 1e-300 */
+		format_g7_or_whole(buf, len, v->value);
 		break;
 	case VS_NO_VALUE: str_copy(buf, len, "-"); break;
 	case VS_NOT_COUNTED: str_copy(buf, len, "not counted"); break;
@@ -314,8 +314,10 @@ static void write_csv(struct textbuf *tb, const struct frame *fr, bool first_fra
 		textbuf_putc(tb, ',');
 		csv_field(tb, fr->iinfo[vi->instance].name);
 		textbuf_putc(tb, ',');
-		if (v->state == VS_OK)
-			textbuf_g10(tb, v->value);
+		if (v->state == VS_OK) {
+			char num[40];
+			textbuf_putn(tb, num, (size_t)format_g7_or_whole(num, sizeof(num), v->value));
+		}
 		textbuf_putc(tb, ',');
 		csv_field(tb, vi->m->unit);
 		textbuf_putc(tb, ',');
