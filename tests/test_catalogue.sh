@@ -213,6 +213,24 @@ expect_eq "list metricgroups: perf's groups and their sizes" "$(awk '{ print $1,
 "$PMUTOP" list metrics --sysfs-root sapphirerapids -p perf > list-p-perf.txt 2>&1
 expect_eq "list metrics -p perf: exit status" $? 0
 expect_grep "list metrics -p perf: this CPU's catalogue" "^tma_retiring  *% *perf-sapphirerapids " list-p-perf.txt
+# every metric perf gives a unit shows one: its ScaleUnit's, or where it has none the unit
+# its description ends with ("... for unhalted processors [GHz]", "[GB / sec]", "(in core
+# cycles)": tma_info_system_core_frequency had none)
+python3 - "$arch/sapphirerapids" list-p-perf.txt > units.out <<'PY'
+import glob, json, re, sys
+perf = {}
+for f in glob.glob(sys.argv[1] + "/*metrics.json"):
+    for m in json.load(open(f)):
+        brief = m.get("BriefDescription", "")
+        said = re.search(r"(\[(GB / sec|MB / sec|GHz|GHZ|in nanoseconds)\]|\(in (core )?cycles\))\s*\.?$", brief)
+        su = re.sub(r"^[0-9.eE+-]+", "", m.get("ScaleUnit", "")).strip()
+        if su or said:
+            perf[m["MetricName"].replace("%", "pct").replace(" ", "")] = su or said.group(0)
+listed = {l.split()[0]: l.split()[1] for l in open(sys.argv[2]) if " perf-sapphirerapids " in l}
+unitless = sorted(n for n in perf if n in listed and listed[n] == "perf-sapphirerapids")
+print("%d with a unit, %d listed without: %s" % (len(perf), len(unitless), unitless[:5]))
+PY
+grep -q "listed without: \[\]" units.out && ok || fail "list metrics: metrics perf gives a unit shown without: $(cat units.out)"
 "$PMUTOP" list metrics --sysfs-root nocore -p perf > list-nocore.txt 2>&1
 expect_eq "list metrics -p perf without the core PMU: exit status" $? 1
 expect_grep "list metrics -p perf without the core PMU: why" "but its PMU (cpu) is not on this machine" list-nocore.txt

@@ -352,8 +352,20 @@ def one_uncore_event(m, events):
     return toks[0][1] if uncore and one.upper() not in FIXED else None
 
 
+# the units Intel's metrics give at the end of their description, where they have no
+# ScaleUnit (tma_info_system_core_frequency: "... for unhalted processors [GHz]"; the
+# formula divides by 1e9 itself)
+BRIEF_UNITS = {"GB / sec": "GB/s", "MB / sec": "MB/s", "GHz": "GHz", "GHZ": "GHz", "in nanoseconds": "ns"}
+
+
 def scale_unit(m):
-    su = m.get("ScaleUnit", "1")
+    su = m.get("ScaleUnit")
+    if su is None:
+        brief = m.get("BriefDescription", "")
+        said = re.search(r"\[([^\]]+)\]\s*\.?$", brief)
+        if re.search(r"\(in (core )?cycles\)\s*\.?$", brief):
+            return 1.0, "cycles"  # load_miss_real_latency: "(in core cycles)"
+        return 1.0, BRIEF_UNITS.get(said.group(1), "") if said else ""
     num = re.match(r"\s*([0-9.eE+-]+)\s*(.*)", su)
     if not num:
         return 1.0, su
