@@ -904,7 +904,7 @@ see "epyc: L3 per socket" "L3 read miss latency .* [0-9]* cycles .*L3 read miss 
 keys End
 if [ -f "$TOP_BUILDDIR/catalogue/amdzen4.ini" ]; then
     # perf's pipeline tree is this CPU's TopDown: no pane above it saying TopDown is missing
-    see "epyc: perf's TopDown tree" "TopDown (perf's TMA"
+    see "epyc: perf's TopDown tree, AMD's pipeline utilisation (not TMA)" "TopDown (perf's pipeline utilisation"
     unseen "epyc: no 'TopDown unavailable' beside the tree" "TopDown unavailable"
 else
     see "epyc: TopDown says why not" "TopDown unavailable: no core PMU whose TopDown pmutop knows"
@@ -1176,7 +1176,7 @@ PYEOF
     start 100 24 LANG=C
     see "two sockets in 100 columns: a long name loses its middle" " tma[a-z_]*~l1d_cache_fill_bw_2t [0-9.]"
     see "two sockets in 100 columns: its sibling too, told apart" " tma[a-z_]*~l2_cache_fill_bw_2t [0-9.]"
-    see "two sockets in 100 columns: the shorter one by its end" " tma[a-z_]*~[a-z_]*_l1d_cache_fill_bw [0-9.]"
+    see "two sockets in 100 columns: the shorter one by its end" " tma[a-z_]*~[a-z_]*l1d_cache_fill_bw [0-9.]"
     keys q
     quit_ok "long names in 100 columns quit"
     # perf's TopDown as a tree: level 1 and 2, the nodes past perf's thresholds open, the
@@ -1270,7 +1270,7 @@ PYEOF
     PMUTOP_ARGS="--demo epyc -d 0.2"
     start 120 40 LANG=C.UTF-8
     keys End
-    see "--demo epyc: perf's pipeline tree" "TopDown (perf's TMA"
+    see "--demo epyc: perf's pipeline tree" "TopDown (perf's pipeline utilisation"
     see "--demo epyc: a level-1 node, closed" "^ ▸ backend_bound  *[0-9.]*~* %"
     see "--demo epyc: SMT contention, a leaf" "^   smt_contention  *[0-9.]*~* %"
     unseen "--demo epyc: no bottleneck marked (perf has no AMD thresholds)" "<=="
@@ -1284,7 +1284,7 @@ PYEOF
     PMUTOP_ARGS="--demo -M TopdownL1 -d 0.2"
     start 120 40 LANG=C.UTF-8
     keys End
-    see "Tegra410 demo: perf's TopDown tree" "TopDown (perf's TMA"
+    see "Tegra410 demo: perf's TopDown tree" "TopDown (perf's pipeline utilisation"
     for node in backend_bound bad_speculation frontend_bound retiring; do
         see "Tegra410 demo: $node, a leaf, per socket and all, in %" "^   $node  *[0-9.]* %  *[0-9.]* %  *[0-9.]* % *$"
     done

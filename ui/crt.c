@@ -230,6 +230,13 @@ void crt_put_elided(int y, int x, int maxw, enum role r, const char *text, const
 	int head = maxw / 3, tail = maxw - head - 1;
 	for (int back = 0; back < 6 && head > 3 && text[len - tail - 1] != '_'; back++)
 		head--, tail++; /* the tail from a word's start: l1d_cache_fill, not d_cache_fill */
+	/* and a short word before it too, where the head can spare it: the word that tells
+	 * siblings apart is often one (core_l2_cache_fill_bw beside core_l1d_) */
+	int word = 0;
+	while (len - tail - 2 - word >= 0 && text[len - tail - 2 - word] != '_')
+		word++;
+	if (text[len - tail - 1] == '_' && word && word <= 3 && head - (word + 1) >= 3)
+		head -= word + 1, tail += word + 1;
 	char buf[256];
 	snprintf(buf, sizeof(buf), "%.*s%s%s", head, text, mark, text + len - tail);
 	crt_put(y, x, maxw, r, buf);

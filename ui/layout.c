@@ -300,7 +300,12 @@ static bool *tree_pane(struct tui *t, int pi, bool *shown)
 		keep[m] = keep[m] && !metric_unchosen(prof, m) && !metric_hidden(t, prof, prof->metrics[m].name);
 	int n = tree_order(prof, keep, midx, depths);
 	if (n) {
-		add_pane(t, pi, "topdown-tree", "TopDown (perf's TMA: share of pipeline slots)", "tree", n, midx, NULL);
+		/* Intel's TMA names its nodes tma_*; AMD's pipeline utilisation and Arm's topdown
+		 * are perf's too, shares of dispatch (AMD) or pipeline (Arm) slots */
+		bool tma = str_has_prefix(prof->metrics[midx[0]].name, "tma_");
+		add_pane(t, pi, "topdown-tree",
+			 tma ? "TopDown (perf's TMA: share of pipeline slots)" : "TopDown (perf's pipeline utilisation: share of slots)",
+			 "tree", n, midx, NULL);
 		tree_setup(&t->panes[t->npanes - 1], depths);
 		for (int i = 0; i < n; i++) {
 			taken[midx[i]] = true;
