@@ -584,6 +584,12 @@ done << 'EOF'
 --demo -f ucff@socket0:src_loc_cpu=1|no instance of group 'ucff' named socket0 on this machine; did you mean 'ucf'?
 --demo -f ucf@socket0:src_loc_cp=1|group ucf has no filter 'src_loc_cp'; did you mean 'src_loc_cpu'?
 EOF
+# list metrics -p a profile not there: said (with the nearest), and nothing else listed
+# (--all listed every metric after the error)
+"$PMUTOP" list metrics --all -p tegra41 > list-typo.out 2> typo.err
+expect_eq "list metrics --all -p a profile not there: exit" $? 1
+expect_grep "list metrics -p a profile not there: the nearest" "no profile 'tegra41'; did you mean 'tegra410'?" typo.err
+expect_eq "list metrics --all -p a profile not there: nothing listed" "$(wc -l < list-typo.out)" 0
 "$PMUTOP" --demo -M zzzzzzzz -b -n 1 --fake-clock > /dev/null 2> typo.err
 if grep -q "did you mean" typo.err; then fail "a name near nothing got a suggestion: $(cat typo.err)"; else ok; fi
 

@@ -18,6 +18,7 @@
 #include "engine/session.h"
 #include "base/diag.h"
 #include "base/sysfs.h"
+#include "base/suggest.h"
 #include "base/util.h"
 
 /* Where the lists are written: a buffer, escaped before it reaches the terminal (PMU,
@@ -213,8 +214,13 @@ static int load_named(const struct machine *m, struct profile ***out_profiles)
 				fprintf(stderr, "pmutop list: perf's catalogue has no profile for this CPU (%s)\n",
 					m->cpuid ? m->cpuid : "none names its model");
 			free(why);
-		} else
-			fprintf(stderr, "pmutop list: %s '%s'\n", nerr ? "errors in profile" : "no profile", list_profile_names[i]);
+		} else {
+			struct suggest sg;
+			suggest_init(&sg, list_profile_names[i]);
+			fprintf(stderr, "pmutop list: %s '%s'%s\n", nerr ? "errors in profile" : "no profile", list_profile_names[i],
+				nerr ? "" : catalog_suggest_profile(&sg));
+			suggest_free(&sg);
+		}
 	}
 	if (!n) { /* none loaded: the callers keep no list */
 		free(*out_profiles);
@@ -242,6 +248,12 @@ static int list_metrics(const struct machine *m, bool all)
 	struct profile **cand, **chosen = NULL;
 	int n = list_nprofiles ? load_named(m, &cand) : catalog_load_for(m, &cand);
 	int status = list_nprofiles && n < list_nprofiles;
+	if (status) { /* said: nothing else is listed (with --all it listed every metric) */
+		for (int i = 0; i < n; i++)
+			profile_free(cand[i]);
+		free(cand);
+		return status;
+	}
 	int nc = n > 0 && list_nprofiles ? (chosen = cand, n) : n > 0 ? catalog_select(cand, n, m, &chosen) : 0;
 	if (!list_nprofiles) /* and perf's catalogue for this CPU (what -M chooses from) */
 		nc = catalog_add_perf(m, &chosen, nc);
@@ -299,6 +311,12 @@ static int list_metricgroups(const struct machine *m)
 	struct profile **cand, **chosen = NULL;
 	int n = list_nprofiles ? load_named(m, &cand) : catalog_load_for(m, &cand);
 	int status = list_nprofiles && n < list_nprofiles;
+	if (status) { /* said: nothing else is listed (with --all it listed every metric) */
+		for (int i = 0; i < n; i++)
+			profile_free(cand[i]);
+		free(cand);
+		return status;
+	}
 	int nc = n > 0 && list_nprofiles ? (chosen = cand, n) : n > 0 ? catalog_select(cand, n, m, &chosen) : 0;
 	if (!list_nprofiles)
 		nc = catalog_add_perf(m, &chosen, nc);
