@@ -121,6 +121,71 @@ for demo in $("$PMUTOP" list machines | awk '{ print $1 }'); do
     expect_eq "--demo=$demo: series names" "$bad" ""
 done
 expect_grep "energy counters in joules" '^pmutop_power_energy_pkg_joules_total' names-spr.txt
+
+# every metric of perf's Sapphire Rapids catalogue: its series named by the one rule
+# pmutop(1) states (pmutop_ + the name lower-cased, any other character one '_', a word
+# promtool reads as a unit joined to the word before, the unit's base-unit suffix once),
+# written here from the manual, and its HELP beginning with perf's own name, so grep
+# finds tma_ms_switches (pmutop_tmams_switches_ratio)
+if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
+    "$PMUTOP" list --demo=spr metrics -p perf > spr-metrics.txt 2> /dev/null
+    "$PMUTOP" --demo=spr -p perf -b -n 2 --fake-clock --format json 2> /dev/null | tail -n 1 > spr-values.json
+    serve_demo spr -p perf
+    scraped_all() { curl -sf "http://127.0.0.1:$dport/metrics" > expo-spr-perf.txt && grep -q '^pmutop_tma_retiring_ratio{.*} [0-9]' expo-spr-perf.txt; }
+    wait_until "--demo=spr -p perf: values" 20 scraped_all
+    stop_demo
+    python3 - spr-metrics.txt expo-spr-perf.txt spr-values.json > names.out << 'PY' && ok || fail "series names: $(head -c 600 names.out)"
+import json, re, sys
+valued = {m["metric"] for m in json.load(open(sys.argv[3]))["metrics"] if m.get("value") is not None}
+UNITS = {"GB/s": "bytes_per_second", "MB/s": "bytes_per_second", "B/s": "bytes_per_second", "ns": "seconds",
+         "us": "seconds", "ms": "seconds", "s": "seconds", "%": "ratio", "GHz": "hertz", "MHz": "hertz",
+         "W": "watts", "J": "joules", "/s": "per_second", "x": "ratio", "MiB": "bytes"}
+SAID = {"bytes_per_second": "_bytes", "watts": "_w", "hertz": ("_ghz", "_mhz", "_hz"), "seconds": "_ns"}
+ABBREV = {"s", "ms", "us", "ns", "sec", "b", "kb", "mb", "gb", "tb", "pb", "m", "h", "d"}
+def series(name, unit):
+    n = re.sub(r"_+", "_", re.sub(r"[^a-z0-9_]", "_", ("pmutop_" + name).lower())).rstrip("_")
+    words = n.split("_")
+    out = words[:2]
+    for w in words[2:]:
+        if w in ABBREV:
+            out[-1] += w
+        else:
+            out.append(w)
+    n = "_".join(out)
+    suffix = UNITS.get(unit, "")
+    if suffix and not n.endswith(suffix):
+        for said in (SAID.get(suffix, ()) if isinstance(SAID.get(suffix), tuple) else (SAID.get(suffix, ""),)):
+            if said and n.endswith(said):
+                n = n[: -len(said)]
+                break
+        n += "_" + suffix
+    return n
+helps = {}
+for line in open(sys.argv[2]):
+    if line.startswith("# HELP "):
+        fam, _, text = line[7:].partition(" ")
+        helps[fam] = text
+checked, bad = 0, []
+for line in open(sys.argv[1]):
+    f = line.split()
+    if len(f) < 3 or "perf-sapphirerapids" not in f or line.rstrip().endswith("(not on this machine)"):
+        continue
+    name, unit = f[0], f[1] if f[1] != "perf-sapphirerapids" else ""
+    if name not in valued:  # no value on this demo (SMIs): no series either
+        continue
+    want = series(name, unit)
+    if want not in helps:
+        bad.append("%s: no series %s" % (name, want))
+    elif not helps[want].startswith(name):
+        bad.append("%s: %s's help does not begin with it: %s" % (name, want, helps[want][:60]))
+    checked += 1
+print("%d metrics checked; %s" % (checked, bad[:5]))
+sys.exit(1 if bad or checked < 200 else 0)
+PY
+    expect_grep "tma_ms_switches: one '_' joined, its help says perf's name" "^# HELP pmutop_tmams_switches_ratio tma_ms_switches" expo-spr-perf.txt
+else
+    skip_check "perf's catalogue is not built: its series names are not checked"
+fi
 # the TopDown pane's rows whose values are perf's (Neoverse, Sapphire Rapids) count
 # where perf's instances count: a row showing a value is not 'not counting'
 for dg in tegra410:arm_v2 spr:perfmetrics; do
