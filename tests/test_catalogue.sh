@@ -213,6 +213,17 @@ expect_eq "list metricgroups: perf's groups and their sizes" "$(awk '{ print $1,
 "$PMUTOP" list metrics --sysfs-root sapphirerapids -p perf > list-p-perf.txt 2>&1
 expect_eq "list metrics -p perf: exit status" $? 0
 expect_grep "list metrics -p perf: this CPU's catalogue" "^tma_retiring  *% *perf-sapphirerapids " list-p-perf.txt
+# -M prints what was asked, as perf stat -M: TopdownL2,TopdownL3 are perf's metrics of
+# those groups, not the level-1 parents and helpers their formulae read (counted; in JSON)
+"$PMUTOP" --demo=spr -M TopdownL2,TopdownL3 -b -n 2 --fake-clock 2> /dev/null | awk '/^  [a-z]/ { print $1 }' | sort -u > asked.txt
+python3 - "$arch/sapphirerapids" asked.txt > asked.out <<'PY'
+import glob, json, sys
+want = {m["MetricName"] for f in glob.glob(sys.argv[1] + "/*metrics.json") for m in json.load(open(f))
+        if {"TopdownL2", "TopdownL3"} & set(m.get("MetricGroup", "").split(";"))}
+got = set(open(sys.argv[2]).read().split())
+print("missing %s extra %s" % (sorted(want - got)[:5], sorted(got - want)[:5]))
+PY
+expect_eq "-M TopdownL2,TopdownL3 prints perf's metrics of those groups, nothing else" "$(cat asked.out)" "missing [] extra []"
 # every metric perf gives a unit shows one: its ScaleUnit's, or where it has none the unit
 # its description ends with ("... for unhalted processors [GHz]", "[GB / sec]", "(in core
 # cycles)": tma_info_system_core_frequency had none)

@@ -595,8 +595,8 @@ if grep -q "did you mean" typo.err; then fail "a name near nothing got a suggest
 
 # text and CSV print seven significant digits of a value that is not a whole number (no
 # "8.679999999 %": a ratio of counts), a count whole; JSON keeps ten
-"$PMUTOP" --demo spr -b -n 3 --fake-clock --format csv > digits.csv 2> /dev/null
-"$PMUTOP" --demo spr -b -n 3 --fake-clock > digits.txt 2> /dev/null
+"$PMUTOP" --demo spr -M tma_info_thread_clks,TopdownL1,TopdownL2 -b -n 3 --fake-clock --format csv > digits.csv 2> /dev/null
+"$PMUTOP" --demo spr -M tma_info_thread_clks,TopdownL1,TopdownL2 -b -n 3 --fake-clock > digits.txt 2> /dev/null
 python3 - digits.csv digits.txt << 'PY' && ok || fail "text or CSV print past seven digits, or a count cut"
 import csv, re, sys
 rows = list(csv.DictReader(open(sys.argv[1])))

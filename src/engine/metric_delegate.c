@@ -140,9 +140,9 @@ static bool read_by_name(const struct profile *p, int mi)
 /* The hand profile counts what its other metrics read: every metric stays chosen. */
 static void count_the_rest(struct profile *p)
 {
-	if (!p->selecting)
+	if (!p->selecting) /* (all of them, as asked for: batch prints each) */
 		for (int mi = 0; mi < p->nmetrics; mi++)
-			p->metrics[mi].selected = true;
+			p->metrics[mi].selected = p->metrics[mi].asked = true;
 	p->selecting = true;
 	metrics_want_events(p);
 }

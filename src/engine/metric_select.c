@@ -203,6 +203,8 @@ char *metrics_chosen(const struct profile *p)
 				strcat(out, " ");
 			if (p->metrics[mi].quiet) /* '~': counted as a hand metric's definition */
 				strcat(out, "~");
+			else if (!p->metrics[mi].asked) /* '^': counted as another's input, not printed */
+				strcat(out, "^");
 			strcat(out, p->metrics[mi].name);
 		}
 	return out;
@@ -213,8 +215,9 @@ void metrics_choose_exactly(struct profile *p, const char *names)
 	char **words = str_split(names, NULL);
 	for (char **w = words; *w; w++)
 		for (int mi = 0; mi < p->nmetrics; mi++)
-			if (!strcmp(p->metrics[mi].name, *w + (**w == '~'))) {
-				p->metrics[mi].selected = p->metrics[mi].asked = true;
+			if (!strcmp(p->metrics[mi].name, *w + (**w == '~' || **w == '^'))) {
+				p->metrics[mi].selected = true;
+				p->metrics[mi].asked = **w != '^'; /* (a recording before '^': all asked) */
 				p->metrics[mi].quiet = **w == '~';
 			}
 	str_split_free(words);

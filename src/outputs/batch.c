@@ -295,6 +295,14 @@ static void write_json(struct textbuf *tb, const struct frame *fr, bool raw, con
 	textbuf_put(tb, "}\n");
 }
 
+/* Whether text and CSV print a value: what was asked for, as perf stat -M prints; not
+ * what a formula of it reads (-M TopdownL2: tma_info_thread_clks, the level-1 parents),
+ * which is counted and in JSON; not perf's metric a hand one shows. */
+static bool printed(const struct frame *fr, const struct value_info *vi)
+{
+	return !vi->m->quiet && (!fr->profiles[vi->profile]->selecting || vi->m->asked);
+}
+
 static void write_csv(struct textbuf *tb, const struct frame *fr, bool first_frame, const char *when)
 {
 	if (first_frame)
@@ -302,7 +310,7 @@ static void write_csv(struct textbuf *tb, const struct frame *fr, bool first_fra
 	for (int k = 0; k < fr->nvalues; k++) {
 		const struct frame_value *v = &fr->values[k];
 		const struct value_info *vi = &fr->vinfo[k];
-		if (vi->m->quiet) /* perf's, shown as the hand metric that is it */
+		if (!printed(fr, vi))
 			continue;
 		textbuf_put(tb, when);
 		textbuf_putc(tb, ',');
@@ -426,7 +434,7 @@ static void write_text(struct textbuf *tb, const struct frame *fr, bool first_fr
 	write_text_header(tb, fr, when);
 	struct text_widths w = { 28, 16 }; /* long names widen their column, rows stay aligned */
 	for (int k = 0; k < fr->nvalues; k++) { /* names are ASCII (profile names, PMU captures) */
-		if (fr->vinfo[k].m->quiet)
+		if (!printed(fr, &fr->vinfo[k]))
 			continue;
 		size_t lm = strlen(fr->vinfo[k].m->name), li = strlen(fr->iinfo[fr->vinfo[k].instance].name);
 		w.metric = lm > w.metric ? lm : w.metric;
@@ -436,7 +444,7 @@ static void write_text(struct textbuf *tb, const struct frame *fr, bool first_fr
 	for (int k = 0; k < fr->nvalues; k++) {
 		const struct frame_value *v = &fr->values[k];
 		const struct prof_metric *m = fr->vinfo[k].m;
-		if (m->quiet) /* perf's, shown as the hand metric that is it */
+		if (!printed(fr, &fr->vinfo[k]))
 			continue;
 		if (v->state == VS_UNAVAILABLE && frame_instance_absent(fr, fr->vinfo[k].instance))
 			continue; /* not on this machine: left out (the notes say why, once) */
