@@ -15,7 +15,7 @@ CELL = re.compile(r"(-?[0-9]+\.[0-9]+)~?(\^?) %|n/a")  # a value (~: multiplexed
 def tree_rows(screen):
     """{(metric, instance): (value, past)} from the tree pane's lines."""
     lines = open(screen, encoding="utf-8").read().split("\n")
-    start = next(i for i, l in enumerate(lines) if "TopDown (perf's TMA" in l)
+    start = next(i for i, l in enumerate(lines) if "TopDown (perf's " in l)  # TMA (Intel) or pipeline utilisation
     columns = lines[start + 1].split()  # all socket0 socket1 ...
     rows = {}
     for line in lines[start + 2:]:
