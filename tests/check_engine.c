@@ -225,13 +225,30 @@ static void core_second(void) /* one second of 1000 instructions on each online 
 		}
 }
 
-START_TEST(cpu_offline_leaves_the_aggregate)
+/* A tree of one PMU: its type, its CPUs in file which (cpus or cpumask), an 8-bit event
+ * field and one event "NAME=TERMS". */
+static char *one_event_tree(const char *pmu, const char *type, const char *which, const char *cpus, const char *event)
 {
 	char *root = tmp_dir();
-	put_file(root, "sys/bus/event_source/devices/fake_core/type", "44\n");
-	put_file(root, "sys/bus/event_source/devices/fake_core/cpus", "0-1\n");
-	put_file(root, "sys/bus/event_source/devices/fake_core/format/event", "config:0-7\n");
-	put_file(root, "sys/bus/event_source/devices/fake_core/events/ins", "event=0x8\n");
+	char *dir = xasprintf("sys/bus/event_source/devices/%s", pmu), *eq = strchr(event, '=');
+	char *p = xasprintf("%s/type", dir), *v = xasprintf("%s\n", type);
+	put_file(root, p, v);
+	free(p), free(v);
+	p = xasprintf("%s/%s", dir, which), v = xasprintf("%s\n", cpus);
+	put_file(root, p, v);
+	free(p), free(v);
+	p = xasprintf("%s/format/event", dir);
+	put_file(root, p, "config:0-7\n");
+	free(p);
+	p = xasprintf("%s/events/%.*s", dir, (int)(eq - event), event), v = xasprintf("%s\n", eq + 1);
+	put_file(root, p, v);
+	free(p), free(v), free(dir);
+	return root;
+}
+
+START_TEST(cpu_offline_leaves_the_aggregate)
+{
+	char *root = one_event_tree("fake_core", "44", "cpus", "0-1", "ins=event=0x8");
 	put_file(root, "sys/devices/system/cpu/online", "0-1\n");
 	struct machine *m = machine_discover(root);
 	struct profile *p = profile_from_text("[group c]\npmu = fake_core\nper = cpu\naggregate = all\nevents = ins\n"
@@ -555,11 +572,7 @@ END_TEST
  * limit and the CPU, before the rest is bound; at the limit it binds. */
 START_TEST(counters_per_cpu_are_bounded)
 {
-	char *root = tmp_dir();
-	put_file(root, "sys/bus/event_source/devices/fake_pmu_0/type", "42\n");
-	put_file(root, "sys/bus/event_source/devices/fake_pmu_0/cpumask", "3\n");
-	put_file(root, "sys/bus/event_source/devices/fake_pmu_0/format/event", "config:0-7\n");
-	put_file(root, "sys/bus/event_source/devices/fake_pmu_0/events/a", "event=0x1\n");
+	char *root = one_event_tree("fake_pmu_0", "42", "cpumask", "3", "a=event=0x1");
 	struct machine *m = machine_discover(root);
 	for (int n = 1024; n <= 1025; n++) {
 		struct profile *p = many_groups(n, "fake_pmu_*", "a"), *ps[1] = { p };
