@@ -172,7 +172,10 @@ const char *regex_refusal(const char *pattern)
 				k = 0, next = p + 1, cost_atom(&c); /* a plain brace */
 			else
 				variable = k > m;
-		} else if (*p != '|') {
+		} else if (*p == '|') {
+			c.nodes[c.depth]++; /* a branch: glibc's tree holds one for each, empty ones too
+					     * ((|||...||){6}{3}{3}{2}: 320 MB) */
+		} else {
 			cost_atom(&c);
 		}
 		if (k > REGEX_MAX_BOUND)
