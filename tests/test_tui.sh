@@ -1185,6 +1185,10 @@ PYEOF
     for lang in C.UTF-8 C; do
         start 100 30 LANG=$lang
         see "TopDown tree ($lang): its pane" "TopDown (perf's TMA"
+        # the simulated tree's header: its name, not this host's, and no CPU meter of
+        # this host's /proc (the tree has none)
+        see "--sim --sysfs-root: the tree named in the header" "^ pmutop  sim spr-m "
+        unseen "--sim --sysfs-root: no CPU meter of this host" "^ CPU \["
         if [ $lang = C ]; then open='-' shut='+'; else open='▾' shut='▸'; fi
         see "TopDown tree ($lang): backend bound past its threshold, open" "^ $open tma_backend_bound "
         see "TopDown tree ($lang): its children under it" "^     tma_memory_bound "

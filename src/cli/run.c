@@ -434,6 +434,10 @@ static int add_outputs(struct options *o, struct session *s, struct runloop *loo
 	char *h = rp ? replay_meta(rp, "host") : NULL;
 	str_copy(host, sizeof(host), h ? h : "");
 	free(h);
+	if (!rp && !o->demo && o->sim && o->sysfs_root) { /* the simulated tree's, not this host's name */
+		const char *base = strrchr(o->sysfs_root, '/');
+		snprintf(host, sizeof(host), "sim %s", base && base[1] ? base + 1 : o->sysfs_root);
+	}
 	static struct ui_options uo;
 	static struct ui_player player;
 	static struct ui_recording recording;
@@ -441,7 +445,7 @@ static int add_outputs(struct options *o, struct session *s, struct runloop *loo
 				     play_seq_at_wall };
 	recording = (struct ui_recording){ recorder_of(rec), rec_active, rec_status, rec_start, rec_stop,
 					   recorder_default_name };
-	uo = (struct ui_options){ .interval_s = o->delay, .title = title, .machine = rp ? host : o->demo,
+	uo = (struct ui_options){ .interval_s = o->delay, .title = title, .machine = rp || *host ? host : o->demo,
 				  .recording = rec ? &recording : NULL, .replay = rp ? &player : NULL, .catalogue = cat };
 	struct output *ui = ui_output_new(s, &uo);
 	if (!ui)
@@ -646,8 +650,8 @@ static int run_sources(struct run *r)
 		clock_init_fake(&r->clk, 1000000000ull);
 	else
 		clock_init_monotonic(&r->clk);
-	/* the demo machine's /proc is its own (absent), not this host's; libsensors reads the
-	 * real /sys, so only a live machine's sensors are its own */
+	/* a simulated machine's /proc is its tree's (a demo's: absent), not this host's;
+	 * libsensors reads the real /sys, so only a live machine's sensors are its own */
 	if (o->proc_root) { /* asked for: say when it cannot be had, rather than drop the meter */
 		char *stat = path_join(o->proc_root, "proc/stat");
 		if (access(stat, R_OK) != 0)
@@ -655,7 +659,7 @@ static int run_sources(struct run *r)
 		free(stat);
 	}
 	if (host_meters_shown(o))
-		session_use_host_meters(r->s, procstat_new(o->proc_root ? o->proc_root : o->demo ? r->demo_dir : "/"), !o->sim);
+		session_use_host_meters(r->s, procstat_new(o->proc_root ? o->proc_root : o->sim ? r->root : "/"), !o->sim);
 	return 0;
 }
 
