@@ -22,9 +22,10 @@
 #include "pmutop-paths.h"
 #include "machine/discover.h"
 #include "machine/pmu.h"
-#include "engine/profile.h"
+#include "profile/profile.h"
 #include "engine/session.h"
 #include "sources/sources.h"
+#include "sim/simulator.h"
 #include "base/util.h"
 #include "ui/ui.h"
 

@@ -32,7 +32,7 @@
 #include "machine/pmu.h"
 #include "machine/procstat.h"
 #include "outputs/prom.h"
-#include "sources/simmodel.h"
+#include "sim/simmodel.h"
 #include "testutil.h"
 #include "base/util.h"
 

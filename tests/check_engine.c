@@ -12,9 +12,9 @@
 #include "base/clock.h"
 #include "base/diag.h"
 #include "base/util.h"
-#include "engine/counter_share.h"
+#include "bind/counter_share.h"
 #include "engine/history.h"
-#include "engine/profile.h"
+#include "profile/profile.h"
 #include "engine/runloop.h"
 #include "engine/session.h"
 #include "machine/discover.h"
@@ -23,6 +23,7 @@
 #include "outputs/batch.h"
 #include "engine/output.h"
 #include "sources/sources.h"
+#include "sim/simulator.h"
 #include "testutil.h"
 
 #define SEC 1000000000ull

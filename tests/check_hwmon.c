@@ -15,7 +15,7 @@
 #include "base/diag.h"
 #include "base/sysfs.h"
 #include "base/util.h"
-#include "engine/profile.h"
+#include "profile/profile.h"
 #include "engine/session.h"
 #include "machine/bfperf.h"
 #include "machine/discover.h"

@@ -18,7 +18,7 @@
 #include "base/diag.h"
 #include "machine/discover.h"
 #include "machine/pmu.h"
-#include "engine/profile.h"
+#include "profile/profile.h"
 #include "engine/session.h"
 #include "sources/sources.h"
 #include "testutil.h"
@@ -181,7 +181,7 @@ END_TEST
 /* A group is one read() per CPU, and its members' values are theirs: the same group
  * opened twice, once read whole and once counter by counter, agrees. The second's events
  * are perf's ':uk' (exclude_hv, nothing to a software event): one counter per encoding
- * (engine/counter_share.c) would otherwise have them read the first's counters. */
+ * (bind/counter_share.c) would otherwise have them read the first's counters. */
 START_TEST(group_read_once_per_leader)
 {
 	struct live l;

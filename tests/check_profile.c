@@ -9,8 +9,8 @@
 #include "base/diag.h"
 #include "base/expr.h"
 #include "base/textbuf.h"
-#include "engine/catalog_subset.h"
-#include "engine/profile.h"
+#include "profile/catalog_subset.h"
+#include "profile/profile.h"
 #include "testutil.h"
 #include "base/util.h"
 

@@ -11,10 +11,11 @@
 #include "base/diag.h"
 #include "machine/discover.h"
 #include "machine/pmu.h"
-#include "engine/event_groups.h"
-#include "engine/profile.h"
+#include "bind/event_groups.h"
+#include "profile/profile.h"
 #include "engine/session.h"
 #include "sources/sources.h"
+#include "sim/simulator.h"
 #include "testutil.h"
 #include "base/util.h"
 

@@ -95,7 +95,7 @@ bad = [x for x in reads if x not in opened]
 assert not bad, bad[:3]
 PY
 
-# the hardware's counters (src/sources/sim_counters.c, from the drivers): what a screen
+# the hardware's counters (src/sim/sim_counters.c, from the drivers): what a screen
 # opens past them on one PMU and CPU is counted in turn, as the kernel rotates, and every
 # instance whose counters took turns says so on its values (coverage below 1: the
 # monitor's "multiplexed NN%", batch's "(multiplexed)"). On every demo's default screen.

@@ -2,7 +2,7 @@
 /* testutil.c - helpers for the Check suites. */
 #include "testutil.h"
 
-#include "engine/profile.h"
+#include "profile/profile.h"
 #include "engine/session.h"
 
 #include <ftw.h>

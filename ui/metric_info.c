@@ -12,7 +12,7 @@
 #include "mode.h"
 #include "tui.h"
 #include "base/util.h"
-#include "engine/metric_threshold.h"
+#include "profile/metric_threshold.h"
 
 struct lines {
 	int n, cap;

@@ -11,7 +11,7 @@
 
 #include "tui.h"
 #include "base/util.h"
-#include "engine/metric_tree.h"
+#include "profile/metric_tree.h"
 
 #define TREE_COLW 11 /* a value column: "100.0 %" and its margin */
 #define TREE_MAXCOLS 32

@@ -9,7 +9,7 @@
 
 #include "engine/history.h"
 #include "engine/frame.h"
-#include "engine/profile.h"
+#include "profile/profile.h"
 #include "ui.h"
 
 struct ui_mode;

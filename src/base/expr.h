@@ -39,7 +39,7 @@ void expr_foreach_needed(const struct expr *e, const double *known, int nknown, 
 			 void *ctx);
 int expr_ninsns(const struct expr *e);
 /* Renumber the slots e reads: each becomes map(ctx, slot) (a group whose unread events
- * were dropped: engine/profile_prune.c). */
+ * were dropped: profile/profile_prune.c). */
 void expr_map_vars(struct expr *e, int (*map)(void *ctx, int slot), void *ctx);
 
 /* Suggest the closest of names->known to name, or NULL. */

@@ -13,7 +13,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "config.h"
-#include "engine/catalog.h"
+#include "profile/catalog.h"
 #include "outputs/batch.h"
 
 static void usage(FILE *f)

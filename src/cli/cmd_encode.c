@@ -5,7 +5,7 @@
 
 #include "cli/commands.h"
 #include "base/util.h"
-#include "engine/catalog.h"
+#include "profile/catalog.h"
 #include "base/diag.h"
 #include "machine/encode.h"
 #include "machine/discover.h"

@@ -6,10 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine/bind_model.h"
-#include "engine/catalog.h"
-#include "engine/metric_delegate.h"
-#include "engine/metric_select.h"
+#include "profile/profile_match.h"
+#include "profile/catalog.h"
+#include "bind/metric_delegate.h"
+#include "bind/metric_select.h"
 #include "cli/commands.h"
 #include "machine/encode.h"
 #include "machine/pcimap.h"

@@ -21,12 +21,12 @@
 #include "base/util.h"
 #include "cli/options.h"
 #include "base/cpulist.h"
-#include "engine/catalog.h"
-#include "engine/counter_share.h"
-#include "engine/event_groups.h"
-#include "engine/metric_delegate.h"
-#include "engine/metric_select.h"
-#include "engine/profile.h"
+#include "profile/catalog.h"
+#include "bind/counter_share.h"
+#include "bind/event_groups.h"
+#include "bind/metric_delegate.h"
+#include "bind/metric_select.h"
+#include "profile/profile.h"
 #include "engine/runloop.h"
 #include "engine/session.h"
 #include "machine/discover.h"
@@ -38,7 +38,7 @@
 #include "record/recorder.h"
 #include "record/replay.h"
 #include "sources/hwmon_io.h"
-#include "sources/simmodel.h"
+#include "sim/simulator.h"
 #include "sources/sources.h"
 #include "ui/ui.h"
 
@@ -644,7 +644,7 @@ static int run_sources(struct run *r)
 	/* BlueField's counter files: the same source over the simulated driver or the files */
 	struct hwmon_io *io = o->sim ? hwmon_io_sim_new(m, model, o->seed) : hwmon_io_files_new();
 	session_add_source(r->s, source_hwmon_new(m, io));
-	session_add_source(r->s, source_sensors_new(m, model));
+	session_add_source(r->s, source_sensors_new(m, model ? sim_sensor_feed_new(model) : NULL));
 	sim_model_free(model); /* the sources hold it now */
 	if (o->fake_clock)
 		clock_init_fake(&r->clk, 1000000000ull);

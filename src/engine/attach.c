@@ -9,9 +9,10 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "engine/counter_share.h"
-#include "engine/event_groups.h"
-#include "engine/state.h"
+#include "bind/counter_share.h"
+#include "bind/event_groups.h"
+#include "bind/state.h"
+#include "engine/frame.h"
 #include "engine/source.h"
 
 void session_add_source(struct session *s, struct source *src)
@@ -130,8 +131,10 @@ void session_assign_sources(struct session *s)
 			continue;
 		for (int k = 0; k < s->nsources && !inst->source; k++) {
 			struct source *src = s->sources[k];
-			if (!src->ops->claims || src->ops->claims(src, inst))
+			if (!src->ops->claims || src->ops->claims(src, inst)) {
 				inst->source = src;
+				inst->source_shares = src->ops->shares_counters;
+			}
 		}
 		if (!inst->source && !inst->unavailable)
 			inst->unavailable = xasprintf("no counter source in this session counts %s", inst->pmu->name);

@@ -9,7 +9,7 @@
 #include "base/suggest.h"
 #include "base/util.h"
 #include "engine/attach.h"
-#include "engine/bind.h"
+#include "bind/bind.h"
 #include "engine/session.h"
 #include "machine/bfperf.h"
 #include "engine/source.h"

@@ -7,7 +7,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "engine/state.h"
+#include "bind/state.h"
+#include "engine/frame.h"
 #include "machine/hwsensors.h"
 #include "machine/procstat.h"
 #include "base/util.h"

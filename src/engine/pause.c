@@ -11,11 +11,11 @@
 
 #include "base/util.h"
 #include "engine/attach.h"
-#include "engine/counter_share.h"
-#include "engine/metric_select.h"
+#include "bind/counter_share.h"
+#include "bind/metric_select.h"
 #include "engine/session.h"
 #include "engine/source.h"
-#include "engine/state.h"
+#include "bind/state.h"
 
 struct need_walk {
 	const struct session *s;

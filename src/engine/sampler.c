@@ -13,9 +13,9 @@
 #include "base/expr.h"
 #include "base/util.h"
 #include "engine/attach.h"
-#include "engine/counter_share.h"
+#include "bind/counter_share.h"
 #include "engine/hostmeters.h"
-#include "engine/metric_threshold.h"
+#include "profile/metric_threshold.h"
 #include "engine/session.h"
 #include "engine/source.h"
 

@@ -12,10 +12,10 @@
 
 #include "base/clock.h"
 #include "base/util.h"
-#include "engine/bind.h"
+#include "bind/bind.h"
 #include "engine/attach.h"
-#include "engine/counter_share.h"
-#include "engine/event_groups.h"
+#include "bind/counter_share.h"
+#include "bind/event_groups.h"
 #include "engine/hostmeters.h"
 #include "engine/source.h"
 
@@ -54,6 +54,7 @@ struct session *session_new(const struct machine *m, struct profile **profiles, 
 		s->inst[i].filters = session_intern(s, f);
 		free(f);
 	}
+	s->frames = xcalloc(2, sizeof(*s->frames));
 	alloc_frame(s, &s->frames[0]);
 	alloc_frame(s, &s->frames[1]);
 	return s;
@@ -82,6 +83,7 @@ void session_free(struct session *s)
 		free((void *)s->frames[k].values);
 		free((void *)s->frames[k].counters);
 	}
+	free(s->frames);
 	for (int i = 0; i < s->nstrings; i++)
 		free(s->strings[i]);
 	free(s->strings);

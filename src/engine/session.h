@@ -10,9 +10,10 @@
 #include <stdint.h>
 
 #include "engine/attach.h"
-#include "engine/bind.h"
+#include "engine/frame.h"
+#include "bind/bind.h"
 #include "engine/hostmeters.h"
-#include "engine/state.h"
+#include "bind/state.h"
 
 /* Note an event for the next frame (filter changes note themselves). */
 void session_note_event(struct session *s, enum session_event_kind kind, int instance, const char *term,
@@ -36,7 +37,7 @@ bool *session_default_values(const struct session *s);
  * filters. Problems become per-instance states, never a failure of the whole session. */
 struct session *session_new(const struct machine *m, struct profile **profiles, int nprofiles);
 /* Why the session cannot count at all (its profiles ask more of a CPU than pmutop opens:
- * engine/bind_limits.h), or NULL. */
+ * bind/bind_limits.h), or NULL. */
 const char *session_refusal(const struct session *s);
 /* Frees the sources too. */
 void session_free(struct session *s);

@@ -30,7 +30,7 @@ struct source_ops {
 	void (*destroy)(struct source *src);
 	/* Every instance was read this refresh (perf moves back to the CPUs it came from). */
 	void (*read_done)(struct source *src);
-	/* Its instances' counters of one encoding and CPU may be one (engine/counter_share.c):
+	/* Its instances' counters of one encoding and CPU may be one (bind/counter_share.c):
 	 * it leaves the events instance_shares_event names unopened. */
 	bool shares_counters;
 };

@@ -14,7 +14,7 @@
 #include "base/numtext.h"
 #include "base/textbuf.h"
 #include "base/util.h"
-#include "engine/profile.h"
+#include "profile/profile.h"
 #include "engine/output.h"
 #include "engine/runloop.h"
 

@@ -27,8 +27,8 @@
 
 #include "base/util.h"
 #include "config.h"
-#include "engine/metric_tree.h"
-#include "engine/profile.h"
+#include "profile/metric_tree.h"
+#include "profile/profile.h"
 #include "engine/frame.h"
 #include "outputs/httpguard.h"
 #include "outputs/mhd.h"

@@ -15,7 +15,7 @@
 #include "base/textbuf.h"
 #include "base/util.h"
 #include "config.h"
-#include "engine/bind.h"
+#include "bind/bind.h"
 #include "engine/session.h"
 #include "machine/bfperf.h"
 #include "machine/facts.h"

@@ -24,7 +24,7 @@
 #include "base/sysfs.h"
 #include "base/util.h"
 #include "config.h"
-#include "engine/metric_select.h"
+#include "bind/metric_select.h"
 #include "engine/session.h"
 #include "machine/snapshot.h"
 #include "engine/output.h"

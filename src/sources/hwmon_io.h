@@ -29,10 +29,7 @@ struct hwmon_io {
 /* The files under the discovered bfperf device: nothing else is ever opened for writing,
  * no file is created, and no symbolic link is followed. */
 struct hwmon_io *hwmon_io_files_new(void);
-/* The mlxbf-pmc driver simulated in memory from the tree's files and a traffic model
- * (a reference is taken); the tree is never written. */
-struct sim_model;
-struct hwmon_io *hwmon_io_sim_new(const struct machine *m, struct sim_model *model, uint64_t seed);
+/* The simulated driver is sim/simulator.h's hwmon_io_sim_new(). */
 
 /* Is file one pmutop may write in a block: event<N>, counter<N> or enable? */
 int hwmon_writable_name(const char *file);

@@ -2,7 +2,7 @@
 /* source_perf.c - counting with perf_event_open through libperf.
  *
  * An instance's events are opened on its CPUs (the PMU's cpumask for uncore PMUs, every
- * online CPU for core and software events): each perf group (engine/event_groups.h: the
+ * online CPU for core and software events): each perf group (bind/event_groups.h: the
  * profile's `grouped = yes`, perf's weak groups per metric) in a libperf evlist of its own,
  * so that ratios are taken over the same time window, and the other events alone. A weak
  * group the kernel refuses (more events than counters) is said, and the engine opens it
@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "base/diag.h"
-#include "engine/event_groups.h"
+#include "bind/event_groups.h"
 #include "engine/session.h"
 #include "sources/sources.h"
 #include "base/sysfs.h"
@@ -310,7 +310,7 @@ static int open_list(struct instance *inst, struct perf_instance *pi, const int 
 
 /* Perf group number set of the open order (events[0..n)). Where the PMU refuses a member
  * (EINVAL, EBADF: more events than counters), says which group, as perf stat's weak
- * groups do before opening them again ungrouped (engine/event_groups.c). */
+ * groups do before opening them again ungrouped (bind/event_groups.c). */
 static int open_group(struct instance *inst, struct perf_instance *pi, const int *events, int n, int set)
 {
 	struct perf_group *pg = &pi->groups[pi->ngroups++];

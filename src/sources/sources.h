@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* sources.h - the counter sources' constructors; what each answers is engine/source.h. */
+/* sources.h - the counter sources' constructors; what each answers is engine/source.h.
+ * The simulator's is in sim/simulator.h. */
 #ifndef PMUTOP_SOURCES_H
 #define PMUTOP_SOURCES_H
 
@@ -15,22 +16,14 @@ struct source *source_perf_new(const struct machine *m);
 char *source_perf_errno_advice(const char *pmu, int err, int paranoid);
 /* read() calls the perf source made so far (make bench). */
 uint64_t source_perf_reads(const struct source *src);
-struct sim_model;
-struct sim_options {
-	struct sim_model *model; /* shared (a reference is taken), or NULL: */
-	const char *model_path;  /* loaded from here; NULL: default rates for whatever the tree shows */
-	uint64_t seed;
-};
-/* Returns NULL with a diagnostic if the model file is bad. */
-struct source *source_sim_new(const struct machine *m, const struct sim_options *opt);
-
 struct hwmon_io;
 /* BlueField's bfperf blocks through io (files or the simulated driver); takes io. */
 struct source *source_hwmon_new(const struct machine *m, struct hwmon_io *io);
 
 /* hwmon sensor inputs (gauges; energy counts): libsensors live, files on other trees,
- * the traffic model when sim_model is not NULL (a reference is taken). */
-struct source *source_sensors_new(const struct machine *m, struct sim_model *sim_model);
+ * or feed's readings where it is not NULL (the simulator's: sim/simulator.h; the source takes it). */
+struct sensor_feed;
+struct source *source_sensors_new(const struct machine *m, struct sensor_feed *feed);
 
 /* Arm's generic timer on the live machine (machine/archtimer.c): no open, no file. */
 struct source *source_timer_new(const struct machine *m);

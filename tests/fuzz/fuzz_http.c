@@ -13,13 +13,14 @@
 #include <unistd.h>
 
 #include "base/diag.h"
-#include "engine/profile.h"
+#include "profile/profile.h"
 #include "engine/session.h"
 #include "machine/discover.h"
 #include "machine/pmu.h"
 #include "outputs/exporter.h"
 #include "engine/output.h"
 #include "sources/sources.h"
+#include "sim/simulator.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #include "base/diag.h"
-#include "sources/simmodel.h"
+#include "sim/simmodel.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

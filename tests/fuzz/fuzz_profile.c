@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "base/diag.h"
-#include "engine/catalog_subset.h"
-#include "engine/profile.h"
+#include "profile/catalog_subset.h"
+#include "profile/profile.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

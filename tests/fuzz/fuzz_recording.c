@@ -17,7 +17,7 @@
 
 #include "base/diag.h"
 #include "base/textbuf.h"
-#include "engine/profile.h"
+#include "profile/profile.h"
 #include "engine/session.h"
 #include "record/info.h"
 #include "record/replay.h"

@@ -13,7 +13,7 @@
 
 #include "base/diag.h"
 #include "base/util.h"
-#include "engine/profile.h"
+#include "profile/profile.h"
 #include "engine/session.h"
 #include "machine/discover.h"
 #include "machine/pmu.h"
