@@ -2,9 +2,35 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The shape of the code stays as ARCHITECTURE.md draws it: no include or call cycle
 # between files or folders, no function over 100 lines (../shared/tools/layout-check.py,
-# over the sources and this build's objects).
+# over the sources and this build's objects); the rooms in their order, the simulator
+# read only through sim/simulator.h, no .c over 800 lines, no room over 4000
+# (tests/rooms.py, checked first on a tree that breaks each rule).
 . "$TOP_SRCDIR/tests/lib.sh"
 command -v python3 > /dev/null || skip "python3 is not installed"
+
+# The floor plan's rules, each seen to fail: a copy of the tree with one breach of each.
+rooms="$TOP_SRCDIR/tests/rooms.py"
+python3 "$rooms" "$TOP_SRCDIR" > "$scratch/rooms.out" 2>&1
+status=$?
+cat "$scratch/rooms.out"
+for what in "includes of a room above" "includes of the simulator's insides" "source files over 800 lines" \
+    "rooms over 4000 lines"; do
+    expect_eq "$what" "$(sed -n "s/^$what: //p" "$scratch/rooms.out")" 0
+done
+expect_eq "rooms.py exit status" "$status" 0
+mkdir -p "$scratch/bad"
+cp -R "$TOP_SRCDIR/src" "$scratch/bad/src"
+printf '#include "engine/session.h"\n' >> "$scratch/bad/src/profile/profile_match.c"   # profile reads engine
+printf '#include "bind/bind.h"\n' >> "$scratch/bad/src/machine/pmu.c"                # machine reads bind
+printf '#include "sim/simmodel.h"\n' >> "$scratch/bad/src/record/replay.c"          # the sim's insides
+awk 'BEGIN { for (i = 0; i < 801; i++) print "/* */" }' > "$scratch/bad/src/engine/long.c"
+awk 'BEGIN { for (i = 0; i < 4001; i++) print "/* */" }' > "$scratch/bad/src/sources/bulk.h"
+python3 "$rooms" "$scratch/bad" > "$scratch/bad.out" 2>&1
+expect_eq "breaches found in the broken copy" "$?" 1
+expect_eq "upward includes found" "$(sed -n "s/^includes of a room above: //p" "$scratch/bad.out")" 2
+expect_eq "the sim's insides found" "$(sed -n "s/^includes of the simulator's insides: //p" "$scratch/bad.out")" 1
+expect_eq "a long file found" "$(sed -n "s/^source files over 800 lines: //p" "$scratch/bad.out")" 1
+expect_eq "a big room found" "$(sed -n "s/^rooms over 4000 lines: //p" "$scratch/bad.out")" 1
 tool=""
 for c in "$TOP_SRCDIR/../shared/tools/layout-check.py" "$TOP_SRCDIR/../../../shared/tools/layout-check.py"; do
     [ -f "$c" ] && tool=$c && break

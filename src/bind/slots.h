@@ -81,7 +81,7 @@ struct counter_info {
 	const char *unit;       /* the alias's .unit ("Joules": the delta is in it), or NULL */
 	enum counter_kind kind;
 	int width;
-	bool rotating; /* takes turns on too few hardware counters (its value is held between) */
+	bool takes_turns; /* counts in turns on too few hardware counters (its value is held between) */
 	/* config, config1, config2 as opened now, with the filters of the frame being published
 	 * (outputs read it at publish): one copy, not one per frame buffer */
 	const uint64_t *config;

@@ -56,7 +56,10 @@ struct counter {
 	/* set by the source when it opens the counter (defaults: cumulative, 64 bits) */
 	enum counter_kind kind;
 	int width;
-	bool rotating; /* takes turns with other events on too few counters (bfperf) */
+	bool takes_turns; /* counts in turns with other events on too few hardware counters, its
+			  * source rotating them (BlueField's files): between turns the sampler
+			  * holds its last turn's rate. perf's multiplexing is not this: the kernel
+			  * says it in time running */
 	struct counter_reading read; /* the source's, each refresh */
 	struct counter_memory mem;   /* the sampler's */
 	void *priv; /* the source's */

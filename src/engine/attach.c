@@ -41,7 +41,7 @@ void session_open_instance(struct session *s, struct instance *inst)
 	for (int c = 0; c < inst->ncounters; c++) {
 		inst->counters[c].kind = COUNTER_CUMULATIVE;
 		inst->counters[c].width = 64;
-		inst->counters[c].rotating = false;
+		inst->counters[c].takes_turns = false;
 		inst->counters[c].mem = (struct counter_memory){ 0 };
 	}
 	if (inst->nshares)

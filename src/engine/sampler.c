@@ -78,7 +78,7 @@ static enum value_state raw_delta(struct counter *ct, struct frame_counter *fc)
 	enum value_state st = VS_OK;
 	if (rd->enabled < mem->enabled || rd->running < mem->running)
 		st = VS_UNREADABLE;
-	else if (fc->running == 0 && !ct->rotating)
+	else if (fc->running == 0 && !ct->takes_turns)
 		st = VS_NOT_COUNTED;
 	remember(ct);
 	return st;
@@ -99,7 +99,7 @@ static void scaled_delta(struct counter *ct, enum value_state st, double scale, 
 	if (st != VS_OK)
 		return;
 	uint64_t dv = fc->raw, de = fc->enabled, dr = fc->running;
-	if (ct->rotating) { /* its turn's rate stands until its next turn; coverage says how much ran */
+	if (ct->takes_turns) { /* its turn's rate stands until its next turn; coverage says how much ran */
 		struct counter_memory *mem = &ct->mem;
 		if (dr) {
 			mem->held_rate = (double)dv / (double)dr;

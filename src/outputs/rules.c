@@ -15,12 +15,13 @@
 #include "base/textbuf.h"
 #include "base/util.h"
 #include "config.h"
-#include "bind/bind.h"
-#include "engine/session.h"
+#include "engine/frame.h"
 #include "machine/bfperf.h"
 #include "machine/facts.h"
 #include "machine/hwsensors.h"
+#include "machine/pmu.h"
 #include "outputs/prom.h"
+#include "profile/profile.h"
 
 /* Does the PMU read levels (a temperature, a clock's frequency) rather than counts? Its
  * events are served as gauges, whose PromQL is the reading over the window, not rate(). */
@@ -49,12 +50,13 @@ static double record_name(const struct prof_metric *m, const char *window, char 
 	return m->scale * u.factor;
 }
 
-/* What translating one formula needs: its instance (the group's first), the session, the
- * window, and the metrics of the profile already recorded (a formula reading one by name
- * reads its record). */
+/* What translating one formula needs: its instance (the group's first) and its PMU, the
+ * frame, the window, and the metrics of the profile already recorded (a formula reading
+ * one by name reads its record). */
 struct rule_ctx {
-	const struct session *s;
-	const struct instance *inst;
+	const struct frame *f;
+	const struct instance_info *inst;
+	const struct pmu *pmu;
 	const char *window;
 	const bool *recorded; /* per metric of the profile */
 	const double *facts;  /* the machine's literals (#smt_on): constants of its rules */
@@ -70,11 +72,21 @@ static void refuse(struct rule_ctx *c, const char *fmt, const char *name)
 }
 
 /* The first bound instance of group g of profile p (the exporter serves its events). */
-static const struct instance *group_instance(const struct session *s, const struct profile *p, const struct prof_group *g)
+static const struct instance_info *group_instance(const struct frame *f, const struct profile *p,
+						  const struct prof_group *g)
 {
-	for (int i = 0; i < s->ninstances; i++)
-		if (s->inst[i].profile == p && s->inst[i].group == g && s->inst[i].pmu)
-			return &s->inst[i];
+	for (int i = 0; i < f->ninstances; i++)
+		if (f->iinfo[i].profile == p && f->iinfo[i].group == g && f->iinfo[i].pmu)
+			return &f->iinfo[i];
+	return NULL;
+}
+
+/* The unit of an instance's event as its counters say it (the alias's .unit), or NULL. */
+static const char *event_unit(const struct frame *f, const struct instance_info *inst, int e)
+{
+	for (int k = inst->first_counter; k < inst->first_counter + inst->ncounters; k++)
+		if (f->cinfo[k].event == e)
+			return f->cinfo[k].unit;
 	return NULL;
 }
 
@@ -88,11 +100,11 @@ static void import_piece(struct rule_ctx *c, const char *id, char *piece, size_t
 		const struct prof_group *g = &p->groups[gi];
 		if (strncmp(g->name, id, (size_t)(dot - id)) || g->name[dot - id])
 			continue;
-		const struct instance *other = group_instance(c->s, p, g);
+		const struct instance_info *other = group_instance(c->f, p, g);
 		for (int e = 0; other && e < g->nevents; e++)
 			if (!strcmp(g->events[e].name, dot + 1) && other->present[e]) {
 				char name[192];
-				prom_counter_name(name, sizeof(name), g->name, g->events[e].name, instance_event_unit(other, e), true);
+				prom_counter_name(name, sizeof(name), g->name, g->events[e].name, event_unit(c->f, other, e), true);
 				snprintf(piece, len, "rate(%s[%s])", name, c->window);
 				return;
 			}
@@ -241,10 +253,10 @@ static void name_piece(struct rule_ctx *c, const char *id, char *piece, size_t l
 	char name[192];
 	if (e >= 0 && !c->inst->present[e]) {
 		c->why = "its PMU lacks an event it reads";
-	} else if (e >= 0 && reads_levels(c->inst->pmu)) {
+	} else if (e >= 0 && c->pmu && reads_levels(c->pmu)) {
 		c->level = true;
 	} else if (e >= 0) {
-		prom_counter_name(name, sizeof(name), g->name, g->events[e].name, instance_event_unit(c->inst, e), true);
+		prom_counter_name(name, sizeof(name), g->name, g->events[e].name, event_unit(c->f, c->inst, e), true);
 		snprintf(piece, len, "rate(%s[%s])", name, c->window);
 	} else if (a >= 0) {
 		prom_attr_name(name, sizeof(name), g->name, g->attr_ids[a]);
@@ -332,18 +344,20 @@ static char *translate(struct rule_ctx *c, const char *p, const char *end)
 /* Metric m's rule expression: its formulae (one per group: sensors' power from power or
  * energy files) joined with 'or', as a record name must mean one thing; NULL with *why,
  * or NULL and no *why where no group of it is bound. */
-static char *metric_rule(const struct session *s, const struct profile *p, const struct prof_metric *m,
-			 const char *window, const bool *recorded, const double *facts, char *why, size_t whylen)
+static char *metric_rule(const struct frame *f, const struct machine *mach, const struct profile *p,
+			 const struct prof_metric *m, const char *window, const bool *recorded, const double *facts,
+			 char *why, size_t whylen)
 {
 	struct textbuf joined = { 0 };
 	char rec[256];
 	double factor = record_name(m, window, rec, sizeof(rec));
 	int nforms = 0;
 	for (int fi = 0; fi < m->nforms; fi++) {
-		const struct instance *inst = group_instance(s, p, &p->groups[m->forms[fi].group]);
+		const struct instance_info *inst = group_instance(f, p, &p->groups[m->forms[fi].group]);
 		if (!inst || !m->forms[fi].text)
 			continue; /* not bound here; perf's metric alone where the catalogue lacks it */
-		struct rule_ctx c = { .s = s, .inst = inst, .window = window, .recorded = recorded, .facts = facts };
+		struct rule_ctx c = { .f = f, .inst = inst, .pmu = machine_find_pmu(mach, inst->pmu), .window = window,
+				      .recorded = recorded, .facts = facts };
 		const char *text = m->forms[fi].text;
 		char *expr = translate(&c, text, text + strlen(text));
 		if (!expr) {
@@ -369,7 +383,7 @@ static char *metric_rule(const struct session *s, const struct profile *p, const
 	return joined.data;
 }
 
-int print_rules(struct session *s, const char *window, bool per_cpu)
+int print_rules(const struct frame *f, const struct machine *mach, const char *window, bool per_cpu)
 {
 	(void)per_cpu;
 	printf("# Prometheus recording rules from pmutop %s: each metric of the profiles computed\n"
@@ -378,9 +392,9 @@ int print_rules(struct session *s, const char *window, bool per_cpu)
 	       "# promtool check rules FILE\n"
 	       "groups:\n", PACKAGE_VERSION, window);
 	double facts[FACT_COUNT];
-	machine_facts_read(s->machine, facts);
-	for (int pi = 0; pi < s->nprofiles; pi++) {
-		const struct profile *p = s->profiles[pi];
+	machine_facts_read(mach, facts);
+	for (int pi = 0; pi < f->nprofiles; pi++) {
+		const struct profile *p = f->profiles[pi];
 		bool header = false, *recorded = xcalloc((size_t)(p->nmetrics + 1), sizeof(bool));
 		/* each metric after those it reads: a rule group evaluates in order, and a rule
 		 * reads the records of those before it at the same time */
@@ -399,7 +413,7 @@ int print_rules(struct session *s, const char *window, bool per_cpu)
 					continue; /* perf's of the same name (xeon.ini's): recorded there once */
 				expr = xstrdup(rec);
 			} else {
-				expr = metric_rule(s, p, m, window, recorded, facts, why, sizeof(why));
+				expr = metric_rule(f, mach, p, m, window, recorded, facts, why, sizeof(why));
 			}
 			if (!expr && !*why)
 				continue; /* none of its groups is bound here */

@@ -5,10 +5,12 @@
 
 #include <stdbool.h>
 
-struct session;
+struct frame;
+struct machine;
 
-/* The recording rules of the session's metrics over window ("1m"), on stdout; the exit
- * status. */
-int print_rules(struct session *s, const char *window, bool per_cpu);
+/* The recording rules of the metrics a session's frames carry over window ("1m"), on
+ * stdout (its first frame: what the slots are; the machine: its PMUs and literals); the
+ * exit status. */
+int print_rules(const struct frame *f, const struct machine *m, const char *window, bool per_cpu);
 
 #endif

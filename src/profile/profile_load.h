@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* profile_load.h - what the profile loader's parts share (not for the rest of pmutop):
- * profile.c reads the INI file, profile_check.c checks what it read, profile_filter.c
- * owns the typed filter values. */
+ * profile.c reads the INI file (group_keys.c a group's keys, profile_keys.c what every
+ * section's keys share), profile_check.c checks what it read, profile_filter.c owns the
+ * typed filter values. */
 #ifndef PMUTOP_PROFILE_LOAD_H
 #define PMUTOP_PROFILE_LOAD_H
 
@@ -35,6 +36,17 @@ struct loader {
 void profile_check(struct loader *L);
 
 bool prof_parse_bool(const char *v, bool *out);
+
+/* A key's value (profile_keys.c): words appended to a NULL-ended list, a string
+ * replaced, the column it starts at (for errors), perf's mapfile patterns ("~REGEX")
+ * checked before they are ever compiled for a match. */
+void prof_append_words(char ***list, int *n, const char *value);
+void prof_set_string(char **dst, const char *value);
+int prof_value_column(const struct loader *L);
+void prof_check_model_regexes(struct loader *L, const char *name, const char *value, char **values);
+
+/* A key of the current [group NAME] section (group_keys.c). */
+void profile_group_key(struct loader *L, const char *name, const char *value);
 
 /* The line a [KIND NAME] section (KIND its first letter) began on before, or 0; room is
  * made for the profile_section_note that follows a new one (profile_sections.c). */

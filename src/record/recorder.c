@@ -172,7 +172,7 @@ static void build_statics(struct recorder *r, const struct frame *f)
 			 (unsigned long long)ci->config[1], (unsigned long long)ci->config[2], ci->exclude ? ":" : "",
 			 encode_modifier_text(ci->exclude));
 		add_row(&r->rows_counters, &r->nrows_counters, 9, slot, ii->name, ii->group->name, ii->pmu ? ii->pmu : "",
-			ci->event_name, cpu, cfg, ci->kind == COUNTER_GAUGE ? "gauge" : ci->rotating ? "rotating" : "cumulative", width);
+			ci->event_name, cpu, cfg, ci->kind == COUNTER_GAUGE ? "gauge" : ci->takes_turns ? "rotating" : "cumulative", width);
 	}
 	for (int i = 0; i < f->ninstances; i++) {
 		const struct instance_info *ii = &f->iinfo[i];

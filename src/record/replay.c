@@ -354,7 +354,7 @@ static int rp_open(struct source *src, struct instance *inst)
 		}
 		ct->kind = r->rc_of[k]->gauge ? COUNTER_GAUGE : COUNTER_CUMULATIVE;
 		ct->width = r->rc_of[k]->width;
-		ct->rotating = r->rc_of[k]->rotating;
+		ct->takes_turns = r->rc_of[k]->rotating;
 	}
 	return 0;
 }

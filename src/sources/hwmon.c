@@ -258,7 +258,7 @@ static int hw_open(struct source *src, struct instance *inst)
 	h->nsets = (h->nev + h->nslots - 1) / h->nslots;
 	for (int k = 0; k < h->nev; k++) {
 		struct counter *ct = &inst->counters[h->ev[k].counter];
-		ct->rotating = h->nsets > 1;
+		ct->takes_turns = h->nsets > 1;
 		ct->width = h->nsets > 1 ? 64 : b->width; /* a turn starts from zero: the source adds up */
 	}
 	if (h->nev && program_set(src, inst, 0) < 0) {

@@ -9,7 +9,7 @@ secs=${1:-15}
 out="$top/build-fuzz"
 mkdir -p "$out"
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -D_GNU_SOURCE -I$top/src -I$top"
-core="base/util base/timetext base/textbuf base/numtext base/heap base/diag base/sysfs base/cpulist base/expr base/iniread base/regex_memo base/name_index machine/format machine/pmu machine/discover machine/archtimer machine/cpuid machine/bfperf machine/pcimap machine/encode machine/snapshot machine/sensorchips machine/hwsensors profile/profile profile/catalog_subset profile/profile_check profile/profile_sections profile/profile_filter profile/metric_refs profile/metric_threshold machine/facts sim/simmodel record/codec record/libs"
+core="base/util base/timetext base/textbuf base/numtext base/heap base/diag base/sysfs base/cpulist base/expr base/iniread base/regex_memo base/name_index machine/format machine/pmu machine/discover machine/archtimer machine/cpuid machine/bfperf machine/pcimap machine/encode machine/snapshot machine/sensorchips machine/hwsensors profile/profile profile/profile_keys profile/group_keys profile/catalog_subset profile/profile_check profile/profile_sections profile/profile_filter profile/metric_refs profile/metric_threshold machine/facts sim/simmodel sim/sim_points sim/sim_select sim/sim_decode record/codec record/libs"
 srcs=""
 for f in $core; do srcs="$srcs $top/src/$f.c"; done
 inih="$(pkg-config --cflags --libs inih) $(pkg-config --cflags --libs libzstd) -lsensors"
