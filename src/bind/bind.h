@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* bind.h - binding profiles to a machine: instances, their events and filters. The
- * engine's files use it; others reach it through session.h. */
+/* bind.h - binding profiles to a machine: instances, their events and filters. The room
+ * bind/ puts profiles onto one machine; it reads profile/ and machine/ and knows nothing
+ * of sources' insides, frames or the run loop. The engine's files use it; others reach
+ * it through session.h. */
 #ifndef PMUTOP_BIND_H
 #define PMUTOP_BIND_H
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* session.h - profiles bound to one machine: instances, their counters and filters, the
- * sources that count them, and the frames the sampler publishes.
+ * sources that count them, and the frames the sampler publishes. The room engine/ runs a
+ * session; it reads bind/ and knows nothing of the ui, outputs or recordings, which it
+ * reaches through output.h, nor of sources, which it reaches through source.h.
  *
  * Outputs read frames (frame.h); they call into the session only to change a filter. */
 #ifndef PMUTOP_SESSION_H

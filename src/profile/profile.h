@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* profile.h - a profile: which PMUs, which events and filters, which metrics and panes.
+ * The room profile/ is the profile language and perf's catalogue as data: it knows
+ * profiles, formulae and the machine's facts, nothing of instances, counters or sessions.
  *
  * The profile is data: no PMU family is special-cased in C. See pmutop-profile(5). */
 #ifndef PMUTOP_PROFILE_H

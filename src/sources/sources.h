@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* sources.h - the counter sources' constructors; what each answers is engine/source.h.
- * The simulator's is in sim/simulator.h. */
+ * The room sources/ counts a real machine and never knows whether what it reads through
+ * (hwmon_io.h, sensor_feed.h) is simulated; the simulator's are in sim/simulator.h. */
 #ifndef PMUTOP_SOURCES_H
 #define PMUTOP_SOURCES_H
 
