@@ -87,7 +87,7 @@ keys x
 unseen "help closes" "pmutop help"
 # F1 is context help: the focused metric first, the keys at the second press
 keys F1
-see "F1 on a focused row: its metric" "The metric (F1 h: key help"
+see "F1 on a focused row: its metric" "The metric (F1 h: keys"
 # the event as opened on the row's instance: socket0's PMU, not the group's pattern
 see "F1 on a focused row: the instance's PMU" "slc_bytes_rd  *nvidia_ucf_pmu_0/slc_bytes_rd/ (config=0x[0-9a-f]*)  [0-9.]*G"
 unseen "F1 on a focused row: not the keys' help" "pmutop help"
@@ -240,10 +240,17 @@ see "80x24 PCIe editor's title whole" "┌─ Filters: socket0/rc0 (pcie, pcie_t
 keys Escape BTab BTab
 # help is taller than 24 lines: it says there is more and scrolls to its last line
 keys h
-see "80x24 help says it scrolls" "pmutop help (Up/Down/PgUp/PgDn scroll"
+see "80x24 help says it scrolls" "pmutop help (Up/Down/PgUp/PgDn/Home/End scroll"
 see "80x24 help: more below" "more ↓"
 unseen "80x24 help: the legend's end is below" "a applies, Esc cancels"
-keys NPage NPage
+# a line longer than the box wraps under its text, not cut ("formula and inputs, thres")
+see "80x24 help: a long line's end wraps under its text" "│                  inputs, threshold (else, or F1 again: this help) *│"
+keys End
+see "80x24 help: End shows the legend's end" "a applies, Esc cancels"
+unseen "80x24 help: End, the first key is above" "│ F1 i ?  "
+keys Home
+see "80x24 help: Home shows the first key" "│ F1 i ?  "
+keys NPage NPage NPage NPage
 see "80x24 help scrolls to the legend's end" "a applies, Esc cancels"
 see "80x24 help: the record key fits" "pmrec, or stop (replay: -r) *│"
 see "80x24 help: the legend fits" "n/a  unavailable *│"
@@ -970,14 +977,24 @@ rm -f "$HOME/.config/pmutop/pmutoprc"
 PMUTOP_ARGS="--demo -d 0.2"
 start 120 40 LANG=C.UTF-8
 keys End
-see "arm cores: the Cores pane says where they are" "on Arm, setup (F2) shows Cores (Arm)"
-unseen "arm cores: hidden at first" "Cores (Arm; counted in turn"
+see "arm cores: the Cores pane says where they are" "no x86 core PMU here (a VM without a virtual PMU?); setup (F2) shows Cores"
+unseen "arm cores: hidden at first" "─ Cores (Arm; counted in turn"
 keys b
 see "b without a TopDown tree says how to have one" "no TopDown tree here (perf's catalogue: -M"
 keys /; text arm_ipc; keys Enter
 see "find: a metric of the pane hidden by default says how to count it" "core.arm_ipc is in Cores (Arm; counted in turn with TopDown), counted once shown: setup (F2)"
 keys q
 quit_ok "arm cores, hidden, quit"
+# a machine whose tree has no core PMU at all (the hip09 demo, a NIC's fixture): setup has
+# no Cores (Arm) to offer, so the Cores pane does not send the user there
+PMUTOP_ARGS="--demo hip09 -d 0.2"
+start 120 40 LANG=C.UTF-8
+keys End
+see "hip09: the Cores pane says what is missing" "no x86 core PMU here (a VM without a virtual PMU?)"
+unseen "hip09: no setup entry promised" "setup (F2) shows"
+keys q
+quit_ok "hip09 cores quit"
+PMUTOP_ARGS="--demo -d 0.2"
 # shown from setup: the monitor counts a pane hidden by default only once it is shown
 # (its metrics left out until then, as a run without a screen leaves them), so closing
 # setup starts counting again with it, and pmutoprc keeps it
@@ -1228,6 +1245,24 @@ PYEOF
     keys Escape
     keys q
     quit_ok "metric view quit"
+    # at 80x24 the view is taller than its box: End brings its last line to the box's last
+    # row, no blank lines past it; Home its first again
+    start 80 24 LANG=C.UTF-8
+    see "80x24 tree drawn" "tma_backend_bound"
+    keys Down Down i
+    see "80x24 metric view opens" "│ tma_[a-z_]*   on all: [0-9.]*^* %"
+    keys End
+    see "80x24 metric view: End shows its last input" "│ *tma_info_thread_slots  *[0-9.]*[kMG]* *│"
+    unseen "80x24 metric view: End, its first line above" "│ tma_[a-z_]*   on all:"
+    screen
+    if grep -B1 "└" "$scratch/screen.txt" | head -1 | grep -q "│ *[^ │]"; then ok
+    else fail "80x24 metric view: after End its last line is the box's last row, no blank past it:"; cat "$scratch/screen.txt" >&2; fi
+    keys Home
+    see "80x24 metric view: Home, its first line again" "│ tma_[a-z_]*   on all: [0-9.]*^* %"
+    keys NPage
+    see "80x24 metric view: PgDn pages down" "tma_info_thread_slots"
+    keys Escape q
+    quit_ok "80x24 metric view quit"
     # the Sapphire Rapids demo counts perf's TopDown levels 1-3 and draws their tree
     PMUTOP_ARGS="--demo spr -d 0.2"
     start 120 40 LANG=C.UTF-8

@@ -253,6 +253,18 @@ int crt_wrap_len(const char *p, int room)
 	return p[len] == ' ' ? len : room;
 }
 
+int crt_wrap_count(const char *text, int w, int maxlines)
+{
+	int n = 0;
+	while (*text && n < maxlines && w > 0) {
+		text += crt_wrap_len(text, w);
+		while (*text == ' ')
+			text++;
+		n++;
+	}
+	return n;
+}
+
 int crt_put_wrapped(int y, int x, int w, int maxlines, enum role r, const char *text)
 {
 	int n = 0;

@@ -48,31 +48,10 @@ static int collect(struct tui *t, char ***lines)
 	return n;
 }
 
-/* Lines of at most w columns, broken at blanks (a long message - the permission advice -
- * must be readable whole at 80 columns); continuation lines are indented. */
-static int wrap(char **lines, int n, int w, char ***out)
-{
-	int m = 0, cap = 0;
-	*out = NULL;
-	for (int i = 0; i < n; i++) {
-		const char *p = lines[i];
-		bool first = true;
-		while (*p) {
-			int len = crt_wrap_len(p, first ? w : w - 2);
-			grow_array(out, &cap, m + 1, sizeof(char *));
-			(*out)[m++] = xasprintf("%s%.*s", first ? "" : "  ", len, p);
-			p += len;
-			while (*p == ' ')
-				p++;
-			first = false;
-		}
-	}
-	return m;
-}
-
 static void errors_draw(struct tui *t)
 {
-	char **msgs, **lines;
+	struct scroll_view *v = t->mode_data;
+	char **msgs;
 	int nmsgs = collect(t, &msgs);
 	int iy, ix, iw, ih;
 	int h = 0;
@@ -80,31 +59,26 @@ static void errors_draw(struct tui *t)
 		h += 1 + (int)strlen(msgs[i]) / (COLS > 20 ? COLS - 10 : 10);
 	/* as tall as it needs, not the whole screen for one line */
 	crt_box(COLS - 4, h + 3 < LINES - 4 ? (h + 3 > 6 ? h + 3 : 6) : LINES - 4,
-		"Errors and warnings (Esc closes, arrows scroll)", &iy, &ix, &iw, &ih);
-	int n = wrap(msgs, nmsgs, iw, &lines);
-	if (!n)
+		"Errors and warnings (Esc closes, arrows, PgUp/PgDn, Home/End scroll)", &iy, &ix, &iw, &ih);
+	/* a long message (the permission advice) must be readable whole at 80 columns */
+	struct text_rows rows = { 0 };
+	for (int i = 0; i < nmsgs; i++)
+		text_rows_add(&rows, iw, NULL, 0, msgs[i]);
+	if (!nmsgs)
 		crt_put(iy, ix, iw, R_DIALOG, "No errors: every group opened.");
-	if (((struct scroll_view *)t->mode_data)->first > n - 1)
-		((struct scroll_view *)t->mode_data)->first = n > 0 ? n - 1 : 0;
-	for (int i = ((struct scroll_view *)t->mode_data)->first, y = iy; i < n && y < iy + ih; i++, y++)
-		crt_put(y, ix, iw, R_DIALOG, lines[i]);
+	v->rows = rows.n;
+	text_rows_draw(&rows, v, 0, iy, ix, iw, ih);
+	text_rows_free(&rows);
 	for (int i = 0; i < nmsgs; i++)
 		free(msgs[i]);
 	free(msgs);
-	for (int i = 0; i < n; i++)
-		free(lines[i]);
-	free(lines);
 }
 
 static void errors_key(struct tui *t, int key)
 {
-	switch (key) {
-	case KEY_UP: if (((struct scroll_view *)t->mode_data)->first > 0) ((struct scroll_view *)t->mode_data)->first--; break;
-	case KEY_DOWN: ((struct scroll_view *)t->mode_data)->first++; break;
-	case KEY_PPAGE: ((struct scroll_view *)t->mode_data)->first -= 10; if (((struct scroll_view *)t->mode_data)->first < 0) ((struct scroll_view *)t->mode_data)->first = 0; break;
-	case KEY_NPAGE: ((struct scroll_view *)t->mode_data)->first += 10; break;
-	default: ui_mode_leave(t); break;
-	}
+	struct scroll_view *v = t->mode_data;
+	if (!text_rows_scroll(v, v->rows, key))
+		ui_mode_leave(t);
 }
 
 const struct ui_mode errors_mode = { "errors", errors_draw, errors_key, NULL };

@@ -112,59 +112,34 @@ static void help_line(const struct tui *t, int i, const char **keys, const char 
 	}
 }
 
-/* The first line shown, kept so that the last page is full. */
-static int clamp_scroll(struct tui *t, int shown)
-{
-	struct scroll_view *v = t->mode_data;
-	int most = help_lines(t) - shown;
-	if (v->first > most)
-		v->first = most;
-	if (v->first < 0)
-		v->first = 0;
-	return v->first;
-}
+/* The box's widest: the keys' column and their text on one line; narrower screens wrap. */
+enum { HELP_WIDTH = 104, KEY_COLUMN = 16 };
 
 static void help_draw(struct tui *t)
 {
-	int n = help_lines(t);
-	int iy, ix, iw, ih;
-	bool fits = n + 2 <= LINES - 2;
-	crt_box(86, n + 2, fits ? "pmutop help (any key closes)" : "pmutop help (Up/Down/PgUp/PgDn scroll, other keys close)",
-		&iy, &ix, &iw, &ih);
-	((struct scroll_view *)t->mode_data)->page = ih;
-	int first = clamp_scroll(t, ih);
-	for (int line = first, y = iy; line < n && y < iy + ih; line++, y++) {
+	struct scroll_view *v = t->mode_data;
+	int w = COLS - 2 < HELP_WIDTH ? COLS - 2 : HELP_WIDTH;
+	struct text_rows rows = { 0 };
+	for (int line = 0, n = help_lines(t); line < n; line++) {
 		const char *keys, *text;
 		help_line(t, line, &keys, &text);
-		if (keys) {
-			crt_put(y, ix, 16, R_DIALOG, keys);
-			crt_put(y, ix + 17, iw - 17, R_DIALOG, text);
-		} else {
-			crt_put(y, ix, iw, R_DIALOG, text);
-		}
+		text_rows_add(&rows, w - 4, keys, KEY_COLUMN, text);
 	}
-	if (!fits && first + ih < n) /* more below: say so on the frame */
+	bool fits = rows.n + 2 <= LINES - 2;
+	int iy, ix, iw, ih;
+	crt_box(w, rows.n + 2, fits ? "pmutop help (any key closes)" : "pmutop help (Up/Down/PgUp/PgDn/Home/End scroll, other keys close)",
+		&iy, &ix, &iw, &ih);
+	v->rows = rows.n;
+	if (text_rows_draw(&rows, v, KEY_COLUMN, iy, ix, iw, ih)) /* more below: say so on the frame */
 		crt_put(iy + ih, ix + iw - 8, 8, R_DIALOG, t->utf8 ? " more ↓ " : " more v ");
+	text_rows_free(&rows);
 }
 
 static void help_key(struct tui *t, int key)
 {
 	struct scroll_view *v = t->mode_data;
-	int page = v->page > 1 ? v->page - 1 : 1;
-	if (v->page >= help_lines(t)) { /* it all shows: any key closes */
+	if (v->page >= v->rows || !text_rows_scroll(v, v->rows, key)) /* all of it shows: any key closes */
 		ui_mode_leave(t);
-		return;
-	}
-	switch (key) {
-	case KEY_UP: v->first--; break;
-	case KEY_DOWN: v->first++; break;
-	case KEY_PPAGE: v->first -= page; break;
-	case KEY_NPAGE: v->first += page; break;
-	case KEY_HOME: v->first = 0; break;
-	case KEY_END: v->first = help_lines(t); break;
-	default: ui_mode_leave(t); return;
-	}
-	clamp_scroll(t, v->page);
 }
 
 const struct ui_mode help_mode = { "help", help_draw, help_key, NULL };

@@ -188,7 +188,14 @@ static void pane_missing(struct upane *p, const struct frame *s, const struct pr
 	if (p->ninst)
 		return;
 	if (def && def->missing) {
-		p->missing = xstrdup(def->missing);
+		/* a hidden pane that setup offers here shows these figures instead: say so (on
+		 * Arm, Cores (Arm)); none offered (no core PMU at all): the words alone */
+		const struct prof_pane *alt = NULL;
+		for (int i = 0; i < prof->npanes && !alt; i++)
+			if (prof->panes[i].instead_of && !strcmp(prof->panes[i].instead_of, def->name) &&
+			    prof->panes[i].hidden && !prof->panes[i].off_machine)
+				alt = &prof->panes[i];
+		p->missing = alt ? xasprintf("%s; setup (F2) shows %s", def->missing, alt->title) : xstrdup(def->missing);
 		return;
 	}
 	for (int g = 0; g < s->nmissing; g++)

@@ -187,12 +187,14 @@ static void metric_draw(struct tui *t)
 	struct lines l = { 0 };
 	collect(t, mv, &l);
 	int iy, ix, iw, ih;
-	crt_box(COLS - 4, LINES - 4, "The metric (F1 h: key help, Esc closes, arrows scroll)", &iy, &ix, &iw, &ih);
-	if (mv->first > l.n - 1)
-		mv->first = l.n > 0 ? l.n - 1 : 0;
-	int y = iy;
-	for (int i = mv->first; i < l.n && y < iy + ih; i++)
-		y += crt_put_wrapped(y, ix, iw, iy + ih - y, R_DIALOG, l.text[i]);
+	crt_box(COLS - 4, LINES - 4, "The metric (F1 h: keys, Esc closes, arrows/PgUp/PgDn/Home/End scroll)",
+		&iy, &ix, &iw, &ih);
+	struct text_rows rows = { 0 };
+	for (int i = 0; i < l.n; i++)
+		text_rows_add(&rows, iw, NULL, 0, l.text[i]);
+	mv->v.rows = rows.n;
+	text_rows_draw(&rows, &mv->v, 0, iy, ix, iw, ih);
+	text_rows_free(&rows);
 	for (int i = 0; i < l.n; i++)
 		free(l.text[i]);
 	free(l.text);
@@ -201,11 +203,9 @@ static void metric_draw(struct tui *t)
 static void metric_key(struct tui *t, int key)
 {
 	struct metric_view *mv = t->mode_data;
-	if (key == KEY_UP && mv->first > 0)
-		mv->first--;
-	else if (key == KEY_DOWN)
-		mv->first++;
-	else if (key == KEY_F(1) || key == 'h') /* context help first, the keys' help next */
+	if (text_rows_scroll(&mv->v, mv->v.rows, key))
+		return;
+	if (key == KEY_F(1) || key == 'h') /* context help first, the keys' help next */
 		ui_mode_enter(t, &help_mode, xcalloc(1, sizeof(struct scroll_view)));
 	else
 		ui_mode_leave(t);

@@ -22,7 +22,27 @@ struct ui_mode {
 struct scroll_view {
 	int first; /* the first line (or row) shown */
 	int page;  /* lines the view shows, as last drawn */
+	int rows;  /* lines it had then, wrapped (text_view.c) */
 };
+
+/* text_view.c: lines wrapped to a box (each continuation indented under its line's text,
+ * after a key column where keys are given) and scrolled with the last page full. */
+struct text_row {
+	char keys[32];    /* the key column's text on a line's first row, or "" */
+	const char *text; /* not NUL-ended: len bytes */
+	int len, indent;
+};
+struct text_rows {
+	int n, cap;
+	struct text_row *row;
+};
+/* Adds text (and keys in a column keyw wide) wrapped to width; points into text. */
+void text_rows_add(struct text_rows *r, int width, const char *keys, int keyw, const char *text);
+/* Draws the rows from v->first (clamped) into the box; sets v->page. True if more below. */
+bool text_rows_draw(const struct text_rows *r, struct scroll_view *v, int keyw, int iy, int ix, int iw, int ih);
+/* Up/Down, PgUp/PgDn, Home/End over nrows; false for any other key. */
+bool text_rows_scroll(struct scroll_view *v, int nrows, int key);
+void text_rows_free(struct text_rows *r);
 
 struct prompt {
 	char text[64];
@@ -30,7 +50,7 @@ struct prompt {
 
 /* metric_info.c: the metric of a pane's row, on the row's instance */
 struct metric_view {
-	int first;
+	struct scroll_view v;
 	int pane, metric, inst; /* metric: its index in the pane */
 };
 

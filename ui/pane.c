@@ -710,11 +710,11 @@ int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw)
 	struct upane *p = &t->panes[pi];
 	if (draw)
 		pane_draw_title(t, pi, y, x, w);
-	if (p->missing) {
+	if (p->missing) { /* wrapped, not cut: at 80 columns it may say where to look */
 		p->nrows = 0;
 		if (draw)
-			crt_put(y + 1, x + 1, w - 2, R_DIM, p->missing);
-		return 2;
+			return 1 + crt_put_wrapped(y + 1, x + 1, w - 2, 3, R_DIM, p->missing);
+		return 1 + crt_wrap_count(p->missing, w - 2, 3);
 	}
 	/* bars of one unit share one scale in a pane (405 GB/s is drawn longer than 180 GB/s),
 	 * and the rule says what a full bar is, once the body has drawn one */

@@ -177,6 +177,8 @@ void crt_put_attr(int y, int x, int maxw, attr_t a, const char *text, int nbytes
 int crt_wrap_len(const char *p, int room);
 /* text over at most maxlines lines of w columns, broken at blanks; the lines used. */
 int crt_put_wrapped(int y, int x, int w, int maxlines, enum role r, const char *text);
+/* The lines crt_put_wrapped would take. */
+int crt_wrap_count(const char *text, int w, int maxlines);
 void crt_fill(int y, int x, int w, enum role r, chtype ch);
 void crt_rule(struct tui *t, int y, int x, int w, enum role r);
 void crt_clip(int top, int bottom);

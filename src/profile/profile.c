@@ -178,13 +178,16 @@ static void pane_key(struct loader *L, const char *name, const char *value)
 	} else if (!strcmp(name, "hidden")) {
 		if (!prof_parse_bool(value, &pn->hidden))
 			lerror(L, L->in.line, prof_value_column(L), "hidden must be yes or no");
+	} else if (!strcmp(name, "instead_of")) {
+		prof_set_string(&pn->instead_of, value);
+		pn->instead_of_line = L->in.line;
 	} else if (!strcmp(name, "tree_stands_in")) {
 		if (!prof_parse_bool(value, &pn->tree_stands_in))
 			lerror(L, L->in.line, prof_value_column(L), "tree_stands_in must be yes or no");
 	} else {
 		lerror(L, L->in.line, 0,
 		       "unknown key '%s' in [pane %s] (known: title, style, metrics, detail, letters, missing, hidden, "
-		       "tree_stands_in)",
+		       "instead_of, tree_stands_in)",
 		       name, pn->name);
 	}
 }
@@ -503,6 +506,7 @@ void profile_free(struct profile *p)
 		free(p->panes[i].metrics);
 		str_split_free(p->panes[i].detail);
 		free(p->panes[i].missing);
+		free(p->panes[i].instead_of);
 		free(p->panes[i].letters);
 	}
 	free(p->panes);

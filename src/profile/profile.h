@@ -221,6 +221,9 @@ struct prof_pane {
 	bool hidden;    /* 'hidden = yes': not shown (nor counted) until setup shows it */
 	bool off_machine; /* hidden, and none of its metrics binds here: not offered */
 	bool tree_stands_in; /* binding nothing here, left out where perf's TopDown tree is drawn */
+	char *instead_of; /* hidden: the pane of the profile it shows the figures of where that
+			   * one binds nothing (Cores (Arm) for the x86 Cores pane), or NULL */
+	int instead_of_line;
 	int line;
 	int metrics_line, detail_line; /* where 'metrics =' and 'detail =' were (last seen) */
 };

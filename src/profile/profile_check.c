@@ -436,6 +436,15 @@ static void check_pane(struct loader *L, struct prof_pane *pn)
 			lerror(L, i < pn->nmetrics ? pn->metrics_line : pn->detail_line, 0, "[pane %s]: no metric '%s'",
 			       pn->name, want);
 	}
+	bool other = false;
+	for (int j = 0; pn->instead_of && j < L->p->npanes && !other; j++)
+		other = &L->p->panes[j] != pn && !strcmp(L->p->panes[j].name, pn->instead_of);
+	if (pn->instead_of && !other)
+		lerror(L, pn->instead_of_line, 0, "[pane %s]: instead_of: no other pane '%s' in this profile", pn->name,
+		       pn->instead_of);
+	else if (pn->instead_of && !pn->hidden)
+		lerror(L, pn->instead_of_line, 0, "[pane %s]: instead_of is for a hidden pane (setup offers it)",
+		       pn->name);
 	if (!pn->style)
 		pn->style = xstrdup("values");
 	if (!pn->title)
