@@ -259,11 +259,12 @@ keys Up
 see "80x24 help: arrows scroll, not close" "pmutop help"
 keys x
 unseen "80x24 help closes on another key" "pmutop help"
-# scrolled into a pane's middle, its title stays on the top line above the rows
+# scrolled into a pane's middle (a page down moves the screen by its height less two
+# lines: into the Latency pane's socket0 rows), its title stays on the top line above them
 keys Down Down Down Down Down Down NPage
-see "80x24 scrolled: socket1's rows" "^ SLC read .* [34][0-9][0-9] GB/s"
+see "80x24 scrolled: a page down, the Latency pane's middle" "^ CLink in read latency"
 screen
-if sed -n 4p "$scratch/screen.txt" | grep -q "^─ UCF bandwidth ─" && sed -n 5p "$scratch/screen.txt" | grep -q "^[a-z ]"; then ok
+if sed -n 4p "$scratch/screen.txt" | grep -q "^─ Latency ─" && sed -n 5p "$scratch/screen.txt" | grep -q "^[a-z ]"; then ok
 else fail "80x24 scrolled: the pane's title sticks above its first shown row:"; cat "$scratch/screen.txt" >&2; fi
 keys q
 quit_ok "80x24 quit"
@@ -760,7 +761,18 @@ keys c
 see "c scrolls to the first row it adds" "^ cpu0  *R*S*F*B* *R *[0-9]*%"
 keys q
 quit_ok "tegra topdown quit"
+# PgDn/PgUp page the screen as htop's lists do: a pane that fits (the Host pane at the
+# top of --demo spr) no longer takes the key while the screen stands still
+rm -f "$HOME/.config/pmutop/pmutoprc"
 PMUTOP_ARGS="--demo spr -d 0.2"
+start 120 40 LANG=C.UTF-8
+see "spr 120x40: the Host pane first" "^─ Host ─"
+keys NPage
+unseen "spr 120x40: PgDn moves the screen past the Host pane" "^─ Host ─"
+keys PPage
+see "spr 120x40: PgUp brings the Host pane back" "^─ Host ─"
+keys q
+quit_ok "spr paging quit"
 start 120 90 LANG=C NO_COLOR=1 # room to spare below every pane
 see "SPR TopDown letters in monochrome, pcm's (S bad speculation, B backend)" "socket0[ ~0-9%]*RRRR*SS*FF*BBBB"
 see "SPR TopDown legend: pcm's letters" "R Retiring  S Bad speculation  F Frontend bound  B Stalled in backend"

@@ -121,8 +121,19 @@ static void cmd_end(struct tui *t)
 	focus_pane(t, -1, true);
 }
 
-static void cmd_page_down(struct tui *t) { for (int i = 0; i < LINES / 2; i++) cmd_down(t); }
-static void cmd_page_up(struct tui *t) { for (int i = 0; i < LINES / 2; i++) cmd_up(t); }
+/* A page moves the screen (a pane that fits moved nothing when a page moved the focus
+ * alone); at the end, the last (first) row. */
+static void cmd_page_down(struct tui *t)
+{
+	if (!screen_page(t, 1))
+		cmd_end(t);
+}
+
+static void cmd_page_up(struct tui *t)
+{
+	if (!screen_page(t, -1))
+		cmd_home(t);
+}
 
 static void toggle_per_cpu(struct tui *t, struct upane *p, const char *none)
 {
@@ -253,8 +264,8 @@ static const struct command commands[] = {
 	{ { KEY_BTAB, KEY_LEFT }, "S-Tab Left", "previous pane", cmd_prev_pane },
 	{ { KEY_DOWN, 'j' }, "Down j", "next row", cmd_down },
 	{ { KEY_UP, 'k' }, "Up k", "previous row", cmd_up },
-	{ { KEY_NPAGE }, "PgDn", "page down", cmd_page_down },
-	{ { KEY_PPAGE }, "PgUp", "page up", cmd_page_up },
+	{ { KEY_NPAGE }, "PgDn", "the screen a page down, the focus on its top row", cmd_page_down },
+	{ { KEY_PPAGE }, "PgUp", "the screen a page up", cmd_page_up },
 	{ { KEY_HOME }, "Home", "first row", cmd_home },
 	{ { KEY_END }, "End", "last row", cmd_end },
 	{ { '\r', '\n', KEY_ENTER }, "Enter", "expand a row: TopDown level 2 or a node of its tree, root ports, devices, CPUs", cmd_expand },

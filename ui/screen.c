@@ -209,6 +209,33 @@ static int cut_pane(const struct tui *t, int y, int top)
 	return cut;
 }
 
+bool screen_page(struct tui *t, int dir)
+{
+	int height = LINES - 1 - BODY_TOP, total = 0;
+	for (int i = 0; i < t->npanes; i++)
+		total += t->panes[i].hidden ? 0 : t->panes[i].height;
+	int page = height > 3 ? height - 2 : 1; /* a line of the last page stays in view */
+	int scroll = t->scroll + dir * page;
+	if (scroll > total - height)
+		scroll = total - height;
+	if (scroll < 0)
+		scroll = 0;
+	if (scroll == t->scroll)
+		return false;
+	t->scroll = scroll;
+	/* the focus: the first row below the top line (a pane's title may stand there) */
+	for (int i = 0, y = 0; i < t->npanes; y += t->panes[i].hidden ? 0 : t->panes[i].height, i++) {
+		const struct upane *p = &t->panes[i];
+		for (int r = 0; !p->hidden && r < p->nrows; r++)
+			if (y + p->row_y[r] >= scroll + 1 && y + p->row_y[r] < scroll + height - 1) {
+				t->focus = i;
+				t->row = r;
+				return true;
+			}
+	}
+	return true; /* no row in view (a pane's text): the screen moved all the same */
+}
+
 /* Lay the visible panes out top to bottom; keep the focused row on screen. */
 static void draw_body(struct tui *t)
 {

@@ -244,6 +244,9 @@ void pane_draw_title(struct tui *t, int pi, int y, int x, int w);
 
 /* screen.c */
 void screen_draw(struct tui *t);
+/* PgDn/PgUp (dir +1/-1): the screen moves a page, as htop's lists do, and the focus to the
+ * first row in view; false where it cannot move (at the end). */
+bool screen_page(struct tui *t, int dir);
 void tui_message(struct tui *t, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The session instance of the focused row, or -1. */
 int focused_instance(struct tui *t);
