@@ -409,5 +409,24 @@ fi
 expect_eq "-r of a Sapphire Rapids recording, -p perf: exit" $? 0
 grep -q "has no profile for this CPU" sprcpu.err && fail "-r -p perf looked at this host's CPU: $(cat sprcpu.err)" || ok
 expect_grep "-r -p perf: the recorded CPU's catalogue" "tma_retiring" sprcpu.out
+# recorded with -M TopdownL1, recomputed through the whole catalogue (-p perf, -p FILE):
+# what the recorded counters allow (TopdownL1, as the recording's own replay gives it), the
+# rest left out and said once, not "nothing could be counted"
+"$PMUTOP" --demo spr -M TopdownL1 -b -n 2 --fake-clock --format csv -w l1.pmrec > /dev/null 2>&1
+"$PMUTOP" -r l1.pmrec -b --format csv > l1-own.csv 2> /dev/null
+own=$(awk -F, '$4 == "tma_retiring" && $5 == "all" { print $6; exit }' l1-own.csv)
+catalogue=$(dirname "$PMUTOP")/catalogue/sapphirerapids.ini
+[ -f "$catalogue" ] || catalogue="$TOP_SRCDIR/catalogue/sapphirerapids.ini"
+for p in perf "$catalogue"; do
+    "$PMUTOP" -r l1.pmrec -b -p "$p" --format csv > l1-p.csv 2> l1-p.err
+    expect_eq "-r of a TopdownL1 recording through -p $(basename "$p"): exit" $? 0
+    expect_eq "-r -p $(basename "$p"): tma_retiring recomputed as recorded" \
+        "$(awk -F, '$4 == "tma_retiring" && $5 == "all" { print $6; exit }' l1-p.csv)" "${own:-none}"
+    expect_grep "-r -p $(basename "$p"): what the recording lacks is said" "counters of these profiles are not in the recording" l1-p.err
+done
+"$PMUTOP" -r l1.pmrec -b -p perf -n 1 > l1-p.txt 2> /dev/null
+expect_grep "-r -p perf, text: the values left out said once" "n/a [0-9]* values left out, the first .*: not in the recording" l1-p.txt
+expect_eq "-r -p perf, text: no row says n/a for a counter not recorded" \
+    "$(grep -c 'n/a  *(not in the recording' l1-p.txt)" 0
 
 finish

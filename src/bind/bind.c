@@ -703,6 +703,7 @@ void instance_free(struct instance *inst)
 		free(inst->event_na[e]);
 	}
 	free(inst->event_str); /* and the arrays carved with it (instance_alloc_arrays) */
+	free(inst->event_absent);
 	free(inst->counters);
 	free(inst->open_error);
 	free(inst->unavailable);

@@ -128,6 +128,9 @@ struct instance {
 	bool *present;      /* the PMU has it */
 	char **event_str;   /* the perf event string it was encoded from */
 	char **event_na;    /* why a present event is not counted under the current filters, or NULL */
+	bool *event_absent; /* per event, or NULL for none: its event_na says it is not there at
+			     * all (a replay's event the recording lacks): values reading it are
+			     * left out as perf's <not supported>, not failures */
 	double *scale;      /* alias .scale */
 	int ncounters;
 	struct counter *counters;

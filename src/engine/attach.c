@@ -58,9 +58,10 @@ void session_open_instance(struct session *s, struct instance *inst)
 		inst->open_errno = -r;
 		if (!inst->open_error)
 			inst->open_error = xasprintf("cannot open: %s", strerror(-r));
-		if ((r == -ENOENT || r == -EOPNOTSUPP) && generic_events_only(inst)) {
+		if ((r == -ENOENT || r == -EOPNOTSUPP) && (inst->absent || generic_events_only(inst))) {
 			/* perf's <not supported>: the kernel maps this generic event to nothing on
-			 * this PMU (AMD's LLC-load-misses), not a failure */
+			 * this PMU (AMD's LLC-load-misses), or the source says its events are not
+			 * there (a replay's recording lacks them): not a failure */
 			inst->unavailable = inst->open_error;
 			inst->open_error = NULL;
 			inst->absent = true;

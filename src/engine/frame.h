@@ -37,6 +37,8 @@ struct frame_value {
 	float coverage;
 	uint8_t state;  /* enum value_state */
 	bool multiplexed;
+	bool absent; /* unavailable because an event it reads is not there at all (a replay's
+		      * event the recording lacks): left out as an absent instance's values are */
 	int8_t past; /* perf's MetricThreshold on this instance: 1 past it (perf colours it
 		      * red), 0 not, -1 no threshold or no value it reads */
 };

@@ -151,6 +151,50 @@ static void sum_weight(struct instance *inst)
 	inst->weight = expr_eval(w->expr, inst->vars);
 }
 
+/* Why event e of inst is not counted, or NULL: its own reason, or a sum's first member's
+ * (a replay's event the recording lacks is each CPU's). *absent: that it is not there at all. */
+static const char *event_reason(const struct session *s, const struct instance *inst, int e, bool *absent)
+{
+	const struct instance *src = inst;
+	for (int k = 0; !src->event_na[e] && k < inst->nmembers; k++)
+		if (s->inst[inst->members[k]].event_na[e])
+			src = &s->inst[inst->members[k]];
+	*absent = src->event_absent && src->event_absent[e];
+	return src->event_na[e];
+}
+
+/* Why a value is unavailable, where something says: an event it reads (its own, or an
+ * import's on its partner instance), an import's instance that could not count, a
+ * metric it reads by name. */
+static void unavailable_reason(struct session *s, const struct value_info *vi, const struct prof_formula *m,
+			       const struct frame_value *fvs, struct frame_value *v)
+{
+	const struct instance *inst = &s->inst[vi->instance];
+	bool absent = false;
+	const char *why = NULL;
+	for (int i = 0; i < m->ninputs && !why; i++)
+		why = event_reason(s, inst, m->inputs[i], &absent);
+	for (int i = 0; vi->partners && i < m->nimports && !why; i++) {
+		const struct instance *pt = &s->inst[vi->partners[i]];
+		int e = m->imports[i].event;
+		if (pt->unavailable || (!pt->opened && !pt->nmembers)) {
+			why = pt->unavailable ? pt->unavailable : pt->open_error;
+			absent = pt->absent;
+		} else if (e < pt->group->nevents) {
+			why = event_reason(s, pt, e, &absent);
+		}
+	}
+	v->why = why ? session_intern(s, why) : NULL;
+	v->absent = why && absent;
+	for (int k = 0; vi->refs && k < m->nrefs && !v->why; k++) {
+		const struct frame_value *rv = &fvs[vi->refs[k]];
+		if (rv->state == VS_UNAVAILABLE && rv->why) {
+			v->why = rv->why;
+			v->absent = rv->absent;
+		}
+	}
+}
+
 /* An event not counted: unavailable (absent, or not under the filters), or closed while
  * no value shown reads it, which is no value ("-": a pane just shown counts from now). */
 static enum value_state event_idle(const struct instance *inst, int e)
@@ -290,6 +334,7 @@ static void blend_value(const struct session *s, const struct value_info *vi, co
 	v->coverage = cov;
 	v->multiplexed = cov < 1.0f;
 	v->why = NULL;
+	v->absent = false;
 	v->value = state == VS_OK && weights > 0 ? sum / weights : NAN;
 	v->state = (uint8_t)(state != VS_OK ? state : isnan(v->value) ? VS_NO_VALUE : VS_OK);
 }
@@ -345,6 +390,7 @@ static void evaluate_values(struct session *s, struct frame_value *fvs, double e
 			v->state = VS_NO_VALUE;
 			v->value = NAN;
 			v->why = NULL;
+			v->absent = false;
 			v->coverage = 1.0f;
 			v->multiplexed = false;
 			continue;
@@ -375,12 +421,13 @@ static void evaluate_values(struct session *s, struct frame_value *fvs, double e
 			v->state = (uint8_t)state;
 			v->value = NAN;
 			v->why = NULL;
-			for (int i = 0; state == VS_UNAVAILABLE && i < m->ninputs && !v->why; i++)
-				if (inst->event_na && inst->event_na[m->inputs[i]])
-					v->why = session_intern(s, inst->event_na[m->inputs[i]]);
+			v->absent = false;
+			if (state == VS_UNAVAILABLE)
+				unavailable_reason(s, vi, m, fvs, v);
 			continue;
 		}
 		v->why = NULL;
+		v->absent = false;
 		v->value = expr_eval(m->expr, vars) * vi->m->scale;
 		v->state = isnan(v->value) ? VS_NO_VALUE : VS_OK;
 	}

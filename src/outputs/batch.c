@@ -421,6 +421,16 @@ static void write_text_notes(struct textbuf *tb, const struct frame *fr, bool fi
 			textbuf_printf(tb, " and %d more", more);
 		textbuf_printf(tb, ": %s\n", fi->error);
 	}
+	int nabsent = 0, first_absent = -1;
+	for (int k = 0; k < fr->nvalues && first_frame; k++)
+		if (fr->values[k].state == VS_UNAVAILABLE && fr->values[k].absent && printed(fr, &fr->vinfo[k])) {
+			first_absent = first_absent < 0 ? k : first_absent;
+			nabsent++;
+		}
+	if (nabsent) /* a recording recomputed through another profile (-p): said once */
+		textbuf_printf(tb, "  n/a %d value%s left out, the first %s %s: %s\n", nabsent, nabsent == 1 ? "" : "s",
+			       fr->vinfo[first_absent].m->name, fr->iinfo[fr->vinfo[first_absent].instance].name,
+			       fr->values[first_absent].why);
 	for (int i = 0; i < fr->nmissing && first_frame; i++) {
 		if (fr->missing_why && fr->missing_why[i])
 			textbuf_printf(tb, "  n/a %s: not counted: %s\n", fr->missing[i]->name, fr->missing_why[i]);
@@ -446,8 +456,8 @@ static void write_text(struct textbuf *tb, const struct frame *fr, bool first_fr
 		const struct prof_metric *m = fr->vinfo[k].m;
 		if (!printed(fr, &fr->vinfo[k]))
 			continue;
-		if (v->state == VS_UNAVAILABLE && frame_instance_absent(fr, fr->vinfo[k].instance))
-			continue; /* not on this machine: left out (the notes say why, once) */
+		if (v->state == VS_UNAVAILABLE && (v->absent || frame_instance_absent(fr, fr->vinfo[k].instance)))
+			continue; /* not on this machine (in this recording): left out, the notes say why once */
 		char val[32], mark[160] = "";
 		format_metric_value(v, val, sizeof(val));
 		/* the reason JSON gives, so "n/a" is never left unexplained */

@@ -342,19 +342,37 @@ static int rp_open(struct source *src, struct instance *inst)
 		inst->open_error = xstrdup(ri->error ? ri->error : "it did not count when recorded");
 		return -EIO;
 	}
+	/* another profile (-p) may read events the recording lacks: those are n/a, said on
+	 * the values that read them, and what the recorded counters allow is recomputed */
+	int counted = 0, lacking = -1;
 	for (int c = 0; c < inst->ncounters; c++) {
 		struct counter *ct = &inst->counters[c];
 		int k = r->slot_of ? r->slot_of[ct->slot] : -1;
 		if (!instance_counts_event(inst, ct->event))
 			continue;
 		if (k < 0) {
-			inst->open_error = xasprintf("the recording has no counter %s/%s on CPU %d (another profile's events?)",
-						     inst->pmu->name, inst->group->events[ct->event].terms, ct->cpu);
-			return -ENOENT;
+			if (lacking < 0)
+				lacking = c;
+			inst->event_na[ct->event] = xasprintf("not in the recording (%s/%s was not recorded)",
+							      inst->pmu->name, inst->group->events[ct->event].terms);
+			if (!inst->event_absent)
+				inst->event_absent = xcalloc((size_t)inst->group->nevents, sizeof(bool));
+			inst->event_absent[ct->event] = true;
+			continue;
 		}
+		counted++;
 		ct->kind = r->rc_of[k]->gauge ? COUNTER_GAUGE : COUNTER_CUMULATIVE;
 		ct->width = r->rc_of[k]->width;
 		ct->takes_turns = r->rc_of[k]->rotating;
+	}
+	if (lacking >= 0 && !counted) { /* none of its events: not in this recording, as an
+					   * instance of a PMU that lacks them is not on a machine
+					   * (attach.c: absent, not a failure) */
+		const struct counter *ct = &inst->counters[lacking];
+		inst->absent = true;
+		inst->open_error = xasprintf("the recording has none of its events (%s/%s, ...): another profile's",
+					     inst->pmu->name, inst->group->events[ct->event].terms);
+		return -ENOENT;
 	}
 	return 0;
 }
