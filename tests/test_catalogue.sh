@@ -178,6 +178,14 @@ expect_grep "list metrics: this CPU's perf metrics too" "^tma_retiring  *% *perf
 expect_grep "list metrics: its uncore ones" "^memory_bandwidth_read  *MB/s *perf-sapphirerapids " auto-list.txt
 cols=$(awk '/ MB\/s / { print index($0, " MB/s ") }' auto-list.txt | sort -u | wc -l)
 expect_eq "list metrics: one unit column, however long perf's names" "$cols" 1
+# a VM without a core PMU (the same tree, no cpu/): perf's file for this CPU model is still
+# listed, as perf list lists it, each metric marked, and why said once
+mkdir -p vm && cp -R sapphirerapids/sys sapphirerapids/proc vm/ && rm -rf vm/sys/bus/event_source/devices/cpu
+"$PMUTOP" list metrics --sysfs-root vm > vm-list.txt 2> vm-list.err
+expect_eq "list metrics on a VM without a core PMU: exit status" $? 0
+expect_grep "list metrics on a VM: perf's TopDown listed, marked" "^tma_retiring  *% *perf-sapphirerapids .*(not on this machine)" vm-list.txt
+expect_grep "list metrics on a VM: why, once" "its PMU (cpu) is not on this machine .*: its metrics are listed, none counts here" vm-list.err
+expect_eq "list metrics on a VM: said once" "$(wc -l < vm-list.err)" 1
 "$PMUTOP" --sysfs-root sapphirerapids --sim -p perf --dry-run > perf-p.txt 2>&1 && ok || fail "-p perf: $(head -c 300 perf-p.txt)"
 mkdir -p nomodel && cp -R sapphirerapids/sys nomodel/ && rm nomodel/sys/devices/system/cpu/modalias
 "$PMUTOP" --sysfs-root nomodel --sim -p perf -b -n 1 > nomodel.out 2>&1

@@ -240,6 +240,22 @@ static bool said_has(char **said, int n, const char *profile, const char *metric
 	return here;
 }
 
+/* The CPU model's catalogue file where its PMUs are not here (a VM without a core PMU):
+ * listed all the same, as perf list does, each marked, and why said once. */
+static void list_uncountable_catalogue(const struct machine *m)
+{
+	struct profile *p = catalog_perf_profile_listed(m);
+	if (!p)
+		return;
+	for (int j = 0; j < p->nmetrics; j++)
+		put_metric(p, &p->metrics[j], false);
+	char *why = catalog_perf_unusable(m);
+	if (why)
+		fprintf(stderr, "pmutop list: %s: its metrics are listed, none counts here\n", why);
+	free(why);
+	profile_free(p);
+}
+
 /* The metrics that have a value on this machine, by the profiles chosen for it; with
  * all, then every other profile's metric, marked. 1 where a profile -p names is not
  * there (said), else 0. */
@@ -283,10 +299,15 @@ static int list_metrics(const struct machine *m, bool all)
 		put_metric(p, pm, true);
 	}
 	session_free(s);
-	for (int i = 0; i < nc; i++) /* perf's catalogue for this CPU: all of it, as perf list */
+	bool perf_listed = false;
+	for (int i = 0; i < nc; i++) { /* perf's catalogue for this CPU: all of it, as perf list */
+		perf_listed |= chosen[i]->perf;
 		for (int j = 0; chosen[i]->perf && j < chosen[i]->nmetrics; j++)
 			if (!said_has(said, nsaid, chosen[i]->name, chosen[i]->metrics[j].name))
 				put_metric(chosen[i], &chosen[i]->metrics[j], false);
+	}
+	if (!perf_listed && !list_nprofiles)
+		list_uncountable_catalogue(m);
 	for (int i = 0; i < nc; i++)
 		profile_free(chosen[i]);
 	free(chosen);

@@ -333,16 +333,28 @@ static struct profile *perf_header_for_model(const struct machine *m, char **pat
 	return found;
 }
 
-struct profile *catalog_perf_profile(const struct machine *m)
+/* This CPU model's file of perf's catalogue; where its PMUs must be on the machine too
+ * (to count), NULL where they are not. */
+static struct profile *perf_profile_for(const struct machine *m, bool counted)
 {
 	char *path;
 	struct profile *h = perf_header_for_model(m, &path), *found = NULL;
 	int nerr;
-	if (h && profile_matches(h, m) && (found = profile_load(path, &nerr)))
+	if (h && (!counted || profile_matches(h, m)) && (found = profile_load(path, &nerr)))
 		found->perf = true;
 	profile_free(h);
 	free(path);
 	return found;
+}
+
+struct profile *catalog_perf_profile(const struct machine *m)
+{
+	return perf_profile_for(m, true);
+}
+
+struct profile *catalog_perf_profile_listed(const struct machine *m)
+{
+	return perf_profile_for(m, false);
 }
 
 /* The catalogue file at path cut to what the named metrics need (catalog_subset.c), as

@@ -31,6 +31,9 @@ int catalog_select(struct profile **all, int n, const struct machine *m, struct 
  * from it, the installed directory. The profile for m's CPU model (the first whose
  * [profile] when/unless names it, as perf's mapfile.csv picks one), whole; NULL if none. */
 struct profile *catalog_perf_profile(const struct machine *m);
+/* The same file whether or not its PMUs are on the machine (pmutop list metrics shows it
+ * as perf list does, on a VM without a core PMU too). */
+struct profile *catalog_perf_profile_listed(const struct machine *m);
 /* The same, only where the file defines one of the metrics named (NULL-terminated), and
  * only those and what they read (hand metrics that are perf's, metric_delegate.h: most
  * machines' catalogue file has none of them, and compiling a whole one costs
