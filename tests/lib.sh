@@ -29,6 +29,14 @@ use_spr_catalogue() {
     export HOME="$scratch"
     spr="$TOP_SRCDIR/profiles/machines/spr"
 }
+# wait_until WHAT SECONDS COMMAND...: a deadline, not a sleep for time to pass
+wait_until() {
+    wu_what=$1 wu_n=$(( $2 * 10 )); shift 2
+    wu_i=0
+    while [ $wu_i -lt $wu_n ]; do "$@" > /dev/null 2>&1 && return 0; sleep 0.1; wu_i=$((wu_i + 1)); done
+    fail "$wu_what: not within the deadline"
+    return 1
+}
 finish() {
     echo "$((checks - failures)) passed, $failures failed"
     [ "$failures" -eq 0 ]

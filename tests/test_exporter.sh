@@ -14,14 +14,6 @@ pids=""
 trap 'for p in $pids; do kill $p 2> /dev/null; done; rm -rf "$scratch"' EXIT
 tree="$TOP_SRCDIR/profiles/machines/tegra410"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-# wait_until WHAT SECONDS COMMAND...: a deadline, not a sleep for time to pass
-wait_until() {
-    wu_what=$1 wu_n=$(( $2 * 10 )); shift 2
-    wu_i=0
-    while [ $wu_i -lt $wu_n ]; do "$@" > /dev/null 2>&1 && return 0; sleep 0.1; wu_i=$((wu_i + 1)); done
-    fail "$wu_what: not within the deadline"
-    return 1
-}
 
 # (under ASan, freed memory waits in a quarantine: keep it small so RSS means memory held)
 ASAN_OPTIONS="${ASAN_OPTIONS:-}:quarantine_size_mb=4" \
