@@ -699,24 +699,57 @@ keys c
 see "c scrolls to the first row it adds" "^ cpu0  *R*S*F*B* *R *[0-9]*%"
 keys q
 quit_ok "tegra topdown quit"
-# PgDn/PgUp page the screen as htop's lists do: a pane that fits (the Host pane at the
-# top of --demo spr) no longer takes the key while the screen stands still
+# The first screen at 120x40 is what each demo is for (README): the machine's own panes
+# (its uncore), then perf's TopDown tree, then cores and sensors, the host last, and panes
+# that can only say what is missing below those with figures
+first_screen() { # DEMO PATTERN...: each pattern on the first screen
+    fs_demo=$1
+    shift
+    PMUTOP_ARGS="--demo $fs_demo -d 0.2"
+    start 120 40 LANG=C.UTF-8
+    for fs_pat; do see "--demo $fs_demo at 120x40: the first screen shows '$fs_pat'" "$fs_pat"; done
+    keys q
+    quit_ok "--demo $fs_demo first screen quit"
+}
 rm -f "$HOME/.config/pmutop/pmutoprc"
+first_screen spr "^─ TopDown (perf's TMA" "tma_[a-z_]* <== " "^─ Cores (IPC"
+first_screen tegra410 "^─ UCF bandwidth" "^─ Latency" "^─ PCIe root complexes"
+first_screen xeon "^─ Memory (c: per channel)" "^─ Socket links (UPI"
+first_screen epyc "^─ Memory (UMC" "^─ Memory by requester (data fabric)"
+first_screen grace "^─ Memory (SCF)" "^─ IO (PCIe)"
+first_screen hip09 "^─ NIC packet rates"
+first_screen bluefield3 "^─ Last-level cache tiles" "^─ Memory: miss machines"
+# PgDn/PgUp page the screen as htop's lists do: a pane that fits (the tree at the top of
+# --demo spr) no longer takes the key while the screen stands still
 PMUTOP_ARGS="--demo spr -d 0.2"
 start 120 40 LANG=C.UTF-8
-see "spr 120x40: the Host pane first" "^─ Host ─"
+see "spr 120x40: the tree's pane first" "^─ TopDown (perf's TMA"
 keys NPage
-unseen "spr 120x40: PgDn moves the screen past the Host pane" "^─ Host ─"
+unseen "spr 120x40: PgDn moves the screen past the tree" "^─ TopDown (perf's TMA"
 keys PPage
-see "spr 120x40: PgUp brings the Host pane back" "^─ Host ─"
+see "spr 120x40: PgUp brings the tree back" "^─ TopDown (perf's TMA"
 keys q
 quit_ok "spr paging quit"
+# Tab to a pane that does not show whole brings its title to the top line, its rows below
+# (not its title alone at the bottom): epyc's xGMI pane, the fourth, at the first screen's
+# foot
+PMUTOP_ARGS="--demo epyc -d 0.2"
+start 120 40 LANG=C.UTF-8
+see "epyc: the UMC pane first" "^─ Memory (UMC"
+keys Tab Tab Tab
+see "epyc: Tab to the xGMI pane: its title on the top line" "^─ Socket links (xGMI)"
+screen
+sed -n 4p "$scratch/screen.txt" | grep -q "^─ Socket links (xGMI)" && sed -n 6p "$scratch/screen.txt" | grep -q "^ xGMI out" && ok ||
+    { fail "epyc: Tab to the xGMI pane puts its title on the top line, its rows below:"; cat "$scratch/screen.txt" >&2; }
+keys q
+quit_ok "epyc Tab quit"
+PMUTOP_ARGS="--demo spr -d 0.2"
 start 120 90 LANG=C NO_COLOR=1 # room to spare below every pane
 see "SPR TopDown letters in monochrome, pcm's (S bad speculation, B backend)" "socket0[ ~0-9%]*RRRR*SS*FF*BBBB"
 see "SPR TopDown legend: pcm's letters" "R Retiring  S Bad speculation  F Frontend bound  B Stalled in backend"
 see "spare room holds per-CPU rows, and the rest is counted" "[0-9]* more CPUs (c shows them all"
 text '/'
-text 'retiring'
+text 'topdown.retiring' # the stacked pane's (perf's tree, above it, has tma_retiring)
 keys Enter Enter
 see "level 2 under level 1" "level 2 *ll*hh*pp*c*ww*aa*oo*mm"
 see "level 2 letters explained, none meaning two things" "a Fetch latency"
@@ -1081,7 +1114,7 @@ PYEOF
     see "setup groups: chosen" "\[x\] TopdownL1"
     keys Escape
     see "setup groups: counted once setup closes" "+ perf-sapphirerapids"
-    keys End # the tree comes last, below the core pane
+    keys Home # perf's tree comes first, above the core pane
     see "setup groups: its tree" "tma_backend_bound.* %"
     expect_eq "setup groups: the same process" "$(pmutop_pid)" "$pid_before"
     kill -0 "$pid_before" 2> /dev/null && ok || fail "setup groups: the monitor is gone"
@@ -1221,12 +1254,12 @@ PYEOF
     see "--demo spr setup: the x86 core pane offered" "core/core)"
     unseen "--demo spr setup: Arm's core pane not offered" "core/core_arm"
     keys Escape
-    keys End
+    keys Home # perf's tree is the first pane on a machine with no uncore profile
     see "--demo spr: perf's TopDown tree" "TopDown (perf's TMA"
-    # (End again until the tree's end is on screen: the first frames' "multiplexed" lines
+    # (Home again until the tree's end is on screen: the first frames' "multiplexed" lines
     # and per-CPU rows move the layout, later under ASan)
     tries=0 # (wait_for counts with i)
-    while [ $tries -lt 10 ] && ! wait_for "tma_[a-z_]* <== " 1; do keys End; tries=$((tries + 1)); done
+    while [ $tries -lt 10 ] && ! wait_for "tma_[a-z_]* <== " 1; do keys Home; tries=$((tries + 1)); done
     see "--demo spr: a bottleneck at start (before the streaming phase)" "tma_[a-z_]* <== "
     # c: the CPUs as columns beside the machine's, a page at a time; o: ordered by the
     # focused node, highest first; after the last page, the sockets again
@@ -1258,7 +1291,7 @@ PYEOF
     # AMD: nothing is opened or marked until asked)
     PMUTOP_ARGS="--demo epyc -d 0.2"
     start 120 40 LANG=C.UTF-8
-    keys End
+    tab_to "TopDown (perf's pipeline utilisation" # below the uncore's panes, the demo's story
     see "--demo epyc: perf's pipeline tree" "TopDown (perf's pipeline utilisation"
     see "--demo epyc: a level-1 node, closed" "^ ▸ backend_bound  *[0-9.]*~* %"
     see "--demo epyc: SMT contention, a leaf" "^   smt_contention  *[0-9.]*~* %"
@@ -1272,7 +1305,7 @@ PYEOF
     # %; no thresholds in perf's Arm JSON, so none marked
     PMUTOP_ARGS="--demo -M TopdownL1 -d 0.2"
     start 120 40 LANG=C.UTF-8
-    keys End
+    tab_to "TopDown (perf's pipeline utilisation"
     see "Tegra410 demo: perf's TopDown tree" "TopDown (perf's pipeline utilisation"
     for node in backend_bound bad_speculation frontend_bound retiring; do
         see "Tegra410 demo: $node, a leaf, per socket and all, in %" "^   $node  *[0-9.]* %  *[0-9.]* %  *[0-9.]* % *$"
@@ -1285,7 +1318,7 @@ PYEOF
     PMUTOP_ARGS="--demo spr -d 0.2"
     start 80 24 LANG=C.UTF-8
     see "--demo spr at 80x24: its first frame drawn" "F10Quit"
-    keys End
+    keys Home
     see "--demo spr at 80x24: the tree drops a socket's column (its names are not cut)" "^  *all  *socket0 *$"
     see "--demo spr at 80x24: a whole name" "tma_ports_utilization  *[0-9.]*~*^* %"
     # / with the words of a node's name: it opens, and the screen scrolls to it

@@ -60,6 +60,10 @@ keys() {
     done
 }
 text() { T send-keys -t 0 -l -- "$1"; }
+tab_to() { # PATTERN: Tab from pane to pane until PATTERN shows (at most a dozen panes)
+    tt=0
+    while [ $tt -lt 12 ] && ! wait_for "$1" 1; do keys Tab; tt=$((tt + 1)); done
+}
 quit_ok() { # the program quit and left the terminal as it found it
     see "$1: exit status" "EXITED=0"
     see "$1: canonical mode restored" "^icanon$"

@@ -36,6 +36,7 @@ static void focus_pane(struct tui *t, int dir, bool to_last_row)
 		if (pane_selectable(t, i)) {
 			t->focus = i;
 			t->row = to_last_row ? t->panes[i].nrows - 1 : 0;
+			t->focus_top = !to_last_row;
 			return;
 		}
 	}

@@ -340,11 +340,45 @@ static void trees_stand_in(struct tui *t)
 			t->panes[i].hidden = t->panes[i].nothing = true;
 }
 
+/* Which profiles' panes come first: the machine's own (its uncore: what a demo is for),
+ * then perf's catalogue (the TopDown tree), the profiles used everywhere (cores, sensors),
+ * and the fallback (host) last; each kind in the session's order. */
+static int profile_rank(const struct profile *p)
+{
+	return p->perf ? 1 : p->always ? 2 : p->fallback ? 3 : 0;
+}
+
+static int *profiles_in_rank(const struct frame *s)
+{
+	int *order = xmalloc(sizeof(int) * (size_t)(s->nprofiles ? s->nprofiles : 1)), n = 0;
+	for (int rank = 0; rank <= 3; rank++)
+		for (int pi = 0; pi < s->nprofiles; pi++)
+			if (profile_rank(s->profiles[pi]) == rank)
+				order[n++] = pi;
+	return order;
+}
+
+/* Panes that can only say what is missing ("no x86 core PMU here") go below those with
+ * figures, in their order: a first screen of figures. */
+static void missing_last(struct tui *t)
+{
+	struct upane *sorted = xmalloc(sizeof(*sorted) * (size_t)(t->npanes ? t->npanes : 1));
+	int n = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < t->npanes; i++)
+			if ((t->panes[i].missing != NULL) == (pass == 1))
+				sorted[n++] = t->panes[i];
+	memcpy(t->panes, sorted, sizeof(*sorted) * (size_t)t->npanes);
+	free(sorted);
+}
+
 void layout_build(struct tui *t)
 {
 	t->layout_gen++;
 	const struct frame *s = t->f;
-	for (int pi = 0; pi < s->nprofiles; pi++) {
+	int *order = profiles_in_rank(s);
+	for (int rank = 0; rank < s->nprofiles; rank++) {
+		int pi = order[rank];
 		const struct profile *prof = s->profiles[pi];
 		bool *shown = xcalloc((size_t)(prof->ngroups ? prof->ngroups : 1), sizeof(bool));
 		for (int k = 0; k < prof->npanes; k++) {
@@ -421,7 +455,9 @@ void layout_build(struct tui *t)
 		free(shown);
 		free(in_tree);
 	}
+	free(order);
 	trees_stand_in(t);
+	missing_last(t);
 }
 
 void layout_free(struct tui *t)

@@ -240,7 +240,7 @@ bool screen_page(struct tui *t, int dir)
 static void draw_body(struct tui *t)
 {
 	int top = BODY_TOP, bottom = LINES - 1, height = bottom - top;
-	int y = 0, focus_y = -1;
+	int y = 0, focus_y = -1, focus_top = -1, focus_h = 0;
 	for (int i = 0; i < t->npanes; i++) {
 		struct upane *p = &t->panes[i];
 		if (p->hidden)
@@ -249,8 +249,11 @@ static void draw_body(struct tui *t)
 			crt_clip(0, 0);
 			p->height = pane_draw(t, i, 0, 0, COLS, false);
 		}
-		if (i == t->focus)
+		if (i == t->focus) {
 			focus_y = y + (t->row >= 0 && t->row < p->nrows ? p->row_y[t->row] : 0);
+			focus_top = y;
+			focus_h = p->height;
+		}
 		y += p->height;
 	}
 	t->relayout = false;
@@ -285,6 +288,11 @@ static void draw_body(struct tui *t)
 		if (p->expanded != was || p->max_cpu_rows != was_max)
 			t->relayout = true;
 	}
+	/* a pane just focused that does not show whole: its title on the top line, as much of
+	 * it below as fits (its last line alone at the bottom said little) */
+	if (t->focus_top && focus_top >= 0 && (focus_top < t->scroll || focus_top + focus_h > t->scroll + height))
+		t->scroll = focus_top;
+	t->focus_top = false;
 	if (focus_y >= 0) {
 		if (focus_y < t->scroll + 1)
 			t->scroll = focus_y - 1 < 0 ? 0 : focus_y - 1;

@@ -117,6 +117,7 @@ struct tui {
 	int npanes;
 	struct upane *panes;
 	int focus, row, scroll;
+	bool focus_top; /* a pane was just focused (Tab): bring its top into view, not one line */
 	bool paused;
 	bool tree_bars; /* 'b': each open TopDown node's children as one stacked bar */
 	double interval;
