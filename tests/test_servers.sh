@@ -188,7 +188,10 @@ assert ('l3_misses' in names) == zen5 and ('l3_read_miss_latency' in names) == z
     "$PMUTOP" list metrics --sysfs-root amd > here.txt 2>&1
     expect_grep "list metrics: this machine's" "^umc_mem_read_bandwidth " here.txt
     grep -q "^ucf\.\|tegra410" here.txt && fail "list metrics on a Zen 4 tree lists Tegra410's" || ok
-    grep -q "not on this machine" here.txt && fail "list metrics without --all lists what is not here" || ok
+    # (marked "not on this machine": only this CPU model's file of perf's catalogue, listed
+    # whole as perf list lists it, here without its core PMU)
+    grep "not on this machine" here.txt | grep -qv " perf-amdzen4 " &&
+        fail "list metrics without --all lists other profiles' metrics" || ok
     if command -v promtool > /dev/null; then
         promtool check rules --lint-fatal zen5-rules.yml > lint.out 2>&1 && ok || fail "promtool: $(cat lint.out)"
     fi

@@ -1509,6 +1509,21 @@ see "too small at start" "terminal too small"
 keys q
 quit_ok "small quit"
 
+# at 80 columns a message too long for its line drops a clause, never cuts a word ("(w
+# stops; pmutop -r pmutop-20261128-" was cut there)
+mkdir -p "$scratch/m80" && cd "$scratch/m80"
+PMUTOP_ARGS="--demo hip09 -d 0.2"
+start 80 24 LANG=C.UTF-8
+see "80 columns: live" "NIC packet rates"
+keys w
+see "80 columns: the recording message whole, its hint's first clause" "^ recording to pmutop-[0-9]\{8\}-[0-9]\{6\}\.pmrec (w stops) *$"
+unseen "80 columns: no word cut at the edge" "pmutop -r pmutop-"
+keys w
+see "80 columns: stopped" "recording stopped"
+keys q
+quit_ok "80 columns message quit"
+cd "$scratch"
+
 # keys whatever TERM says: from another terminal (ssh) or tmux with TERM=xterm-256color,
 # End arrives as ESC [ 4 ~ (sent raw here, as bytes): End, not Esc and three keys (which
 # closed setup, and in a replay set the speed to 0.5x); a sequence nobody knows is said

@@ -186,7 +186,9 @@ static void draw_footer(struct tui *t)
 static void draw_message(struct tui *t)
 {
 	if (t->message[0]) {
-		crt_put(2, 1, COLS - 2, t->message_is_error ? R_ERROR : R_MARK, t->message);
+		char fit[sizeof(t->message)];
+		tui_message_fit(t->message, COLS - 2, fit, sizeof(fit));
+		crt_put(2, 1, COLS - 2, t->message_is_error ? R_ERROR : R_MARK, fit);
 	} else if (t->opt->replay) { /* damage in the recording stays said until a key speaks */
 		struct ui_position p;
 		t->opt->replay->position(t->opt->replay->ctx, &p);

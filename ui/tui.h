@@ -248,6 +248,9 @@ void screen_draw(struct tui *t);
 /* PgDn/PgUp (dir +1/-1): the screen moves a page, as htop's lists do, and the focus to the
  * first row in view; false where it cannot move (at the end). */
 bool screen_page(struct tui *t, int dir);
+/* The message cut to width where it reads whole: a clause or remark dropped, never a word
+ * cut in two ("(w stops; pmutop -r pmutop-20261128-" at 80 columns). */
+void tui_message_fit(const char *text, int width, char *out, size_t len);
 void tui_message(struct tui *t, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The session instance of the focused row, or -1. */
 int focused_instance(struct tui *t);
