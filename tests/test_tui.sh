@@ -1549,4 +1549,29 @@ see "keys: an unknown sequence said on the message line" "is not known (TERM=xte
 keys q
 quit_ok "keys quit"
 
+# setup finds a row by what it says: / and letters (perf's metric groups come after
+# hundreds of metrics), Enter ends the find and Space toggles the row found; Esc during a
+# find ends the find, not setup
+rm -f "$HOME/.config/pmutop/pmutoprc"
+PMUTOP_ARGS="--demo spr -d 0.2"
+start 100 30 LANG=C.UTF-8
+see "setup find: the monitor" "TopDown (perf's TMA"
+keys F2 /
+text "nosuchrow"
+see "setup find: the query in the title" "Setup: find nosuchrow_"
+keys Escape
+see "setup find: Esc ends the find, setup stays" "Setup (Left/Right/Space change, / find"
+keys /
+text "TopdownL4"
+see "setup find: the group found, far down the list" "\[ \] TopdownL4 "
+keys Enter Space
+see "setup find: Space toggles the row found" "\[x\] TopdownL4 "
+keys q
+unseen "setup find: q closes setup after the find (counting starts again)" "Setup (Left/Right"
+grep -q "^count_group=TopdownL4$" "$HOME/.config/pmutop/pmutoprc" 2> /dev/null && ok ||
+    fail "setup find: the group chosen is kept (count_group=TopdownL4)"
+keys q
+quit_ok "setup find quit"
+rm -f "$HOME/.config/pmutop/pmutoprc"
+
 finish

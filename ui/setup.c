@@ -15,6 +15,8 @@ enum { S_COLOUR, S_CHARS, S_BARS, S_SPARK, S_MOUSE, S_PANES };
 struct setup_view {
 	struct scroll_view v; /* first: the row focused */
 	char note[160];       /* why setup opened there (find), lines above the rows, or "" */
+	bool finding;         /* '/' typed: letters find a row (Enter or Esc ends it) */
+	char query[48];
 };
 
 /* After the panes: every metric of every profile in use, to show or hide. */
@@ -114,10 +116,54 @@ static void item_line(struct tui *t, int r, char *line, size_t len)
 	snprintf(line, len, "[%c] %s (%s)", settings_is_hidden(&t->set, key) ? ' ' : 'x', m->title, m->name);
 }
 
+/* What row r says (its text, what '/' finds in). */
+static void row_text(struct tui *t, int r, char *line, size_t len)
+{
+	switch (r) {
+	case S_COLOUR: snprintf(line, len, "Colour          < %s >", tri[t->set.colour]); break;
+	case S_CHARS: snprintf(line, len, "Characters      < %s >", chars[t->set.chars]); break;
+	case S_BARS: snprintf(line, len, "Bar style       < %s >", bars[t->set.bars]); break;
+	case S_SPARK: snprintf(line, len, "Sparklines      < %s >", sparks[t->set.sparklines]); break;
+	case S_MOUSE: snprintf(line, len, "Mouse           < %s >", tri[t->set.mouse]); break;
+	default:
+		if (r < S_PANES + t->npanes) {
+			const struct upane *p = &t->panes[r - S_PANES];
+			char show[300];
+			snprintf(show, sizeof(show), "show:%s", p->key);
+			bool on = left_out(t, p) ? settings_is_hidden(&t->set, show) : !p->hidden;
+			snprintf(line, len, "[%c] %s (%s)", on ? 'x' : ' ', p->title, p->key);
+		} else {
+			item_line(t, r, line, len);
+		}
+	}
+}
+
+/* The first row from 'from' on (wrapping) whose text holds the query, as letters are
+ * typed after '/': perf's groups come after hundreds of metrics. */
+static void find_row(struct tui *t, int from)
+{
+	struct setup_view *sv = t->mode_data;
+	char line[160];
+	for (int k = 0, n = nrows(t); *sv->query && k < n; k++) {
+		int r = (from + k) % n;
+		row_text(t, r, line, sizeof(line));
+		if (strcasestr(line + (line[0] == '[' ? 4 : 0), sv->query)) { /* not the [x] mark */
+			sv->v.first = r;
+			return;
+		}
+	}
+}
+
 static void setup_draw(struct tui *t)
 {
 	int iy, ix, iw, ih;
-	crt_box(72, nrows(t) + 6, "Setup (Left/Right/Space change, Esc saves and closes)", &iy, &ix, &iw, &ih);
+	struct setup_view *sv = t->mode_data;
+	char title[120];
+	if (sv->finding)
+		snprintf(title, sizeof(title), "Setup: find %s_ (Enter or Esc ends the find)", sv->query);
+	else
+		snprintf(title, sizeof(title), "Setup (Left/Right/Space change, / find, Esc saves and closes)");
+	crt_box(72, nrows(t) + 6, title, &iy, &ix, &iw, &ih);
 	char line[160];
 	const char *note = ((struct setup_view *)t->mode_data)->note;
 	int y = iy, noted = 0;
@@ -140,23 +186,7 @@ static void setup_draw(struct tui *t)
 		}
 		if (y >= iy + ih)
 			break;
-		switch (r) {
-		case S_COLOUR: snprintf(line, sizeof(line), "Colour          < %s >", tri[t->set.colour]); break;
-		case S_CHARS: snprintf(line, sizeof(line), "Characters      < %s >", chars[t->set.chars]); break;
-		case S_BARS: snprintf(line, sizeof(line), "Bar style       < %s >", bars[t->set.bars]); break;
-		case S_SPARK: snprintf(line, sizeof(line), "Sparklines      < %s >", sparks[t->set.sparklines]); break;
-		case S_MOUSE: snprintf(line, sizeof(line), "Mouse           < %s >", tri[t->set.mouse]); break;
-		default:
-			if (r < S_PANES + t->npanes) {
-				const struct upane *p = &t->panes[r - S_PANES];
-				char show[300];
-				snprintf(show, sizeof(show), "show:%s", p->key);
-				bool on = left_out(t, p) ? settings_is_hidden(&t->set, show) : !p->hidden;
-				snprintf(line, sizeof(line), "[%c] %s (%s)", on ? 'x' : ' ', p->title, p->key);
-			} else {
-				item_line(t, r, line, sizeof(line));
-			}
-		}
+		row_text(t, r, line, sizeof(line));
 		crt_put(y++, ix, iw, r == ((struct scroll_view *)t->mode_data)->first ? R_FOCUS : R_DIALOG, line);
 	}
 }
@@ -224,8 +254,42 @@ static void page(struct tui *t, int dir)
 	v->first = v->first < 0 ? 0 : v->first > last ? last : v->first;
 }
 
+/* A key while '/' finds: letters grow the query (the focus on the first row that holds
+ * it), Backspace shrinks it; Enter or Esc ends the find (Esc does not close setup then),
+ * and n goes on to the next row that holds it. False: not a find's key, setup takes it. */
+static bool find_key(struct tui *t, int key)
+{
+	struct setup_view *sv = t->mode_data;
+	size_t n = strlen(sv->query);
+	if (!sv->finding) {
+		if (key == 'n' && n)
+			find_row(t, sv->v.first + 1);
+		if (key == '/') {
+			sv->finding = true;
+			sv->query[0] = '\0';
+		}
+		return key == '/' || (key == 'n' && n);
+	}
+	if (key >= 32 && key < 127 && n + 1 < sizeof(sv->query)) {
+		sv->query[n] = (char)key;
+		sv->query[n + 1] = '\0';
+		find_row(t, 0);
+	} else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && n > 0) {
+		sv->query[n - 1] = '\0';
+		find_row(t, 0);
+	} else if (key == 27 || key == '\r' || key == '\n' || key == KEY_ENTER) {
+		sv->finding = false;
+	} else {
+		sv->finding = false; /* an arrow, a page key: the find is over, setup takes it */
+		return false;
+	}
+	return true;
+}
+
 static void setup_key(struct tui *t, int key)
 {
+	if (find_key(t, key))
+		return;
 	switch (key) {
 	case KEY_UP: if (((struct scroll_view *)t->mode_data)->first > 0) ((struct scroll_view *)t->mode_data)->first--; break;
 	case KEY_DOWN: if (((struct scroll_view *)t->mode_data)->first < nrows(t) - 1) ((struct scroll_view *)t->mode_data)->first++; break;
