@@ -712,7 +712,9 @@ first_screen() { # DEMO PATTERN...: each pattern on the first screen
     quit_ok "--demo $fs_demo first screen quit"
 }
 rm -f "$HOME/.config/pmutop/pmutoprc"
-first_screen spr "^─ TopDown (perf's TMA" "tma_[a-z_]* <== " "^─ Cores (IPC"
+# (the Cores pane as pcm-memory's table: socket0, socket1 and all side by side, not all's
+# block below repeating every row)
+first_screen spr "^─ TopDown (perf's TMA" "tma_[a-z_]* <== " "^─ Cores (IPC" "^socket0 .*  socket1 .*  all "
 first_screen tegra410 "^─ UCF bandwidth" "^─ Latency" "^─ PCIe root complexes"
 first_screen xeon "^─ Memory (c: per channel)" "^─ Socket links (UPI"
 first_screen epyc "^─ Memory (UMC" "^─ Memory by requester (data fabric)"
@@ -1388,7 +1390,7 @@ if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then # perf's alone (tes
 fi
 see "core pane: mispredicts a thousand instructions" "Br MPKI  *[34]\.[0-9]"
 see "core pane: DRAM power" "DRAM power  *[0-9.]* W"
-keys Tab Enter
+keys Tab Enter NPage # (its CPUs below perf's tree, which comes first)
 see "core pane: Enter shows each CPU (an idle one: C6 85.5 %)" " C6  *85\.5 %"
 if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
     # i says which definition a figure has: perf's, with perf's formula and events

@@ -176,6 +176,10 @@ static int draw_blocks(struct tui *t, int pi, int y0, int x0, int w, bool draw)
 		ncols = 1;
 	if (ncols > nvis)
 		ncols = nvis ? nvis : 1;
+	/* pcm-memory's table: a column per socket and one for all side by side, narrower (no
+	 * sparkline), rather than all's block below repeating every row a third time */
+	if (!bars && nvis > ncols && nvis <= 4 && w / nvis >= 38)
+		ncols = nvis;
 	int bw = w / ncols;
 	if (!bars && bw > 72) /* values far from their labels are hard to read */
 		bw = 72;
