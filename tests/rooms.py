@@ -3,10 +3,12 @@
 """The floor plan docs/ARCHITECTURE.md draws, checked on the tree.
 
 Rooms stand in one order, the data's way: base, machine, profile, bind, engine, then
-sources and sim, then outputs, record and ui, then cli. A file may include its own room and
-the rooms below it, never one above. The simulator is a room nobody reads into: outside
-src/sim/ only its public header (sim/simulator.h) may be included. No .c file is over 800 lines,
-and no room of src/ over 4 000 (ui/ is the monitor, one room as htop's is).
+sources, sim (which answers the sources' interfaces), then outputs, record and ui, then
+cli. A file may include its own room and the rooms below it, never one above. The
+simulator is a room nobody reads into: outside src/sim/ only its public header
+(sim/simulator.h) may be included. The outputs and the monitor read frames and call the
+session's API, never binding's data or a source's. No .c file is over 800 lines, and no
+room of src/ over 4 000 (ui/ is the monitor, one room as htop's is).
 
 Prints each breach and a count per rule; exits 1 on any."""
 import os
@@ -16,6 +18,11 @@ import sys
 LEVEL = {"base": 0, "machine": 1, "profile": 2, "bind": 3, "engine": 4,
          "sources": 5, "sim": 5.5, "outputs": 6, "record": 6, "ui": 6, "cli": 7}
 SIM_PUBLIC = {"sim/simulator.h"}
+# The outputs and the monitor read frames: of the engine they may include the frame, the
+# output interface, history, the run loop and the session's API (a filter set, the values
+# shown); nothing of binding's data (state.h) nor of the sources.
+OUTPUT_ROOMS = {"outputs", "ui"}
+OUTPUT_MAY = {"engine/frame.h", "engine/output.h", "engine/history.h", "engine/runloop.h", "engine/session.h"}
 MAX_FILE_LINES = 800
 MAX_ROOM_LINES = 4000
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -40,7 +47,7 @@ def sources(top):
 
 def main():
     top = sys.argv[1] if len(sys.argv) > 1 else "."
-    upward, private, long_files = [], [], []
+    upward, private, long_files, contract = [], [], [], []
     room_lines = {}
     for rel, path in sources(top):
         room = room_of(rel)
@@ -58,11 +65,14 @@ def main():
                 continue
             if LEVEL[other] > LEVEL[room]:
                 upward.append(f"{rel}: includes {name} ({room} may not read {other}, a room above it)")
+            elif room in OUTPUT_ROOMS and other in ("bind", "engine", "sources") and name not in OUTPUT_MAY:
+                contract.append(f"{rel}: includes {name} (an output reads frames: {', '.join(sorted(OUTPUT_MAY))})")
             elif other == "sim" and name not in SIM_PUBLIC:
                 private.append(f"{rel}: includes {name} (only {', '.join(sorted(SIM_PUBLIC))} is the simulator's to share)")
     big_rooms = [f"src/{r}/: {n} lines (at most {MAX_ROOM_LINES})"
                  for r, n in sorted(room_lines.items()) if r != "ui" and n > MAX_ROOM_LINES]
     rules = [("includes of a room above", upward), ("includes of the simulator's insides", private),
+             ("outputs reading more than frames", contract),
              ("source files over 800 lines", long_files), ("rooms over 4000 lines", big_rooms)]
     for title, breaches in rules:
         for b in breaches:
