@@ -1216,6 +1216,16 @@ START_TEST(regex_guard_counts_every_bound)
 	 * 6 x 3 x 3 x 2 times (320 MB to compile and match) */
 	ck_assert_ptr_nonnull(regex_refusal("((((((((()(()))())())((||||||||||||||||||}|||||||||||||||||||||()))))))){6}{3}{3}{2}"));
 	ck_assert_ptr_null(regex_refusal("GenuineIntel-6-(97|9A|B7|BA|BF)"));
+	/* a repeated group that can match nothing: CI's fuzz_regex (3 s) found one that glibc
+	 * compiled for over 20 minutes, ((()*)(||...)){6} 20 s already; (a*)+ the classic */
+	const char *exp = "a repetition of something that can match nothing (compiling it is exponential)";
+	ck_assert_str_eq(regex_refusal("((((((((()(()))*))())((||||||||||||(||}||||||||||||||||@||||()))))))){6}z4}{3}{2}"), exp);
+	ck_assert_str_eq(regex_refusal("((()*)(||||||||)){6}"), exp);
+	ck_assert_str_eq(regex_refusal("(a*)+"), exp);
+	ck_assert_str_eq(regex_refusal("(a|){2}"), exp);
+	ck_assert_str_eq(regex_refusal("(b{0,3})*"), exp);
+	ck_assert_ptr_null(regex_refusal("(a|b)?c(d*e)+"));
+	ck_assert_ptr_null(regex_refusal("AuthenticAMD-25-([1][0-9A-F]|[6][0-9A-F])"));
 	ck_assert_ptr_nonnull(regex_memo("a{,3}"));
 	ck_assert_int_eq(regexec(regex_memo("^a{,3}$"), "aaa", 0, NULL, 0), 0);
 }

@@ -107,17 +107,31 @@ static double bound_at(const char *p, const char **end, long *least)
 	return (double)(n > m ? n : m);
 }
 
-/* Each open group's nodes and optional copies, and the last atom's. */
+/* Each open group's nodes and optional copies, and the last atom's; whether each open
+ * group's branch so far, and any finished branch of it, can match nothing (nullable), and
+ * whether the last atom can. */
 struct regex_cost {
 	double nodes[REGEX_MAX_DEPTH + 1], optional[REGEX_MAX_DEPTH + 1];
 	double last, last_optional;
+	bool branch_null[REGEX_MAX_DEPTH + 1], group_null[REGEX_MAX_DEPTH + 1];
+	bool has_last, last_null;
 	int depth;
 };
 
+/* The last atom is done: the branch can match nothing only if it can too. */
+static void fold_last(struct regex_cost *c)
+{
+	if (c->has_last)
+		c->branch_null[c->depth] &= c->last_null;
+	c->has_last = false;
+}
+
 static void cost_atom(struct regex_cost *c)
 {
+	fold_last(c);
 	c->last = 1, c->last_optional = 0;
 	c->nodes[c->depth] += 1;
+	c->has_last = true, c->last_null = false;
 }
 
 /* A repetition of the last atom, k copies in all; variable: some of them optional. */
@@ -138,6 +152,27 @@ static bool memo_full_without(const char *pattern)
 	return used >= REGEX_MAX_PATTERNS && !slot_of(table, capacity, pattern)->pattern;
 }
 
+/* A group opens, a branch starts (|), a group closes: the nullable bookkeeping. */
+static void open_group(struct regex_cost *c)
+{
+	fold_last(c);
+	c->nodes[c->depth] = c->optional[c->depth] = 0, c->last = c->last_optional = 0;
+	c->branch_null[c->depth] = true, c->group_null[c->depth] = false;
+}
+
+static void next_branch(struct regex_cost *c)
+{
+	fold_last(c);
+	c->group_null[c->depth] |= c->branch_null[c->depth];
+	c->branch_null[c->depth] = true;
+}
+
+static bool close_group(struct regex_cost *c)
+{
+	next_branch(c);
+	return c->group_null[c->depth];
+}
+
 const char *regex_refusal(const char *pattern)
 {
 	if (strlen(pattern) > REGEX_MAX_LEN)
@@ -145,9 +180,11 @@ const char *regex_refusal(const char *pattern)
 	if (memo_full_without(pattern))
 		return "one too many: 4096 distinct expressions are compiled already";
 	struct regex_cost c = { 0 };
+	c.branch_null[0] = true;
 	for (const char *p = pattern; *p;) {
 		const char *next = p + 1;
 		double k = 0;
+		long least = 1;
 		bool variable = false;
 		if (*p == '\\' && p[1] >= '1' && p[1] <= '9') {
 			return "a back-reference (matching it is exponential)";
@@ -156,23 +193,26 @@ const char *regex_refusal(const char *pattern)
 		} else if (*p == '[') {
 			next = past_bracket(p), cost_atom(&c);
 		} else if (*p == '(') {
+			fold_last(&c);
 			if (++c.depth > REGEX_MAX_DEPTH)
 				return "groups nested more than 16 deep";
-			c.nodes[c.depth] = c.optional[c.depth] = 0, c.last = c.last_optional = 0;
+			open_group(&c);
 		} else if (*p == ')' && c.depth > 0) { /* (an empty group is a node too) */
+			bool null = close_group(&c);
 			c.last = c.nodes[c.depth] > 0 ? c.nodes[c.depth] : 1, c.last_optional = c.optional[c.depth];
 			c.nodes[c.depth] = c.last;
 			c.depth--;
 			c.nodes[c.depth] += c.last, c.optional[c.depth] += c.last_optional;
+			c.has_last = true, c.last_null = null;
 		} else if (*p == '*' || *p == '+' || *p == '?') {
-			k = 2, variable = true;
+			k = 2, variable = true, least = *p == '+';
 		} else if (*p == '{') {
-			long m;
-			if ((k = bound_at(p, &next, &m)) < 0)
+			if ((k = bound_at(p, &next, &least)) < 0)
 				k = 0, next = p + 1, cost_atom(&c); /* a plain brace */
 			else
-				variable = k > m;
+				variable = k > least;
 		} else if (*p == '|') {
+			next_branch(&c);
 			c.nodes[c.depth]++; /* a branch: glibc's tree holds one for each, empty ones too
 					     * ((|||...||){6}{3}{3}{2}: 320 MB) */
 		} else {
@@ -180,6 +220,12 @@ const char *regex_refusal(const char *pattern)
 		}
 		if (k > REGEX_MAX_BOUND)
 			return "a repetition count over 255";
+		/* a repeated group that can match nothing ((()*)(||...)){6}, (a*)+: glibc's
+		 * epsilon closures grow exponentially with the copies (past minutes at six) */
+		if (k > 0 && c.has_last && c.last_null && *p != '?')
+			return "a repetition of something that can match nothing (compiling it is exponential)";
+		if (k > 0 && c.has_last)
+			c.last_null |= least == 0; /* x*, x?, x{0,n} can match nothing */
 		if (k > 0)
 			cost_repeat(&c, k, variable);
 		if (c.nodes[c.depth] > REGEX_MAX_NODES)
