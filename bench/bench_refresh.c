@@ -87,7 +87,7 @@ int main(int argc, char **argv)
 		struct sim_options so = { .model_path = PMUTOP_ABS_SRCDIR "/profiles/machines/tegra410/model.ini", .seed = 1 };
 		src = source_sim_new(m, &so);
 	} else {
-		src = source_perf_new(m);
+		src = source_perf_new(m, NULL);
 	}
 	uint64_t now = sim ? 1000000000ull : clock_monotonic_ns();
 	session_add_source(s, src);

@@ -13,7 +13,7 @@ cpu_ns() { cat /proc/$1/task/*/schedstat 2> /dev/null | awk '{ s += $1 } END { p
 d=$(awk -v ms="$ms" 'BEGIN { printf "%g", ms / 1000 }')
 ratios=""
 for run in 1 2 3 4 5; do
-    "$pmutop" -p host -b -d "$d" --format "$format" > /dev/null 2>&1 &
+    "$pmutop" -P host -b -d "$d" --format "$format" > /dev/null 2>&1 &
     p=$!
     # no command: it counts until SIGINT, and leaves no child behind when it ends
     perf stat -a -I "$ms" -x, -o /dev/null -e '{context-switches,cpu-migrations,page-faults}' -e msr/tsc/ \
@@ -43,7 +43,7 @@ tmp=$(mktemp)
 n=$(( secs * 1000 / ms ))
 pairs=""
 for run in 1 2 3; do
-    ours=$(task_ms "$pmutop" -p host -b -d "$d" --format "$format" -n "$n")
+    ours=$(task_ms "$pmutop" -P host -b -d "$d" --format "$format" -n "$n")
     theirs=$(task_ms perf stat -a -I "$ms" -x, -o /dev/null -e '{context-switches,cpu-migrations,page-faults}' -e msr/tsc/ \
         sleep "$(awk -v n="$n" -v d="$d" 'BEGIN { print n * d }')")
     [ -n "$ours" ] && [ -n "$theirs" ] && pairs="$pairs $(awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "%.3f:%s:%s", a / b, a, b }')"

@@ -79,8 +79,8 @@ if command -v valgrind > /dev/null; then
     with=$(BENCH_UNCORE_ONLY=1 ir "$bin" sim 100)
     echo "bench: sim_tegra410_uncore_refresh_instructions $(( (with - base) / 100 )) instructions"
     # a live refresh of the host profile in batch text, user space (perf stat -I: ~40 k)
-    base=$(ir "$b/pmutop" -p host -b -d 0.01 -n 10)
-    with=$(ir "$b/pmutop" -p host -b -d 0.01 -n 210)
+    base=$(ir "$b/pmutop" -P host -b -d 0.01 -n 10)
+    with=$(ir "$b/pmutop" -P host -b -d 0.01 -n 210)
     if [ -n "$base" ] && [ -n "$with" ]; then
         echo "bench: host_refresh_instructions $(( (with - base) / 200 )) instructions"
     fi
@@ -154,7 +154,7 @@ jitter=$(awk -F' *= *' '/^jitter/ { print $2; exit }' "$src/profiles/machines/te
 echo "bench: record_floor_bytes_per_counter_sample $("$b/pmutop" --demo -b -n 61 --fake-clock --format json --raw |
     python3 "$src/bench/record_floor.py" "$jitter") B"
 # the live host profile, 3 000 samples at 0.01 s, the whole file
-if "$b/pmutop" -p host -b -n 3000 -d 0.01 --format csv -w "$rec/host.pmrec" > /dev/null 2>&1; then
+if "$b/pmutop" -P host -b -n 3000 -d 0.01 --format csv -w "$rec/host.pmrec" > /dev/null 2>&1; then
     "$b/pmutop" record --info "$rec/host.pmrec" | awk -v z="$(stat -c %s "$rec/host.pmrec")" \
         '/^samples/ { s = $2 } /^counters/ { c = $2 } END { printf "bench: record_host_file_bytes_per_counter_sample_3000 %.3f B\n", z / s / c }'
 else

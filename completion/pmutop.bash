@@ -10,7 +10,7 @@ _pmutop()
     [ "$COMP_CWORD" -gt 1 ] && sub=${COMP_WORDS[1]}
 
     case $prev in
-        -p|--profile)
+        -P|--profile)
             COMPREPLY=($(compgen -W "$(pmutop list profiles 2>/dev/null | awk '{ print $1 }')" -- "$cur"))
             compopt -o filenames 2>/dev/null
             COMPREPLY+=($(compgen -f -X '!*.ini' -- "$cur"))
@@ -49,19 +49,19 @@ _pmutop()
             COMPREPLY=($(compgen -W "--sysfs-root --demo --help" -- "$cur"))
             return ;;
         record)
-            COMPREPLY=($(compgen -W "-o --duration --rotate --keep --force --info -d -p -f --demo --sim
+            COMPREPLY=($(compgen -W "-o --duration --rotate --keep --force --info -d -P -f --demo --sim
                 --sysfs-root --help" -- "$cur"))
             return ;;
         serve)
-            COMPREPLY=($(compgen -W "--listen --per-cpu --http-limits -d -p -f --demo --sim --sysfs-root" -- "$cur"))
+            COMPREPLY=($(compgen -W "--listen --per-cpu --http-limits -d -P -f --demo --sim --sysfs-root" -- "$cur"))
             return ;;
         rules)
-            COMPREPLY=($(compgen -W "--window -d -p -f --demo --sim --sysfs-root" -- "$cur"))
+            COMPREPLY=($(compgen -W "--window -d -P -f --demo --sim --sysfs-root" -- "$cur"))
             return ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "-b --batch -d --delay -n --iterations --format --raw -o --output
-            -p --profile -M --metrics -f --filter --sysfs-root --proc-root --sim --model --demo --seed
+            -P --profile -p --pid -t --tid -M --metrics -f --filter --sysfs-root --proc-root --sim --model --demo --seed
             --fake-clock --dry-run -w --write -r --read --force --begin --end --listen --per-cpu
             --http-limits -h --help -V --version" -- "$cur"))
     elif [ "$COMP_CWORD" -eq 1 ]; then

@@ -59,7 +59,7 @@ expect_eq "the demo recorded on arm64 and on x86_64: the same values" \
 # the live machine's host pane on arm64: no TSC, the generic timer in its place (qemu
 # emulates CNTVCT_EL0 at CNTFRQ_EL0): the counter's measured rate is its frequency, and
 # no TSC is said missing (this sysfs is the x86_64 host's: its msr PMU may be there)
-arm -p host -b -n 3 -d 0.2 --format csv > "$scratch/timer.csv" 2> "$scratch/timer.err"
+arm -P host -b -n 3 -d 0.2 --format csv > "$scratch/timer.csv" 2> "$scratch/timer.err"
 measured=$(awk -F, '$4 == "host.timer_ghz" && $5 == "all" && $8 == "ok" { v = $6 } END { print v }' "$scratch/timer.csv")
 nominal=$(awk -F, '$4 == "host.timer_nominal_ghz" && $5 == "all" && $8 == "ok" { v = $6 } END { print v }' "$scratch/timer.csv")
 echo "arm64 generic timer under qemu: measured ${measured:-none} GHz, CNTFRQ ${nominal:-none} GHz"
@@ -67,7 +67,7 @@ python3 -c "import sys; m, n = float('${measured:-0}'), float('${nominal:-0}'); 
     fail "arm64: the generic timer's measured rate (${measured:-none} GHz) is not its CNTFRQ (${nominal:-none} GHz): $(head -c 300 "$scratch/timer.err")"
 grep -q "no PMU matches 'msr'" "$scratch/timer.csv" "$scratch/timer.err" && fail "arm64: the TSC said missing beside the generic timer" || ok
 # ... recorded live on arm64, replayed on both: the timer's PMU and values kept
-arm record -p host -n 3 -d 0.2 -o "$scratch/timer.pmrec" 2> "$scratch/trec.err" || fail "arm64: record the host: $(head -c 300 "$scratch/trec.err")"
+arm record -P host -n 3 -d 0.2 -o "$scratch/timer.pmrec" 2> "$scratch/trec.err" || fail "arm64: record the host: $(head -c 300 "$scratch/trec.err")"
 arm -r "$scratch/timer.pmrec" -b --format csv 2> /dev/null | cut -d, -f2- > "$scratch/timer-on-arm.csv"
 "$x86" -r "$scratch/timer.pmrec" -b --format csv 2> /dev/null | cut -d, -f2- > "$scratch/timer-on-x86.csv"
 grep -q ',host.timer_ghz,all,[0-9.]*,GHz,ok$' "$scratch/timer-on-x86.csv" && cmp -s "$scratch/timer-on-arm.csv" "$scratch/timer-on-x86.csv" && ok ||

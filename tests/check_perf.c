@@ -112,7 +112,7 @@ static void live_begin(struct live *l, const char *profile_text)
 	ck_assert_ptr_nonnull(l->p);
 	l->ps[0] = l->p;
 	l->s = session_new(l->m, l->ps, 1);
-	l->src = source_perf_new(l->m);
+	l->src = source_perf_new(l->m, NULL);
 	session_add_source(l->s, l->src);
 	session_start(l->s, clock_monotonic_ns());
 }
@@ -274,7 +274,7 @@ START_TEST(open_errors_say_what_to_do)
 	struct profile *p = profile_load(path, &nerr);
 	struct profile *ps[1] = { p };
 	struct session *s = session_new(m, ps, 1);
-	session_add_source(s, source_perf_new(m));
+	session_add_source(s, source_perf_new(m, NULL));
 	int highest = open("/dev/null", O_RDONLY); /* the lowest free descriptor */
 	close(highest);
 	struct rlimit rl;

@@ -34,7 +34,7 @@ rows() { grep -v -e '^#' -e '^$' "$1" > rows.txt; }
 for f in "$bad"/profiles/*.ini; do
     n=$(basename "$f")
     cp "$f" "$n"
-    expect_refusal "profile $n" "$(sed -n '1s/^; expect: //p' "$f")" "$PMUTOP" --demo -b -n 1 --fake-clock -p "$n"
+    expect_refusal "profile $n" "$(sed -n '1s/^; expect: //p' "$f")" "$PMUTOP" --demo -b -n 1 --fake-clock -P "$n"
 done
 
 for f in "$bad"/models/*.ini; do
@@ -49,14 +49,14 @@ while IFS="$tab" read -r formula col msg; do
     printf '[group ucf]\npmu = nvidia_ucf_pmu_{socket}\nevents = slc_access_rd, slc_bytes_rd, cycles\n[metric ucf.bad]\nformula = %s\n' \
         "$formula" > formula.ini
     expect_refusal "formula $formula" "pmutop: error: formula.ini:5:$((col + 10)): $msg" \
-        "$PMUTOP" --demo -b -n 1 --fake-clock -p formula.ini
+        "$PMUTOP" --demo -b -n 1 --fake-clock -P formula.ini
 done < rows.txt
 
 # a 15 000-deep conditional on one 60 KB line, under a 256 KiB stack: refused at the
 # nesting limit, which holds for every recursive production, not a crash
 python3 -c 'print("[group ucf]\npmu = nvidia_ucf_pmu_{socket}\nevents = cycles\n[metric ucf.bad]\nformula = " + "1?" * 15000 + "1" + ":1" * 15000)' > deep.ini
 expect_refusal "a 15 000-deep ?: chain" "pmutop: error: deep.ini:5:139: formula nests too deeply (more than 64 levels)" \
-    sh -c 'ulimit -s 256 && exec "$0" "$@"' "$PMUTOP" --demo -b -n 1 --fake-clock -p deep.ini
+    sh -c 'ulimit -s 256 && exec "$0" "$@"' "$PMUTOP" --demo -b -n 1 --fake-clock -P deep.ini
 
 rows "$bad/events.txt"
 while IFS="$tab" read -r event msg; do
@@ -112,11 +112,11 @@ title = CS${esc}]0;pwned${bel}
 formula = context_switches / elapsed_s
 unit = /s${esc}[31m
 EOF
-"$PMUTOP" -p esc.ini --sysfs-root esc --sim --fake-clock -b -n 1 > esc.txt 2> esc.err
+"$PMUTOP" -P esc.ini --sysfs-root esc --sim --fake-clock -b -n 1 > esc.txt 2> esc.err
 expect_eq "control bytes in a profile: batch text runs" $? 0
 grep -q "$esc\\|$bel" esc.txt && fail "batch text sent a control byte from the profile: $(od -c esc.txt | head -5)" || ok
 expect_grep "batch text shows the escape escaped" 'all\\x1b\[2J' esc.txt
-"$PMUTOP" -p esc.ini --sysfs-root esc --sim --fake-clock -b -n 1 --format csv > esc.csv
+"$PMUTOP" -P esc.ini --sysfs-root esc --sim --fake-clock -b -n 1 --format csv > esc.csv
 grep -q "$bel" esc.csv && fail "CSV sent a BEL from the profile" || ok
 grep -q "$esc" esc.csv && fail "CSV sent an ESC from the profile's unit or instance: $(grep "$esc" esc.csv | od -c | head -3)" || ok
 expect_grep "CSV shows the unit's escape escaped" '"/s\\x1b\[31m"' esc.csv
@@ -125,12 +125,12 @@ PMUTOP_PROFILE_PATH=escdir "$PMUTOP" list profiles > esc.list
 grep -q "$esc" esc.list && fail "list profiles sent a control byte from a profile's title" || ok
 expect_grep "list profiles shows the title escaped" 'T\\x1b\[2J' esc.list
 
-# list metrics -p with a profile that does not load: said, exit 1, and nothing kept (the
+# list metrics -P with a profile that does not load: said, exit 1, and nothing kept (the
 # ASan stage's LeakSanitizer fails an exit status of 23 here)
 printf '[profile]\nname = broken\n[group g]\npmu = x\nbogus = 1\n' > broken.ini
-"$PMUTOP" list metrics -p ./broken.ini > broken.out 2> broken.err
-expect_eq "list metrics -p a profile with errors: exit status" $? 1
-expect_grep "list metrics -p a profile with errors: said" "errors in profile './broken.ini'" broken.err
+"$PMUTOP" list metrics -P ./broken.ini > broken.out 2> broken.err
+expect_eq "list metrics -P a profile with errors: exit status" $? 1
+expect_grep "list metrics -P a profile with errors: said" "errors in profile './broken.ini'" broken.err
 
 # a CPU model expression that would make glibc's regcomp overflow its stack is refused
 # before it is compiled wherever profiles are read: list profiles on the search path too

@@ -49,7 +49,7 @@ SPEC
     sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" "$kind" "$cpu" 2 4 > /dev/null
     XEON_MODEL=$uncore sh "$TOP_SRCDIR/tests/fixtures/gen-xeon.sh" "$cpu" 2 4 > /dev/null
     cpuinfo "$cpu" 6 "$model" "$step"
-    if "$PMUTOP" --sysfs-root "$cpu" --sim -p "out/$cpu.ini" -b -n 3 --fake-clock --format json --raw > "$cpu.jsonl" 2> "$cpu.err"; then
+    if "$PMUTOP" --sysfs-root "$cpu" --sim -P "out/$cpu.ini" -b -n 3 --fake-clock --format json --raw > "$cpu.jsonl" 2> "$cpu.err"; then
         ok
     else
         fail "$cpu: pmutop on the generated profile: $(head -c 300 "$cpu.err")"
@@ -70,14 +70,14 @@ done
 # model name says, perf's cpu_operating_frequency is the busy clock (its cycles over its
 # reference cycles at the TSC's rate), which tma_info_system_core_frequency measures
 # apart from it, on every row
-"$PMUTOP" --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M cpu_operating_frequency -b -n 2 --fake-clock \
+"$PMUTOP" --sysfs-root sapphirerapids --sim -P out/sapphirerapids.ini -M cpu_operating_frequency -b -n 2 --fake-clock \
     --format csv > tscf-none.csv 2>&1
 expect_eq "no TSC frequency known: cpu_operating_frequency has no value on any row, never 0" \
     "$(awk -F, '$4 == "cpu_operating_frequency" { print ($6 == "" && $8 == "no value") ? "none" : "value " $5 "=" $6 }' tscf-none.csv | sort -u)" "none"
 # (the model name's rate is the one the default model's TSC ticks at)
 ghz=$(awk '/^rate.tsc = / { printf "%.2f", $3 / 1e9; exit }' "$TOP_SRCDIR/profiles/machines/default-model.ini")
 sed -i "s/^model name.*/model name\t: Intel(R) Xeon(R) CPU @ ${ghz}GHz/" sapphirerapids/proc/cpuinfo
-"$PMUTOP" --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M cpu_operating_frequency,tma_info_system_core_frequency \
+"$PMUTOP" --sysfs-root sapphirerapids --sim -P out/sapphirerapids.ini -M cpu_operating_frequency,tma_info_system_core_frequency \
     -b -n 2 --fake-clock --format csv > tscf.csv 2>&1
 awk -F, '$8 == "ok" && $4 == "cpu_operating_frequency" { f[$5] = $6 } $8 == "ok" && $4 == "tma_info_system_core_frequency" { c[$5] = $6 }
     END { n = 0; for (i in f) { n++; if (!(i in c) || f[i] < 0.99 * c[i] || f[i] > 1.01 * c[i]) { print i, f[i], c[i]; bad = 1 } }
@@ -88,7 +88,7 @@ sed -i 's/^model name.*/model name\t: Intel(R) Xeon(R) CPU/' sapphirerapids/proc
 # -M as perf stat -M: TopdownL1 counts perf's TopdownL1 metrics (those the catalogue has),
 # what they read by name and nothing else, opens only the events those read, and agrees
 # with perf's MetricExpr
-"$PMUTOP" --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M TopdownL1 -b -n 3 --fake-clock --format json --raw \
+"$PMUTOP" --sysfs-root sapphirerapids --sim -P out/sapphirerapids.ini -M TopdownL1 -b -n 3 --fake-clock --format json --raw \
     > l1.jsonl 2> l1.err && ok || fail "-M TopdownL1: $(head -c 300 l1.err)"
 python3 - "$arch/sapphirerapids" out/sapphirerapids.ini l1.jsonl > l1-check.txt <<'PY'
 import glob, json, re, sys
@@ -119,7 +119,7 @@ for f in sorted(glob.glob(sys.argv[1] + "/*metrics*.json")):
 mkdir -p sapphirerapids/proc/sys/kernel
 for on in 1 0; do
     echo $on > sapphirerapids/proc/sys/kernel/nmi_watchdog
-    "$PMUTOP" --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M "${nmi}TopdownL1" -b -n 1 --fake-clock \
+    "$PMUTOP" --sysfs-root sapphirerapids --sim -P out/sapphirerapids.ini -M "${nmi}TopdownL1" -b -n 1 --fake-clock \
         > /dev/null 2> nmi-$on.err
 done
 named=$(sed -n "s/.*NMI watchdog is on: .* so perf's \(.*\) count their.*/\1/p" nmi-1.err | sed 's/, /\n/g' | sort | paste -sd,)
@@ -129,8 +129,8 @@ rm -r sapphirerapids/proc/sys
 metric_map out/sapphirerapids.ini > l1.map
 python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$arch" sapphirerapids sapphirerapids l1.jsonl l1.map > l1.out && ok ||
     fail "-M TopdownL1 differs from perf's MetricExpr: $(head -n 3 l1.out)"
-"$PMUTOP" --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M TopdownL1 --dry-run | cut -f3 | sort -u > l1-events.txt
-"$PMUTOP" --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini --dry-run | cut -f3 | sort -u > all-events.txt
+"$PMUTOP" --sysfs-root sapphirerapids --sim -P out/sapphirerapids.ini -M TopdownL1 --dry-run | cut -f3 | sort -u > l1-events.txt
+"$PMUTOP" --sysfs-root sapphirerapids --sim -P out/sapphirerapids.ini --dry-run | cut -f3 | sort -u > all-events.txt
 expect_eq "-M TopdownL1 opens perf's TopdownL1 events: slots, the four level-1 topdown events and INT_MISC.UOP_DROPPING" \
     "$(tr '\n' ' ' < l1-events.txt)" \
     "cpu/event=0xad,umask=0x10/ cpu/slots/ cpu/topdown-bad-spec/ cpu/topdown-be-bound/ cpu/topdown-fe-bound/ cpu/topdown-retiring/ "
@@ -138,29 +138,29 @@ expect_eq "-M TopdownL1 opens perf's TopdownL1 events: slots, the four level-1 t
 
 # a recording made under -M replays (the same metrics chosen again: only their counters
 # are in it), the same values as the run that wrote it
-"$PMUTOP" record --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M TopdownL1 -n 3 --fake-clock -o l1.pmrec \
+"$PMUTOP" record --sysfs-root sapphirerapids --sim -P out/sapphirerapids.ini -M TopdownL1 -n 3 --fake-clock -o l1.pmrec \
     > rec.err 2>&1 && ok || fail "record -M TopdownL1: $(head -c 300 rec.err)"
 "$PMUTOP" -r l1.pmrec -b --format csv > l1-replay.csv 2> replay.err && ok || fail "replay of a -M recording: $(head -c 300 replay.err)"
-"$PMUTOP" --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M TopdownL1 -b -n 3 --fake-clock --format csv > l1-live.csv
+"$PMUTOP" --sysfs-root sapphirerapids --sim -P out/sapphirerapids.ini -M TopdownL1 -b -n 3 --fake-clock --format csv > l1-live.csv
 expect_eq "replay of a -M recording: the live run's values" "$(cut -d, -f3- l1-replay.csv | md5sum)" "$(cut -d, -f3- l1-live.csv | md5sum)"
 
 # perf's modified events (CPU_CLK_UNHALTED.THREAD_P:k beside CPU_CLK_UNHALTED.THREAD_P): a
 # counter each, live and in a recording (one config, two counters), each as perf reads it
 m=tma_info_system_kernel_utilization,tma_info_system_kernel_cpi,tma_info_system_ipfarbranch,tma_info_thread_cpi
-"$PMUTOP" --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M $m --dry-run | cut -f3 | sort -u > mod-events.txt
+"$PMUTOP" --sysfs-root sapphirerapids --sim -P out/sapphirerapids.ini -M $m --dry-run | cut -f3 | sort -u > mod-events.txt
 expect_grep "-M kernel_utilization opens CPU_CLK_UNHALTED.THREAD_P:k as perf writes it" "^cpu/event=0x3c/k$" mod-events.txt
 expect_grep "... and BR_INST_RETIRED.FAR_BRANCH:u" "^cpu/event=0xc4,umask=0x40/u$" mod-events.txt
-"$PMUTOP" --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M $m -b -n 3 --fake-clock --format json --raw > mod.jsonl
+"$PMUTOP" --sysfs-root sapphirerapids --sim -P out/sapphirerapids.ini -M $m -b -n 3 --fake-clock --format json --raw > mod.jsonl
 python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$arch" sapphirerapids sapphirerapids mod.jsonl l1.map > mod.out && ok ||
     fail "modified events differ from perf's MetricExpr: $(head -n 3 mod.out)"
 grep -q "^[1-9][0-9]* values agreed" mod.out && ok || fail "no modified metric was compared: $(cat mod.out)"
-"$PMUTOP" record --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M $m -n 3 --fake-clock -o mod.pmrec > rec.err 2>&1
+"$PMUTOP" record --sysfs-root sapphirerapids --sim -P out/sapphirerapids.ini -M $m -n 3 --fake-clock -o mod.pmrec > rec.err 2>&1
 "$PMUTOP" -r mod.pmrec -b --format csv > mod-replay.csv 2> replay.err && ok || fail "replay of modified events: $(head -c 300 replay.err)"
-"$PMUTOP" --sysfs-root sapphirerapids --sim -p out/sapphirerapids.ini -M $m -b -n 3 --fake-clock --format csv > mod-live.csv
+"$PMUTOP" --sysfs-root sapphirerapids --sim -P out/sapphirerapids.ini -M $m -b -n 3 --fake-clock --format csv > mod-live.csv
 expect_eq "replay of modified events: the live run's values" "$(cut -d, -f3- mod-replay.csv | md5sum)" "$(cut -d, -f3- mod-live.csv | md5sum)"
 
 # perf's catalogue picked by the CPU model, as perf stat -M picks its JSON: -M names perf's
-# metrics and groups with no -p, list metrics lists them, -p perf is this CPU's file; a
+# metrics and groups with no -p, list metrics lists them, -P perf is this CPU's file; a
 # Skylake-SP gets skylakex's (not cascadelakex's, though both name model 0x55)
 export PMUTOP_CATALOGUE_PATH="$scratch/out"
 "$PMUTOP" --sysfs-root sapphirerapids --sim -M TopdownL1 -b -n 2 --fake-clock --format csv > auto.csv 2> auto.err &&
@@ -186,11 +186,11 @@ expect_eq "list metrics on a VM without a core PMU: exit status" $? 0
 expect_grep "list metrics on a VM: perf's TopDown listed, marked" "^tma_retiring  *% *perf-sapphirerapids .*(not on this machine)" vm-list.txt
 expect_grep "list metrics on a VM: why, once" "its PMU (cpu) is not on this machine .*: its metrics are listed, none counts here" vm-list.err
 expect_eq "list metrics on a VM: said once" "$(wc -l < vm-list.err)" 1
-"$PMUTOP" --sysfs-root sapphirerapids --sim -p perf --dry-run > perf-p.txt 2>&1 && ok || fail "-p perf: $(head -c 300 perf-p.txt)"
+"$PMUTOP" --sysfs-root sapphirerapids --sim -P perf --dry-run > perf-p.txt 2>&1 && ok || fail "-P perf: $(head -c 300 perf-p.txt)"
 mkdir -p nomodel && cp -R sapphirerapids/sys nomodel/ && rm nomodel/sys/devices/system/cpu/modalias
-"$PMUTOP" --sysfs-root nomodel --sim -p perf -b -n 1 > nomodel.out 2>&1
-expect_eq "-p perf where the model is unknown: exit status" $? 1
-expect_grep "-p perf where the model is unknown: said" "perf's catalogue has no profile for this CPU (none names its model" nomodel.out
+"$PMUTOP" --sysfs-root nomodel --sim -P perf -b -n 1 > nomodel.out 2>&1
+expect_eq "-P perf where the model is unknown: exit status" $? 1
+expect_grep "-P perf where the model is unknown: said" "perf's catalogue has no profile for this CPU (none names its model" nomodel.out
 "$PMUTOP" --sysfs-root nomodel --sim -M TopdownL1 -b -n 1 > nomodel-m.out 2>&1
 expect_eq "-M TopdownL1 where the model is unknown: exit status" $? 2
 # a VM of a known model without a core PMU: -M says the catalogue's file is there but
@@ -199,13 +199,13 @@ mkdir -p nocore && cp -R sapphirerapids/sys sapphirerapids/proc nocore/ && rm -r
 "$PMUTOP" --sysfs-root nocore --sim -M TopdownL1 -b -n 1 > nocore.out 2>&1
 expect_eq "-M on a model without its core PMU: exit status" $? 2
 expect_grep "-M on a model without its core PMU: why" "perf-sapphirerapids for this CPU, but its PMU (cpu) is not on this machine" nocore.out
-"$PMUTOP" --sysfs-root nocore --sim -p perf -b -n 1 > nocore-p.out 2>&1
-expect_eq "-p perf on a model without its core PMU: exit status" $? 1
-expect_grep "-p perf on a model without its core PMU: why" "perf-sapphirerapids for this CPU, but its PMU (cpu) is not on this machine" nocore-p.out
-# list metricgroups -p perf: every group perf's JSON for this CPU names, with as many
+"$PMUTOP" --sysfs-root nocore --sim -P perf -b -n 1 > nocore-p.out 2>&1
+expect_eq "-P perf on a model without its core PMU: exit status" $? 1
+expect_grep "-P perf on a model without its core PMU: why" "perf-sapphirerapids for this CPU, but its PMU (cpu) is not on this machine" nocore-p.out
+# list metricgroups -P perf: every group perf's JSON for this CPU names, with as many
 # metrics as it gives it (perf list metricgroups; what -M takes)
-"$PMUTOP" list metricgroups --sysfs-root sapphirerapids -p perf > groups.txt 2>&1
-expect_eq "list metricgroups -p perf: exit status" $? 0
+"$PMUTOP" list metricgroups --sysfs-root sapphirerapids -P perf > groups.txt 2>&1
+expect_eq "list metricgroups -P perf: exit status" $? 0
 python3 - "$arch/sapphirerapids" > groups-perf.txt <<'PY'
 import collections, glob, json, sys
 n = collections.Counter()
@@ -217,10 +217,10 @@ for g in sorted(n, key=str.lower):
     print(g, n[g])
 PY
 expect_eq "list metricgroups: perf's groups and their sizes" "$(awk '{ print $1, $2 }' groups.txt)" "$(cat groups-perf.txt)"
-# list metrics -p perf: this CPU's file, as for the monitor's -p; a profile not there fails
-"$PMUTOP" list metrics --sysfs-root sapphirerapids -p perf > list-p-perf.txt 2>&1
-expect_eq "list metrics -p perf: exit status" $? 0
-expect_grep "list metrics -p perf: this CPU's catalogue" "^tma_retiring  *% *perf-sapphirerapids " list-p-perf.txt
+# list metrics -P perf: this CPU's file, as for the monitor's -p; a profile not there fails
+"$PMUTOP" list metrics --sysfs-root sapphirerapids -P perf > list-p-perf.txt 2>&1
+expect_eq "list metrics -P perf: exit status" $? 0
+expect_grep "list metrics -P perf: this CPU's catalogue" "^tma_retiring  *% *perf-sapphirerapids " list-p-perf.txt
 # -M prints what was asked, as perf stat -M: TopdownL2,TopdownL3 are perf's metrics of
 # those groups, not the level-1 parents and helpers their formulae read (counted; in JSON)
 "$PMUTOP" --demo=spr -M TopdownL2,TopdownL3 -b -n 2 --fake-clock 2> /dev/null | awk '/^  [a-z]/ { print $1 }' | sort -u > asked.txt
@@ -250,17 +250,17 @@ unitless = sorted(n for n in perf if n in listed and listed[n] == "perf-sapphire
 print("%d with a unit, %d listed without: %s" % (len(perf), len(unitless), unitless[:5]))
 PY
 grep -q "listed without: \[\]" units.out && ok || fail "list metrics: metrics perf gives a unit shown without: $(cat units.out)"
-"$PMUTOP" list metrics --sysfs-root nocore -p perf > list-nocore.txt 2>&1
-expect_eq "list metrics -p perf without the core PMU: exit status" $? 1
-expect_grep "list metrics -p perf without the core PMU: why" "but its PMU (cpu) is not on this machine" list-nocore.txt
-"$PMUTOP" list metrics --sysfs-root sapphirerapids -p no-such-profile > list-nosuch.txt 2>&1
-expect_eq "list metrics -p a profile not there: exit status" $? 1
-expect_grep "list metrics -p a profile not there: said" "no profile 'no-such-profile'" list-nosuch.txt
+"$PMUTOP" list metrics --sysfs-root nocore -P perf > list-nocore.txt 2>&1
+expect_eq "list metrics -P perf without the core PMU: exit status" $? 1
+expect_grep "list metrics -P perf without the core PMU: why" "but its PMU (cpu) is not on this machine" list-nocore.txt
+"$PMUTOP" list metrics --sysfs-root sapphirerapids -P no-such-profile > list-nosuch.txt 2>&1
+expect_eq "list metrics -P a profile not there: exit status" $? 1
+expect_grep "list metrics -P a profile not there: said" "no profile 'no-such-profile'" list-nosuch.txt
 unset PMUTOP_CATALOGUE_PATH
 
-# list metrics -p FILE -v: the catalogue's metrics with perf's descriptions, groups and
+# list metrics -P FILE -v: the catalogue's metrics with perf's descriptions, groups and
 # formulae, as perf list shows them
-"$PMUTOP" list metrics --sysfs-root sapphirerapids -p out/sapphirerapids.ini -v > list.txt
+"$PMUTOP" list metrics --sysfs-root sapphirerapids -P out/sapphirerapids.ini -v > list.txt
 expect_eq "list metrics -p: every metric of the profile" "$(grep -c '^[A-Za-z]' list.txt)" "$(grep -c '^\[metric ' out/sapphirerapids.ini)"
 expect_grep "list metrics: perf's description" "^tma_retiring .*fraction of slots utilized by useful work" list.txt
 expect_grep "list metrics -v: perf's groups" "^    groups: .*TopdownL1" list.txt
@@ -288,9 +288,9 @@ for case in milan:amdzen3:amdzen4 genoa:amdzen4:amdzen3; do
     IFS=: read -r tree mine other <<SPEC
 $case
 SPEC
-    "$PMUTOP" --sysfs-root "$tree" --sim -p "out/$mine.ini" -b -n 1 --fake-clock > "$tree-$mine.txt" 2>&1 &&
+    "$PMUTOP" --sysfs-root "$tree" --sim -P "out/$mine.ini" -b -n 1 --fake-clock > "$tree-$mine.txt" 2>&1 &&
         ok || fail "$tree: $mine's profile does not count: $(head -c 300 "$tree-$mine.txt")"
-    "$PMUTOP" --sysfs-root "$tree" --sim -p "out/$other.ini" -b -n 1 --fake-clock > "$tree-$other.txt" 2>&1
+    "$PMUTOP" --sysfs-root "$tree" --sim -P "out/$other.ini" -b -n 1 --fake-clock > "$tree-$other.txt" 2>&1
     expect_grep "$tree: not $other's (perf's first line)" "not for this CPU model\|other CPU models" "$tree-$other.txt"
 done
 
@@ -310,7 +310,7 @@ SPEC
     EPYC_MODALIAS="cpu:type:x86,ven0002fam00$(printf %x "$family")mod$(printf %04x "$model"):feature:,0000" \
         sh "$TOP_SRCDIR/tests/fixtures/gen-epyc.sh" "$cpu-tree" 2 16 "12 12" > /dev/null
     amd_core_pmu "$cpu-tree" "$family" "$model"
-    if "$PMUTOP" --sysfs-root "$cpu-tree" --sim -p "out/$cpu.ini" -b -n 3 --fake-clock --format json --raw > "$cpu.jsonl" 2> "$cpu.err"; then
+    if "$PMUTOP" --sysfs-root "$cpu-tree" --sim -P "out/$cpu.ini" -b -n 3 --fake-clock --format json --raw > "$cpu.jsonl" 2> "$cpu.err"; then
         ok
     else
         fail "$cpu: pmutop on the generated profile: $(head -c 300 "$cpu.err")"
@@ -330,7 +330,7 @@ total=$(sed -n "s/^alderlake: \([0-9]*\) of \([0-9]*\) .*/\2/p" cover.txt)
 [ "${kept:-0}" -gt 0 ] && [ $((kept * 100)) -ge $((total * 95)) ] && ok || fail "alderlake: $kept of $total perf metrics, below 95 %"
 sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" adl adl 1 8 > /dev/null
 cpuinfo adl 6 151 2
-if PMUTOP_CATALOGUE_PATH="$scratch/out" "$PMUTOP" --sysfs-root adl --sim -p perf -b -n 3 --fake-clock --format json --raw \
+if PMUTOP_CATALOGUE_PATH="$scratch/out" "$PMUTOP" --sysfs-root adl --sim -P perf -b -n 3 --fake-clock --format json --raw \
     > adl.jsonl 2> adl.err; then ok; else fail "alderlake: $(head -c 300 adl.err)"; fi
 metric_map out/alderlake.ini > adl.map
 python3 "$TOP_SRCDIR/tests/perf_metrics.py" "$arch" alderlake adl adl.jsonl adl.map > adl.out && ok ||
@@ -365,8 +365,8 @@ for spec in arm/neoverse-n2-v2:0x00000000410fd490 arm/neoverse-n2-v2:0x000000004
         fail "$cpu: $kept of $total perf metrics, below 95 %"
     tree=arm-$midr
     MIDR=$midr sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" neoverse-v2 "$tree" 2 4 > /dev/null
-    # picked by the MIDR alone: -p perf, as -M does
-    if PMUTOP_CATALOGUE_PATH="$scratch/out" "$PMUTOP" --sysfs-root "$tree" --sim -p perf -b -n 3 --fake-clock --format json --raw \
+    # picked by the MIDR alone: -P perf, as -M does
+    if PMUTOP_CATALOGUE_PATH="$scratch/out" "$PMUTOP" --sysfs-root "$tree" --sim -P perf -b -n 3 --fake-clock --format json --raw \
         > "$tree.jsonl" 2> "$tree.err"; then ok; else fail "$cpu on $midr: $(head -c 300 "$tree.err")"; fi
     ini="out/$(echo "$cpu" | tr / -).ini"
     metric_map "$ini" > "$tree.map"
@@ -399,6 +399,6 @@ expect_eq "--demo spr: perf's threshold marks DRAM bound while the odd CPUs stre
 
 # a profile binds only the models its directory is for: Skylake-SP is not Cascade Lake
 cpuinfo skylakex 6 85 4
-"$PMUTOP" --sysfs-root skylakex --sim -p out/cascadelakex.ini -b -n 1 --fake-clock > clx-on-skx.txt 2>&1
+"$PMUTOP" --sysfs-root skylakex --sim -P out/cascadelakex.ini -b -n 1 --fake-clock > clx-on-skx.txt 2>&1
 expect_grep "Cascade Lake's profile on a Skylake-SP: not for this model" "not for this CPU model\|other CPU models" clx-on-skx.txt
 finish

@@ -4,7 +4,7 @@
 # line of mapfile.csv a fake tree of that CPU (its core PMU as the kernel prints it, the
 # model perf's get_cpuid_str gives, picked so that perf's first matching line is that
 # directory's; arm64: its MIDR), on which the build's catalogue must
-#  - be picked by the CPU alone (-p perf, list metrics), as perf picks its JSON;
+#  - be picked by the CPU alone (-P perf, list metrics), as perf picks its JSON;
 #  - list perf's metrics: every MetricName of the directory listed or named in the file's
 #    head with its reason, nothing listed that perf does not define;
 #  - agree with perf's MetricExpr (tests/perf_metrics.py) on every value it shows, from
@@ -112,8 +112,8 @@ PY
         echo "$cpu ($a): $(cut -d' ' -f1-4 "$tree.names"), none on this tree (its metrics are the uncore's)"
         continue
     fi
-    if ! "$PMUTOP" --sysfs-root "$tree" --sim -p perf -b -n 2 --fake-clock --format json --raw > "$tree.jsonl" 2> "$tree.err"; then
-        fail "$cpu ($a): -p perf on its tree: $(head -c 300 "$tree.err")"
+    if ! "$PMUTOP" --sysfs-root "$tree" --sim -P perf -b -n 2 --fake-clock --format json --raw > "$tree.jsonl" 2> "$tree.err"; then
+        fail "$cpu ($a): -P perf on its tree: $(head -c 300 "$tree.err")"
         continue
     fi
     awk '/^\[metric / { if (n != "") print n "\t" p; n = substr($2, 1, length($2) - 1); p = n }

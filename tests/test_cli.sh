@@ -150,17 +150,17 @@ expect_grep "unknown group reason" "no instance of group 'nosuch'" err.out
 
 # profile errors are fatal with -p, and name file:line:column
 printf '[group g]\npmu = software\nevents = context-switches\n[metric g.m]\nformula = context_switchez / elapsed_s\n' > bad.ini
-"$PMUTOP" -b -n 1 -p ./bad.ini > /dev/null 2> err.out
+"$PMUTOP" -b -n 1 -P ./bad.ini > /dev/null 2> err.out
 expect_eq "bad profile exit" $? 1
 expect_grep "bad profile message" "bad.ini:5:11: unknown event 'context_switchez' (did you mean 'context_switches'?)" err.out
 
-# a later -p failing frees the profiles loaded before it (the ASan run catches a leak by
+# a later -P failing frees the profiles loaded before it (the ASan run catches a leak by
 # the exit status), and a group lacking several events is unavailable, not leaking
-"$PMUTOP" -b -n 1 -p host -p ./nonexistent.ini > /dev/null 2> err.out
-expect_eq "second -p missing exit" $? 1
-expect_grep "second -p missing message" "nonexistent.ini: cannot open profile" err.out
+"$PMUTOP" -b -n 1 -P host -P ./nonexistent.ini > /dev/null 2> err.out
+expect_eq "second -P missing exit" $? 1
+expect_grep "second -P missing message" "nonexistent.ini: cannot open profile" err.out
 printf '[group g]\npmu = software\nevents = nosuch1 nosuch2 nosuch3\n[metric g.m]\nformula = nosuch1\n' > lacking.ini
-"$PMUTOP" --dry-run -p ./lacking.ini > lacking.out 2>&1
+"$PMUTOP" --dry-run -P ./lacking.ini > lacking.out 2>&1
 expect_eq "group lacking events exit" $? 0
 expect_grep "group lacking events says the first" "has no event 'nosuch1'" lacking.out
 
@@ -182,21 +182,21 @@ grep -q "socket0\|socket1" sim.csv && fail "instances named from counting, not f
 # and every filter selects part of the traffic (a BDF or address no device has: none)
 for kind in spr skl icl adl neoverse-v2; do
     sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" $kind "td-$kind" 2 4 > /dev/null
-    "$PMUTOP" --sim --sysfs-root "td-$kind" -p topdown -b -n 1 --fake-clock --format csv > "td-$kind.csv"
+    "$PMUTOP" --sim --sysfs-root "td-$kind" -P topdown -b -n 1 --fake-clock --format csv > "td-$kind.csv"
 done
-"$PMUTOP" --sim --sysfs-root tree -b -n 1 --fake-clock --format csv -p tegra410 > nomodel.csv
-"$PMUTOP" --sim --sysfs-root tree -b -n 2 --fake-clock --format csv -p tegra410 \
+"$PMUTOP" --sim --sysfs-root tree -b -n 1 --fake-clock --format csv -P tegra410 > nomodel.csv
+"$PMUTOP" --sim --sysfs-root tree -b -n 2 --fake-clock --format csv -P tegra410 \
     -f pcie_tgt@socket3/rc1:dst_addr_base=0x80000000,dst_addr_mask=0xf0000000 \
     -f pcie_tgt@socket7/rc1:dst_addr_base=0xa0000000,dst_addr_mask=0xf0000000 | tail -n +2 > filtered.csv
 # PCIe traffic comes from the devices of the PCI map (a tree whose PMU names and DVSEC
 # agree): the GPU behind root port 1 of each RC1 carries all of it, bus 01 (no device)
 # and root port 2 (no device behind it) nothing
 sh "$TOP_SRCDIR/tests/fixtures/gen-tegra410.sh" pcitree 2 4 2
-"$PMUTOP" --sim --sysfs-root pcitree -b -n 2 --fake-clock --format csv -p tegra410 > pciwhole.csv
-"$PMUTOP" --sim --sysfs-root pcitree -b -n 2 --fake-clock --format csv -p tegra410 \
+"$PMUTOP" --sim --sysfs-root pcitree -b -n 2 --fake-clock --format csv -P tegra410 > pciwhole.csv
+"$PMUTOP" --sim --sysfs-root pcitree -b -n 2 --fake-clock --format csv -P tegra410 \
     -f pcie@socket0/rc1:src_bdf=81:00.0 -f pcie@socket1/rc1:src_bdf=01:00.0 \
     -f pcie@socket0/rc0:src_rp_mask=0x1 -f pcie@socket1/rc0:src_bdf=01:00.0 > pcifiltered.csv
-"$PMUTOP" --sim --sysfs-root pcitree -b -n 2 --fake-clock --format csv -p tegra410 \
+"$PMUTOP" --sim --sysfs-root pcitree -b -n 2 --fake-clock --format csv -P tegra410 \
     -f pcie@socket0/rc1:src_rp_mask=0x2 -f pcie@socket1/rc1:src_rp_mask=0x4 > pcimask.csv
 python3 - <<'PY' && ok || fail "default model: see the assertion above"
 import csv, glob
@@ -238,12 +238,12 @@ PY
 # half an address filter selects nothing the user meant: a mask alone is never enabled, a
 # base alone (mask 0) matches every address (tegra410-pmu.rst). Both halves, or n/a saying so.
 for half in dst_addr_base=0x80000000 dst_addr_mask=0xf0000000; do
-    "$PMUTOP" --sim --sysfs-root tree -b -n 1 --fake-clock --format json -p tegra410 \
+    "$PMUTOP" --sim --sysfs-root tree -b -n 1 --fake-clock --format json -P tegra410 \
         -f "pcie_tgt@socket3/rc1:$half" > half.json
     expect_grep "half an address filter ($half)" '"metric":"pcie_tgt.read_bw","instance":"socket3/rc1","value":null,"unit":"GB/s","state":"unavailable","reason":"dst_addr_[a-z]* needs dst_addr_[a-z]* set too"' half.json
 done
 # text says the same reason beside its n/a
-"$PMUTOP" --sim --sysfs-root tree -b -n 1 --fake-clock -p tegra410 \
+"$PMUTOP" --sim --sysfs-root tree -b -n 1 --fake-clock -P tegra410 \
     -f "pcie_tgt@socket3/rc1:dst_addr_mask=0xf0000000" > half.txt
 expect_grep "text batch: n/a with its reason" 'socket3/rc1 *n/a *(dst_addr_mask needs dst_addr_base set too)' half.txt
 
@@ -374,11 +374,11 @@ fi
 expect_eq "missing sysfs root exit" $? 1
 expect_grep "missing sysfs root message" "nonexistent: No such file or directory" err.out
 mkdir -p adir
-"$PMUTOP" -p ./adir -b -n 1 > /dev/null 2> err.out
+"$PMUTOP" -P ./adir -b -n 1 > /dev/null 2> err.out
 expect_eq "profile is a directory exit" $? 1
 expect_grep "profile is a directory message" "adir: cannot open profile: a directory, not a file" err.out
 : > empty.ini
-"$PMUTOP" -p ./empty.ini -b -n 1 > /dev/null 2> err.out
+"$PMUTOP" -P ./empty.ini -b -n 1 > /dev/null 2> err.out
 expect_eq "empty profile exit" $? 1
 expect_grep "empty profile message" "empty.ini:1: defines no \[group\] and no \[metric\]" err.out
 "$PMUTOP" --demo --model ./adir -b -n 1 --fake-clock > /dev/null 2> err.out
@@ -393,7 +393,7 @@ expect_grep "live counting on a foreign tree message" "counting live needs the r
 # nothing countable (not permitted: an unprivileged user at perf_event_paranoid >= 1)
 if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 1 ]; then
     setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent \
-        "$PMUTOP" -b -n 1 -d 0.1 -p "$TOP_SRCDIR/profiles/host.ini" > /dev/null 2> nobody.err
+        "$PMUTOP" -b -n 1 -d 0.1 -P "$TOP_SRCDIR/profiles/host.ini" > /dev/null 2> nobody.err
     expect_eq "nothing countable exit" $? 1
     expect_grep "nothing countable message" "nothing could be counted" nobody.err
     expect_grep "nothing countable: the fix" "perf_event_paranoid" nobody.err
@@ -515,7 +515,7 @@ events = rd_req
 [metric ucf.mix]
 formula = slc_access_rd + 3 * c2c.in_rd_req + 7 * cmem.rd_req
 EOF
-"$PMUTOP" --demo -p two-imports.ini -b -n 2 --fake-clock --format json --raw > two.json 2> two.err
+"$PMUTOP" --demo -P two-imports.ini -b -n 2 --fake-clock --format json --raw > two.json 2> two.err
 expect_eq "two imports: loads and counts" $? 0
 python3 - two.json << 'EOF' && ok || fail "two imports: the value is not the sum of its three PMUs' deltas"
 import json, sys
@@ -529,14 +529,14 @@ for s in ("0", "1"):
 EOF
 # a pane hidden until setup shows it (core.ini's Arm core events, which would take
 # TopDown's counters in turn on a Neoverse): batch, with no setup, leaves its metrics out
-# and the rest as they were; -M naming one, or -p naming the profile, counts them
+# and the rest as they were; -M naming one, or -P naming the profile, counts them
 "$PMUTOP" --demo -b -n 2 --fake-clock --format csv > hidden.csv 2>&1
 if grep -q ",core.arm_" hidden.csv; then fail "batch counts a hidden pane's metrics"; else ok; fi
 expect_grep "batch: TopDown still counted" ",topdown.retiring,socket0," hidden.csv
 "$PMUTOP" --demo -b -n 2 --fake-clock --format csv -M core.arm_ipc > hidden-m.csv 2>&1
 expect_grep "-M names a hidden pane's metric" ",core.arm_ipc,socket0," hidden-m.csv
-"$PMUTOP" --demo -b -n 2 --fake-clock --format csv -p core > hidden-p.csv 2>&1
-expect_grep "-p names the profile: all of it" ",core.arm_llc_mpki,socket0," hidden-p.csv
+"$PMUTOP" --demo -b -n 2 --fake-clock --format csv -P core > hidden-p.csv 2>&1
+expect_grep "-P names the profile: all of it" ",core.arm_llc_mpki,socket0," hidden-p.csv
 # batch output into a pipe nobody reads: pmutop blocks in write(), as any writer would,
 # but a signal that asks it to stop stops it (it retried EINTR forever: only SIGKILL
 # ended it). The waits below poll for a state with a deadline; none waits for time.
@@ -577,19 +577,19 @@ while IFS='|' read -r args want; do
     expect_grep "$args: the nearest name" "$want" typo.err
 done << 'EOF'
 --demo xeonn|no demo machine 'xeonn'; did you mean 'xeon'?
---demo -p perff|no profile 'perff'; did you mean 'perf'?
+--demo -P perff|no profile 'perff'; did you mean 'perf'?
 --demo spr -M tma_dram_bnd|no metric or metric group 'tma_dram_bnd' in the profiles for this machine; did you mean 'tma_dram_bound'?
 --demo spr -M memory_bandwith_read|did you mean 'memory_bandwidth_read'?
 --demo epyc -M TopdownL1|this CPU's perf metrics call that level 'PipelineL1'
 --demo -f ucff@socket0:src_loc_cpu=1|no instance of group 'ucff' named socket0 on this machine; did you mean 'ucf'?
 --demo -f ucf@socket0:src_loc_cp=1|group ucf has no filter 'src_loc_cp'; did you mean 'src_loc_cpu'?
 EOF
-# list metrics -p a profile not there: said (with the nearest), and nothing else listed
+# list metrics -P a profile not there: said (with the nearest), and nothing else listed
 # (--all listed every metric after the error)
-"$PMUTOP" list metrics --all -p tegra41 > list-typo.out 2> typo.err
-expect_eq "list metrics --all -p a profile not there: exit" $? 1
-expect_grep "list metrics -p a profile not there: the nearest" "no profile 'tegra41'; did you mean 'tegra410'?" typo.err
-expect_eq "list metrics --all -p a profile not there: nothing listed" "$(wc -l < list-typo.out)" 0
+"$PMUTOP" list metrics --all -P tegra41 > list-typo.out 2> typo.err
+expect_eq "list metrics --all -P a profile not there: exit" $? 1
+expect_grep "list metrics -P a profile not there: the nearest" "no profile 'tegra41'; did you mean 'tegra410'?" typo.err
+expect_eq "list metrics --all -P a profile not there: nothing listed" "$(wc -l < list-typo.out)" 0
 "$PMUTOP" --demo -M zzzzzzzz -b -n 1 --fake-clock > /dev/null 2> typo.err
 if grep -q "did you mean" typo.err; then fail "a name near nothing got a suggestion: $(cat typo.err)"; else ok; fi
 

@@ -100,7 +100,7 @@ unit = GB/s
 formula = cas_rd * 64 / 1e9 / elapsed_s
 perf = memory_bandwidth_read
 INI
-"$PMUTOP" --demo xeon -p ./gbs.ini -b -n 2 --fake-clock --format csv > gbs.csv 2> gbs.err
+"$PMUTOP" --demo xeon -P ./gbs.ini -b -n 2 --fake-clock --format csv > gbs.csv 2> gbs.err
 expect_grep "perf's metric in MB/s for a GB/s one: said" "perf's memory_bandwidth_read is in 'MB/s', this metric in 'GB/s': its own formula is used" gbs.err
 v=$(grep ',imc.read_gbs,socket0,' gbs.csv | tail -n 1 | cut -d, -f6)
 python3 -c "import sys; sys.exit(0 if 1 < float('$v') < 1000 else 1)" && ok || fail "the GB/s metric kept its own formula: $v"
@@ -118,7 +118,7 @@ expect_grep "Zen 4: the generic events counted" "	cycles	" epyc-dry.txt
 # profile given with -p), checked by perf's own MetricExpr
 arm="${PERF_EVENTS_DIR:-}/arch/arm64"
 if [ -f "$TOP_BUILDDIR/catalogue/arm-neoverse-n2-v2.ini" ] && [ -d "$arm/arm/neoverse-n2-v2" ]; then
-    "$PMUTOP" --demo -p core -b -n 3 --fake-clock --format json --raw > arm.jsonl 2> arm.err
+    "$PMUTOP" --demo -P core -b -n 3 --fake-clock --format json --raw > arm.jsonl 2> arm.err
     expect_eq "the Tegra410 demo's Arm core figures: exit" $? 0
     printf 'core.arm_ipc\tipc\ncore.arm_l1d_mpki\tl1d_cache_mpki\ncore.arm_l2_mpki\tl2_cache_mpki\n' > arm.map
     printf 'core.arm_llc_mpki\tll_cache_read_mpki\ncore.arm_branch_mpki\tbranch_mpki\n' >> arm.map
@@ -147,7 +147,7 @@ if [ -f "$TOP_BUILDDIR/catalogue/arm-neoverse-n2-v2.ini" ] && [ -d "$arm/arm/neo
     expect_eq "a broken catalogue file: not fatal" $? 0
     expect_grep "a broken catalogue file: its line and column" "badcat/arm-neoverse-n2-v2.ini:${line:-?}:50: unexpected ')'" badcat.err
     grep -q ',topdown\.retiring,socket0,[0-9]' badcat.csv && ok || fail "no TopDown without perf's: $(head -c 300 badcat.err)"
-    "$PMUTOP" --demo -p core --dry-run > arm-dry.txt
+    "$PMUTOP" --demo -P core --dry-run > arm-dry.txt
     expect_eq "perf's events, not the hand group's, counted (the hand group keeps the clock's cycles)" \
         "$(awk -F'\t' '$1 == "cpu0" && $2 == "arm" { print $3 }' arm-dry.txt)" "armv8_pmuv3_0/cpu_cycles/"
 else

@@ -120,11 +120,11 @@ expect_grep "energy counters in joules" '^pmutop_power_energy_pkg_joules_total' 
 # written here from the manual, and its HELP beginning with perf's own name, so grep
 # finds tma_ms_switches (pmutop_tmams_switches_ratio)
 if [ -f "$TOP_BUILDDIR/catalogue/sapphirerapids.ini" ]; then
-    "$PMUTOP" list --demo=spr metrics -p perf > spr-metrics.txt 2> /dev/null
-    "$PMUTOP" --demo=spr -p perf -b -n 2 --fake-clock --format json 2> /dev/null | tail -n 1 > spr-values.json
-    serve_demo spr -p perf
+    "$PMUTOP" list --demo=spr metrics -P perf > spr-metrics.txt 2> /dev/null
+    "$PMUTOP" --demo=spr -P perf -b -n 2 --fake-clock --format json 2> /dev/null | tail -n 1 > spr-values.json
+    serve_demo spr -P perf
     scraped_all() { curl -sf "http://127.0.0.1:$dport/metrics" > expo-spr-perf.txt && grep -q '^pmutop_tma_retiring_ratio{.*} [0-9]' expo-spr-perf.txt; }
-    wait_until "--demo=spr -p perf: values" 20 scraped_all
+    wait_until "--demo=spr -P perf: values" 20 scraped_all
     stop_demo
     python3 - spr-metrics.txt expo-spr-perf.txt spr-values.json > names.out << 'PY' && ok || fail "series names: $(head -c 600 names.out)"
 import json, re, sys
@@ -556,7 +556,7 @@ for n in one two; do
     printf '[profile]\nname = dup%s\n[group sw]\npmu = software\nevents = context-switches\n[metric sw.dup_rate]\nformula = context_switches / elapsed_s\n' "$n" > "dup-$n.ini"
 done
 sh "$TOP_SRCDIR/tests/fixtures/gen-host.sh" duphost vm pkg yes 2 > /dev/null
-"$PMUTOP" serve --sim --sysfs-root duphost -p ./dup-one.ini -p ./dup-two.ini --listen 127.0.0.1:0 -d 0.1 2> dup.err &
+"$PMUTOP" serve --sim --sysfs-root duphost -P ./dup-one.ini -P ./dup-two.ini --listen 127.0.0.1:0 -d 0.1 2> dup.err &
 dpid=$!
 pids="$pids $dpid"
 dup_port_known() { grep -q "(port [0-9]*)" dup.err; }

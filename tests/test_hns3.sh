@@ -7,7 +7,7 @@
 cd "$scratch"
 sh "$TOP_SRCDIR/tests/fixtures/gen-hns3.sh" tree 0 2
 model="$TOP_SRCDIR/tests/fixtures/hns3-const.ini"
-run() { "$PMUTOP" --sim --sysfs-root tree --model "$model" -p hip09-hns3 -b -n 2 --fake-clock --format csv "$@"; }
+run() { "$PMUTOP" --sim --sysfs-root tree --model "$model" -P hip09-hns3 -b -n 2 --fake-clock --format csv "$@"; }
 value() { # METRIC INSTANCE FILE: the last interval's value
     awk -F, -v m="$1" -v i="$2" '$4 == m && $5 == i { v = $6 } END { print v }' "$3"
 }
@@ -22,12 +22,12 @@ for check in "nic.ssu_rpu.bw sicl0 8" "nic.ssu_rpu.pps sicl2 1000000" "nic.tpu_s
     close "$got" "$3" && ok || fail "$1 $2: got '$got', want $3"
 done
 # the mode goes with its companion values: port mode tc=0xf, func mode queue=0xffff
-"$PMUTOP" --sim --sysfs-root tree -p hip09-hns3 --dry-run -f nic@sicl0:mode=port,port=1 > port.tsv
+"$PMUTOP" --sim --sysfs-root tree -P hip09-hns3 --dry-run -f nic@sicl0:mode=port,port=1 > port.tsv
 expect_grep "port mode sets tc=0xf" "sicl0	nic	hns3_pmu_sicl_0/bw_ssu_rpu_byte_num,tc=0xf,port=0x1/" port.tsv
-"$PMUTOP" --sim --sysfs-root tree -p hip09-hns3 --dry-run -f nic@sicl0:mode=func,bdf=35:00.1 > func.tsv
+"$PMUTOP" --sim --sysfs-root tree -P hip09-hns3 --dry-run -f nic@sicl0:mode=func,bdf=35:00.1 > func.tsv
 expect_grep "func mode sets queue=0xffff and the BDF" "bw_ssu_rpu_byte_num,queue=0xffff,bdf=0x3501/	type=[0-9]*	config=0x2	config1=0xffff350100" func.tsv
 expect_grep "BDF as 0x3501 too" "bdf=0x3501" func.tsv
-"$PMUTOP" --sim --sysfs-root tree -p hip09-hns3 --dry-run -f nic@sicl0:mode=global > global.tsv
+"$PMUTOP" --sim --sysfs-root tree -P hip09-hns3 --dry-run -f nic@sicl0:mode=global > global.tsv
 grep "^sicl0" global.tsv | grep -q "bdf=\|port=" && fail "global mode carries another mode's filters" || ok
 # a function's share in func mode; a mode some statistics do not support leaves them n/a
 run -f nic@sicl0:mode=func,bdf=35:00.1 > func.csv
@@ -61,9 +61,9 @@ d=doc/sys/bus/event_source/devices/hns3_pmu_sicl_0
 printf 'config=0x%05x\n' 0x2 > $d/events/bw_ssu_rpu_byte_num
 printf 'global/port/port-tc/func/func-queue/\n' > $d/filtermode/bw_ssu_rpu_byte_num
 printf 'global/\n' > $d/filtermode/dly_rpu_time
-"$PMUTOP" --sim --sysfs-root doc -p hip09-hns3 --dry-run -f nic@sicl0:mode=port,port=1 > doc.tsv
+"$PMUTOP" --sim --sysfs-root doc -P hip09-hns3 --dry-run -f nic@sicl0:mode=port,port=1 > doc.tsv
 expect_grep "padded config read" "bw_ssu_rpu_byte_num,tc=0xf,port=0x1/	type=[0-9]*	config=0x2	" doc.tsv
-"$PMUTOP" --sim --sysfs-root doc --model "$model" -p hip09-hns3 -b -n 2 --fake-clock --format csv -f nic@sicl0:mode=port,port=1 > doc.csv
+"$PMUTOP" --sim --sysfs-root doc --model "$model" -P hip09-hns3 -b -n 2 --fake-clock --format csv -f nic@sicl0:mode=port,port=1 > doc.csv
 expect_grep "slash-separated modes read" "nic.rpu.latency,sicl0,,ns,unavailable" doc.csv
 got=$(value nic.ssu_rpu.bw sicl0 doc.csv)
 close "$got" 2.4 && ok || fail "doc forms: port 1's 0.3 of 8 GB/s, got '$got'"

@@ -18,18 +18,18 @@ batch() { # TREE ARGS...: one simulated interval in batch text; status in $statu
 
 # a RAPL PMU with no events: counted what there is, said what is not, exit 0
 gen empty vm empty yes 4
-batch empty -p host
+batch empty -P host
 expect_eq "empty RAPL: exit status" "$status" 0
 expect_grep "empty RAPL: software events counted" "host.context_switches  *all  *[0-9]" out.txt
 expect_grep "empty RAPL: said as not on this machine" "n/a power all: PMU power has none of the events energy-pkg, energy-psys (not on this machine)" out.txt
 grep -q "^  ! " out.txt && fail "empty RAPL: a failure line in: $(cat out.txt)" || ok
-"$PMUTOP" --sysfs-root empty --sim --fake-clock -b -n 1 -p host --format json > out.json
+"$PMUTOP" --sysfs-root empty --sim --fake-clock -b -n 1 -P host --format json > out.json
 expect_grep "empty RAPL: JSON says unavailable, not error" '"instance":"all","filters":{},"unavailable":"PMU power has none' out.json
 grep -q '"error"' out.json && fail "empty RAPL: JSON has an error" || ok
 
 # energy-psys only (this kind of VM): platform power counted, package power absent
 gen psys vm psys yes 4
-batch psys -p host
+batch psys -P host
 expect_eq "psys only: exit status" "$status" 0
 expect_grep "psys only: platform power counted" "host.psys_w  *all  *[0-9.]* W" out.txt
 grep -q "host.power_w" out.txt && fail "psys only: package power shown without energy-pkg" || ok
@@ -37,12 +37,12 @@ grep -q "not on this machine\|^  ! " out.txt && fail "psys only: something said 
 
 # a full RAPL PMU: both
 gen pkg vm pkg yes 4
-batch pkg -p host
+batch pkg -P host
 expect_grep "RAPL: package power counted" "host.power_w  *all  *[0-9.]* W" out.txt
 
 # no power and no msr PMU at all: the software events still count
 gen bare vm none no 4
-batch bare -p host
+batch bare -P host
 expect_eq "no power, no msr: exit status" "$status" 0
 expect_grep "no power, no msr: software events counted" "host.page_faults  *all  *[0-9]" out.txt
 expect_grep "no msr: said" "n/a tsc: no PMU matches 'msr'" out.txt
@@ -67,7 +67,7 @@ grep -q "topdown\." out.txt && fail "no core PMU: TopDown values without a core 
 # facts TREE: pmutop's literals as NAME=VALUE lines in facts.txt ("" for the live host)
 facts() {
     if [ -n "$1" ]; then set -- --sysfs-root "$1" --sim --fake-clock; else set --; fi
-    "$PMUTOP" "$@" -p "$TOP_SRCDIR/tests/fixtures/facts.ini" -b -n 1 --format csv 2> facts.err |
+    "$PMUTOP" "$@" -P "$TOP_SRCDIR/tests/fixtures/facts.ini" -b -n 1 --format csv 2> facts.err |
         awk -F, 'NR > 1 { sub("host.", "", $4); print $4 "=" $6 }' > facts.txt
 }
 fact() { sed -n "s/^$1=//p" facts.txt; }

@@ -36,7 +36,7 @@ run spr/core-vs-perf --demo=spr -M core.ipc,core.ghz,core.busy_ghz,core.busy,cor
 # every metric of perf's catalogue the demos' CPUs have, at the start and (SPR, EPYC) in
 # the streaming phase, 25 s in: shares within 0..100, nothing negative, trees that add up
 for demo in spr xeon epyc tegra410; do
-    every=$("$PMUTOP" list --demo="$demo" metrics -p perf | awk '{ print $1 }' | paste -s -d, -)
+    every=$("$PMUTOP" list --demo="$demo" metrics -P perf | awk '{ print $1 }' | paste -s -d, -)
     run "$demo/catalogue" --demo="$demo" -M "$every"
     [ "$demo" = tegra410 ] || intervals=25 run "$demo/catalogue-streaming" --demo="$demo" -M "$every"
 done
@@ -57,7 +57,7 @@ sh "$TOP_SRCDIR/tests/fixtures/gen-xeon.sh" gxeon 2 8 6 3 5 7 > /dev/null
 run generated-xeon --sim --sysfs-root gxeon
 for kind in spr icl adl neoverse-v2 skl; do
     sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" $kind "cpu-$kind" 2 4 > /dev/null
-    run "generated-$kind" --sim --sysfs-root "cpu-$kind" -p topdown -p host
+    run "generated-$kind" --sim --sysfs-root "cpu-$kind" -P topdown -P host
 done
 # shellcheck disable=SC2086
 python3 "$TOP_SRCDIR/tests/laws.py" "$TOP_SRCDIR/tests/laws.txt" $runs > laws.out 2>&1

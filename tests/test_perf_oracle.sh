@@ -90,7 +90,7 @@ expect_grep "an alias twice: why" "two events in one" twice.err
 # companion values included), on a tree as the driver prints it
 sh "$TOP_SRCDIR/tests/fixtures/gen-hns3.sh" nic 0 2
 for f in mode=global mode=port,port=1 mode=port-tc,port=2,tc=3 mode=func,bdf=35:00.1 mode=func-queue,bdf=35:00.2,queue=5; do
-    "$PMUTOP" --sim --sysfs-root nic -p hip09-hns3 --dry-run -f "nic@sicl0:$f"
+    "$PMUTOP" --sim --sysfs-root nic -P hip09-hns3 --dry-run -f "nic@sicl0:$f"
 done | grep '^sicl0' | sort -t "$(printf "\t")" -u -k3,3 > nic.tsv
 m=$(wc -l < nic.tsv)
 [ "$m" -ge 60 ] && ok || fail "nic: expected every event under several modes, got $m"
@@ -100,7 +100,7 @@ n=$((n + m))
 # that mode, written here from the document and never from what pmutop built. perf encodes
 # the document's string; pmutop's opened attr must be the same, event by event.
 while IFS='|' read -r intent doc; do
-    "$PMUTOP" --sim --sysfs-root nic -p hip09-hns3 --dry-run -f "nic@sicl0:$intent" > intent.tsv 2> intent.err \
+    "$PMUTOP" --sim --sysfs-root nic -P hip09-hns3 --dry-run -f "nic@sicl0:$intent" > intent.tsv 2> intent.err \
         || fail "hns3 $intent refused: $(cat intent.err)"
     grep '^sicl0' intent.tsv | awk -F'\t' -v doc="$doc" 'BEGIN { OFS = "\t" }
         { split($3, a, "[/,]"); $3 = a[1] "/" a[2] "," doc "/"; print }'
@@ -126,11 +126,11 @@ n=$((n + m))
 # a mode without the values the document says it must have counts nothing (the driver
 # would pick another mode, or another queue); a mode no event supports is refused
 for intent in mode=func-queue,bdf=35:00.1 mode=port-tc,port=1 mode=port,tc=3 mode=func; do
-    "$PMUTOP" --sim --sysfs-root nic -p hip09-hns3 --dry-run -f "nic@sicl0:$intent" | grep '^sicl0' > none.tsv
+    "$PMUTOP" --sim --sysfs-root nic -P hip09-hns3 --dry-run -f "nic@sicl0:$intent" | grep '^sicl0' > none.tsv
     [ ! -s none.tsv ] && ok || fail "hns3 $intent opened events without its required values: $(head -n 1 none.tsv)"
 done
 for intent in mode=port-tc,port=1,tc=15 mode=func-queue,bdf=35:00.1,queue=0xffff mode=func-intr,bdf=35:00.1,intr=0; do
-    "$PMUTOP" --sim --sysfs-root nic -p hip09-hns3 --dry-run -f "nic@sicl0:$intent" > /dev/null 2> refused.err
+    "$PMUTOP" --sim --sysfs-root nic -P hip09-hns3 --dry-run -f "nic@sicl0:$intent" > /dev/null 2> refused.err
     expect_eq "hns3 $intent is refused (a usage error)" $? 2
 done
 expect_grep "func-intr: why" "mode func-intr is accepted by none of its events" refused.err
@@ -149,7 +149,7 @@ n=$((n + m))
 # (Skylake), hybrid P- and E-cores (Alder Lake, event files without newlines)
 for kind in spr icl skl adl; do
     sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" $kind "cpu-$kind" 1 4
-    "$PMUTOP" --sim --sysfs-root "cpu-$kind" --dry-run -p topdown | sort -t "$(printf "\t")" -u -k3,3 > "td-$kind.tsv"
+    "$PMUTOP" --sim --sysfs-root "cpu-$kind" --dry-run -P topdown | sort -t "$(printf "\t")" -u -k3,3 > "td-$kind.tsv"
     m=$(wc -l < "td-$kind.tsv")
     [ "$m" -gt 0 ] && ok || fail "$kind: no TopDown events bound"
     grep -q '	!	' "td-$kind.tsv" && fail "$kind: $(grep '	!	' "td-$kind.tsv" | head -n 1)"
@@ -159,7 +159,7 @@ done
 # every distinct event string a profile opens on a tree: at least MIN, none refused (!),
 # each encoded as perf does
 profile_oracle() { # NAME PROFILE MIN WHAT
-    "$PMUTOP" --sim --sysfs-root "$1" --dry-run -p "$2" | sort -t "$(printf "\t")" -u -k3,3 > "$1.tsv"
+    "$PMUTOP" --sim --sysfs-root "$1" --dry-run -P "$2" | sort -t "$(printf "\t")" -u -k3,3 > "$1.tsv"
     m=$(wc -l < "$1.tsv")
     [ "$m" -ge "$3" ] && ok || fail "$1: expected $4, got $m"
     grep -q '	!	' "$1.tsv" && fail "$1: $(grep '	!	' "$1.tsv" | head -n 1)"
@@ -228,7 +228,7 @@ oracle zen5 zen5.tsv
 n=$((n + m))
 
 # the host profile on this machine's own sysfs (software events, msr/tsc/, RAPL if any)
-"$PMUTOP" --dry-run -p host | sort -t "$(printf "\t")" -u -k3,3 > host.tsv
+"$PMUTOP" --dry-run -P host | sort -t "$(printf "\t")" -u -k3,3 > host.tsv
 m=$(wc -l < host.tsv)
 [ "$m" -ge 4 ] && ok || fail "host: expected the software events and the TSC, got $m"
 cut -f3 host.tsv > strings.txt
@@ -250,7 +250,7 @@ if cmp -s ours-host.tsv perf-host.tsv; then ok; else fail "host events differ fr
 # a fake tree with a RAPL PMU that has no events, or only energy-psys
 for v in empty psys; do
     sh "$TOP_SRCDIR/tests/fixtures/gen-host.sh" "host-$v" vm "$v" yes 2
-    "$PMUTOP" --sim --sysfs-root "host-$v" --dry-run -p host | awk -F '\t' '$2 == "power"' > "power-$v.tsv"
+    "$PMUTOP" --sim --sysfs-root "host-$v" --dry-run -P host | awk -F '\t' '$2 == "power"' > "power-$v.tsv"
     devs="$scratch/host-$v/sys/bus/event_source/devices"
     case $v in
     empty) want="power/energy-pkg/ power/energy-psys/" ;;
@@ -282,9 +282,9 @@ if [ -d "$TOP_BUILDDIR/catalogue" ] && [ -f "$TOP_BUILDDIR/catalogue/sapphirerap
     else
         skip_check "this perf does not know Sapphire Rapids' RS.EMPTY (PERF_CPUID): its ORed umask not seen"
     fi
-    "$PMUTOP" --demo spr --dry-run -p perf -M tma_ports_utilized_0 | awk -F '\t' '$1 == "cpu0" && $3 ~ /event=0xa5/' > rs.tsv
+    "$PMUTOP" --demo spr --dry-run -P perf -M tma_ports_utilized_0 | awk -F '\t' '$1 == "cpu0" && $3 ~ /event=0xa5/' > rs.tsv
     expect_eq "pmutop counts cpu@RS.EMPTY,umask=1@ as written" "$(cut -f5 rs.tsv)" "config=0x1a5"
-    "$PMUTOP" list --demo spr metrics -v -p perf > rs-list.txt 2> /dev/null
+    "$PMUTOP" list --demo spr metrics -v -P perf > rs-list.txt 2> /dev/null
     expect_grep "list metrics -v: the departure said on the metric" "^tma_ports_utilized_0 .*Departs from perf: cpu@RS.EMPTY,umask=1@ is umask=1 here, as written; perf 6.12 ORs it into the event's umask=0x7, counting umask=0x7" rs-list.txt
 else
     skip_check "perf's catalogue is not built: the ORed umask is not compared"

@@ -21,7 +21,7 @@ load=$!
 trap 'kill -- -$load 2>/dev/null; rm -rf "$scratch"' EXIT
 # perf stat counts over exactly pmutop's run (its start adds a few ms to perf's window)
 perf stat -a -x, -e context-switches -e msr/tsc/ -o perf.csv \
-    "$PMUTOP" -b -p host -d 1 -n 4 --format csv > pmutop.csv 2> pmutop.err
+    "$PMUTOP" -b -P host -d 1 -n 4 --format csv > pmutop.csv 2> pmutop.err
 kill -- -$load 2> /dev/null
 wait $load 2> /dev/null
 

@@ -143,9 +143,9 @@ formula = slc_bytes_rd / mem_bytes_rd
 EOF
     rm -f demo.pmrec # (the monitor's, above: -w refuses to write over a file)
     "$p" --demo -b -n 3 --fake-clock --format json --raw -w demo.pmrec > demo-live.json 2> /dev/null
-    "$p" -r demo.pmrec -b -p my.ini --format csv > mine.csv 2> mine.err
-    expect_eq "-r -p my.ini: exit" $? 0
-    python3 - demo-live.json mine.csv <<'PY' && ok || fail "-r -p my.ini: slc_bytes_rd / mem_bytes_rd of the recorded counts"
+    "$p" -r demo.pmrec -b -P my.ini --format csv > mine.csv 2> mine.err
+    expect_eq "-r -P my.ini: exit" $? 0
+    python3 - demo-live.json mine.csv <<'PY' && ok || fail "-r -P my.ini: slc_bytes_rd / mem_bytes_rd of the recorded counts"
 import csv, json, sys
 live = [json.loads(line) for line in open(sys.argv[1])]
 mine = [r for r in csv.DictReader(open(sys.argv[2])) if r["metric"] == "ucf.slc_over_mem" and r["instance"] == "socket0"]
@@ -227,11 +227,36 @@ ex_lists() {
     expect_grep "list metrics -v: formulae" "formula" v.txt
 }
 
+# a command counted: its own output where it was, pmutop's on standard error, the summary
+# of the whole run at its end, its exit status
+ex_command() {
+    head -c 3000000 /dev/urandom > data.tar
+    "$p" -b -- gzip -k -9 data.tar > gz.out 2> gz.err
+    expect_eq "-b -- gzip: the command's status" $? 0
+    expect_eq "-b -- gzip: the command did its work" "$(test -s data.tar.gz && echo yes)" yes
+    expect_grep "-b -- gzip: the summary" "Performance counter stats for 'gzip -k -9 data.tar' (pid [0-9]*), which exited with status 0" gz.err
+}
+# a running process, in the monitor: whose counts, and its end said
+ex_pid() {
+    sh -c 'while :; do :; done' &
+    busy=$!
+    pids="$pids $busy"
+    PMUTOP_ARGS="-p $busy -d 0.3"
+    start 100 30 LANG=C.UTF-8
+    see "-p PID: the header says whose counts" "counting pid $busy"
+    kill "$busy"
+    see "-p PID: its end said" "what was counted ended"
+    keys q
+    quit_ok "-p PID: quit"
+}
+
 while IFS= read -r example <&3; do
     case $example in
     "pmutop") ex_monitor ;;
     "pmutop -b -n 5") ex_batch ;;
     "pmutop -b --format json --raw -n 1") ex_json_raw ;;
+    "pmutop -b -- gzip -k -9 data.tar") ex_command ;;
+    "pmutop -p 1234") ex_pid ;;
     "pmutop --demo -b -f ucf@socket0:src_loc_cpu=1") ex_ucf_filter ;;
     "pmutop --demo -b -f pcie@socket1/rc4:src_rp_mask=0x2") ex_pcie_filter ;;
     "pmutop encode --demo 'nvidia_pcie_pmu_0_rc_4/rd_bytes,src_bdf=0x0180,src_bdf_en=1/'") ex_encode ;;
@@ -240,7 +265,7 @@ while IFS= read -r example <&3; do
     "pmutop --demo -w demo.pmrec") ex_watch_record ;;
     "pmutop -r demo.pmrec") ex_replay_monitor ;;
     "pmutop -r demo.pmrec -b --format json --begin +1m --end +2m") ex_replay_range ;;
-    "pmutop -r demo.pmrec -b -p my.ini") ex_replay_profile ;;
+    "pmutop -r demo.pmrec -b -P my.ini") ex_replay_profile ;;
     "pmutop record -o host.pmrec --rotate 1h --keep 24") ex_record_rotate ;;
     "pmutop record --info demo.pmrec") ex_record_info ;;
     "pmutop serve") ex_serve ;;

@@ -82,7 +82,7 @@ events = slc_bytes_rd slc_bytes_wr
 formula = (slc_bytes_rd + slc_bytes_wr) / elapsed_ns
 unit = GB/s
 EOF
-"$PMUTOP" -r range.pmrec -b --format csv -p "$scratch/other.ini" > other.csv
+"$PMUTOP" -r range.pmrec -b --format csv -P "$scratch/other.ini" > other.csv
 python3 - live.csv other.csv <<'PY' && ok || fail "another profile's metric from the recorded events"
 import csv, sys
 live = list(csv.DictReader(open(sys.argv[1])))
@@ -402,14 +402,14 @@ if [ -n "$lib" ] && unshare -m true 2> /dev/null; then
 else
     skip_check "no mount namespace here (or no libsqlite3.so.0 in ldconfig): SQLite's absence is not exercised"
 fi
-# a replay is of the recorded machine: -p perf picks perf's catalogue by the recorded CPU
+# a replay is of the recorded machine: -P perf picks perf's catalogue by the recorded CPU
 # (it looked at this host's)
 "$PMUTOP" --demo spr -b -n 2 --fake-clock --format csv -w sprcpu.pmrec > /dev/null 2>&1
-"$PMUTOP" -r sprcpu.pmrec -b -p perf > sprcpu.out 2> sprcpu.err
-expect_eq "-r of a Sapphire Rapids recording, -p perf: exit" $? 0
-grep -q "has no profile for this CPU" sprcpu.err && fail "-r -p perf looked at this host's CPU: $(cat sprcpu.err)" || ok
-expect_grep "-r -p perf: the recorded CPU's catalogue" "tma_retiring" sprcpu.out
-# recorded with -M TopdownL1, recomputed through the whole catalogue (-p perf, -p FILE):
+"$PMUTOP" -r sprcpu.pmrec -b -P perf > sprcpu.out 2> sprcpu.err
+expect_eq "-r of a Sapphire Rapids recording, -P perf: exit" $? 0
+grep -q "has no profile for this CPU" sprcpu.err && fail "-r -P perf looked at this host's CPU: $(cat sprcpu.err)" || ok
+expect_grep "-r -P perf: the recorded CPU's catalogue" "tma_retiring" sprcpu.out
+# recorded with -M TopdownL1, recomputed through the whole catalogue (-P perf, -P FILE):
 # what the recorded counters allow (TopdownL1, as the recording's own replay gives it), the
 # rest left out and said once, not "nothing could be counted"
 "$PMUTOP" --demo spr -M TopdownL1 -b -n 2 --fake-clock --format csv -w l1.pmrec > /dev/null 2>&1
@@ -418,15 +418,15 @@ own=$(awk -F, '$4 == "tma_retiring" && $5 == "all" { print $6; exit }' l1-own.cs
 catalogue=$(dirname "$PMUTOP")/catalogue/sapphirerapids.ini
 [ -f "$catalogue" ] || catalogue="$TOP_SRCDIR/catalogue/sapphirerapids.ini"
 for p in perf "$catalogue"; do
-    "$PMUTOP" -r l1.pmrec -b -p "$p" --format csv > l1-p.csv 2> l1-p.err
-    expect_eq "-r of a TopdownL1 recording through -p $(basename "$p"): exit" $? 0
-    expect_eq "-r -p $(basename "$p"): tma_retiring recomputed as recorded" \
+    "$PMUTOP" -r l1.pmrec -b -P "$p" --format csv > l1-p.csv 2> l1-p.err
+    expect_eq "-r of a TopdownL1 recording through -P $(basename "$p"): exit" $? 0
+    expect_eq "-r -P $(basename "$p"): tma_retiring recomputed as recorded" \
         "$(awk -F, '$4 == "tma_retiring" && $5 == "all" { print $6; exit }' l1-p.csv)" "${own:-none}"
-    expect_grep "-r -p $(basename "$p"): what the recording lacks is said" "counters of these profiles are not in the recording" l1-p.err
+    expect_grep "-r -P $(basename "$p"): what the recording lacks is said" "counters of these profiles are not in the recording" l1-p.err
 done
-"$PMUTOP" -r l1.pmrec -b -p perf -n 1 > l1-p.txt 2> /dev/null
-expect_grep "-r -p perf, text: the values left out said once" "n/a [0-9]* values left out, the first .*: not in the recording" l1-p.txt
-expect_eq "-r -p perf, text: no row says n/a for a counter not recorded" \
+"$PMUTOP" -r l1.pmrec -b -P perf -n 1 > l1-p.txt 2> /dev/null
+expect_grep "-r -P perf, text: the values left out said once" "n/a [0-9]* values left out, the first .*: not in the recording" l1-p.txt
+expect_eq "-r -P perf, text: no row says n/a for a counter not recorded" \
     "$(grep -c 'n/a  *(not in the recording' l1-p.txt)" 0
 
 finish

@@ -9,7 +9,7 @@ cd "$scratch"
 
 # a plain tree: the files as the drivers print them (m°C, µW, µJ, RPM)
 sh "$TOP_SRCDIR/tests/fixtures/gen-sensors.sh" tree 2
-"$PMUTOP" -b -n 1 -d 0.05 --sysfs-root tree -p sensors --format csv > files.csv 2> files.err
+"$PMUTOP" -b -n 1 -d 0.05 --sysfs-root tree -P sensors --format csv > files.csv 2> files.err
 expect_eq "a tree's sensors count without --sim" $? 0
 expect_grep "temperature from millidegrees" ",sensors.temp,soc_thermal1/Socket 1 SoC,45,°C,ok" files.csv
 expect_grep "power from microwatts" ",sensors.power,power_meter0/Socket 0 module,250,W,ok" files.csv
@@ -17,7 +17,7 @@ expect_grep "a fan" ",sensors.fan,fan_controller/System fan,4200,RPM,ok" files.c
 expect_grep "power from an energy counter (it does not move in a file)" ",sensors.power,power_meter0/Socket 0 CPU,0,W,ok" files.csv
 # the exporter's labels: the socket from the device's NUMA node, none for a machine-wide one
 if command -v curl > /dev/null; then
-    "$PMUTOP" serve --sysfs-root tree -p sensors --listen 127.0.0.1:0 -d 0.2 2> serve.err &
+    "$PMUTOP" serve --sysfs-root tree -P sensors --listen 127.0.0.1:0 -d 0.2 2> serve.err &
     spid=$!
     i=0
     while [ $i -lt 100 ] && ! grep -q "(port [0-9]*)" serve.err; do sleep 0.05; i=$((i + 1)); done
@@ -33,7 +33,7 @@ if command -v curl > /dev/null; then
 else
     skip_check "no curl: the exporter's sensor labels are not checked"
 fi
-"$PMUTOP" --sysfs-root tree -p sensors --dry-run > dry.tsv
+"$PMUTOP" --sysfs-root tree -P sensors --dry-run > dry.tsv
 expect_grep "a machine-wide sensor has no socket" "fan_controller/System fan" dry.tsv
 # the demo's sensors move with its model
 "$PMUTOP" --demo -b -n 30 --fake-clock --format csv > demo.csv
@@ -60,8 +60,8 @@ unshare -m --propagation private sh -c '
     mkdir -p /sys/class/hwmon/hwmon2/tile0
     echo bfperf > /sys/class/hwmon/hwmon2/name
     echo "0x45: HNF_REQUESTS" > /sys/class/hwmon/hwmon2/tile0/event_list
-    "$PMUTOP" -b -n 1 -d 0.1 -p host > live.out 2> live.err
-    "$PMUTOP" -b -n 1 -d 0.1 -p sensors --format csv > sensors.csv 2> sensors.err
+    "$PMUTOP" -b -n 1 -d 0.1 -P host > live.out 2> live.err
+    "$PMUTOP" -b -n 1 -d 0.1 -P sensors --format csv > sensors.csv 2> sensors.err
     "$PMUTOP" --demo -b -n 1 --fake-clock > demo.out 2>&1
 ' || skip "could not mount a tmpfs over /sys/class"
 # the hottest CPU sensor, not the NVMe drive

@@ -32,7 +32,7 @@ for triple in spr:sapphirerapids icl:icelakex adl:alderlake skl:skylakex bdw:bro
     # Broadwell-EP: the same kernel aliases, its own pmu_name (the generic 'classic' group)
     [ "$kind" = bdw ] && echo broadwell > bdw/sys/bus/event_source/devices/cpu/caps/pmu_name
     for model in default stress; do
-        set -- --sim --sysfs-root "$kind" -p topdown -p core -b -n 3 --fake-clock --format json --raw
+        set -- --sim --sysfs-root "$kind" -P topdown -P core -b -n 3 --fake-clock --format json --raw
         [ "$model" = stress ] && set -- "$@" --model "$stress"
         "$PMUTOP" "$@" > "$kind-$model.jsonl" 2> "$kind-$model.err" || fail "$kind $model: $(cat "$kind-$model.err")"
         # Skylake's recovery term is SMT-agnostic by design (RECOVERY_CYCLES_ANY x slots /

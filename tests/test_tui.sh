@@ -1101,7 +1101,7 @@ PYEOF
     # setup (F2) offers perf's metric groups for this CPU: choosing TopdownL1 counts it
     # from when setup closes (the same process counts again: its PID, the tree pane, the
     # header's profiles), kept in the settings file for the next start; unchoosing drops it
-    ups=$(( $("$PMUTOP" list --sysfs-root "$scratch/spr-m" metricgroups -p perf | awk '{ print $1 }' |
+    ups=$(( $("$PMUTOP" list --sysfs-root "$scratch/spr-m" metricgroups -P perf | awk '{ print $1 }' |
         tac | grep -n -x TopdownL1 | cut -d: -f1) - 1 ))
     up_to_group() { keys F2 End; i=0; while [ $i -lt "$ups" ]; do keys Up; i=$((i + 1)); done; }
     rm -f "$HOME/.config/pmutop/pmutoprc"
@@ -1445,7 +1445,7 @@ title = Thresholds
 style = values
 metrics = ucf.busy ucf.calm
 EOF2
-PMUTOP_ARGS="--demo -p $scratch/thr.ini -d 0.2"
+PMUTOP_ARGS="--demo -P $scratch/thr.ini -d 0.2"
 start 100 30 LANG=C NO_COLOR=1
 see "threshold: a value past it marked" "Past its threshold  *[0-9.]*G^"
 see "threshold: a value within it not marked" "Within its threshold  *[0-9.]*G  "

@@ -390,6 +390,8 @@ static void tui_state_free(struct tui *t)
 static int ui_frame(struct output *o, const struct frame *f)
 {
 	struct tui *t = o->priv;
+	if (f->who_end && (!t->f || !t->f->who_end)) /* the command ended: said once, counting goes on */
+		tui_message(t, false, "what was counted %s: its counters stop here; q leaves with its status", f->who_end);
 	t->f = f;
 	if (t->exact_next)
 		cell_text_exact(t);

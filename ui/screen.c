@@ -49,7 +49,8 @@ int focused_instances(struct tui *t, int *out, int max)
 	return n;
 }
 
-static void draw_header(struct tui *t)
+/* The title line: its fields in the order shown, each whole or not at all. */
+static void draw_title_line(struct tui *t)
 {
 	crt_fill(0, 0, COLS, R_HEADER, ' ');
 	char clock[16];
@@ -57,7 +58,9 @@ static void draw_header(struct tui *t)
 	struct tm tm;
 	localtime_r(&now, &tm);
 	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
-	char rec[320] = "", source[128], interval[32], replay[128];
+	char rec[320] = "", source[128], interval[32], replay[128], who[200] = "";
+	if (t->f->who) /* a command's or tasks' core events: whose */
+		snprintf(who, sizeof(who), "counting %s%s", t->f->who, t->f->who_end ? ", ended" : "");
 	if (t->opt->recording)
 		t->opt->recording->status(t->opt->recording->ctx, rec, sizeof(rec));
 	snprintf(source, sizeof(source), "source: %s", t->f->source);
@@ -80,6 +83,7 @@ static void draw_header(struct tui *t)
 		{ rec, 1 },
 		{ t->opt->replay ? replay : t->hostname, 2 },
 		{ t->opt->title ? t->opt->title : "", 6 },
+		{ who, 3 },
 		{ source, 5 },
 		{ t->opt->replay ? "" : interval, 4 },
 		{ !t->opt->replay && t->paused ? "PAUSED" : "", 1 },
@@ -101,6 +105,11 @@ static void draw_header(struct tui *t)
 			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s", n ? "  " : " ", field[i].text);
 	crt_put(0, 0, COLS - 10, R_HEADER, line);
 	crt_put(0, COLS - 9, 9, R_HEADER, clock);
+}
+
+static void draw_header(struct tui *t)
+{
+	draw_title_line(t);
 	if (t->opt->replay) {
 		replay_draw_position(t, 1);
 		return;

@@ -57,7 +57,7 @@ struct ui_options {
 	const char *machine;   /* demo machine name or host name */
 	const struct ui_recording *recording; /* or NULL: 'w' says recording is not available */
 	const struct ui_player *replay;       /* replaying a recording, or NULL */
-	const struct ui_catalogue *catalogue; /* or NULL: what is counted is fixed (-M, -p) */
+	const struct ui_catalogue *catalogue; /* or NULL: what is counted is fixed (-M, -P) */
 };
 
 /* The metric groups of perf's catalogue the settings file says to count (count_group=),

@@ -225,6 +225,9 @@ static int add_socket_capture(char caps[][2][64], int ncaps, int socket)
 	return ncaps + 1;
 }
 
+/* bind_pmu_instance's cpu for a group counting tasks: one instance, "all" of them */
+#define CPU_OF_TASKS (-2)
+
 static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof, const struct prof_group *g,
 			      const struct pmu *p, char caps[][2][64], int ncaps, int cpu)
 {
@@ -244,6 +247,13 @@ static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof,
 		inst->name = expand_template(s->machine, g->instance ? g->instance : "cpu{cpu}", caps, ncaps, cpu, p);
 		format_int(num, sizeof(num), cpu);
 		instance_add_label(inst, "cpu", num);
+	} else if (cpu == CPU_OF_TASKS) {
+		/* one counter an event, on whichever CPU the tasks run (the source opens it for
+		 * any CPU): its CPU here is only where it is read */
+		if (p->cpus.n)
+			cpulist_add(&inst->cpus, p->cpus.cpu[0]);
+		inst->socket = -1;
+		inst->name = xasprintf("all%s", g->aggregate_suffix ? g->aggregate_suffix : "");
 	} else {
 		cpulist_copy(&inst->cpus, &p->cpus);
 		inst->socket = capture_int(caps, ncaps, "socket");
@@ -405,6 +415,12 @@ static void add_aggregate(struct session *s, int *cap, struct profile *prof, con
 		inst->vars[group_attr_slot(g, a)] = first_member->vars[group_attr_slot(g, a)];
 }
 
+/* Is g for what this session counts (target = tasks | machine)? */
+static bool group_for_this_target(const struct session *s, const struct prof_group *g)
+{
+	return !g->for_target || (g->for_target == 't') == s->count_tasks;
+}
+
 /* Under -M, whether no chosen metric reads any of g's events. */
 static bool group_unread(const struct prof_group *g)
 {
@@ -424,6 +440,8 @@ static enum model_verdict bind_group(struct session *s, int *cap, struct profile
 	enum model_verdict worst = MODEL_OK;
 	if (group_unread(g))
 		return worst; /* -M chose no metric that reads it */
+	if (!group_for_this_target(s, g))
+		return worst; /* for a command's counts, or for the machine's, alone */
 	for (int i = 0; i < s->machine->npmus; i++) {
 		const struct pmu *p = &s->machine->pmus[i];
 		char caps[PROFILE_MAX_CAPS][2][64];
@@ -432,6 +450,11 @@ static enum model_verdict bind_group(struct session *s, int *cap, struct profile
 		if (!group_matches(g, p, caps, &ncaps, &v)) {
 			if (v == MODEL_OTHER || v == MODEL_UNKNOWN)
 				model_miss[i] = worst = v;
+			continue;
+		}
+		if (s->count_tasks && pmu_counts_tasks(p)) { /* the tasks' counts: one instance */
+			bind_pmu_instance(s, cap, prof, g, p, caps, ncaps, CPU_OF_TASKS);
+			first = s->ninstances; /* no sums of it */
 			continue;
 		}
 		if (g->split == SPLIT_CPU) {
@@ -616,7 +639,7 @@ static void note_model_misses(struct session *s, const struct profile *prof, con
 static void note_missing(struct session *s, const struct profile *prof, int g, const bool *bound, enum model_verdict gm)
 {
 	const struct prof_group *grp = &prof->groups[g];
-	if (bound[g] || grp->alternative || group_unread(grp) ||
+	if (bound[g] || grp->alternative || group_unread(grp) || !group_for_this_target(s, grp) ||
 	    (grp->alternative_group >= 0 && grp->alternative_to && bound[grp->alternative_group]))
 		return;
 	s->missing = xrealloc(s->missing, sizeof(*s->missing) * (size_t)(s->nmissing + 1));

@@ -44,6 +44,10 @@ struct counter_memory {
 	bool held;
 	double held_rate; /* count per ns when it last ran (if held) */
 	uint64_t ran_total, enabled_total;
+	/* the reading counting began with (session_start's priming read): a whole run's
+	 * summary is taken from it; lost where the counter was opened again since */
+	uint64_t base_value, base_enabled, base_running;
+	bool based;
 };
 
 /* One hardware counter: an event of an instance on one CPU. Sources fill the reading;
@@ -60,6 +64,9 @@ struct counter {
 			  * source rotating them (BlueField's files): between turns the sampler
 			  * holds its last turn's rate. perf's multiplexing is not this: the kernel
 			  * says it in time running */
+	bool follows_task; /* counts a task wherever it runs (engine/target.h): while the task
+			    * sleeps it is neither enabled nor running, and that is a count of 0,
+			    * over the clock's interval, not a counter that was not counted */
 	struct counter_reading read; /* the source's, each refresh */
 	struct counter_memory mem;   /* the sampler's */
 	void *priv; /* the source's */
@@ -89,6 +96,13 @@ static inline void counter_read_failed(struct counter *ct)
 }
 
 /* The next interval starts at this reading (a counter opened again, a filter changed). */
+/* Counting starts again from here: a counter opened anew (a filter changed, a pause
+ * ended, a device came back) has no reading of its own from when counting began. */
+static inline void counter_reopened(struct counter *ct)
+{
+	ct->mem.based = false;
+}
+
 static inline void counter_prime(struct counter *ct, bool ok)
 {
 	ct->mem.value = ct->read.value;
@@ -201,6 +215,9 @@ struct share_ref {
 
 struct session {
 	const struct machine *machine;
+	/* core and software events count tasks (a command, -p, -t), not CPUs: one instance
+	 * per group, its counter following the tasks on any CPU (engine/target.h) */
+	bool count_tasks;
 	struct encode_memo *encodings; /* while binding: the texts encoded so far */
 	bool skip_details; /* no output reads the members' values this frame (session_want_details) */
 	int nsources;
@@ -238,6 +255,9 @@ struct session {
 	struct frame *frames;
 	int cur;
 	uint64_t last_ns;     /* clock at the previous sample */
+	uint64_t start_ns;    /* clock at the priming read */
+	/* who the core events count (engine/target.h), for headers: NULL for the machine */
+	const char *who, *who_end;
 	uint64_t nsamples;
 	int ngone; /* instances whose device went away (attach.c tries them again) */
 	int nstrings, capstrings;

@@ -13,18 +13,19 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "config.h"
+#include "engine/target.h"
 #include "profile/catalog.h"
 #include "outputs/batch.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pmutop [OPTIONS]\n"
+		"usage: pmutop [OPTIONS] [-- COMMAND [ARGS...]]\n"
 		"       pmutop encode [--sysfs-root DIR | --demo[=NAME]] EVENT...\n"
 		"       pmutop list [--sysfs-root DIR | --demo[=NAME]]\n"
 		"                   [pmus|events|profiles|machines|pci |\n"
-		"                    metrics [--all] [-v] [-p PROFILE]... |\n"
-		"                    metricgroups [-p PROFILE]...]\n"
+		"                    metrics [--all] [-v] [-P PROFILE]... |\n"
+		"                    metricgroups [-P PROFILE]...]\n"
 		"       pmutop record -o FILE [-d SECS] [--duration D] [--rotate D [--keep N]]\n"
 		"                   [OPTIONS]\n"
 		"       pmutop record --info FILE\n"
@@ -50,7 +51,7 @@ static void usage(FILE *f)
 		"      --per-cpu             the exporter's per-CPU series too\n"
 		"      --http-limits C,A,S   the exporter's clients in all, from one address, and\n"
 		"                            seconds to send a request (default 256,64,5)\n"
-		"  -p, --profile NAME|FILE   use this profile (repeatable), not those PMUs pick\n"
+		"  -P, --profile NAME|FILE   use this profile (repeatable), not those PMUs pick\n"
 		"  -M, --metrics LIST        count only these metrics or perf metric groups\n"
 		"                            (comma-separated, as perf stat -M) and their inputs\n"
 		"  -f, --filter GROUP[@INSTANCE]:TERM=VALUE[,TERM=VALUE...]\n"
@@ -65,6 +66,13 @@ static void usage(FILE *f)
 		"                            waiting (for tests and scripts)\n"
 		"      --dry-run             print every event pmutop would open, as a perf event\n"
 		"                            string, its encoding and perf group role, and exit\n"
+		"  -p, --pid PID[,PID...]    core and software events of these processes (their\n"
+		"                            threads, and the tasks they start), as perf stat -p\n"
+		"  -t, --tid TID[,TID...]    ... of these threads\n"
+		"  COMMAND [ARGS...]         start COMMAND and count its core events (uncore:\n"
+		"                            the machine's); its end ends batch output with a\n"
+		"                            summary of the whole run, and pmutop exits with\n"
+		"                            its status, as perf stat -- COMMAND\n"
 		"  -h, --help                this help\n"
 		"  -V, --version             version\n"
 		"\n"
@@ -113,12 +121,35 @@ static int check_exporter_args(const struct options *o)
 	return 0;
 }
 
-static int check_args(int argc, char **argv, struct options *o)
+/* Who is counted: the machine, a command, or tasks; not two of them, and not where
+ * nothing counts tasks (a simulated machine, a recording). */
+static int check_target_args(int argc, char **argv, struct options *o)
 {
-	if (optind < argc) {
-		fprintf(stderr, "pmutop: unexpected argument '%s' (see pmutop --help)\n", argv[optind]);
+	if (optind < argc)
+		o->workload = argv + optind;
+	const char *who = o->workload ? "a command" : o->pids ? "-p" : o->tids ? "-t" : NULL;
+	if (!who)
+		return 0;
+	if ((o->workload != NULL) + (o->pids != NULL) + (o->tids != NULL) > 1) {
+		fprintf(stderr, "pmutop: count a command, -p PIDs or -t TIDs, one of them\n");
 		return 2;
 	}
+	if (o->sim || o->demo || o->replay || o->dry_run || o->rules || o->serve_only) {
+		fprintf(stderr, "pmutop: %s counts tasks of this machine: %s\n", who,
+			o->replay ? "a replay has the recording's counts" :
+			o->dry_run || o->rules ? "--dry-run and rules count nothing" :
+			o->serve_only ? "serve exports the machine (run pmutop -p PID --listen ADDR:PORT)" :
+			"the simulated machine has no tasks to count");
+		return 2;
+	}
+	return 0;
+}
+
+static int check_args(int argc, char **argv, struct options *o)
+{
+	int bad = check_target_args(argc, argv, o);
+	if (bad)
+		return bad;
 	if (o->raw && (!o->batch || o->format != BATCH_JSON)) {
 		fprintf(stderr, "pmutop: --raw adds counters to JSON lines: it needs -b --format json\n");
 		return 2;
@@ -143,7 +174,24 @@ static int check_args(int argc, char **argv, struct options *o)
 	return check_exporter_args(o);
 }
 
-/* A repeatable option's next value (-p, -f). */
+/* -p's or -t's IDs: said where they are not (-p was the profile's before -P took it). */
+static bool task_ids(int opt, const char *arg, const char **ids)
+{
+	pid_t *list;
+	int n;
+	char *why;
+	if (target_parse_ids(arg, &list, &n, &why)) {
+		free(list);
+		*ids = arg;
+		return true;
+	}
+	fprintf(stderr, "pmutop: -%c %s: %s; -%c takes IDs as perf's and htop's do%s\n", opt, arg, why, opt,
+		opt == 'p' ? " (a profile is -P/--profile)" : "");
+	free(why);
+	return false;
+}
+
+/* A repeatable option's next value (-P, -f). */
 static void push_arg(const char ***list, int *n, const char *arg)
 {
 	*list = xrealloc(*list, sizeof(char *) * (size_t)(*n + 1));
@@ -159,43 +207,48 @@ static const char *metrics_list(const char *arg)
 	return NULL;
 }
 
+/* pmutop's long options (the short ones in parse_args' string) */
+enum { O_FORMAT = 256, O_RAW, O_SYSFS, O_PROC, O_SIM, O_MODEL, O_DEMO, O_SEED, O_FAKE, O_DRY, O_FORCE, O_BEGIN,
+       O_END, O_LISTEN, O_PERCPU, O_HTTP_LIMITS };
+static const struct option main_options[] = {
+	{ "batch", no_argument, NULL, 'b' },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "format", required_argument, NULL, O_FORMAT },
+	{ "raw", no_argument, NULL, O_RAW },
+	{ "profile", required_argument, NULL, 'P' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, 't' },
+	{ "metrics", required_argument, NULL, 'M' },
+	{ "filter", required_argument, NULL, 'f' },
+	{ "sysfs-root", required_argument, NULL, O_SYSFS },
+	{ "proc-root", required_argument, NULL, O_PROC },
+	{ "sim", no_argument, NULL, O_SIM },
+	{ "model", required_argument, NULL, O_MODEL },
+	{ "demo", optional_argument, NULL, O_DEMO },
+	{ "seed", required_argument, NULL, O_SEED },
+	{ "fake-clock", no_argument, NULL, O_FAKE },
+	{ "dry-run", no_argument, NULL, O_DRY },
+	{ "output", required_argument, NULL, 'o' },
+	{ "write", required_argument, NULL, 'w' },
+	{ "read", required_argument, NULL, 'r' },
+	{ "force", no_argument, NULL, O_FORCE },
+	{ "begin", required_argument, NULL, O_BEGIN },
+	{ "end", required_argument, NULL, O_END },
+	{ "listen", required_argument, NULL, O_LISTEN },
+	{ "per-cpu", no_argument, NULL, O_PERCPU },
+	{ "http-limits", required_argument, NULL, O_HTTP_LIMITS },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ 0 },
+};
+
 int parse_args(int argc, char **argv, struct options *o)
 {
-	enum { O_FORMAT = 256, O_RAW, O_SYSFS, O_PROC, O_SIM, O_MODEL, O_DEMO, O_SEED, O_FAKE, O_DRY, O_FORCE, O_BEGIN,
-	       O_END, O_LISTEN, O_PERCPU, O_HTTP_LIMITS };
-	static const struct option opts[] = {
-		{ "batch", no_argument, NULL, 'b' },
-		{ "delay", required_argument, NULL, 'd' },
-		{ "iterations", required_argument, NULL, 'n' },
-		{ "format", required_argument, NULL, O_FORMAT },
-		{ "raw", no_argument, NULL, O_RAW },
-		{ "profile", required_argument, NULL, 'p' },
-		{ "metrics", required_argument, NULL, 'M' },
-		{ "filter", required_argument, NULL, 'f' },
-		{ "sysfs-root", required_argument, NULL, O_SYSFS },
-		{ "proc-root", required_argument, NULL, O_PROC },
-		{ "sim", no_argument, NULL, O_SIM },
-		{ "model", required_argument, NULL, O_MODEL },
-		{ "demo", optional_argument, NULL, O_DEMO },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "fake-clock", no_argument, NULL, O_FAKE },
-		{ "dry-run", no_argument, NULL, O_DRY },
-		{ "output", required_argument, NULL, 'o' },
-		{ "write", required_argument, NULL, 'w' },
-		{ "read", required_argument, NULL, 'r' },
-		{ "force", no_argument, NULL, O_FORCE },
-		{ "begin", required_argument, NULL, O_BEGIN },
-		{ "end", required_argument, NULL, O_END },
-		{ "listen", required_argument, NULL, O_LISTEN },
-		{ "per-cpu", no_argument, NULL, O_PERCPU },
-		{ "http-limits", required_argument, NULL, O_HTTP_LIMITS },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ 0 },
-	};
 	int c;
 	opterr = 0; /* one line of our own, not 40 of help */
-	while ((c = getopt_long(argc, argv, ":bd:n:o:p:M:f:w:r:hV", opts, NULL)) != -1) {
+	/* '+': the first word that is no option begins the command, whose options are its own */
+	while ((c = getopt_long(argc, argv, "+:bd:n:o:P:p:t:M:f:w:r:hV", main_options, NULL)) != -1) {
 		switch (c) {
 		case 'b': o->batch = true; break;
 		case 'd':
@@ -219,7 +272,12 @@ int parse_args(int argc, char **argv, struct options *o)
 			if (!(o->metrics = metrics_list(optarg)))
 				return 2;
 			break;
-		case 'p': push_arg(&o->profiles, &o->nprofiles, optarg); break;
+		case 'P': push_arg(&o->profiles, &o->nprofiles, optarg); break;
+		case 'p':
+		case 't':
+			if (!task_ids(c, optarg, c == 'p' ? &o->pids : &o->tids))
+				return 2;
+			break;
 		case 'f': push_arg(&o->filters, &o->nfilters, optarg); break;
 		case O_SYSFS: o->sysfs_root = optarg; break;
 		case O_PROC: o->proc_root = optarg; break;

@@ -27,7 +27,7 @@ static FILE *out;
 static bool list_all;     /* list metrics --all */
 static bool list_verbose; /* list metrics -v: each one's description, groups and formulae */
 static int list_nprofiles;
-static const char **list_profile_names; /* list metrics -p NAME|FILE: these, not the machine's */
+static const char **list_profile_names; /* list metrics -P NAME|FILE: these, not the machine's */
 static int name_width = 32, unit_width = 8, profile_width = 10; /* list metrics: the widest of what it lists */
 
 static void metric_units(const struct prof_metric *m, char *buf, size_t len);
@@ -192,7 +192,7 @@ static void put_metric(const struct profile *p, const struct prof_metric *pm, bo
 	}
 }
 
-/* The profiles list metrics -p names, loaded (their errors said); how many. "perf" is
+/* The profiles list metrics -P names, loaded (their errors said); how many. "perf" is
  * this CPU's of perf's catalogue, as for -p. */
 static int load_named(const struct machine *m, struct profile ***out_profiles)
 {
@@ -257,7 +257,7 @@ static void list_uncountable_catalogue(const struct machine *m)
 }
 
 /* The metrics that have a value on this machine, by the profiles chosen for it; with
- * all, then every other profile's metric, marked. 1 where a profile -p names is not
+ * all, then every other profile's metric, marked. 1 where a profile -P names is not
  * there (said), else 0. */
 static int list_metrics(const struct machine *m, bool all)
 {
@@ -406,8 +406,10 @@ int cmd_list(int argc, char **argv)
 {
 	char *root;
 	int status;
-	for (int i = 1; i < argc; i++) { /* list metrics --all, -v, -p NAME|FILE */
-		int take = !strcmp(argv[i], "--all") || !strcmp(argv[i], "-v") ? 1 : !strcmp(argv[i], "-p") && i + 1 < argc ? 2 : 0;
+	for (int i = 1; i < argc; i++) { /* list metrics --all, -v, -P NAME|FILE */
+		/* -p too: list has no processes, and scripts of before -P kept working */
+		bool profile = !strcmp(argv[i], "-P") || !strcmp(argv[i], "--profile") || !strcmp(argv[i], "-p");
+		int take = !strcmp(argv[i], "--all") || !strcmp(argv[i], "-v") ? 1 : profile && i + 1 < argc ? 2 : 0;
 		if (!take)
 			continue;
 		if (take == 2) {
@@ -425,8 +427,8 @@ int cmd_list(int argc, char **argv)
 	int first = cmd_options(argc, argv, "list",
 				"usage: pmutop list [--sysfs-root DIR | --demo[=NAME]]\n"
 				"                   [pmus|events|profiles|machines|pci |\n"
-				"                    metrics [--all] [-v] [-p NAME|FILE]... |\n"
-				"                    metricgroups [-p NAME|FILE]...]\n",
+				"                    metrics [--all] [-v] [-P NAME|FILE]... |\n"
+				"                    metricgroups [-P NAME|FILE]...]\n",
 				&root, &status);
 	if (first < 0)
 		return status;

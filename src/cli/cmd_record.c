@@ -23,7 +23,7 @@ static const char record_usage[] =
 	"  --rotate D       start a new file every D; --keep N keeps the newest N\n"
 	"  --force          replace FILE if it is a pmutop recording\n"
 	"  --info FILE      print host, kernel, version, profiles, span, samples, size\n"
-	"Other OPTIONS as for pmutop (-p, -f, -d, --demo, --sim, --sysfs-root, ...).\n";
+	"Other OPTIONS as for pmutop (-P, -f, -d, --demo, --sim, --sysfs-root, ...).\n";
 
 static int info(const char *path)
 {

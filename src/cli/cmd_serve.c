@@ -22,7 +22,7 @@ static const char serve_usage[] =
 	"  --per-cpu             per-CPU series too (else per-socket sums)\n"
 	"  --http-limits C,A,S   clients in all, from one address, and seconds a request\n"
 	"                        may take to arrive (default 256,64,5)\n"
-	"  -d, -n, -p, -f, --sysfs-root, --sim, --demo\n"
+	"  -d, -n, -P, -f, --sysfs-root, --sim, --demo\n"
 	"                        as for pmutop (see pmutop --help)\n";
 
 static const char rules_usage[] =
@@ -33,7 +33,7 @@ static const char rules_usage[] =
 	"pmutop:METRIC_UNIT:rateWINDOW. Check them with promtool check rules.\n"
 	"\n"
 	"  --window DURATION     the rate window, a PromQL duration (default 1m: 30s, 5m)\n"
-	"  -p PROFILE, --sysfs-root DIR, --sim, --demo[=NAME]\n"
+	"  -P PROFILE, --sysfs-root DIR, --sim, --demo[=NAME]\n"
 	"                        which profiles and machine (as for pmutop)\n";
 
 int cmd_serve(int argc, char **argv)

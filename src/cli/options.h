@@ -8,6 +8,8 @@
 
 #include "outputs/batch.h"
 
+struct target;
+
 struct options {
 	bool batch;
 	double delay;
@@ -45,6 +47,11 @@ struct options {
 	bool per_cpu;        /* per-CPU series too */
 	bool rules;          /* pmutop rules: print recording rules and exit */
 	const char *window;  /* rules: the rate window (1m) */
+	/* who the core events count (perf stat's targets): a command, processes, threads */
+	char **workload;     /* -- CMD ARGS..., NULL-terminated (points into argv) */
+	const char *pids;    /* -p 42,43 */
+	const char *tids;    /* -t 42 */
+	struct target *target; /* made from those by pmutop_run */
 };
 
 /* Run the monitor, batch output, a recording or a replay as o says; the exit status. */

@@ -21,6 +21,7 @@
 #include "base/util.h"
 #include "cli/options.h"
 #include "cli/run_profiles.h"
+#include "cli/run_target.h"
 #include "base/cpulist.h"
 #include "profile/catalog.h"
 #include "bind/counter_share.h"
@@ -107,7 +108,7 @@ static int apply_filter_option(struct session *s, const char *spec)
 }
 
 /* The monitor alone chooses what is counted in setup: not batch, serve or record, a
- * replay, -M or -p, which fix it. */
+ * replay, -M or -P, which fix it. */
 static bool monitor_chooses(const struct options *o)
 {
 	return !o->batch && !o->serve_only && !o->record_only && !o->replay && !o->metrics && !o->nprofiles &&
@@ -251,7 +252,7 @@ static bool profile_only_quiet(const struct profile *p)
 /* The outputs of a run: batch or the monitor (unless pmutop record), and a recorder
  * (recording now with -w, or idle for the monitor's 'w' key). */
 static int add_outputs(struct options *o, struct session *s, struct runloop *loop, struct replay *rp, char *title,
-		       size_t tlen, FILE **outfile, const struct ui_catalogue *cat)
+		       size_t tlen, FILE **outfile, FILE **batch_out, const struct ui_catalogue *cat)
 {
 	struct output *rec = NULL;
 	if (!rp && (o->record || (!o->batch && !o->serve_only))) {
@@ -287,13 +288,16 @@ static int add_outputs(struct options *o, struct session *s, struct runloop *loo
 	if (o->record_only || o->serve_only)
 		return 0;
 	if (o->batch) {
-		FILE *f = stdout;
+		/* a command's own output is on standard output: pmutop's goes beside it on
+		 * standard error, as perf stat's does */
+		FILE *f = o->workload ? stderr : stdout;
 		if (o->output && !(f = fopen(o->output, "w"))) {
 			fprintf(stderr, "pmutop: -o %s: %s\n", o->output, strerror(errno));
 			return -1;
 		}
 		runloop_add_output(loop, batch_output_new(f, o->format, o->raw));
-		*outfile = f != stdout ? f : NULL;
+		*outfile = f != stdout && f != stderr ? f : NULL;
+		*batch_out = f;
 		loop->final_on_signal = !rp; /* Ctrl-C prints the partial interval, as perf stat -I */
 		return 0;
 	}
@@ -354,6 +358,7 @@ struct run {
 	struct session *s;
 	struct runloop loop;
 	FILE *outfile;
+	FILE *batch_out; /* where batch output goes (-o's file, or a standard stream) */
 	struct clock clk, *clock;
 	bool restart; /* the monitor's setup changed what is counted: count again */
 	char *model_metrics; /* a demo model's catalogue metrics, counted whatever setup says */
@@ -509,7 +514,7 @@ static int run_sources(struct run *r)
 		struct sim_options so = { .model = model, .seed = o->seed };
 		session_add_source(r->s, source_sim_new(m, &so));
 	} else {
-		session_add_source(r->s, source_perf_new(m));
+		session_add_source(r->s, source_perf_new(m, o->target));
 		session_add_source(r->s, source_timer_new(m)); /* arm64's generic timer */
 	}
 	/* BlueField's counter files: the same source over the simulated driver or the files */
@@ -589,7 +594,12 @@ static int run_loop(struct run *r, char *title, size_t tlen)
 	}
 	if (!counts_anything(r->s))
 		return 1;
+	int gone = run_target_go(o, r->s); /* counting: the command may start */
+	if (gone)
+		return gone;
 	runloop_init(&r->loop, r->s, r->clock, o->delay, o->iterations);
+	r->loop.target = o->target;
+	r->loop.ends_with_target = o->batch || o->record_only || o->serve_only;
 	if (r->rp)
 		runloop_set_pacer(&r->loop, replay_pacer, r->rp, o->batch);
 	/* a recording or the exporter beside the monitor counts what a run without a screen
@@ -599,13 +609,15 @@ static int run_loop(struct run *r, char *title, size_t tlen)
 		runloop_set_default_shown(&r->loop, session_default_values(r->s));
 	static struct ui_catalogue cat;
 	cat = (struct ui_catalogue){ r, cat_groups, cat_profile, cat_recount };
-	if (add_outputs(o, r->s, &r->loop, r->rp, title, tlen, &r->outfile, monitor_chooses(o) ? &cat : NULL) < 0)
+	if (add_outputs(o, r->s, &r->loop, r->rp, title, tlen, &r->outfile, &r->batch_out, monitor_chooses(o) ? &cat : NULL) < 0)
 		return 1;
 	/* start-up (discovery, every profile's parse, the encodings) freed more than the run
 	 * keeps, in holes below the heap's top that free() cannot give back: give their pages
 	 * back once, so a monitor left running holds only what it uses */
 	malloc_trim(0);
 	int status = runloop_run(&r->loop);
+	if (!status && r->batch_out) /* as perf stat ends, Ctrl-C or not */
+		status = run_target_summary(o, r->s, r->batch_out, clock_now(r->clock));
 	return r->rp && replay_damaged(r->rp) ? 1 : status;
 }
 
@@ -644,7 +656,7 @@ static int run_once(struct options *o, bool *restart)
 	int status = run_machine(&r);
 	if (status)
 		return run_done(&r, status);
-	r.s = session_new(r.m, r.profiles, r.nprofiles);
+	r.s = session_new_counting(r.m, r.profiles, r.nprofiles, o->target != NULL);
 	if (session_refusal(r.s)) {
 		diag_error("%s", session_refusal(r.s));
 		return run_done(&r, 1);
@@ -671,12 +683,15 @@ static int run_once(struct options *o, bool *restart)
 
 int pmutop_run(struct options *o)
 {
+	int bad = run_target_start(o); /* a command waits at its gate for the counters */
+	if (bad)
+		return run_target_end(o, bad);
 	const struct options given = *o; /* a run fills in some (a demo's model): start afresh */
 	for (;;) {
 		bool restart = false;
 		int status = run_once(o, &restart);
 		if (!restart || status)
-			return status;
+			return run_target_end(o, status);
 		*o = given;
 	}
 }

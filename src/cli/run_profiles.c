@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* run_profiles.c - a run's profiles: those -p names (perf's catalogue for "perf"), or
+/* run_profiles.c - a run's profiles: those -P names (perf's catalogue for "perf"), or
  * those that match the machine; perf's catalogue beside them for a demo's model and the
  * monitor's settings; -M's choice of metrics. */
 #include "cli/run_profiles.h"
@@ -38,7 +38,7 @@ int run_load_profiles(const struct options *o, const struct machine *m, struct p
 				continue;
 			char *why = perf ? catalog_perf_unusable(m) : NULL;
 			if (why)
-				fprintf(stderr, "pmutop: -p perf: %s\n", why);
+				fprintf(stderr, "pmutop: -P perf: %s\n", why);
 			else if (perf)
 				fprintf(stderr, "pmutop: perf's catalogue has no profile for this CPU (%s; see pmutop list "
 						"profiles)\n", m->cpuid ? m->cpuid : "none names its model");
@@ -62,7 +62,7 @@ int run_load_profiles(const struct options *o, const struct machine *m, struct p
 		k = catalog_add_perf(m, out, k);
 	if (!k) {
 		fprintf(stderr, "pmutop: no profile matches this machine's PMUs and none is a fallback "
-				"(see pmutop list profiles; choose one with -p)\n");
+				"(see pmutop list profiles; choose one with -P)\n");
 		return -1;
 	}
 	return k;
@@ -87,7 +87,7 @@ int run_catalogue_beside(const struct machine *m, const char *model_spec, const 
 				spec = more;
 			} else { /* kept in the file for the machines whose CPU has it, but said */
 				diag_warn("settings: count_group=%s: %s has no metric group or metric of that name "
-					  "(not counted here; see pmutop list metricgroups -p perf)",
+					  "(not counted here; see pmutop list metricgroups -P perf)",
 					  *e, p->name);
 			}
 		str_split_free(each);

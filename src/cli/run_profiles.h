@@ -8,7 +8,7 @@
 struct machine;
 struct profile;
 
-/* The profiles -p names, or NULL and -2 for a name no profile has (a usage error, exit
+/* The profiles -P names, or NULL and -2 for a name no profile has (a usage error, exit
  * 2), -1 for a profile with errors or none for this machine. */
 int run_load_profiles(const struct options *o, const struct machine *m, struct profile ***out);
 /* perf's catalogue for this CPU beside the profiles, its metrics chosen by a demo's model

@@ -115,6 +115,7 @@ int session_retry_gone(struct session *s, uint64_t now_ns)
 		for (int c = 0; c < inst->ncounters; c++) {
 			struct counter *ct = &inst->counters[c];
 			counter_prime(ct, true);
+			counter_reopened(ct);
 		}
 		inst->skip_next = true;
 	}

@@ -210,6 +210,7 @@ static void reopen(struct session *s, struct instance *inst, bool was_open)
 	for (int c = 0; c < inst->ncounters; c++) {
 		struct counter *ct = &inst->counters[c];
 		counter_prime(ct, inst->opened);
+		counter_reopened(ct);
 	}
 }
 

@@ -67,6 +67,11 @@ struct frame {
 	uint64_t time_ns;     /* the clock at the end of the interval */
 	uint64_t wall_ns;     /* wall-clock time stamp of the end */
 	uint64_t interval_ns; /* its length */
+	/* the whole run's (session_sample_whole): its interval is from the first reading */
+	bool whole_run;
+	/* who the core events count: NULL for the machine, else "'make' (pid 42)"; and how
+	 * the command ended, NULL while it runs */
+	const char *who, *who_end;
 	const char *source;   /* the sources counting, "sim", "live", "live+hwmon" */
 	/* the host's own meters, where the session reads them (live machines) */
 	double cpu_util;      /* percent busy over the interval (/proc/stat), NAN if unknown */

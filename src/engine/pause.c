@@ -98,8 +98,10 @@ static void resume_instance(struct session *s, struct instance *inst)
 	if (inst->source->ops->read_done)
 		inst->source->ops->read_done(inst->source);
 	counters_copy_shared(s, inst);
-	for (int c = 0; c < inst->ncounters; c++)
+	for (int c = 0; c < inst->ncounters; c++) {
 		counter_prime(&inst->counters[c], true);
+		counter_reopened(&inst->counters[c]);
+	}
 	inst->skip_next = true;
 }
 

@@ -15,6 +15,7 @@
 #include "base/heap.h"
 #include "base/util.h"
 #include "engine/session.h"
+#include "engine/target.h"
 #include "engine/output.h"
 
 #define MAX_FDS 64
@@ -41,6 +42,17 @@ static void on_signal(int sig)
 	errno = saved;
 }
 
+/* A child ended: the loop looks at the command; nothing is stopping. */
+static void on_child(int sig)
+{
+	int saved = errno;
+	unsigned char b = (unsigned char)sig;
+	if (sig_pipe[1] >= 0 && write(sig_pipe[1], &b, 1) < 0) {
+		/* the pipe is full: the loop will look anyway */
+	}
+	errno = saved;
+}
+
 void runloop_install_signals(void)
 {
 	if (sig_pipe[0] < 0 && pipe2(sig_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
@@ -55,6 +67,12 @@ void runloop_install_signals(void)
 	/* Ctrl-\\ in the monitor: a quit like the others (htop does), not a core dump that
 	 * leaves the terminal raw and BlueField blocks programmed */
 	sigaction(SIGQUIT, &sa, NULL);
+	struct sigaction child;
+	memset(&child, 0, sizeof(child));
+	child.sa_handler = on_child;
+	child.sa_flags = SA_NOCLDSTOP | SA_RESTART;
+	sigemptyset(&child.sa_mask);
+	sigaction(SIGCHLD, &child, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	/* a file past `ulimit -f` is EFBIG, said and ended on a whole interval, not a
 	 * silent death by SIGXFSZ in the middle of one */
@@ -202,6 +220,17 @@ static void publish(struct runloop *l, uint64_t now)
 		l->quit = true;
 }
 
+/* Has the command ended since the loop last looked? Said in the session's next frames. */
+static bool command_ended(struct runloop *l)
+{
+	if (!l->target || l->target->kind == TARGET_MACHINE || l->target->ended || !target_reap(l->target))
+		return false;
+	char *how = target_end_text(l->target);
+	session_set_who(l->s, l->target->what, how);
+	free(how);
+	return true;
+}
+
 int runloop_run(struct runloop *l)
 {
 	struct pollfd pfds[MAX_FDS];
@@ -226,12 +255,25 @@ int runloop_run(struct runloop *l)
 				pfds[i].revents = 0;
 		if (sig_pipe[0] >= 0 && (pfds[0].revents & POLLIN)) {
 			unsigned char b;
-			if (read(sig_pipe[0], &b, 1) == 1)
-				l->signo = b;
-			if (l->final_on_signal && !l->paused)
-				publish(l, clock_now(l->clock)); /* the partial interval, as perf stat -I */
-			l->quit = true;
-			break;
+			int signo = 0;
+			while (read(sig_pipe[0], &b, 1) == 1) /* a CHLD alone does not stop */
+				signo = b != SIGCHLD ? b : signo;
+			if (signo) {
+				l->signo = signo;
+				if (l->final_on_signal && !l->paused)
+					publish(l, clock_now(l->clock)); /* the partial interval, as perf stat -I */
+				l->quit = true;
+				break;
+			}
+		}
+		if (command_ended(l)) {
+			if (l->ends_with_target) {
+				if (!l->paused)
+					publish(l, clock_now(l->clock)); /* its last, partial interval */
+				l->quit = true;
+				break;
+			}
+			/* the monitor says it with the next frame, and counts on: q leaves */
 		}
 		for (int i = 0; i < l->noutputs && !l->quit; i++)
 			if (l->outputs[i]->ops->wake)

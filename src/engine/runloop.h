@@ -11,6 +11,7 @@
 struct clock;
 struct output;
 struct session;
+struct target;
 
 struct runloop {
 	struct session *s;
@@ -37,6 +38,10 @@ struct runloop {
 	unsigned shown_gen; /* ... as of this generation of it */
 	bool *default_shown; /* per value: what an output showing every value shows beside a monitor, or NULL */
 	bool *joined;        /* the outputs' choices joined */
+	/* a command counted (engine/target.h): its end is said in the session's frames and,
+	 * where ends_with_target (batch), ends the loop after its last partial interval */
+	struct target *target;
+	bool ends_with_target;
 };
 
 void runloop_set_pacer(struct runloop *l, uint64_t (*pacer)(void *ctx), void *ctx, bool end_quits);
@@ -61,7 +66,8 @@ void runloop_set_paused(struct runloop *l, bool paused);
  * screen would count (session_default_values); the loop owns it. NULL: every value. */
 void runloop_set_default_shown(struct runloop *l, bool *shown);
 
-/* INT, TERM and HUP end the loop cleanly: call once before runloop_run. */
+/* INT, TERM and HUP end the loop cleanly, CHLD wakes it to see whether the command ended:
+ * call once before runloop_run. */
 void runloop_install_signals(void);
 
 #endif

@@ -78,7 +78,7 @@ static enum value_state raw_delta(struct counter *ct, struct frame_counter *fc)
 	enum value_state st = VS_OK;
 	if (rd->enabled < mem->enabled || rd->running < mem->running)
 		st = VS_UNREADABLE;
-	else if (fc->running == 0 && !ct->takes_turns)
+	else if (fc->running == 0 && !ct->takes_turns && !ct->follows_task)
 		st = VS_NOT_COUNTED;
 	remember(ct);
 	return st;
@@ -256,6 +256,7 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 	} else {
 		uint64_t en = 0;
 		int nen = 0, ncum = 0, nenabled = 0;
+		bool tasks = false;
 		for (int c = 0; c < inst->ncounters; c++) {
 			struct counter *ct = &inst->counters[c];
 			struct frame_counter *fc = &fcs[ct->slot];
@@ -265,6 +266,7 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 				fc->coverage = 1.0f;
 			} else {
 				counter_delta(ct, inst->scale[ct->event], fc);
+				tasks |= ct->follows_task;
 				if (ct->kind == COUNTER_CUMULATIVE && ct->mem.primed) {
 					ncum++;
 					nenabled += fc->enabled > 0;
@@ -286,11 +288,12 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 		}
 		fi->counting = inst->opened;
 		/* perf stops a CPU's counters' enabled time while the CPU is offline */
-		inst->off = inst->opened && ncum > 0 && nenabled == 0 && elapsed_ns > 0;
+		inst->off = inst->opened && ncum > 0 && nenabled == 0 && elapsed_ns > 0 && !tasks;
 		/* the interval as the counters themselves saw it (their enabled time between two
 		 * reads), not the clock's: a read that came late (moved to a busy CPU to read it
-		 * there) then covers a longer time and says so, and its rate stays right */
-		if (nen && elapsed_ns > 0)
+		 * there) then covers a longer time and says so, and its rate stays right. A
+		 * task's are enabled only while it runs: its rates are over the clock's */
+		if (nen && elapsed_ns > 0 && !tasks)
 			elapsed_ns = (double)en / nen;
 	}
 	inst->vars[g->nevents + VAR_ELAPSED_NS] = elapsed_ns;
@@ -453,6 +456,23 @@ static void evaluate_thresholds(struct session *s, struct frame_value *fvs)
 	}
 }
 
+const struct frame *session_sample_whole(struct session *s, uint64_t now_ns)
+{
+	for (int i = 0; i < s->ninstances; i++)
+		for (int c = 0; c < s->inst[i].ncounters; c++) {
+			struct counter_memory *mem = &s->inst[i].counters[c].mem;
+			mem->value = mem->base_value;
+			mem->enabled = mem->base_enabled;
+			mem->running = mem->base_running;
+			mem->primed = mem->based; /* no reading from the start: no value */
+			mem->ran_total = mem->enabled_total = 0;
+		}
+	s->last_ns = s->start_ns;
+	struct frame *f = (struct frame *)session_sample(s, now_ns);
+	f->whole_run = true;
+	return f;
+}
+
 const struct frame *session_sample(struct session *s, uint64_t now_ns)
 {
 	struct frame *f = &s->frames[s->cur ^ 1]; /* the one outputs are not reading (members
@@ -526,6 +546,9 @@ const struct frame *session_sample(struct session *s, uint64_t now_ns)
 	f->events = s->frame_events[b];
 	f->nevents = s->nframe_events[b];
 	f->interval_ns = now_ns > s->last_ns ? now_ns - s->last_ns : 0;
+	f->whole_run = false;
+	f->who = s->who;
+	f->who_end = s->who_end;
 	f->time_ns = now_ns;
 	f->wall_ns = s->clock ? s->clock->ops->wall(s->clock, now_ns) : now_ns;
 	f->seq = ++s->nsamples;

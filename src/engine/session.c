@@ -44,8 +44,14 @@ static void alloc_frame(struct session *s, struct frame *f)
 
 struct session *session_new(const struct machine *m, struct profile **profiles, int nprofiles)
 {
+	return session_new_counting(m, profiles, nprofiles, false);
+}
+
+struct session *session_new_counting(const struct machine *m, struct profile **profiles, int nprofiles, bool tasks)
+{
 	struct session *s = xcalloc(1, sizeof(*s));
 	s->machine = m;
+	s->count_tasks = tasks;
 	s->nprofiles = nprofiles;
 	s->profiles = profiles;
 	session_bind(s);
@@ -161,9 +167,34 @@ void session_start(struct session *s, uint64_t now_ns)
 	s->priming = true; /* events so far (filters from the command line) go with frame 1 */
 	session_sample(s, now_ns); /* primes every counter; the frame shows no values yet */
 	s->priming = false;
+	s->start_ns = now_ns;
+	for (int i = 0; i < s->ninstances; i++)
+		for (int c = 0; c < s->inst[i].ncounters; c++) {
+			struct counter_memory *mem = &s->inst[i].counters[c].mem;
+			mem->base_value = mem->value;
+			mem->base_enabled = mem->enabled;
+			mem->base_running = mem->running;
+			mem->based = mem->primed;
+		}
 	s->started = true;
 	s->nsamples = 0;
 	((struct frame *)&s->frames[s->cur])->seq = 0;
+}
+
+void session_set_who(struct session *s, const char *who, const char *end)
+{
+	s->who = who ? session_intern(s, who) : NULL;
+	s->who_end = end ? session_intern(s, end) : NULL;
+}
+
+const char *session_who(const struct session *s)
+{
+	return s->who;
+}
+
+const char *session_who_end(const struct session *s)
+{
+	return s->who_end;
 }
 
 void session_set_interval_start(struct session *s, uint64_t t_ns)

@@ -38,6 +38,10 @@ bool *session_default_values(const struct session *s);
 /* Bind profiles to the machine: find instances, encode their events with the current
  * filters. Problems become per-instance states, never a failure of the whole session. */
 struct session *session_new(const struct machine *m, struct profile **profiles, int nprofiles);
+/* ... tasks: core and software events count a command's or the -p/-t tasks (engine/target.h),
+ * each group one instance ("all") whose counters follow them on any CPU; uncore PMUs
+ * count the machine as ever. */
+struct session *session_new_counting(const struct machine *m, struct profile **profiles, int nprofiles, bool tasks);
 /* Why the session cannot count at all (its profiles ask more of a CPU than pmutop opens:
  * bind/bind_limits.h), or NULL. */
 const char *session_refusal(const struct session *s);
@@ -50,6 +54,15 @@ void session_use_clock(struct session *s, struct clock *c);
 void session_start(struct session *s, uint64_t now_ns);
 /* Read all counters and publish the frame of the interval ending at now_ns. */
 const struct frame *session_sample(struct session *s, uint64_t now_ns);
+/* The last frame: the whole run, from the priming read to now_ns (perf stat's summary).
+ * A counter opened again since (a filter changed) has no value in it. */
+const struct frame *session_sample_whole(struct session *s, uint64_t now_ns);
+/* Who the core events count, as headers and the summary say it ("'make' (pid 42)"), and
+ * how a command ended ("exited with status 0"); NULL for the machine, and while it runs.
+ * The session keeps copies. */
+void session_set_who(struct session *s, const char *who, const char *end);
+const char *session_who(const struct session *s);
+const char *session_who_end(const struct session *s);
 /* The next frame's interval starts at t_ns, not at the last frame: a replay's frames
  * cover their recorded intervals wherever a seek put the clock (back a step, the last
  * frame again). */

@@ -78,6 +78,13 @@ static inline bool pmu_is_pseudo(const struct pmu *p)
 	return p->hw || p->sensor || p->timer;
 }
 
+/* Can its counters follow a task (core, software, msr)? perf's rule: a PMU with a cpumask
+ * is an uncore box, counting for the whole machine whatever task runs. */
+static inline bool pmu_counts_tasks(const struct pmu *p)
+{
+	return p->type >= 0 && !p->has_cpumask && !pmu_is_pseudo(p);
+}
+
 struct hwmon_dev {
 	char *name; /* contents of name, e.g. "bfperf" */
 	char *dir;  /* absolute path */

@@ -286,6 +286,16 @@ static void write_json(struct textbuf *tb, const struct frame *fr, bool raw, con
 	textbuf_put(tb, when);
 	textbuf_put(tb, "\",\"interval_ns\":");
 	textbuf_u64(tb, fr->interval_ns);
+	if (fr->whole_run)
+		textbuf_put(tb, ",\"whole_run\":true");
+	if (fr->who) { /* a command's or tasks' core events */
+		textbuf_put(tb, ",\"who\":");
+		json_string(tb, fr->who);
+	}
+	if (fr->who_end) {
+		textbuf_put(tb, ",\"ended\":");
+		json_string(tb, fr->who_end);
+	}
 	textbuf_put(tb, ",\"source\":");
 	json_string(tb, fr->source);
 	json_metrics(tb, fr);
@@ -307,6 +317,8 @@ static void write_csv(struct textbuf *tb, const struct frame *fr, bool first_fra
 {
 	if (first_frame)
 		textbuf_put(tb, "time,source,profile,metric,instance,value,unit,state\n");
+	char source[96]; /* the summary's rows say so where a reader of the columns looks */
+	snprintf(source, sizeof(source), "%s%s", fr->source, fr->whole_run ? " whole run" : "");
 	for (int k = 0; k < fr->nvalues; k++) {
 		const struct frame_value *v = &fr->values[k];
 		const struct value_info *vi = &fr->vinfo[k];
@@ -314,7 +326,7 @@ static void write_csv(struct textbuf *tb, const struct frame *fr, bool first_fra
 			continue;
 		textbuf_put(tb, when);
 		textbuf_putc(tb, ',');
-		csv_field(tb, fr->source); /* a recording's: from a file */
+		csv_field(tb, source); /* a recording's: from a file */
 		textbuf_putc(tb, ',');
 		csv_field(tb, fr->profiles[vi->profile]->name);
 		textbuf_putc(tb, ',');
@@ -370,8 +382,29 @@ static void put_text_row(struct textbuf *tb, const struct text_widths *w, const 
 	textbuf_putc(tb, '\n');
 }
 
+/* perf stat's last words: whose counts, over how long, and how the command ended */
+static void write_text_whole_run(struct textbuf *tb, const struct frame *fr, const char *when)
+{
+	textbuf_put(tb, when);
+	textbuf_put(tb, "  whole run ");
+	textbuf_fixed(tb, (double)fr->interval_ns / 1e9, 3);
+	textbuf_put(tb, " s  source ");
+	textbuf_put(tb, fr->source);
+	textbuf_put(tb, "\n Performance counter stats for ");
+	textbuf_put(tb, fr->who ? fr->who : "the machine");
+	if (fr->who_end) {
+		textbuf_put(tb, ", which ");
+		textbuf_put(tb, fr->who_end);
+	}
+	textbuf_put(tb, ":\n");
+}
+
 static void write_text_header(struct textbuf *tb, const struct frame *fr, const char *when)
 {
+	if (fr->whole_run) {
+		write_text_whole_run(tb, fr, when);
+		return;
+	}
 	textbuf_put(tb, when);
 	textbuf_put(tb, "  interval ");
 	textbuf_fixed(tb, (double)fr->interval_ns / 1e9, 3);
@@ -427,7 +460,7 @@ static void write_text_notes(struct textbuf *tb, const struct frame *fr, bool fi
 			first_absent = first_absent < 0 ? k : first_absent;
 			nabsent++;
 		}
-	if (nabsent) /* a recording recomputed through another profile (-p): said once */
+	if (nabsent) /* a recording recomputed through another profile (-P): said once */
 		textbuf_printf(tb, "  n/a %d value%s left out, the first %s %s: %s\n", nabsent, nabsent == 1 ? "" : "s",
 			       fr->vinfo[first_absent].m->name, fr->iinfo[fr->vinfo[first_absent].instance].name,
 			       fr->values[first_absent].why);

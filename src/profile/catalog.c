@@ -403,7 +403,7 @@ int catalog_add_perf(const struct machine *m, struct profile ***profiles, int n)
 {
 	struct profile *p = catalog_perf_profile(m);
 	for (int i = 0; p && i < n; i++)
-		if (!strcmp((*profiles)[i]->name, p->name)) { /* chosen with -p already */
+		if (!strcmp((*profiles)[i]->name, p->name)) { /* chosen with -P already */
 			profile_free(p);
 			p = NULL;
 		}

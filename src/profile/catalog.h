@@ -11,7 +11,7 @@
  * when pmutop runs from its build tree (then first, so developers see their edits). */
 int catalog_profile_dirs(char ***dirs);
 
-/* Resolve -p ARG: a path if it names a file, else a profile name searched in the path. */
+/* Resolve -P ARG: a path if it names a file, else a profile name searched in the path. */
 char *catalog_find_profile(const char *arg);
 
 /* Load every profile of the path (first of each name wins). Broken files are reported

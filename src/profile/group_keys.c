@@ -309,6 +309,11 @@ static bool group_counting_key(struct loader *L, struct prof_group *g, const cha
 	} else if (!strcmp(name, "grouped")) {
 		if (!prof_parse_bool(value, &g->perf_group))
 			lerror(L, L->in.line, prof_value_column(L), "grouped must be yes or no");
+	} else if (!strcmp(name, "target")) {
+		if (!strcmp(value, "tasks") || !strcmp(value, "machine"))
+			g->for_target = value[0];
+		else
+			lerror(L, L->in.line, prof_value_column(L), "target must be 'tasks' or 'machine', not '%s'", value);
 	} else if (!strcmp(name, "leader")) {
 		prof_set_string(&g->leader, value);
 	} else if (!strcmp(name, "per_thread")) {
@@ -382,7 +387,7 @@ void profile_group_key(struct loader *L, const char *name, const char *value)
 		parse_exclusive(L, value);
 	} else if (!group_counting_key(L, g, name, value)) {
 		lerror(L, L->in.line, 0, "unknown key '%s' in [group %s] (known: pmu, instance, label, pci_rc, pci_bus, per_bit, title, events, "
-		       "optional, event.NAME, optional.NAME, filter.TERM, choice.FILTER.NAME, attrs, notes, needs, lacks, when, unless, alternative, exclusive, per, aggregate, aggregate_suffix, cpus_of, weight, blend_suffix, grouped, leader, per_thread)",
+		       "optional, event.NAME, optional.NAME, filter.TERM, choice.FILTER.NAME, attrs, notes, needs, lacks, when, unless, alternative, exclusive, per, aggregate, aggregate_suffix, cpus_of, weight, blend_suffix, grouped, target, leader, per_thread)",
 		       name, g->name);
 	}
 }

@@ -94,6 +94,7 @@ struct prof_group {
 	struct prof_formula *weight;
 	char *blend_suffix; /* appended to its sums' names where they blend ("-pcores") */
 	bool perf_group; /* open the events as one perf group (same time window) */
+	char for_target; /* target = tasks ('t') or machine ('m'): bound only then; 0 always */
 	int *sets;       /* perf's catalogue: per event, the (weak) perf group of its metrics it
 			  * opens in, -1 alone (bind/event_groups.c); NULL: none */
 	char *leader;    /* event that leads the perf group; default the first */

@@ -342,7 +342,7 @@ static int rp_open(struct source *src, struct instance *inst)
 		inst->open_error = xstrdup(ri->error ? ri->error : "it did not count when recorded");
 		return -EIO;
 	}
-	/* another profile (-p) may read events the recording lacks: those are n/a, said on
+	/* another profile (-P) may read events the recording lacks: those are n/a, said on
 	 * the values that read them, and what the recorded counters allow is recomputed */
 	int counted = 0, lacking = -1;
 	for (int c = 0; c < inst->ncounters; c++) {

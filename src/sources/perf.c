@@ -32,6 +32,7 @@
 #include "base/diag.h"
 #include "bind/event_groups.h"
 #include "engine/session.h"
+#include "engine/target.h"
 #include "sources/sources.h"
 #include "base/sysfs.h"
 #include "base/util.h"
@@ -57,9 +58,11 @@ struct perf_instance {
 	struct perf_evlist **lists; /* one per perf group, one for the events opened alone:
 				     * libperf leads every evsel of a list by its first */
 	uint64_t *id;              /* per counter its kernel id (with groups) */
+	bool tasks;                /* counts the target's tasks, a counter per CPU and thread */
 };
 
 struct perf_source {
+	const struct target *target; /* NULL: the machine */
 	bool told_permission;
 	cpu_set_t home;  /* the thread's CPUs before reading moved it */
 	bool moved;
@@ -253,7 +256,7 @@ static void go_to(struct perf_source *ps, int cpu)
 
 /* An evsel for event e of inst, as its first counter's attr says; NULL with
  * inst->open_error set where this build cannot say it. */
-static struct perf_evsel *new_evsel(struct instance *inst, int e, bool leads_group)
+static struct perf_evsel *new_evsel(const struct perf_source *ps, struct instance *inst, int e, bool leads_group)
 {
 	const struct counter *ct = NULL;
 	for (int c = 0; c < inst->ncounters && !ct; c++)
@@ -274,17 +277,23 @@ static struct perf_evsel *new_evsel(struct instance *inst, int e, bool leads_gro
 	attr.exclude_hv = !!(ct->attr.exclude & EXCLUDE_HV);
 	attr.exclude_guest = !!(ct->attr.exclude & EXCLUDE_GUEST);
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
-	if (leads_group) /* the leader answers for the whole group */
+	const struct perf_instance *pi = inst->priv;
+	if (leads_group && !pi->tasks) /* the leader answers for the whole group */
 		attr.read_format |= PERF_FORMAT_GROUP;
 	attr.disabled = 1;
+	if (pi->tasks) { /* the tasks and the children they start from now on, as perf stat */
+		attr.inherit = 1;
+		/* a command held at its gate: counting begins at its exec */
+		attr.enable_on_exec = ps->target->kind == TARGET_COMMAND && ps->target->gate_fd >= 0;
+	}
 	return perf_evsel__new(&attr);
 }
 
 /* Open events[0..n) in a new evlist of pi's: one perf group (its leader first) where
  * grouped, else each alone. Returns 0 or an errno, *failed the index that failed (what
  * was opened stays in the list). */
-static int open_list(struct instance *inst, struct perf_instance *pi, const int *events, int n, bool grouped,
-		     int *failed)
+static int open_list(const struct perf_source *ps, struct instance *inst, struct perf_instance *pi, const int *events,
+		     int n, bool grouped, int *failed)
 {
 	struct perf_evlist *list = perf_evlist__new();
 	*failed = 0;
@@ -292,7 +301,7 @@ static int open_list(struct instance *inst, struct perf_instance *pi, const int 
 		return ENOMEM;
 	pi->lists[pi->nlists++] = list;
 	for (int i = 0; i < n; i++) {
-		if (!(pi->evsel[events[i]] = new_evsel(inst, events[i], grouped && i == 0)))
+		if (!(pi->evsel[events[i]] = new_evsel(ps, inst, events[i], grouped && i == 0)))
 			return EINVAL;
 		perf_evlist__add(list, pi->evsel[events[i]]);
 	}
@@ -311,28 +320,41 @@ static int open_list(struct instance *inst, struct perf_instance *pi, const int 
 /* Perf group number set of the open order (events[0..n)). Where the PMU refuses a member
  * (EINVAL, EBADF: more events than counters), says which group, as perf stat's weak
  * groups do before opening them again ungrouped (bind/event_groups.c). */
-static int open_group(struct instance *inst, struct perf_instance *pi, const int *events, int n, int set)
+static int open_group(const struct perf_source *ps, struct instance *inst, struct perf_instance *pi, const int *events,
+		      int n, int set)
 {
 	struct perf_group *pg = &pi->groups[pi->ngroups++];
 	*pg = (struct perf_group){ .leader = events[0], .nmembers = n };
 	for (int i = 0; i < n; i++)
 		pi->in_group[events[i]] = pi->ngroups - 1;
-	int failed, err = open_list(inst, pi, events, n, true, &failed);
+	int failed, err = open_list(ps, inst, pi, events, n, true, &failed);
 	if ((err == EINVAL || err == EBADF) && failed > 0 && !inst->open_error)
 		inst->open_refused_set = set;
 	return err;
 }
 
-static struct perf_instance *new_pi(const struct instance *inst)
+/* Does this instance count the target's tasks? Core and software PMUs do; an uncore PMU
+ * (one with a cpumask: perf's is_uncore) counts its box for the whole machine. */
+static bool counts_tasks(const struct perf_source *ps, const struct instance *inst)
+{
+	return ps->target && ps->target->kind != TARGET_MACHINE && ps->target->ntids > 0 && pmu_counts_tasks(inst->pmu);
+}
+
+static struct perf_instance *new_pi(const struct perf_source *ps, const struct instance *inst)
 {
 	const struct prof_group *g = inst->group;
 	struct perf_instance *pi = xcalloc(1, sizeof(*pi));
 	size_t listlen = (size_t)inst->cpus.n * 12 + 1; /* "1234567," per CPU: never truncated */
 	char *list = xmalloc(listlen);
 	cpulist_format(&inst->cpus, list, listlen);
-	pi->cpus = perf_cpu_map__new(list);
+	pi->tasks = counts_tasks(ps, inst);
+	/* a task's counter follows it on any CPU (one per thread): per-CPU counters of a task
+	 * would each be enabled wherever it runs and running only where they are, which
+	 * perf's scaling would read as multiplexing */
+	pi->cpus = pi->tasks ? perf_cpu_map__new_any_cpu() : perf_cpu_map__new(list);
 	free(list);
-	pi->threads = perf_thread_map__new_dummy();
+	pi->threads = pi->tasks ? perf_thread_map__new_array(ps->target->ntids, ps->target->tids)
+				: perf_thread_map__new_dummy();
 	pi->lists = xcalloc((size_t)g->nevents + 1, sizeof(*pi->lists));
 	pi->evsel = xcalloc((size_t)g->nevents + 1, sizeof(*pi->evsel));
 	pi->in_group = xmalloc(sizeof(int) * ((size_t)g->nevents + 1));
@@ -344,7 +366,9 @@ static struct perf_instance *new_pi(const struct instance *inst)
 
 static int perf_open(struct source *src, struct instance *inst)
 {
-	struct perf_instance *pi = new_pi(inst);
+	struct perf_source *ps = src->priv;
+	struct perf_instance *pi = new_pi(ps, inst);
+	inst->priv = pi; /* for new_evsel; unset again where the open fails */
 	if (!pi->cpus || !pi->threads || perf_cpu_map__nr(pi->cpus) != inst->cpus.n) {
 		inst->open_error = xasprintf("libperf could not set up the CPUs of %s", inst->name);
 		free_pi(pi);
@@ -356,20 +380,23 @@ static int perf_open(struct source *src, struct instance *inst)
 		for (j = i + 1; j < n && set[j] == set[i]; j++)
 			;
 		if (set[i] >= 0)
-			err = open_group(inst, pi, order + i, j - i, set[i]);
+			err = open_group(ps, inst, pi, order + i, j - i, set[i]);
 		else
-			err = open_list(inst, pi, order + i, j - i, false, &failed);
+			err = open_list(ps, inst, pi, order + i, j - i, false, &failed);
 	}
 	if (err) {
 		if (!inst->open_error)
 			inst->open_error = explain_errno(src, inst, err);
 		free_pi(pi);
+		inst->priv = NULL;
 		return -err;
 	}
-	for (int i = 0; i < n; i++)
+	bool at_exec = pi->tasks && ps->target->kind == TARGET_COMMAND && ps->target->gate_fd >= 0;
+	for (int i = 0; i < n && !at_exec; i++)
 		perf_evsel__enable(pi->evsel[order[i]]);
-	inst->priv = pi;
-	if (pi->ngroups)
+	for (int k = 0; k < inst->ncounters; k++)
+		inst->counters[k].follows_task = pi->tasks;
+	if (pi->ngroups && !pi->tasks)
 		find_leaders(inst, pi);
 	return 0;
 }
@@ -377,8 +404,8 @@ static int perf_open(struct source *src, struct instance *inst)
 /* One read() of perf group g on CPU index c: nr, enabled, running, then (value, id) each. */
 static bool read_group(struct perf_source *ps, struct perf_group *pg, int c)
 {
-	if (pg->leader_fd[c] < 0)
-		return false; /* its descriptor not found: counter by counter */
+	if (!pg->leader_fd || pg->leader_fd[c] < 0)
+		return false; /* its descriptor not found, or tasks' counters: counter by counter */
 	size_t want = sizeof(uint64_t) * (size_t)(3 + 2 * pg->nmembers);
 	ps->reads++;
 	ssize_t got = read(pg->leader_fd[c], pg->buf, want);
@@ -392,6 +419,26 @@ static void from_group(struct counter *ct, const struct perf_group *pg, uint64_t
 	for (int j = 0; j < pg->nmembers; j++)
 		if (pg->buf[3 + 2 * j + 1] == id)
 			counter_read_count(ct, pg->buf[3 + 2 * j], pg->buf[1], pg->buf[2]);
+}
+
+/* An evsel's count on CPU index c: summed over its threads (a task target's; the
+ * machine's is one), times too, so that scaling weighs each thread by its own. */
+static bool read_threads(struct perf_source *ps, struct perf_evsel *evsel, int c, struct perf_counts_values *sum)
+{
+	memset(sum, 0, sizeof(*sum));
+	int nthreads = perf_thread_map__nr(perf_evsel__threads(evsel));
+	bool any = false;
+	for (int th = 0; th < (nthreads > 0 ? nthreads : 1); th++) {
+		struct perf_counts_values cv = { 0 };
+		ps->reads++;
+		if (perf_evsel__read(evsel, c, th, &cv) != 0)
+			continue;
+		sum->val += cv.val;
+		sum->ena += cv.ena;
+		sum->run += cv.run;
+		any = true;
+	}
+	return any;
 }
 
 /* The counters of one instance on its c-th CPU: each group with one read() of its leader
@@ -413,9 +460,8 @@ static bool read_cpu(struct perf_source *ps, struct instance *inst, int c)
 			continue;
 		}
 		tried = true;
-		struct perf_counts_values cv = { 0 };
-		ps->reads++;
-		bool read = perf_evsel__read(pi->evsel[ct->event], c, 0, &cv) == 0;
+		struct perf_counts_values cv;
+		bool read = read_threads(ps, pi->evsel[ct->event], c, &cv);
 		ok |= read;
 		if (read)
 			counter_read_count(ct, cv.val, cv.ena, cv.run);
@@ -430,7 +476,8 @@ static int perf_read(struct source *src, struct instance *inst, uint64_t now_ns)
 	(void)now_ns;
 	struct perf_source *ps = src->priv;
 	int ncpu = inst->cpus.n;
-	if (ps->affinity) { /* read in read_done, CPU by CPU */
+	struct perf_instance *pi = inst->priv;
+	if (ps->affinity && !pi->tasks) { /* read in read_done, CPU by CPU (a task's: anywhere) */
 		for (int c = 0; c < ncpu; c++) {
 			grow_array(&ps->pending, &ps->cappending, ps->npending + 1, sizeof(*ps->pending));
 			ps->pending[ps->npending++] = (struct pending_read){ inst, c, inst->cpus.cpu[c] };
@@ -513,7 +560,7 @@ static const struct source_ops perf_ops = {
 	.read_done = perf_read_done,
 };
 
-struct source *source_perf_new(const struct machine *m)
+struct source *source_perf_new(const struct machine *m, const struct target *t)
 {
 	libperf_init(libperf_print);
 	struct source *s = xcalloc(1, sizeof(*s));
@@ -522,6 +569,7 @@ struct source *source_perf_new(const struct machine *m)
 	struct perf_source *ps = xcalloc(1, sizeof(*ps));
 	ps->at_cpu = -1;
 	ps->affinity = true;
+	ps->target = t;
 	s->priv = ps;
 	return s;
 }

@@ -12,7 +12,10 @@
 
 struct machine;
 
-struct source *source_perf_new(const struct machine *m);
+/* t: who core and software events count (NULL: the machine); uncore PMUs (those with a
+ * cpumask) count the machine whatever it says, as perf's do. */
+struct target;
+struct source *source_perf_new(const struct machine *m, const struct target *t);
 /* What perf_event_open's errno means for the user and what to do about it. */
 char *source_perf_errno_advice(const char *pmu, int err, int paranoid);
 /* read() calls the perf source made so far (make bench). */
