@@ -411,7 +411,7 @@ START_TEST(host_meters_in_frames)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
-	ck_assert(batch_write_frame(out, BATCH_TEXT, false, true, f));
+	ck_assert(batch_write_frame(out, &(struct batch_style){ BATCH_TEXT, false, ROWS_EVERY }, true, f));
 	fclose(out);
 	ck_assert_msg(strstr(buf, "  cpu 75.0%"), "%.200s", buf);
 	free(buf);
@@ -444,7 +444,7 @@ START_TEST(batch_precision_and_states_agree)
 	for (int i = 0; i < 3; i++) {
 		size_t len = 0;
 		FILE *m = open_memstream(&out[i], &len);
-		ck_assert(batch_write_frame(m, formats[i], true, true, f));
+		ck_assert(batch_write_frame(m, &(struct batch_style){ formats[i], true, ROWS_EVERY }, true, f));
 		fclose(m);
 		ck_assert_msg(strstr(out[i], "0.0013027"), "%d: %s", i, out[i]);
 		ck_assert_msg(strstr(out[i], "1e-300"), "%d: %s", i, out[i]);

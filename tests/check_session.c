@@ -882,7 +882,7 @@ START_TEST(batch_json_escapes)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
-	ck_assert(batch_write_frame(out, BATCH_JSON, true, true, &fr));
+	ck_assert(batch_write_frame(out, &(struct batch_style){ BATCH_JSON, true, ROWS_EVERY }, true, &fr));
 	fclose(out);
 	ck_assert_msg(strstr(buf, "\"instance\":\"a\\\"b\\\\c\\u0001d7\""), "%.400s", buf);
 	free(buf);
@@ -905,7 +905,7 @@ START_TEST(batch_json_shape)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
-	ck_assert(batch_write_frame(out, BATCH_JSON, true, true, &fr));
+	ck_assert(batch_write_frame(out, &(struct batch_style){ BATCH_JSON, true, ROWS_EVERY }, true, &fr));
 	fclose(out);
 	ck_assert_msg(str_has_prefix(buf, "{\"time\":\"2023-11-14T22:13:20.000Z\",\"interval_ns\":1000000000,"
 					  "\"source\":\"sim\",\"metrics\":[{\"profile\":\"tegra410\",\"metric\":"),

@@ -51,7 +51,7 @@ expect_grep "no power: said" "n/a power: no PMU matches 'power'" out.txt
 # a core PMU (Sapphire Rapids) and a hybrid one (Alder Lake): TopDown counts on each
 gen core spr pkg yes 4
 batch core
-expect_grep "core PMU: TopDown counted" "topdown.retiring  *cpu0  *[0-9.]* %" out.txt
+expect_grep "core PMU: TopDown counted" "topdown.retiring  *socket0  *[0-9.]* %" out.txt
 gen hybrid adl pkg yes 4
 batch hybrid
 expect_grep "hybrid: P-core TopDown" "^  *all-pcores  *[0-9.]* %" out.txt
@@ -115,7 +115,7 @@ fi
 
 # numeric order everywhere: instances of PMUs numbered past 9
 sh "$TOP_SRCDIR/tests/fixtures/gen-xeon.sh" order 1 2 2 1 12 12 > /dev/null
-"$PMUTOP" --sysfs-root order --sim --fake-clock -b -n 1 --format csv | awk -F, '$4 == "iio_bandwidth_read" { print $5 }' > order.txt
+"$PMUTOP" --sysfs-root order --sim --fake-clock -b -n 1 --format csv -A | awk -F, '$4 == "iio_bandwidth_read" { print $5 }' > order.txt
 expect_eq "IIO stacks in numeric order" "$(grep -v socket0$ order.txt | grep -v ^all | sed 's|socket0/iio||' | tr '\n' ' ')" \
     "0 1 2 3 4 5 6 7 8 9 10 11 "
 

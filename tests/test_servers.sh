@@ -247,7 +247,7 @@ fi
 # a generic event the kernel maps to nothing on a PMU (Zen has no generic LLC event: the
 # EPYC demo's model refuses it with ENOENT as the kernel does) is not on this machine, as
 # perf's <not supported>, not a failure; the core pane's other figures count
-"$PMUTOP" --demo epyc -b -n 1 --fake-clock > zen-llc.txt 2> zen-llc.err
+"$PMUTOP" --demo epyc -b -n 1 --fake-clock -A > zen-llc.txt 2> zen-llc.err
 expect_eq "Zen without a generic LLC event: exit status" $? 0
 expect_grep "Zen without a generic LLC event: not on this machine, and why, once" \
     "n/a llc cpu0 and [0-9]* more: cpu: LLC-load-misses is not supported by this PMU (ENOENT)" zen-llc.txt

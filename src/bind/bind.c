@@ -225,6 +225,13 @@ static int add_socket_capture(char caps[][2][64], int ncaps, int socket)
 	return ncaps + 1;
 }
 
+/* -C: does a core or software PMU count on this CPU? (An uncore PMU's cpumask stands:
+ * its box counts for the machine, whichever CPU reads it.) */
+static bool cpu_in_scope(const struct session *s, const struct pmu *p, int cpu)
+{
+	return !s->some_cpus || !pmu_counts_tasks(p) || cpulist_contains(&s->only_cpus, cpu);
+}
+
 /* bind_pmu_instance's cpu for a group counting tasks: one instance, "all" of them */
 #define CPU_OF_TASKS (-2)
 
@@ -256,6 +263,8 @@ static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof,
 		inst->name = xasprintf("all%s", g->aggregate_suffix ? g->aggregate_suffix : "");
 	} else {
 		cpulist_copy(&inst->cpus, &p->cpus);
+		if (s->some_cpus && pmu_counts_tasks(p)) /* -C: those of its CPUs alone */
+			cpulist_intersect(&inst->cpus, &s->only_cpus);
 		inst->socket = capture_int(caps, ncaps, "socket");
 		uint64_t node;
 		const char *sock = p->sensor ? pmu_attr(p, "socket") : NULL;
@@ -460,7 +469,8 @@ static enum model_verdict bind_group(struct session *s, int *cap, struct profile
 		if (g->split == SPLIT_CPU) {
 			const struct pmu *of = g->cpus_of ? machine_find_pmu(s->machine, g->cpus_of) : NULL;
 			for (int c = 0; c < p->cpus.n; c++)
-				if (!g->cpus_of || (of && cpulist_contains(&of->cpus, p->cpus.cpu[c])))
+				if ((!g->cpus_of || (of && cpulist_contains(&of->cpus, p->cpus.cpu[c]))) &&
+				    cpu_in_scope(s, p, p->cpus.cpu[c]))
 					bind_pmu_instance(s, cap, prof, g, p, caps, ncaps, p->cpus.cpu[c]);
 		} else {
 			bind_pmu_instance(s, cap, prof, g, p, caps, ncaps, -1);

@@ -218,6 +218,9 @@ struct session {
 	/* core and software events count tasks (a command, -p, -t), not CPUs: one instance
 	 * per group, its counter following the tasks on any CPU (engine/target.h) */
 	bool count_tasks;
+	/* -C: the CPUs core and software events count on (uncore PMUs keep their cpumask) */
+	bool some_cpus;
+	struct cpulist only_cpus;
 	struct encode_memo *encodings; /* while binding: the texts encoded so far */
 	bool skip_details; /* no output reads the members' values this frame (session_want_details) */
 	int nsources;

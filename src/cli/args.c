@@ -42,6 +42,11 @@ static void usage(FILE *f)
 		"  -n, --iterations N        stop after N intervals\n"
 		"      --format FORMAT       batch output: text (default), csv or json\n"
 		"      --raw                 with --format json, also every counter's raw delta\n"
+		"  -A, --no-aggr             text and CSV: every CPU's and every box's row too\n"
+		"                            (default: no member of a sum, as perf stat -a)\n"
+		"      --per-socket          text and CSV: the sockets', not the machine's sums\n"
+		"  -C, --cpu LIST            count core and software events on these CPUs only\n"
+		"                            (0-3,8; uncore PMUs count on their cpumask)\n"
 		"  -o, --output FILE         batch output to FILE instead of standard output\n"
 		"  -w, --write FILE          record the session to FILE (SQLite) while running\n"
 		"      --force               replace an existing recording (nothing else)\n"
@@ -134,6 +139,11 @@ static int check_target_args(int argc, char **argv, struct options *o)
 		fprintf(stderr, "pmutop: count a command, -p PIDs or -t TIDs, one of them\n");
 		return 2;
 	}
+	if (o->cpus) {
+		fprintf(stderr, "pmutop: -C counts CPUs, whatever runs on them; %s counts tasks wherever they run: one of "
+				"them\n", who);
+		return 2;
+	}
 	if (o->sim || o->demo || o->replay || o->dry_run || o->rules || o->serve_only) {
 		fprintf(stderr, "pmutop: %s counts tasks of this machine: %s\n", who,
 			o->replay ? "a replay has the recording's counts" :
@@ -209,13 +219,16 @@ static const char *metrics_list(const char *arg)
 
 /* pmutop's long options (the short ones in parse_args' string) */
 enum { O_FORMAT = 256, O_RAW, O_SYSFS, O_PROC, O_SIM, O_MODEL, O_DEMO, O_SEED, O_FAKE, O_DRY, O_FORCE, O_BEGIN,
-       O_END, O_LISTEN, O_PERCPU, O_HTTP_LIMITS };
+       O_END, O_LISTEN, O_PERCPU, O_HTTP_LIMITS, O_PER_SOCKET };
 static const struct option main_options[] = {
 	{ "batch", no_argument, NULL, 'b' },
 	{ "delay", required_argument, NULL, 'd' },
 	{ "iterations", required_argument, NULL, 'n' },
 	{ "format", required_argument, NULL, O_FORMAT },
 	{ "raw", no_argument, NULL, O_RAW },
+	{ "no-aggr", no_argument, NULL, 'A' },
+	{ "per-socket", no_argument, NULL, O_PER_SOCKET },
+	{ "cpu", required_argument, NULL, 'C' },
 	{ "profile", required_argument, NULL, 'P' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "tid", required_argument, NULL, 't' },
@@ -248,7 +261,7 @@ int parse_args(int argc, char **argv, struct options *o)
 	int c;
 	opterr = 0; /* one line of our own, not 40 of help */
 	/* '+': the first word that is no option begins the command, whose options are its own */
-	while ((c = getopt_long(argc, argv, "+:bd:n:o:P:p:t:M:f:w:r:hV", main_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:bd:n:o:P:p:t:C:AM:f:w:r:hV", main_options, NULL)) != -1) {
 		switch (c) {
 		case 'b': o->batch = true; break;
 		case 'd':
@@ -267,6 +280,9 @@ int parse_args(int argc, char **argv, struct options *o)
 			}
 			break;
 		case O_RAW: o->raw = true; break;
+		case 'A': o->rows = ROWS_EVERY; break;
+		case O_PER_SOCKET: o->rows = ROWS_PER_SOCKET; break;
+		case 'C': o->cpus = optarg; break;
 		case 'o': o->output = optarg; o->batch = true; break;
 		case 'M':
 			if (!(o->metrics = metrics_list(optarg)))

@@ -17,6 +17,8 @@ struct options {
 	long iterations; /* -1: until interrupted */
 	enum batch_format format;
 	bool raw;
+	enum batch_rows rows; /* -A, --per-socket: text and CSV's rows */
+	const char *cpus;     /* -C: count only these CPUs (core and software events) */
 	const char *output; /* -o FILE, or NULL for standard output */
 	const char *sysfs_root;
 	const char *proc_root;

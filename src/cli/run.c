@@ -295,7 +295,8 @@ static int add_outputs(struct options *o, struct session *s, struct runloop *loo
 			fprintf(stderr, "pmutop: -o %s: %s\n", o->output, strerror(errno));
 			return -1;
 		}
-		runloop_add_output(loop, batch_output_new(f, o->format, o->raw));
+		struct batch_style st = { o->format, o->raw, o->rows };
+		runloop_add_output(loop, batch_output_new(f, &st));
 		*outfile = f != stdout && f != stderr ? f : NULL;
 		*batch_out = f;
 		loop->final_on_signal = !rp; /* Ctrl-C prints the partial interval, as perf stat -I */
@@ -647,6 +648,27 @@ static int run_done(struct run *r, int status)
 	return status;
 }
 
+/* -C's CPUs: a list, each of them online (as perf stat -C refuses others). */
+static bool cpus_of_option(const char *text, const struct machine *m, struct cpulist *out)
+{
+	char why[160];
+	if (!cpulist_parse(text, out) || !out->n) {
+		cpulist_explain(text, why, sizeof(why));
+		fprintf(stderr, "pmutop: -C %s: %s\n", text, why);
+		cpulist_free(out);
+		return false;
+	}
+	for (int i = 0; i < out->n; i++)
+		if (!cpulist_contains(&m->online, out->cpu[i])) {
+			char online[256];
+			cpulist_format(&m->online, online, sizeof(online));
+			fprintf(stderr, "pmutop: -C %s: CPU %d is not online here (online: %s)\n", text, out->cpu[i], online);
+			cpulist_free(out);
+			return false;
+		}
+	return true;
+}
+
 static int run_once(struct options *o, bool *restart)
 {
 	struct run r = { .o = o };
@@ -656,7 +678,12 @@ static int run_once(struct options *o, bool *restart)
 	int status = run_machine(&r);
 	if (status)
 		return run_done(&r, status);
-	r.s = session_new_counting(r.m, r.profiles, r.nprofiles, o->target != NULL);
+	struct cpulist only = { 0 };
+	if (o->cpus && !cpus_of_option(o->cpus, r.m, &only))
+		return run_done(&r, 2);
+	struct session_scope scope = { o->target != NULL, o->cpus ? &only : NULL };
+	r.s = session_new_scoped(r.m, r.profiles, r.nprofiles, &scope);
+	cpulist_free(&only);
 	if (session_refusal(r.s)) {
 		diag_error("%s", session_refusal(r.s));
 		return run_done(&r, 1);

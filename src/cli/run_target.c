@@ -77,7 +77,8 @@ int run_target_summary(const struct options *o, struct session *s, FILE *out, un
 	session_set_who(s, t->what, how);
 	free(how);
 	const struct frame *f = session_sample_whole(s, now_ns);
-	if (batch_write_frame(out, o->format, o->raw, false, f))
+	struct batch_style st = { o->format, o->raw, o->rows };
+	if (batch_write_frame(out, &st, false, f))
 		return 0;
 	if (errno != EPIPE)
 		fprintf(stderr, "pmutop: writing the summary: %s\n", strerror(errno ? errno : EIO));

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/cpulist.h"
 #include "base/util.h"
 #include "bind/bind.h"
 #include "engine/attach.h"
@@ -44,14 +45,17 @@ static void alloc_frame(struct session *s, struct frame *f)
 
 struct session *session_new(const struct machine *m, struct profile **profiles, int nprofiles)
 {
-	return session_new_counting(m, profiles, nprofiles, false);
+	return session_new_scoped(m, profiles, nprofiles, &(struct session_scope){ false, NULL });
 }
 
-struct session *session_new_counting(const struct machine *m, struct profile **profiles, int nprofiles, bool tasks)
+struct session *session_new_scoped(const struct machine *m, struct profile **profiles, int nprofiles,
+				   const struct session_scope *scope)
 {
 	struct session *s = xcalloc(1, sizeof(*s));
 	s->machine = m;
-	s->count_tasks = tasks;
+	s->count_tasks = scope->tasks;
+	if ((s->some_cpus = scope->cpus != NULL))
+		cpulist_copy(&s->only_cpus, scope->cpus);
 	s->nprofiles = nprofiles;
 	s->profiles = profiles;
 	session_bind(s);
@@ -79,6 +83,7 @@ void session_free(struct session *s)
 	for (int i = 0; i < s->nsources; i++)
 		source_destroy(s->sources[i]);
 	free(s->sharers);
+	cpulist_free(&s->only_cpus);
 	free(s->share_refs);
 	free(s->refusal);
 	host_meters_done(s);

@@ -38,10 +38,15 @@ bool *session_default_values(const struct session *s);
 /* Bind profiles to the machine: find instances, encode their events with the current
  * filters. Problems become per-instance states, never a failure of the whole session. */
 struct session *session_new(const struct machine *m, struct profile **profiles, int nprofiles);
-/* ... tasks: core and software events count a command's or the -p/-t tasks (engine/target.h),
- * each group one instance ("all") whose counters follow them on any CPU; uncore PMUs
- * count the machine as ever. */
-struct session *session_new_counting(const struct machine *m, struct profile **profiles, int nprofiles, bool tasks);
+/* What core and software events count (perf stat's targets); uncore PMUs count the
+ * machine, on their cpumask, whatever it says. */
+struct session_scope {
+	bool tasks;                 /* a command's or the -p/-t tasks (engine/target.h): each
+				     * group one instance ("all") following them on any CPU */
+	const struct cpulist *cpus; /* -C: only these CPUs; NULL: every one */
+};
+struct session *session_new_scoped(const struct machine *m, struct profile **profiles, int nprofiles,
+				   const struct session_scope *scope);
 /* Why the session cannot count at all (its profiles ask more of a CPU than pmutop opens:
  * bind/bind_limits.h), or NULL. */
 const char *session_refusal(const struct session *s);

@@ -308,12 +308,27 @@ static void write_json(struct textbuf *tb, const struct frame *fr, bool raw, con
 /* Whether text and CSV print a value: what was asked for, as perf stat -M prints; not
  * what a formula of it reads (-M TopdownL2: tma_info_thread_clks, the level-1 parents),
  * which is counted and in JSON; not perf's metric a hand one shows. */
-static bool printed(const struct frame *fr, const struct value_info *vi)
+static bool asked_for(const struct frame *fr, const struct value_info *vi)
 {
 	return !vi->m->quiet && (!fr->profiles[vi->profile]->selecting || vi->m->asked);
 }
 
-static void write_csv(struct textbuf *tb, const struct frame *fr, bool first_frame, const char *when)
+/* ... and on a row the aggregation prints: a member of a sum (a CPU, a channel) only
+ * with -A; per socket, not the machine's sum of a group's sockets. */
+static bool printed(const struct frame *fr, const struct value_info *vi, enum batch_rows rows)
+{
+	if (!asked_for(fr, vi))
+		return false;
+	if (rows == ROWS_EVERY)
+		return true;
+	const struct instance_info *ii = &fr->iinfo[vi->instance];
+	if (vi->detail)
+		return false;
+	return rows != ROWS_PER_SOCKET || !(ii->socket < 0 && ii->nmembers && ii->group && ii->group->aggregate_socket);
+}
+
+static void write_csv(struct textbuf *tb, const struct frame *fr, enum batch_rows rows, bool first_frame,
+		      const char *when)
 {
 	if (first_frame)
 		textbuf_put(tb, "time,source,profile,metric,instance,value,unit,state\n");
@@ -322,7 +337,7 @@ static void write_csv(struct textbuf *tb, const struct frame *fr, bool first_fra
 	for (int k = 0; k < fr->nvalues; k++) {
 		const struct frame_value *v = &fr->values[k];
 		const struct value_info *vi = &fr->vinfo[k];
-		if (!printed(fr, vi))
+		if (!printed(fr, vi, rows))
 			continue;
 		textbuf_put(tb, when);
 		textbuf_putc(tb, ',');
@@ -426,7 +441,7 @@ static void write_text_header(struct textbuf *tb, const struct frame *fr, const 
 }
 
 /* filters at the start and whenever they change; on the first frame what cannot count */
-static void write_text_notes(struct textbuf *tb, const struct frame *fr, bool first_frame)
+static void write_text_notes(struct textbuf *tb, const struct frame *fr, enum batch_rows rows, bool first_frame)
 {
 	for (int i = 0; i < fr->ninstances; i++) {
 		const struct frame_instance *fi = &fr->inst[i];
@@ -456,7 +471,7 @@ static void write_text_notes(struct textbuf *tb, const struct frame *fr, bool fi
 	}
 	int nabsent = 0, first_absent = -1;
 	for (int k = 0; k < fr->nvalues && first_frame; k++)
-		if (fr->values[k].state == VS_UNAVAILABLE && fr->values[k].absent && printed(fr, &fr->vinfo[k])) {
+		if (fr->values[k].state == VS_UNAVAILABLE && fr->values[k].absent && printed(fr, &fr->vinfo[k], rows)) {
 			first_absent = first_absent < 0 ? k : first_absent;
 			nabsent++;
 		}
@@ -472,12 +487,13 @@ static void write_text_notes(struct textbuf *tb, const struct frame *fr, bool fi
 	}
 }
 
-static void write_text(struct textbuf *tb, const struct frame *fr, bool first_frame, const char *when)
+static void write_text(struct textbuf *tb, const struct frame *fr, enum batch_rows rows, bool first_frame,
+		       const char *when)
 {
 	write_text_header(tb, fr, when);
 	struct text_widths w = { 28, 16 }; /* long names widen their column, rows stay aligned */
 	for (int k = 0; k < fr->nvalues; k++) { /* names are ASCII (profile names, PMU captures) */
-		if (!printed(fr, &fr->vinfo[k]))
+		if (!printed(fr, &fr->vinfo[k], rows))
 			continue;
 		size_t lm = strlen(fr->vinfo[k].m->name), li = strlen(fr->iinfo[fr->vinfo[k].instance].name);
 		w.metric = lm > w.metric ? lm : w.metric;
@@ -487,7 +503,7 @@ static void write_text(struct textbuf *tb, const struct frame *fr, bool first_fr
 	for (int k = 0; k < fr->nvalues; k++) {
 		const struct frame_value *v = &fr->values[k];
 		const struct prof_metric *m = fr->vinfo[k].m;
-		if (!printed(fr, &fr->vinfo[k]))
+		if (!printed(fr, &fr->vinfo[k], rows))
 			continue;
 		if (v->state == VS_UNAVAILABLE && (v->absent || frame_instance_absent(fr, fr->vinfo[k].instance)))
 			continue; /* not on this machine (in this recording): left out, the notes say why once */
@@ -502,7 +518,7 @@ static void write_text(struct textbuf *tb, const struct frame *fr, bool first_fr
 			     v->state == VS_OK ? m->unit : "", mark);
 		last = m;
 	}
-	write_text_notes(tb, fr, first_frame);
+	write_text_notes(tb, fr, rows, first_frame);
 	textbuf_putc(tb, '\n');
 }
 
@@ -555,17 +571,17 @@ static bool write_whole(int fd, const char *buf, size_t len)
 }
 
 /* One interval into tb (kept for the output's life, cleared each interval), then out. */
-static bool write_frame_via(struct textbuf *tb, FILE *out, enum batch_format format, bool raw, bool first,
+static bool write_frame_via(struct textbuf *tb, FILE *out, const struct batch_style *st, bool first,
 			    const struct frame *fr)
 {
 	char when[40];
 	format_utc_ms(when, sizeof(when), fr->wall_ns);
 	textbuf_clear(tb);
-	switch (format) {
-	case BATCH_JSON: write_json(tb, fr, raw, when); break;
-	case BATCH_CSV: write_csv(tb, fr, first, when); break;
+	switch (st->format) {
+	case BATCH_JSON: write_json(tb, fr, st->raw, when); break;
+	case BATCH_CSV: write_csv(tb, fr, st->rows, first, when); break;
 	case BATCH_TEXT: /* for a terminal: a profile's strings are data, not escape sequences */
-		write_text(tb, fr, first, when);
+		write_text(tb, fr, st->rows, first, when);
 		textbuf_escape_controls(tb);
 		break;
 	}
@@ -581,10 +597,10 @@ static bool write_frame_via(struct textbuf *tb, FILE *out, enum batch_format for
 	return write_whole(fd, tb->data, tb->len);
 }
 
-bool batch_write_frame(FILE *out, enum batch_format format, bool raw, bool first, const struct frame *fr)
+bool batch_write_frame(FILE *out, const struct batch_style *st, bool first, const struct frame *fr)
 {
 	struct textbuf tb = { 0 };
-	bool ok = write_frame_via(&tb, out, format, raw, first, fr);
+	bool ok = write_frame_via(&tb, out, st, first, fr);
 	int err = errno;
 	textbuf_free(&tb);
 	errno = err;
@@ -594,8 +610,7 @@ bool batch_write_frame(FILE *out, enum batch_format format, bool raw, bool first
 struct batch {
 	FILE *out;
 	struct textbuf text; /* the interval being written */
-	enum batch_format format;
-	bool raw;
+	struct batch_style style;
 	bool first;
 	bool failed;
 	bool stopped; /* a signal stopped a write nobody read: nothing more is written */
@@ -606,7 +621,7 @@ static int batch_frame(struct output *o, const struct frame *f)
 	struct batch *b = o->priv;
 	if (b->failed || b->stopped)
 		return -1;
-	if (!write_frame_via(&b->text, b->out, b->format, b->raw, b->first, f)) {
+	if (!write_frame_via(&b->text, b->out, &b->style, b->first, f)) {
 		bool stopping = runloop_stop_pending() && (errno == EINTR || errno == EAGAIN);
 		if (errno != EPIPE && !stopping) /* a reader that went away (| head) is not news */
 			fprintf(stderr, "pmutop: writing batch output: %s\n", strerror(errno ? errno : EIO));
@@ -639,12 +654,11 @@ static const struct output_ops batch_ops = {
 	.destroy = batch_destroy,
 };
 
-struct output *batch_output_new(FILE *out, enum batch_format format, bool raw)
+struct output *batch_output_new(FILE *out, const struct batch_style *st)
 {
 	struct batch *b = xcalloc(1, sizeof(*b));
 	b->out = out;
-	b->format = format;
-	b->raw = raw;
+	b->style = *st;
 	b->first = true;
 	struct output *o = xcalloc(1, sizeof(*o));
 	o->ops = &batch_ops;

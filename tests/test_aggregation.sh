@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# perf stat's aggregation choices in batch text and CSV, on the same frames (the simulated
+# Xeon, fake clock: every run below sees the same counts): the default prints
+# what perf stat -a does (no member of a sum: no CPU's row), -A every CPU's too,
+# --per-socket the sockets' and not the machine's; JSON carries every row whatever is
+# chosen. The rows printed hold the frame's values (JSON's), and a socket's row is its
+# CPUs' by the metric's rule (IPC: their instructions over their cycles, from the raw
+# counts). -C counts core events on those CPUs only: a socket's row then sums those, and
+# the uncore counts on as before.
+. "$TOP_SRCDIR/tests/lib.sh"
+command -v python3 > /dev/null || skip "python3 is needed to read the JSON"
+cd "$scratch"
+run() { # NAME ARGS...: two intervals of the SPR demo
+    name=$1
+    shift
+    "$PMUTOP" --demo xeon -b -n 2 --fake-clock -M core.ipc,tma_retiring,memory_bandwidth_read "$@" > "$name" 2> "$name.err" ||
+        fail "$name: pmutop $*: $(head -c 300 "$name.err")"
+}
+run all.json --format json --raw
+run default.csv --format csv
+run every.csv --format csv -A
+run socket.csv --format csv --per-socket
+run default.txt
+run c03.json --format json --raw -C 0-3
+run c03.csv --format csv -A -C 0-3
+
+python3 - all.json default.csv every.csv socket.csv c03.json c03.csv <<'PY' > check.out 2>&1
+import csv, json, sys
+alljs, default, every, socket, c03js, c03csv = sys.argv[1:]
+def last_json(f):
+    return [json.loads(l) for l in open(f) if l.startswith("{")][-1]
+def rows(f):
+    r = list(csv.DictReader(open(f)))
+    t = r[-1]["time"]
+    return {(x["metric"], x["instance"]): x["value"] for x in r if x["time"] == t}
+fr = last_json(alljs)
+vals = {(m["metric"], m["instance"]): m["value"] for m in fr["metrics"]}
+bad = []
+def check(cond, what):
+    if not cond:
+        bad.append(what)
+d, e, s = rows(default), rows(every), rows(socket)
+cpu_rows = lambda r: [k for k in r if k[1].startswith("cpu")]
+check(not cpu_rows(d), "default: CPU rows printed: %s" % cpu_rows(d)[:3])
+check(("core.ipc", "socket0") in d and ("core.ipc", "all") in d, "default: no socket or machine row: %s" % sorted(d)[:6])
+check(len(cpu_rows(e)) >= 56, "-A: %d CPU rows, want every CPU's" % len(cpu_rows(e)))
+check(("core.ipc", "all") not in s and ("core.ipc", "socket1") in s, "--per-socket: %s" % sorted(s)[:6])
+check(any(k[0] == "memory_bandwidth_read" for k in d), "default: the uncore's rows left out")
+for name, r in (("default", d), ("-A", e), ("--per-socket", s)):
+    for k, v in r.items():
+        if v != "" and vals.get(k) is not None:
+            check(abs(float(v) - vals[k]) <= 1e-6 * abs(vals[k]) + 1e-9, "%s %s: %s, the frame's %s" % (name, k, v, vals[k]))
+# a socket's IPC is its CPUs' instructions over their cycles (ratio of sums)
+def ipc_of(frame, cpus):
+    c = {}
+    for x in frame["counters"]:
+        if x["pmu"] == "cpu" and x["instance"] in cpus:
+            c.setdefault(x["event"], 0.0)
+            c[x["event"]] += x["delta"]
+    # (the core pane's IPC is perf's tma_info_thread_ipc on this CPU: its events)
+    ins = c.get("INST_RETIRED.ANY", 0.0)
+    cyc = c.get("CPU_CLK_UNHALTED.THREAD", 0.0)
+    return ins / cyc if cyc else None
+# the demo's socket 0 is CPUs 0-27 (its topology files)
+want = ipc_of(fr, {"cpu%d" % i for i in range(28)})
+check(want and abs(vals[("core.ipc", "socket0")] - want) <= 1e-6 * want, "socket0 IPC %s, its CPUs' ratio of sums %s" % (vals[("core.ipc", "socket0")], want))
+# -C 0-3: socket0 is those four CPUs; the uncore as without -C
+c = last_json(c03js)
+cv = {(m["metric"], m["instance"]): m["value"] for m in c["metrics"]}
+cc = rows(c03csv)
+check(sorted(k[1] for k in cc if k[0] == "core.ipc" and k[1].startswith("cpu")) == ["cpu0", "cpu1", "cpu2", "cpu3"],
+      "-C 0-3 -A: CPU rows %s" % sorted(k[1] for k in cc if k[1].startswith("cpu")))
+want = ipc_of(c, {"cpu0", "cpu1", "cpu2", "cpu3"})
+check(want and abs(cv[("core.ipc", "socket0")] - want) <= 1e-6 * want, "-C 0-3: socket0 IPC %s, CPUs 0-3's %s" % (cv[("core.ipc", "socket0")], want))
+check(("core.ipc", "socket1") not in cv or cv[("core.ipc", "socket1")] is None, "-C 0-3: socket1 counted")
+for k, v in vals.items():
+    if k[0] == "memory_bandwidth_read" and v is not None:
+        check(cv.get(k) == v, "-C 0-3: the uncore's %s %s, without -C %s" % (k, cv.get(k), v))
+print("\n".join(bad) if bad else "ok")
+PY
+if [ "$(cat check.out)" = ok ]; then ok; else fail "aggregation: $(head -c 1500 check.out)"; fi
+
+# text: a handful of lines an interval, not one a CPU
+n=$(awk '/ interval / { n++ } n == 2' default.txt | wc -l)
+[ "$n" -lt 20 ] && ok || fail "default text: $n lines an interval"
+
+# -C: what is refused
+"$PMUTOP" --demo xeon -b -n 1 --fake-clock -C 99 > /dev/null 2> c99.err
+expect_eq "-C a CPU not online: usage error" $? 2
+expect_grep "-C a CPU not online: said" "CPU 99 is not online here (online: 0-55)" c99.err
+"$PMUTOP" -b -C 0 -- true > /dev/null 2> ctask.err
+expect_eq "-C with a command: usage error" $? 2
+expect_grep "-C with a command: said" "-C counts CPUs" ctask.err
+finish
