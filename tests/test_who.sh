@@ -49,6 +49,31 @@ expect_eq "-- CMD killed by SIGTERM: 128 + 15" $? 143
 expect_grep "-- CMD killed: the summary says so" "which killed by signal 15" sig.txt
 expect_grep "-- CMD: text summary" "Performance counter stats for 'sh -c kill -TERM" sig.txt
 
+# ---- a recording of a command: who and how it ended kept; the summary is the sum of
+# its intervals (each counter's whole-run count equals its recorded deltas summed) ----
+"$PMUTOP" -b -P host --format json --raw -o live.json -w cmd.pmrec -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done; exit 4'
+expect_eq "-w -- CMD: the command's status" $? 4
+"$PMUTOP" record --info cmd.pmrec > info.txt
+expect_grep "record --info: who was counted" "^counted  *'sh -c i=0;.*' (pid [0-9]*)$" info.txt
+expect_grep "record --info: how it ended" "^ended  *exited with status 4$" info.txt
+"$PMUTOP" -r cmd.pmrec -b --format json --raw > replay.json 2> replay.err
+python3 - live.json replay.json <<'PY' && ok || fail "the summary against the recording's intervals: $(head -c 600 replay.err)"
+import json, sys
+live = [json.loads(l) for l in open(sys.argv[1])]
+whole = live[-1]
+assert whole.get("whole_run"), "no summary"
+rep = [json.loads(l) for l in open(sys.argv[2])]
+assert rep and all(r.get("ended") == "exited with status 4" or r is not rep[-1] for r in rep), rep[-1].get("ended")
+summed = {}
+for r in rep:
+    for c in r.get("counters", []):
+        if c["pmu"] == "software":
+            summed[c["event"]] = summed.get(c["event"], 0) + c["delta"]
+got = {c["event"]: c["delta"] for c in whole["counters"] if c["pmu"] == "software"}
+assert got and got == summed, (got, summed)
+assert got["task_clock"] > 0 and got["page_faults"] > 0, got
+PY
+
 # ---- what is refused, and said ----
 "$PMUTOP" -b -p perf -n 1 > /dev/null 2> p-profile.err
 expect_eq "-p with a profile's name: usage error" $? 2

@@ -463,6 +463,7 @@ static enum model_verdict bind_group(struct session *s, int *cap, struct profile
 		}
 		if (s->count_tasks && pmu_counts_tasks(p)) { /* the tasks' counts: one instance */
 			bind_pmu_instance(s, cap, prof, g, p, caps, ncaps, CPU_OF_TASKS);
+			s->inst[s->ninstances - 1].follows_tasks = true;
 			first = s->ninstances; /* no sums of it */
 			continue;
 		}

@@ -64,9 +64,6 @@ struct counter {
 			  * source rotating them (BlueField's files): between turns the sampler
 			  * holds its last turn's rate. perf's multiplexing is not this: the kernel
 			  * says it in time running */
-	bool follows_task; /* counts a task wherever it runs (engine/target.h): while the task
-			    * sleeps it is neither enabled nor running, and that is a count of 0,
-			    * over the clock's interval, not a counter that was not counted */
 	struct counter_reading read; /* the source's, each refresh */
 	struct counter_memory mem;   /* the sampler's */
 	void *priv; /* the source's */
@@ -115,6 +112,10 @@ struct instance {
 	const struct profile *profile;
 	const struct prof_group *group;
 	const struct pmu *pmu; /* NULL for aggregates */
+	bool follows_tasks; /* counts tasks wherever they run (engine/target.h): while they
+			     * sleep its counters are neither enabled nor running, and that is a
+			     * count of 0 over the clock's interval, not a counter not counted
+			     * (live or replayed alike) */
 	struct source *source; /* the source counting it (NULL: none claimed it, or aggregate) */
 	bool source_shares;    /* ... lets counters of one encoding and CPU be one (source.h) */
 	char *name;            /* "socket0", "socket0/rc3", "cpu5", "all" */

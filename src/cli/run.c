@@ -592,6 +592,11 @@ static int run_loop(struct run *r, char *title, size_t tlen)
 		char *label = replay_meta(r->rp, "source");
 		session_set_source_label(r->s, label ? label : "replay");
 		free(label);
+		char *who = replay_meta(r->rp, "who"), *end = replay_meta(r->rp, "who_end");
+		if (who) /* a command's or tasks' recording: whose counts, and how it ended */
+			session_set_who(r->s, who, end);
+		free(who);
+		free(end);
 	}
 	if (!counts_anything(r->s))
 		return 1;
@@ -679,9 +684,14 @@ static int run_once(struct options *o, bool *restart)
 	if (status)
 		return run_done(&r, status);
 	struct cpulist only = { 0 };
-	if (o->cpus && !cpus_of_option(o->cpus, r.m, &only))
+	char *rec_who = r.rp ? replay_meta(r.rp, "who") : NULL, *rec_cpus = r.rp ? replay_meta(r.rp, "cpus") : NULL;
+	const char *cpus = rec_cpus ? rec_cpus : o->cpus; /* a replay binds as its run did */
+	bool cpus_ok = !cpus || cpus_of_option(cpus, r.m, &only);
+	struct session_scope scope = { o->target != NULL || rec_who, cpus ? &only : NULL };
+	free(rec_who);
+	free(rec_cpus);
+	if (!cpus_ok)
 		return run_done(&r, 2);
-	struct session_scope scope = { o->target != NULL, o->cpus ? &only : NULL };
 	r.s = session_new_scoped(r.m, r.profiles, r.nprofiles, &scope);
 	cpulist_free(&only);
 	if (session_refusal(r.s)) {

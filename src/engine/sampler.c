@@ -33,7 +33,7 @@ static void remember(struct counter *ct)
  * source's readings, and the state they leave it in. fc->enabled/running are set to what
  * the frame shows. A replay gives these directly (READING_INTERVAL): step two then makes
  * exactly the frame the live run made. */
-static enum value_state raw_delta(struct counter *ct, struct frame_counter *fc)
+static enum value_state raw_delta(struct counter *ct, struct frame_counter *fc, bool follows_tasks)
 {
 	const struct counter_reading *rd = &ct->read;
 	struct counter_memory *mem = &ct->mem;
@@ -78,7 +78,7 @@ static enum value_state raw_delta(struct counter *ct, struct frame_counter *fc)
 	enum value_state st = VS_OK;
 	if (rd->enabled < mem->enabled || rd->running < mem->running)
 		st = VS_UNREADABLE;
-	else if (fc->running == 0 && !ct->takes_turns && !ct->follows_task)
+	else if (fc->running == 0 && !ct->takes_turns && !follows_tasks)
 		st = VS_NOT_COUNTED;
 	remember(ct);
 	return st;
@@ -120,9 +120,9 @@ static void scaled_delta(struct counter *ct, enum value_state st, double scale, 
 	fc->delta = v * scale;
 }
 
-static void counter_delta(struct counter *ct, double scale, struct frame_counter *fc)
+static void counter_delta(struct counter *ct, double scale, struct frame_counter *fc, bool follows_tasks)
 {
-	scaled_delta(ct, raw_delta(ct, fc), scale, fc);
+	scaled_delta(ct, raw_delta(ct, fc, follows_tasks), scale, fc);
 }
 
 /* A blend counts where a part does; its values come from its parts' (blend_value). */
@@ -256,7 +256,7 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 	} else {
 		uint64_t en = 0;
 		int nen = 0, ncum = 0, nenabled = 0;
-		bool tasks = false;
+		bool tasks = inst->follows_tasks;
 		for (int c = 0; c < inst->ncounters; c++) {
 			struct counter *ct = &inst->counters[c];
 			struct frame_counter *fc = &fcs[ct->slot];
@@ -265,8 +265,7 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 				fc->state = inst->opened ? event_idle(inst, ct->event) : VS_UNAVAILABLE;
 				fc->coverage = 1.0f;
 			} else {
-				counter_delta(ct, inst->scale[ct->event], fc);
-				tasks |= ct->follows_task;
+				counter_delta(ct, inst->scale[ct->event], fc, inst->follows_tasks);
 				if (ct->kind == COUNTER_CUMULATIVE && ct->mem.primed) {
 					ncum++;
 					nenabled += fc->enabled > 0;

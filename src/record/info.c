@@ -37,11 +37,13 @@ static void put_row(void *ctx, int n, const char *const *v)
 
 static void put_meta(struct textbuf *out, struct store *st)
 {
-	static const char *const keys[] = { "host", "kernel", "pmutop_version", "version", "source", "command", "profiles" };
-	static const char *const labels[] = { "host", "kernel", "pmutop", "format", "source", "command", "profiles" };
+	static const char *const keys[] = { "host", "kernel", "pmutop_version", "version", "source", "command", "who", "who_end", "profiles" };
+	static const char *const labels[] = { "host", "kernel", "pmutop", "format", "source", "command", "counted", "ended", "profiles" };
 	textbuf_putc(out, '\n');
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 		char *v = store_meta(st, keys[i]);
+		if (!v && i >= 6 && i <= 7)
+			continue; /* the machine was counted: no who */
 		textbuf_printf(out, "%-11s %s\n", labels[i], v ? v : "?");
 		free(v);
 	}

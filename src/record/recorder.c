@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "base/sysfs.h"
+#include "base/cpulist.h"
 #include "base/util.h"
 #include "config.h"
 #include "bind/metric_select.h"
@@ -47,6 +48,7 @@ struct job {
 	struct store_event *ev;
 	const char **filters; /* per instance, interned in the session (live as long as it) */
 	uint64_t prev_time_ns; /* the frame before: where a new file's first interval starts */
+	char *who_end; /* how the command counted ended, with the frame that first says it */
 };
 
 struct row {
@@ -63,6 +65,7 @@ struct recorder {
 	int nmeta, nrows_counters, nrows_instances;
 	struct row *meta, *rows_counters, *rows_instances;
 	bool statics_built;
+	bool told_end; /* the command's end has gone to the writer */
 	/* the queue */
 	pthread_t thread;
 	bool thread_running;
@@ -133,6 +136,13 @@ static void build_statics(struct recorder *r, const struct frame *f)
 	add_row(&r->meta, &r->nmeta, 2, "kernel", u.release);
 	add_row(&r->meta, &r->nmeta, 2, "source", f->source);
 	add_row(&r->meta, &r->nmeta, 2, "command", r->opt.command ? r->opt.command : "");
+	if (f->who) /* whose core events: "'make' (pid 42)" (engine/target.h) */
+		add_row(&r->meta, &r->nmeta, 2, "who", f->who);
+	if (r->s->some_cpus) { /* -C: a replay binds those CPUs alone, as the run did */
+		char cpus[4096];
+		cpulist_format(&r->s->only_cpus, cpus, sizeof(cpus));
+		add_row(&r->meta, &r->nmeta, 2, "cpus", cpus);
+	}
 	snprintf(num, sizeof(num), "%d", f->ncounters);
 	add_row(&r->meta, &r->nmeta, 2, "ncounters", num);
 	snprintf(num, sizeof(num), "%d", f->ninstances);
@@ -375,7 +385,8 @@ static void write_sample(struct recorder *r, struct job *j)
 		}
 		r->statics_written = true;
 	}
-	if (store_append(r->st, &j->sample, r->ncounters, j->ev, j->nev, &err) < 0) {
+	if (store_append(r->st, &j->sample, r->ncounters, j->ev, j->nev, &err) < 0 ||
+	    (j->who_end && store_put_meta(r->st, "who_end", j->who_end, &err) < 0)) {
 		file_failed(r, err);
 		return;
 	}
@@ -407,6 +418,7 @@ static void job_free(struct job *j)
 	}
 	free(j->ev);
 	free(j->filters);
+	free(j->who_end);
 	free(j);
 }
 
@@ -584,6 +596,10 @@ static int rec_frame(struct output *o, const struct frame *f)
 		j->ev[i] = (struct store_event){ .seq = e->seq, .kind = kinds[e->kind], .instance = e->instance,
 			.instance_name = e->instance >= 0 ? xstrdup(f->iinfo[e->instance].name) : NULL,
 			.term = e->term ? xstrdup(e->term) : NULL, .value = e->value ? xstrdup(e->value) : NULL };
+	}
+	if (f->who_end && !r->told_end) { /* the command's exit status, kept in the file */
+		j->who_end = xstrdup(f->who_end);
+		r->told_end = true;
 	}
 	enqueue(r, j);
 	return 0;

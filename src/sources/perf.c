@@ -394,8 +394,6 @@ static int perf_open(struct source *src, struct instance *inst)
 	bool at_exec = pi->tasks && ps->target->kind == TARGET_COMMAND && ps->target->gate_fd >= 0;
 	for (int i = 0; i < n && !at_exec; i++)
 		perf_evsel__enable(pi->evsel[order[i]]);
-	for (int k = 0; k < inst->ncounters; k++)
-		inst->counters[k].follows_task = pi->tasks;
 	if (pi->ngroups && !pi->tasks)
 		find_leaders(inst, pi);
 	return 0;
