@@ -18,6 +18,7 @@
 #include "sim/simulator.h"
 #include "testutil.h"
 #include "base/util.h"
+#include "profile/metric_tree.h"
 
 #define SEC 1000000000ull
 
@@ -285,12 +286,33 @@ START_TEST(families_bind_only_where_their_events_exist)
 }
 END_TEST
 
+/* toplev's find_bn, as its documentation says it: from level 1 down the largest share
+ * past its threshold, stopping where no child is past or two are within 5 % of the slots */
+START_TEST(bottleneck_as_toplev_names_it)
+{
+	/*            0 FE   1 BE   2 mem  3 core 4 dram 5 l3   6 bw   7 lat */
+	int parents[] = { -1, -1, 1, 1, 2, 2, 4, 4 };
+	double share[] = { 0.20, 0.55, 0.40, 0.15, 0.30, 0.08, 0.20, 0.10 };
+	ck_assert_int_eq(metric_tree_bottleneck(8, parents, share), 6); /* BE > mem > dram > bandwidth */
+	share[7] = 0.17; /* bandwidth and latency within 5 %: dram is as far as one can say */
+	ck_assert_int_eq(metric_tree_bottleneck(8, parents, share), 4);
+	share[4] = share[5] = share[6] = share[7] = NAN; /* no child of memory bound past: it */
+	ck_assert_int_eq(metric_tree_bottleneck(8, parents, share), 2);
+	share[0] = 0.52; /* level 1 within 5 %: the larger still (toplev compares siblings below it) */
+	ck_assert_int_eq(metric_tree_bottleneck(8, parents, share), 2);
+	for (int i = 0; i < 8; i++)
+		share[i] = NAN; /* nothing past its threshold: no bottleneck */
+	ck_assert_int_eq(metric_tree_bottleneck(8, parents, share), -1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("topdown");
 	TCase *t = tcase_create("topdown");
 	tcase_set_timeout(t, 30);
 	tcase_add_test(t, sapphire_rapids);
+	tcase_add_test(t, bottleneck_as_toplev_names_it);
 	tcase_add_test(t, ice_lake_has_level_1_only);
 	tcase_add_test(t, pre_ice_lake_generic_events);
 	tcase_add_test(t, alder_lake_hybrid);

@@ -280,34 +280,18 @@ static double machine_share(const struct tui *t, const struct upane *p, const in
 	return NAN;
 }
 
-/* toplev's SIB_THRESH: below level 1, two children past their thresholds within this
- * much of each other (as fractions of the slots) say nothing of which it is */
-#define SIBLINGS_APART 0.05
-
-/* The one bottleneck, as toplev marks it (its find_bn): from level 1 down, the largest
- * share among the nodes past their thresholds, until none of its children is, or the
- * two largest are within SIBLINGS_APART of each other; -1 for none. */
+/* The one bottleneck, as toplev marks it (profile/metric_tree.h: the run's summary asks
+ * the same): the machine's shares of the nodes past their thresholds; -1 for none. */
 static int bottleneck(const struct tui *t, const struct upane *p, const int *cols, int ncols, const signed char *over)
 {
-	int neck = -1;
-	for (;;) {
-		int best = -1;
-		double bv = -INFINITY, second = -INFINITY;
-		for (int k = neck + 1; k < p->nmetrics && (neck < 0 || p->tree_depth[k] > p->tree_depth[neck]); k++) {
-			double v = p->tree_parent[k] == neck && over[k] == 1 ? machine_share(t, p, cols, ncols, k) : NAN;
-			v /= p->metrics[k]->scale > 0 ? p->metrics[k]->scale : 1;
-			if (v > bv) {
-				second = bv;
-				bv = v;
-				best = k;
-			} else if (v > second) {
-				second = v;
-			}
-		}
-		if (best < 0 || (neck >= 0 && bv - second <= SIBLINGS_APART))
-			return neck;
-		neck = best;
-	}
+	double *share = xmalloc(sizeof(double) * (size_t)(p->nmetrics + 1));
+	for (int k = 0; k < p->nmetrics; k++)
+		share[k] = over[k] == 1 ? machine_share(t, p, cols, ncols, k) /
+						  (p->metrics[k]->scale > 0 ? p->metrics[k]->scale : 1)
+				       : NAN;
+	int neck = metric_tree_bottleneck(p->nmetrics, p->tree_parent, share);
+	free(share);
+	return neck;
 }
 
 /* The bars go under their nodes: drawn, or measured, after each open node's row. */

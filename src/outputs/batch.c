@@ -3,6 +3,7 @@
  * built in memory (base/textbuf.h: no stdio formatting in the interval) and written
  * whole, so pipes see it at once and a failing write never leaves half a line. */
 #include "outputs/batch.h"
+#include "outputs/bottleneck.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -296,6 +297,13 @@ static void write_json(struct textbuf *tb, const struct frame *fr, bool raw, con
 		textbuf_put(tb, ",\"ended\":");
 		json_string(tb, fr->who_end);
 	}
+	double share;
+	char *neck = fr->whole_run ? frame_bottleneck(fr, &share) : NULL;
+	if (neck) { /* the run's TopDown bottleneck, as toplev ends */
+		textbuf_put(tb, ",\"bottleneck\":");
+		json_string(tb, neck);
+		free(neck);
+	}
 	textbuf_put(tb, ",\"source\":");
 	json_string(tb, fr->source);
 	json_metrics(tb, fr);
@@ -487,6 +495,21 @@ static void write_text_notes(struct textbuf *tb, const struct frame *fr, enum ba
 	}
 }
 
+/* toplev's last line: where the run's slots went, one node (bottleneck.h) */
+static void write_text_bottleneck(struct textbuf *tb, const struct frame *fr)
+{
+	double share;
+	char *neck = frame_bottleneck(fr, &share);
+	if (!neck)
+		return;
+	textbuf_put(tb, " TopDown bottleneck (toplev's rule): ");
+	textbuf_put(tb, neck);
+	textbuf_put(tb, " (");
+	textbuf_fixed(tb, share * 100, 1);
+	textbuf_put(tb, " % of the slots)\n");
+	free(neck);
+}
+
 static void write_text(struct textbuf *tb, const struct frame *fr, enum batch_rows rows, bool first_frame,
 		       const char *when)
 {
@@ -519,6 +542,8 @@ static void write_text(struct textbuf *tb, const struct frame *fr, enum batch_ro
 		last = m;
 	}
 	write_text_notes(tb, fr, rows, first_frame);
+	if (fr->whole_run)
+		write_text_bottleneck(tb, fr);
 	textbuf_putc(tb, '\n');
 }
 

@@ -2,6 +2,7 @@
 /* metric_tree.c - perf's TopDown as a tree of metrics (see metric_tree.h). */
 #include "profile/metric_tree.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -37,6 +38,32 @@ int *metric_tree_parents(const struct profile *p)
 	for (int k = 0; k < p->nmetrics; k++)
 		parents[k] = parent_of(p, k);
 	return parents;
+}
+
+/* toplev's SIB_THRESH */
+#define SIBLINGS_APART 0.05
+
+int metric_tree_bottleneck(int n, const int *parents, const double *share)
+{
+	int neck = -1;
+	for (;;) {
+		int best = -1;
+		double bv = -INFINITY, second = -INFINITY;
+		for (int m = 0; m < n; m++) {
+			if (parents[m] != neck || isnan(share[m]))
+				continue;
+			if (share[m] > bv) {
+				second = bv;
+				bv = share[m];
+				best = m;
+			} else if (share[m] > second) {
+				second = share[m];
+			}
+		}
+		if (best < 0 || (neck >= 0 && bv - second <= SIBLINGS_APART))
+			return neck;
+		neck = best;
+	}
 }
 
 char *metric_tree_path(const struct profile *p, const int *parents, int mi)

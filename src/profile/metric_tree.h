@@ -19,4 +19,11 @@ int *metric_tree_parents(const struct profile *p);
  * root (malloc'd), or NULL where no root is above it (not in a tree). */
 char *metric_tree_path(const struct profile *p, const int *parents, int mi);
 
+/* The one bottleneck, as toplev names it (its find_bn): from the roots (parents[m] < 0)
+ * down, the largest share among the nodes past their thresholds (share[m], a fraction;
+ * NAN where not past, or not a node), until none of its children is, or the two largest
+ * are within 5 % of the slots of each other (which is it, nobody can say). The node, or
+ * -1. The monitor's tree and the summary of a run both ask this. */
+int metric_tree_bottleneck(int n, const int *parents, const double *share);
+
 #endif
