@@ -59,6 +59,11 @@ if command -v valgrind > /dev/null; then
         base=$(mon_ir 10 spr '*')
         with=$(mon_ir 60 spr '*')
         echo "bench: monitor_spr_tree_open_120x40_utf8_instructions $(( (with - base) / 50 )) instructions"
+        # the Tasks view (T) open on --demo spr, 20 tasks at most: the table sampled, its
+        # tasks' counts read and the view drawn each refresh, beside the session's
+        base=$(mon_ir 10 spr T)
+        with=$(mon_ir 60 spr T)
+        echo "bench: monitor_spr_tasks_view_120x40_utf8_instructions $(( (with - base) / 50 )) instructions"
     fi
     # scale: a generated 16-socket x 144-CPU Tegra410-like tree (Neoverse V2 cores), the
     # refresh's instructions per counter

@@ -24,7 +24,7 @@ printf '#include "engine/session.h"\n' >> "$scratch/bad/src/profile/profile_matc
 printf '#include "bind/bind.h"\n' >> "$scratch/bad/src/machine/pmu.c"                # machine reads bind
 printf '#include "sim/simmodel.h"\n' >> "$scratch/bad/src/record/replay.c"          # the sim's insides
 printf '#include "bind/state.h"\n' >> "$scratch/bad/src/outputs/batch.c"            # an output past frames
-awk 'BEGIN { for (i = 0; i < 801; i++) print "/* */" }' > "$scratch/bad/src/engine/long.c"
+awk 'BEGIN { for (i = 0; i < 801; i++) print "/* */" }' > "$scratch/bad/src/sources/long.c" # (in the room bulk.h fills: one room over)
 awk 'BEGIN { for (i = 0; i < 4001; i++) print "/* */" }' > "$scratch/bad/src/sources/bulk.h"
 python3 "$rooms" "$scratch/bad" > "$scratch/bad.out" 2>&1
 expect_eq "breaches found in the broken copy" "$?" 1

@@ -236,6 +236,13 @@ ex_command() {
     expect_eq "-b -- gzip: the command did its work" "$(test -s data.tar.gz && echo yes)" yes
     expect_grep "-b -- gzip: the summary" "Performance counter stats for 'gzip -k -9 data.tar' (pid [0-9]*), which exited with status 0" gz.err
 }
+# the top tasks after each interval: a table of ten, the busiest first
+ex_tasks() {
+    "$p" -b --tasks 10 -n 3 -d 0.3 > tasks.txt 2> tasks.err
+    expect_eq "--tasks 10 -n 3: exit" $? 0
+    expect_eq "--tasks 10 -n 3: a table an interval" "$(grep -c '^  tasks: top 10 by CPU' tasks.txt)" 3
+    expect_grep "--tasks 10 -n 3: its columns" "PID USER  *CPU%  *THR  *IPC LLC-MPKI  BR-MPKI  COMMAND" tasks.txt
+}
 # a running process, in the monitor: whose counts, and its end said
 ex_pid() {
     sh -c 'while :; do :; done' &
@@ -257,6 +264,7 @@ while IFS= read -r example <&3; do
     "pmutop -b --format json --raw -n 1") ex_json_raw ;;
     "pmutop -b -- gzip -k -9 data.tar") ex_command ;;
     "pmutop -p 1234") ex_pid ;;
+    "pmutop -b --tasks 10 -n 3") ex_tasks ;;
     "pmutop --demo -b -f ucf@socket0:src_loc_cpu=1") ex_ucf_filter ;;
     "pmutop --demo -b -f pcie@socket1/rc4:src_rp_mask=0x2") ex_pcie_filter ;;
     "pmutop encode --demo 'nvidia_pcie_pmu_0_rc_4/rd_bytes,src_bdf=0x0180,src_bdf_en=1/'") ex_encode ;;

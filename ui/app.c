@@ -62,6 +62,14 @@ static void cmd_info(struct tui *t)
 	ui_mode_enter(t, &metric_mode, mv);
 }
 static void cmd_find(struct tui *t) { ui_mode_enter(t, &find_mode, xcalloc(1, sizeof(struct prompt))); }
+
+static void cmd_tasks(struct tui *t)
+{
+	if (t->opt->replay) /* a recording holds the machine's counters, not its tasks' */
+		tui_message(t, true, "a replay has no tasks: T counts the live machine's");
+	else
+		tasks_open(t);
+}
 static void cmd_find_next(struct tui *t) { find_next(t); }
 static void cmd_redraw(struct tui *t) { (void)t; crt_forget_screen(); }
 static void cmd_next_pane(struct tui *t) { focus_pane(t, 1, false); }
@@ -277,6 +285,7 @@ static const struct command commands[] = {
 	{ { 'f', KEY_F(4) }, "F4 f", "filter editor for the focused row's group", cmd_filter },
 	{ { 's', KEY_F(2) }, "F2 s", "setup: colours, characters, bars, panes (saved)", cmd_setup },
 	{ { 'e' }, "e", "errors: groups that failed and why, warnings", cmd_errors },
+	{ { 'T' }, "T", "tasks: the top tasks by CPU with IPC and cache and branch misses (counted while shown)", cmd_tasks },
 	{ { '/', KEY_F(3) }, "F3 /", "find a metric by name or words of its description (perf's catalogue too)", cmd_find },
 	{ { 'n' }, "n", "find the next match", cmd_find_next },
 	{ { 'w' }, "w", "record to pmutop-DATE-TIME.pmrec, or stop (replay: -r)", cmd_record },

@@ -54,7 +54,11 @@ struct metric_view {
 	int pane, metric, inst; /* metric: its index in the pane */
 };
 
-extern const struct ui_mode help_mode, setup_mode, errors_mode, filter_mode, find_mode, jump_mode, metric_mode;
+extern const struct ui_mode help_mode, setup_mode, errors_mode, filter_mode, find_mode, jump_mode, metric_mode,
+	tasks_mode;
+
+/* tasks_view.c: the Tasks view (T), counting the top tasks while it is open */
+void tasks_open(struct tui *t);
 
 /* setup.c: open setup at its first row, or on perf's metric group named group (its row
  * offered to count) with a note above the rows saying why; false where setup does not

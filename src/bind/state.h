@@ -219,6 +219,9 @@ struct session {
 	/* core and software events count tasks (a command, -p, -t), not CPUs: one instance
 	 * per group, its counter following the tasks on any CPU (engine/target.h) */
 	bool count_tasks;
+	/* the top tasks (engine/tasks.h), counted while an output wants them */
+	struct task_table *tasks;
+	bool tasks_wanted;
 	/* -C: the CPUs core and software events count on (uncore PMUs keep their cpumask) */
 	bool some_cpus;
 	struct cpulist only_cpus;

@@ -45,6 +45,9 @@ static void usage(FILE *f)
 		"  -A, --no-aggr             text and CSV: every CPU's and every box's row too\n"
 		"                            (default: no member of a sum, as perf stat -a)\n"
 		"      --per-socket          text and CSV: the sockets', not the machine's sums\n"
+		"      --tasks N             batch: the top N tasks by CPU time each interval,\n"
+		"                            with IPC, LLC and branch misses (the monitor's T\n"
+		"                            view shows N, default 20)\n"
 		"  -C, --cpu LIST            count core and software events on these CPUs only\n"
 		"                            (0-3,8; uncore PMUs count on their cpumask)\n"
 		"  -o, --output FILE         batch output to FILE instead of standard output\n"
@@ -184,6 +187,19 @@ static int check_args(int argc, char **argv, struct options *o)
 	return check_exporter_args(o);
 }
 
+/* --tasks N: 1 to 200 (each a descriptor per event and thread) */
+static bool parse_task_count(const char *text, int *n)
+{
+	char *end;
+	long v = strtol(text, &end, 10);
+	if (*end || v < 1 || v > 200) {
+		fprintf(stderr, "pmutop: --tasks %s: want 1 to 200 tasks (each costs a counter per event and thread)\n", text);
+		return false;
+	}
+	*n = (int)v;
+	return true;
+}
+
 /* -p's or -t's IDs: said where they are not (-p was the profile's before -P took it). */
 static bool task_ids(int opt, const char *arg, const char **ids)
 {
@@ -219,7 +235,7 @@ static const char *metrics_list(const char *arg)
 
 /* pmutop's long options (the short ones in parse_args' string) */
 enum { O_FORMAT = 256, O_RAW, O_SYSFS, O_PROC, O_SIM, O_MODEL, O_DEMO, O_SEED, O_FAKE, O_DRY, O_FORCE, O_BEGIN,
-       O_END, O_LISTEN, O_PERCPU, O_HTTP_LIMITS, O_PER_SOCKET };
+       O_END, O_LISTEN, O_PERCPU, O_HTTP_LIMITS, O_PER_SOCKET, O_TASKS };
 static const struct option main_options[] = {
 	{ "batch", no_argument, NULL, 'b' },
 	{ "delay", required_argument, NULL, 'd' },
@@ -229,6 +245,7 @@ static const struct option main_options[] = {
 	{ "no-aggr", no_argument, NULL, 'A' },
 	{ "per-socket", no_argument, NULL, O_PER_SOCKET },
 	{ "cpu", required_argument, NULL, 'C' },
+	{ "tasks", required_argument, NULL, O_TASKS },
 	{ "profile", required_argument, NULL, 'P' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "tid", required_argument, NULL, 't' },
@@ -283,6 +300,10 @@ int parse_args(int argc, char **argv, struct options *o)
 		case 'A': o->rows = ROWS_EVERY; break;
 		case O_PER_SOCKET: o->rows = ROWS_PER_SOCKET; break;
 		case 'C': o->cpus = optarg; break;
+		case O_TASKS:
+			if (!parse_task_count(optarg, &o->tasks))
+				return 2;
+			break;
 		case 'o': o->output = optarg; o->batch = true; break;
 		case 'M':
 			if (!(o->metrics = metrics_list(optarg)))

@@ -19,6 +19,7 @@ struct options {
 	bool raw;
 	enum batch_rows rows; /* -A, --per-socket: text and CSV's rows */
 	const char *cpus;     /* -C: count only these CPUs (core and software events) */
+	int tasks;            /* --tasks N: batch prints the top N tasks; the monitor's view shows N */
 	const char *output; /* -o FILE, or NULL for standard output */
 	const char *sysfs_root;
 	const char *proc_root;

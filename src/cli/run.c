@@ -522,6 +522,7 @@ static int run_sources(struct run *r)
 	struct hwmon_io *io = o->sim ? hwmon_io_sim_new(m, model, o->seed) : hwmon_io_files_new();
 	session_add_source(r->s, source_hwmon_new(m, io));
 	session_add_source(r->s, source_sensors_new(m, model ? sim_sensor_feed_new(model) : NULL));
+	struct sim_model *tasks_model = model && (o->tasks || !o->batch) ? sim_model_ref(model) : NULL;
 	sim_model_free(model); /* the sources hold it now */
 	if (o->fake_clock)
 		clock_init_fake(&r->clk, 1000000000ull);
@@ -537,6 +538,14 @@ static int run_sources(struct run *r)
 	}
 	if (host_meters_shown(o))
 		session_use_host_meters(r->s, procstat_new(o->proc_root ? o->proc_root : o->sim ? r->root : "/"), !o->sim);
+	/* who is busy: the monitor's Tasks view, batch --tasks (a simulated machine's tasks
+	 * are its model's) */
+	if (tasks_model || (!o->sim && (o->tasks || !o->batch))) {
+		session_use_tasks(r->s, tasks_model ? sim_task_probe_new(tasks_model, r->root) : task_probe_live_new(o->proc_root),
+				  o->tasks ? o->tasks : 20);
+		session_want_tasks(r->s, o->batch && o->tasks);
+	}
+	sim_model_free(tasks_model);
 	return 0;
 }
 

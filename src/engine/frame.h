@@ -62,6 +62,17 @@ struct session_event {
 	const char *value; /* as given, interned; NULL: back to the default */
 };
 
+/* One of the top tasks (engine/tasks.h), as frames carry them. */
+struct task_row {
+	int pid;
+	const char *comm, *user;
+	int threads;
+	double cpu_pct;     /* of one CPU over the interval (top's %CPU): its task-clock where
+			     * counted, else /proc's ticks */
+	double ipc, llc_mpki, branch_mpki; /* NAN: not counted (yet, or not here) */
+	const char *why;    /* its counters could not be opened, or NULL */
+};
+
 struct frame {
 	uint64_t seq;         /* 1 for the first interval; 0 for the priming read */
 	uint64_t time_ns;     /* the clock at the end of the interval */
@@ -72,6 +83,12 @@ struct frame {
 	/* who the core events count: NULL for the machine, else "'make' (pid 42)"; and how
 	 * the command ended, NULL while it runs */
 	const char *who, *who_end;
+	/* the top tasks by CPU time with their core figures, where an output asked for them
+	 * (engine/tasks.h: the Tasks view, batch --tasks), and the descriptors that costs */
+	int ntasks;
+	const struct task_row *tasks;
+	int task_fds;
+	const char *tasks_note; /* what the table says as a whole ("no core PMU: ..."), or NULL */
 	const char *source;   /* the sources counting, "sim", "live", "live+hwmon" */
 	/* the host's own meters, where the session reads them (live machines) */
 	double cpu_util;      /* percent busy over the interval (/proc/stat), NAN if unknown */

@@ -18,6 +18,7 @@
 #include "profile/metric_threshold.h"
 #include "engine/session.h"
 #include "engine/source.h"
+#include "engine/tasks.h"
 
 static enum value_state worse(enum value_state a, enum value_state b)
 {
@@ -548,6 +549,14 @@ const struct frame *session_sample(struct session *s, uint64_t now_ns)
 	f->whole_run = false;
 	f->who = s->who;
 	f->who_end = s->who_end;
+	f->ntasks = 0;
+	f->tasks = NULL;
+	f->task_fds = 0;
+	f->tasks_note = NULL;
+	if (s->tasks && s->tasks_wanted && !s->priming) {
+		f->ntasks = task_table_sample(s->tasks, now_ns, &f->tasks, &f->task_fds);
+		f->tasks_note = task_table_note(s->tasks);
+	}
 	f->time_ns = now_ns;
 	f->wall_ns = s->clock ? s->clock->ops->wall(s->clock, now_ns) : now_ns;
 	f->seq = ++s->nsamples;

@@ -19,6 +19,7 @@
 #include "bind/event_groups.h"
 #include "engine/hostmeters.h"
 #include "engine/source.h"
+#include "engine/tasks.h"
 
 
 static void alloc_frame(struct session *s, struct frame *f)
@@ -84,6 +85,7 @@ void session_free(struct session *s)
 		source_destroy(s->sources[i]);
 	free(s->sharers);
 	cpulist_free(&s->only_cpus);
+	task_table_free(s->tasks);
 	free(s->share_refs);
 	free(s->refusal);
 	host_meters_done(s);
@@ -190,6 +192,19 @@ void session_set_who(struct session *s, const char *who, const char *end)
 {
 	s->who = who ? session_intern(s, who) : NULL;
 	s->who_end = end ? session_intern(s, end) : NULL;
+}
+
+void session_use_tasks(struct session *s, struct task_probe *probe, int max)
+{
+	task_table_free(s->tasks);
+	s->tasks = task_table_new(probe, max);
+}
+
+void session_want_tasks(struct session *s, bool want)
+{
+	s->tasks_wanted = want;
+	if (s->tasks)
+		task_table_want(s->tasks, want);
 }
 
 const char *session_who(const struct session *s)

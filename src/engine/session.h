@@ -67,6 +67,11 @@ const struct frame *session_sample_whole(struct session *s, uint64_t now_ns);
  * The session keeps copies. */
 void session_set_who(struct session *s, const char *who, const char *end);
 const char *session_who(const struct session *s);
+/* The top tasks, listed and counted by probe (the session owns it), at most max: frames
+ * carry them while an output wants them (session_want_tasks). */
+struct task_probe;
+void session_use_tasks(struct session *s, struct task_probe *probe, int max);
+void session_want_tasks(struct session *s, bool want);
 const char *session_who_end(const struct session *s);
 /* The next frame's interval starts at t_ns, not at the last frame: a replay's frames
  * cover their recorded intervals wherever a seek put the clock (back a step, the last

@@ -281,6 +281,51 @@ static void json_counters(struct textbuf *tb, const struct frame *fr)
 	textbuf_putc(tb, ']');
 }
 
+/* A figure that may be missing: null in JSON */
+static void json_maybe(struct textbuf *tb, const char *key, double v)
+{
+	textbuf_put(tb, key);
+	if (isfinite(v))
+		json_num(tb, v);
+	else
+		textbuf_put(tb, "null");
+}
+
+/* The top tasks (--tasks N): each with pid, comm and user, as top's rows */
+static void json_tasks(struct textbuf *tb, const struct frame *fr)
+{
+	if (!fr->tasks)
+		return;
+	textbuf_put(tb, ",\"task_fds\":");
+	textbuf_u64(tb, (uint64_t)fr->task_fds);
+	if (fr->tasks_note) {
+		textbuf_put(tb, ",\"tasks_note\":");
+		json_string(tb, fr->tasks_note);
+	}
+	textbuf_put(tb, ",\"tasks\":[");
+	for (int i = 0; i < fr->ntasks; i++) {
+		const struct task_row *t = &fr->tasks[i];
+		textbuf_put(tb, i ? ",{\"pid\":" : "{\"pid\":");
+		textbuf_u64(tb, (uint64_t)t->pid);
+		textbuf_put(tb, ",\"comm\":");
+		json_string(tb, t->comm);
+		textbuf_put(tb, ",\"user\":");
+		json_string(tb, t->user);
+		textbuf_put(tb, ",\"threads\":");
+		textbuf_u64(tb, (uint64_t)t->threads);
+		json_maybe(tb, ",\"cpu_pct\":", t->cpu_pct);
+		json_maybe(tb, ",\"ipc\":", t->ipc);
+		json_maybe(tb, ",\"llc_mpki\":", t->llc_mpki);
+		json_maybe(tb, ",\"branch_mpki\":", t->branch_mpki);
+		if (t->why) {
+			textbuf_put(tb, ",\"why\":");
+			json_string(tb, t->why);
+		}
+		textbuf_putc(tb, '}');
+	}
+	textbuf_putc(tb, ']');
+}
+
 static void write_json(struct textbuf *tb, const struct frame *fr, bool raw, const char *when)
 {
 	textbuf_put(tb, "{\"time\":\"");
@@ -307,6 +352,7 @@ static void write_json(struct textbuf *tb, const struct frame *fr, bool raw, con
 	textbuf_put(tb, ",\"source\":");
 	json_string(tb, fr->source);
 	json_metrics(tb, fr);
+	json_tasks(tb, fr);
 	json_instances(tb, fr);
 	if (raw)
 		json_counters(tb, fr);
@@ -495,6 +541,55 @@ static void write_text_notes(struct textbuf *tb, const struct frame *fr, enum ba
 	}
 }
 
+static void put_figure(struct textbuf *tb, double v, int width, int decimals)
+{
+	char num[32];
+	if (isfinite(v))
+		snprintf(num, sizeof(num), "%*.*f", width, decimals, v);
+	else
+		snprintf(num, sizeof(num), "%*s", width, "-");
+	textbuf_put(tb, num);
+}
+
+/* The top tasks, as top and tiptop print them (--tasks N) */
+static void write_text_tasks(struct textbuf *tb, const struct frame *fr)
+{
+	if (!fr->tasks)
+		return;
+	char head[160];
+	if (fr->tasks_note) {
+		textbuf_put(tb, "  tasks: ");
+		textbuf_put(tb, fr->tasks_note);
+		textbuf_putc(tb, '\n');
+	}
+	snprintf(head, sizeof(head), "  tasks: top %d by CPU, %d counters open\n"
+		 "  %7s %-10s %6s %4s %6s %8s %8s  %s\n", fr->ntasks, fr->task_fds, "PID", "USER", "CPU%", "THR",
+		 "IPC", "LLC-MPKI", "BR-MPKI", "COMMAND");
+	textbuf_put(tb, head);
+	for (int i = 0; i < fr->ntasks; i++) {
+		const struct task_row *t = &fr->tasks[i];
+		char lead[64];
+		snprintf(lead, sizeof(lead), "  %7d %-10.10s ", t->pid, t->user);
+		textbuf_put(tb, lead);
+		put_figure(tb, t->cpu_pct, 6, 1);
+		snprintf(lead, sizeof(lead), " %4d ", t->threads);
+		textbuf_put(tb, lead);
+		put_figure(tb, t->ipc, 6, 2);
+		textbuf_putc(tb, ' ');
+		put_figure(tb, t->llc_mpki, 8, 2);
+		textbuf_putc(tb, ' ');
+		put_figure(tb, t->branch_mpki, 8, 2);
+		textbuf_put(tb, "  ");
+		textbuf_put(tb, t->comm);
+		if (t->why) {
+			textbuf_put(tb, "  (");
+			textbuf_put(tb, t->why);
+			textbuf_putc(tb, ')');
+		}
+		textbuf_putc(tb, '\n');
+	}
+}
+
 /* toplev's last line: where the run's slots went, one node (bottleneck.h) */
 static void write_text_bottleneck(struct textbuf *tb, const struct frame *fr)
 {
@@ -541,6 +636,7 @@ static void write_text(struct textbuf *tb, const struct frame *fr, enum batch_ro
 			     v->state == VS_OK ? m->unit : "", mark);
 		last = m;
 	}
+	write_text_tasks(tb, fr);
 	write_text_notes(tb, fr, rows, first_frame);
 	if (fr->whole_run)
 		write_text_bottleneck(tb, fr);

@@ -193,10 +193,50 @@ static void use_flows(struct sim_model *m, struct sim_section *sec, const char *
 	merr(m, m->in.line, ini_value_column(&m->in), "flows = %s: no [flows %s] above", name, name);
 }
 
+/* A key of [task NAME]: a number within its range. */
+static void task_key(struct sim_model *m, struct sim_task *t, const char *name, const char *value)
+{
+	static const struct {
+		const char *key;
+		double lo, hi;
+	} keys[] = { { "pid", 1, 4194304 }, { "user", 0, 0 }, { "threads", 1, 100000 }, { "cpus", 0, 4096 },
+		     { "ghz", 0.1, 10 }, { "ipc", 0, 16 }, { "llc_mpki", 0, 1000 }, { "branch_mpki", 0, 1000 } };
+	if (!strcmp(name, "user")) {
+		free(t->user);
+		t->user = xstrdup(value);
+		return;
+	}
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		if (strcmp(name, keys[k].key))
+			continue;
+		char *end;
+		double v = strtod_c(value, &end);
+		if (*end || end == value || !(v >= keys[k].lo && v <= keys[k].hi)) {
+			merr(m, m->in.line, ini_value_column(&m->in), "%s must be a number from %g to %g", name, keys[k].lo,
+			     keys[k].hi);
+			return;
+		}
+		double *d[] = { NULL, NULL, NULL, &t->cpus, &t->ghz, &t->ipc, &t->llc_mpki, &t->branch_mpki };
+		if (k == 0)
+			t->pid = (int)v;
+		else if (k == 2)
+			t->threads = (int)v;
+		else
+			*d[k] = v;
+		return;
+	}
+	merr(m, m->in.line, 0, "unknown key '%s' in [task %s] (known: pid, user, threads, cpus, ghz, ipc, llc_mpki, branch_mpki)",
+	     name, t->name);
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct sim_model *m = user;
 	(void)section;
+	if (m->cur_task >= 0) {
+		task_key(m, &m->tasks[m->cur_task], name, value);
+		return 1;
+	}
 	if (m->cur_flows >= 0) {
 		struct sim_flows *fl = &m->flows[m->cur_flows];
 		if (!str_has_prefix(name, "rate.") || !name[5]) {
@@ -273,7 +313,14 @@ static void start_section(void *ctx, char *header)
 	*end = '\0';
 	char *s = trim(header + 1);
 	m->cur_flows = -1;
-	if (!strcmp(s, "model")) {
+	m->cur_task = -1;
+	if (str_has_prefix(s, "task ") && *trim(s + 5)) {
+		m->tasks = xrealloc(m->tasks, sizeof(*m->tasks) * (size_t)(m->ntasks + 1));
+		m->tasks[m->ntasks] = (struct sim_task){ .name = xstrdup(trim(s + 5)), .pid = 1000 + m->ntasks, .threads = 1,
+							 .ghz = 2.5, .ipc = 1 };
+		m->cur_task = m->ntasks++;
+		m->cur = -1;
+	} else if (!strcmp(s, "model")) {
 		m->cur = -1;
 	} else if (str_has_prefix(s, "flows ") && *trim(s + 6)) {
 		m->flows = xrealloc(m->flows, sizeof(*m->flows) * (size_t)(m->nflows + 1));
@@ -285,7 +332,7 @@ static void start_section(void *ctx, char *header)
 		m->sections[m->nsections] = (struct sim_section){ .glob = xstrdup(trim(s + 4)), .running = 1.0, .jitter = NAN };
 		m->cur = m->nsections++;
 	} else {
-		merr(m, m->in.line, 0, "unknown section [%s] (want [model], [flows NAME] or [pmu GLOB])", s);
+		merr(m, m->in.line, 0, "unknown section [%s] (want [model], [flows NAME], [pmu GLOB] or [task NAME])", s);
 		m->cur = -1;
 	}
 }
@@ -311,6 +358,7 @@ struct sim_model *sim_model_load(const char *path)
 	m->path = xstrdup(path);
 	m->cur = -1;
 	m->cur_flows = -1;
+	m->cur_task = -1;
 	const char *why;
 	FILE *f = open_user_file(path, &why);
 	if (!f) {
@@ -349,6 +397,11 @@ void sim_model_free(struct sim_model *m)
 {
 	if (!m || --m->refs > 0)
 		return;
+	for (int i = 0; i < m->ntasks; i++) {
+		free(m->tasks[i].name);
+		free(m->tasks[i].user);
+	}
+	free(m->tasks);
 	for (int i = 0; i < m->nsections; i++) {
 		struct sim_section *s = &m->sections[i];
 		for (int j = 0; j < s->nrates; j++) {

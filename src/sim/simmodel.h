@@ -39,6 +39,10 @@
  *   jitter = F                          this section's noise (0: an invariant TSC)
  *   [model] title = ..., jitter = F     relative noise per read, seeded by --seed
  *   [model] metrics = LIST              perf's catalogue metrics the demo counts too
+ *   [task NAME] pid, user, threads,     a process of the machine (the Tasks view, batch
+ *     cpus, ghz, ipc, llc_mpki,         --tasks): keeps cpus CPUs busy at ghz; cycles,
+ *     branch_mpki                       instructions (x ipc) and misses per thousand of
+ *                                       them follow (sim/sim_tasks.c)
  *
  * A counter counts rate x product over dimensions of (sum of the weights of the selected
  * cells, or of all cells when none is selected: the drivers' "unset means all"). */

@@ -101,6 +101,17 @@ struct sim_flows {
 	struct sim_rate *rates; /* event, formula, line: not compiled here */
 };
 
+/* [task NAME]: a process of the simulated machine, as /proc and perf would see it */
+struct sim_task {
+	char *name;      /* its command */
+	int pid;
+	char *user;
+	int threads;
+	double cpus;     /* CPUs it keeps busy (top's %CPU / 100) */
+	double ghz;      /* its cores' clock while it runs */
+	double ipc, llc_mpki, branch_mpki;
+};
+
 struct sim_model {
 	char *path;
 	char *title;
@@ -113,6 +124,9 @@ struct sim_model {
 	int nflows;
 	struct sim_flows *flows;
 	int cur_flows; /* the [flows] being read, or -1 */
+	int ntasks;
+	struct sim_task *tasks;
+	int cur_task;  /* the [task] being read, or -1 */
 	int refs; /* the sources sharing it: one parse per session */
 };
 

@@ -37,6 +37,11 @@ struct source *source_sim_new(const struct machine *m, const struct sim_options 
  * (a reference is taken); the tree is never written. */
 struct hwmon_io *hwmon_io_sim_new(const struct machine *m, struct sim_model *model, uint64_t seed);
 
+/* The model's tasks ([task NAME]) for the Tasks view and batch --tasks (engine/tasks.h);
+ * user names from root's etc/passwd (a reference to the model is taken). */
+struct task_probe;
+struct task_probe *sim_task_probe_new(struct sim_model *model, const char *root);
+
 /* Sensor readings from the model: levels in °C, W, RPM for the sensor PMU's "value"
  * event (a reference is taken). */
 struct sensor_feed *sim_sensor_feed_new(struct sim_model *model);

@@ -15,6 +15,9 @@ struct machine;
 /* t: who core and software events count (NULL: the machine); uncore PMUs (those with a
  * cpumask) count the machine whatever it says, as perf's do. */
 struct target;
+/* The live machine's tasks for the Tasks view and batch --tasks (engine/tasks.h): /proc
+ * below proc_root lists them, perf's generic hardware events count each. */
+struct task_probe *task_probe_live_new(const char *proc_root);
 struct source *source_perf_new(const struct machine *m, const struct target *t);
 /* What perf_event_open's errno means for the user and what to do about it. */
 char *source_perf_errno_advice(const char *pmu, int err, int paranoid);

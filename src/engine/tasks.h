@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* tasks.h - who is busy: the top tasks by CPU time each refresh (top's, htop's), each with
+ * its core figures where its counters open (tiptop's: IPC, LLC and branch misses per
+ * thousand instructions). A probe lists the tasks and counts one: the live machine's
+ * (/proc and perf, sources/perf_tasks.c) or the simulator's (its model's tasks).
+ *
+ * Counting a task costs a descriptor per event and thread: the table counts only while
+ * an output asks for it (the monitor's Tasks view, batch --tasks), only its top N, and
+ * says what that costs and where a task's counters could not be opened. */
+#ifndef PMUTOP_TASKS_H
+#define PMUTOP_TASKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/frame.h"
+#include "machine/proctasks.h"
+
+/* TASK_CLOCK (ns on a CPU, perf's task-clock) counts on any machine; the rest need a
+ * core PMU */
+enum task_event { TASK_CLOCK, TASK_CYCLES, TASK_INSTRUCTIONS, TASK_LLC_MISSES, TASK_BRANCH_MISSES, TASK_EVENTS };
+
+/* One task's counts so far, per event; a count the CPU cannot give is UINT64_MAX. */
+struct task_counts {
+	uint64_t v[TASK_EVENTS];
+};
+
+struct task_probe_ops {
+	/* every process now (proc_tasks_read's contract) */
+	int (*list)(void *ctx, uint64_t now_ns, struct task_sample **out);
+	/* open pid's events (each thread's, inherited by what they start): a handle, or NULL
+	 * with *why ("permission denied: another user's task (perf_event_paranoid 2)");
+	 * *fds the descriptors it holds (the cost said) */
+	void *(*open)(void *ctx, int pid, int *fds, char **why);
+	bool (*read)(void *ctx, void *handle, uint64_t now_ns, struct task_counts *out);
+	void (*close)(void *ctx, void *handle);
+	void (*destroy)(void *ctx);
+	/* what the whole table should say, or NULL: "no core PMU: ...", "cannot list /proc: ..." */
+	const char *(*note)(void *ctx);
+};
+
+struct task_probe {
+	const struct task_probe_ops *ops;
+	void *ctx;
+	const char *root; /* for user names: its etc/passwd */
+};
+
+struct task_table;
+
+/* The table owns the probe from now on. */
+struct task_table *task_table_new(struct task_probe *probe, int max);
+void task_table_free(struct task_table *t);
+/* Count (or stop counting) the top tasks: only while an output shows them. */
+void task_table_want(struct task_table *t, bool want);
+/* The table at now_ns (rows by CPU time, highest first); the rows stay until the call
+ * after next (frames are published alternately). *cost: the descriptors open. */
+int task_table_sample(struct task_table *t, uint64_t now_ns, const struct task_row **rows, int *cost);
+/* What the table says as a whole (the probe's note), or NULL. */
+const char *task_table_note(const struct task_table *t);
+
+#endif

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* proctasks.c - the processes of /proc: PID, command, user, threads, CPU time. */
+#include "machine/proctasks.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/sysfs.h"
+#include "base/util.h"
+
+/* One small /proc file whole into buf (a regular file only: a fake tree's FIFO is
+ * refused, not waited on); its length, or -1. */
+static int read_small(int dirfd, const char *name, char *buf, int len)
+{
+	int fd = open_regular_at(dirfd, name);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, (size_t)len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+/* "PID (COMM) S PPID ... utime stime ... num_threads": the command may hold any byte,
+ * ')' too, so fields are counted from the last ')'. */
+static bool parse_stat(const char *buf, struct task_sample *t, long ticks_per_s)
+{
+	const char *open = strchr(buf, '('), *close = strrchr(buf, ')');
+	if (!open || !close || close < open)
+		return false;
+	size_t n = (size_t)(close - open - 1);
+	if (n >= sizeof(t->comm))
+		n = sizeof(t->comm) - 1;
+	memcpy(t->comm, open + 1, n);
+	t->comm[n] = '\0';
+	/* after ") ": state (3), ppid (4) ... utime (14), stime (15) ... num_threads (20) */
+	uint64_t f[18] = { 0 };
+	const char *p = close + 2;
+	for (int i = 3; i <= 20 && *p; i++) {
+		char *end;
+		unsigned long long v = strtoull(p, &end, 10);
+		if (i - 3 < 18)
+			f[i - 3] = end == p ? 0 : v;
+		p = end;
+		while (*p && *p != ' ')
+			p++;
+		while (*p == ' ')
+			p++;
+	}
+	uint64_t ticks = f[14 - 3] + f[15 - 3];
+	t->cpu_ns = ticks * (1000000000ull / (uint64_t)(ticks_per_s > 0 ? ticks_per_s : 100));
+	t->threads = (int)f[20 - 3];
+	return true;
+}
+
+static unsigned uid_of(int dirfd)
+{
+	char buf[2048];
+	if (read_small(dirfd, "status", buf, sizeof(buf)) < 0)
+		return 0;
+	const char *u = strstr(buf, "\nUid:");
+	return u ? (unsigned)strtoul(u + 5, NULL, 10) : 0;
+}
+
+int proc_tasks_read(const char *root, struct task_sample **out)
+{
+	*out = NULL;
+	char *dir = path_join(root && *root ? root : "/", "proc");
+	DIR *d = opendir(dir);
+	free(dir);
+	if (!d)
+		return 0;
+	long ticks_per_s = sysconf(_SC_CLK_TCK);
+	int n = 0, cap = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		int pd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (pd < 0)
+			continue;
+		char buf[1024];
+		struct task_sample t = { .pid = atoi(de->d_name) };
+		if (read_small(pd, "stat", buf, sizeof(buf)) > 0 && parse_stat(buf, &t, ticks_per_s)) {
+			t.uid = uid_of(pd);
+			grow_array(out, &cap, n + 1, sizeof(**out));
+			(*out)[n++] = t;
+		}
+		close(pd);
+	}
+	closedir(d);
+	return n;
+}
+
+void proc_user_name(const char *root, unsigned uid, char *buf, int len)
+{
+	snprintf(buf, (size_t)len, "%u", uid);
+	char *path = path_join(root && *root ? root : "/", "etc/passwd");
+	char *text = read_text_file(path, 1 << 20);
+	free(path);
+	for (char *line = text, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		char *name = line, *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		if (c2 && (unsigned)strtoul(c2 + 1, NULL, 10) == uid && c2[1] >= '0' && c2[1] <= '9') {
+			*c1 = '\0';
+			snprintf(buf, (size_t)len, "%s", name);
+			break;
+		}
+	}
+	free(text);
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* proctasks.h - the processes of /proc as top and htop read them: who (PID, command,
+ * user), how many threads, and the CPU time each has used. */
+#ifndef PMUTOP_PROCTASKS_H
+#define PMUTOP_PROCTASKS_H
+
+#include <stdint.h>
+
+struct task_sample {
+	int pid;
+	char comm[32];    /* /proc/PID/stat's, as top shows it (the kernel cuts it at 15) */
+	unsigned uid;     /* the real user (status' Uid) */
+	char user[32];    /* its name where the lister knows it, else "" (etc/passwd says) */
+	int threads;
+	uint64_t cpu_ns;  /* user + system time used so far */
+};
+
+/* Every process below root (/ or a fake tree holding proc/), n returned, *out malloc'd
+ * (NULL for none). A process that ends while being read is left out; a file that is not
+ * a regular file (a FIFO in a fake tree) is never waited on. */
+int proc_tasks_read(const char *root, struct task_sample **out);
+/* A user's name from root's etc/passwd, or the number: "root", "1000". */
+void proc_user_name(const char *root, unsigned uid, char *buf, int len);
+
+#endif

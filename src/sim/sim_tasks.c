@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* sim_tasks.c - the simulated machine's tasks ([task NAME] in its model): listed as /proc
+ * would list them, their CPU time and counts growing at the model's rates, so the Tasks
+ * view and batch --tasks show on a demo what they show on a server. The rule: a task
+ * keeps `cpus` CPUs busy at `ghz`; its cycles are that time at that clock, its
+ * instructions the cycles times `ipc`, its LLC and branch misses per thousand of them. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "engine/tasks.h"
+#include "sim/simmodel_data.h"
+#include "sim/simulator.h"
+
+struct sim_probe {
+	struct sim_model *model;
+	char *root;
+};
+
+struct sim_handle {
+	const struct sim_task *task;
+};
+
+/* The tasks have run since the clock's origin (the machine's boot, as /proc's times) */
+static double seconds(uint64_t now_ns)
+{
+	return (double)now_ns / 1e9;
+}
+
+static int sim_list(void *ctx, uint64_t now_ns, struct task_sample **out)
+{
+	struct sim_probe *sp = ctx;
+	double t = seconds(now_ns);
+	int n = sp->model->ntasks;
+	*out = n ? xcalloc((size_t)n, sizeof(**out)) : NULL;
+	for (int i = 0; i < n; i++) {
+		const struct sim_task *k = &sp->model->tasks[i];
+		struct task_sample *s = &(*out)[i];
+		s->pid = k->pid;
+		snprintf(s->comm, sizeof(s->comm), "%s", k->name);
+		snprintf(s->user, sizeof(s->user), "%s", k->user ? k->user : "root");
+		s->threads = k->threads;
+		s->cpu_ns = (uint64_t)llround(k->cpus * t * 1e9);
+	}
+	return n;
+}
+
+static void *sim_open(void *ctx, int pid, int *fds, char **why)
+{
+	struct sim_probe *sp = ctx;
+	for (int i = 0; i < sp->model->ntasks; i++)
+		if (sp->model->tasks[i].pid == pid) {
+			struct sim_handle *h = xcalloc(1, sizeof(*h));
+			h->task = &sp->model->tasks[i];
+			*fds = h->task->threads * TASK_EVENTS; /* what the real probe would hold */
+			return h;
+		}
+	*why = xasprintf("pid %d: ended", pid);
+	*fds = 0;
+	return NULL;
+}
+
+static bool sim_read(void *ctx, void *handle, uint64_t now_ns, struct task_counts *out)
+{
+	const struct sim_task *k = ((struct sim_handle *)handle)->task;
+	(void)ctx;
+	double cycles = k->cpus * seconds(now_ns) * k->ghz * 1e9, ins = cycles * k->ipc;
+	out->v[TASK_CLOCK] = (uint64_t)llround(k->cpus * seconds(now_ns) * 1e9);
+	out->v[TASK_CYCLES] = (uint64_t)llround(cycles);
+	out->v[TASK_INSTRUCTIONS] = (uint64_t)llround(ins);
+	out->v[TASK_LLC_MISSES] = (uint64_t)llround(ins * k->llc_mpki / 1000);
+	out->v[TASK_BRANCH_MISSES] = (uint64_t)llround(ins * k->branch_mpki / 1000);
+	return true;
+}
+
+static void sim_close(void *ctx, void *handle)
+{
+	(void)ctx;
+	free(handle);
+}
+
+static void sim_destroy(void *ctx)
+{
+	struct sim_probe *sp = ctx;
+	sim_model_free(sp->model);
+	free(sp->root);
+	free(sp);
+}
+
+static const struct task_probe_ops sim_ops = { sim_list, sim_open, sim_read, sim_close, sim_destroy, NULL };
+
+struct task_probe *sim_task_probe_new(struct sim_model *model, const char *root)
+{
+	struct sim_probe *sp = xcalloc(1, sizeof(*sp));
+	sp->model = sim_model_ref(model);
+	sp->root = xstrdup(root ? root : "/");
+	struct task_probe *p = xcalloc(1, sizeof(*p));
+	p->ops = &sim_ops;
+	p->ctx = sp;
+	p->root = sp->root;
+	return p;
+}

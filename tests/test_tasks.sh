@@ -1,0 +1,111 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Who is busy: the top tasks by CPU time (batch --tasks N, the monitor's T view), each
+# with its core figures where its counters open. Live: a busy loop this test started
+# leads the table, its CPU% (its task-clock) against perf stat -p's CPUs utilized on the
+# same process over the same seconds (within 10 %); a low ulimit -n leaves tasks said
+# "too many open files", never a failed run. Simulated (the SPR demo's tasks): ordered by
+# CPU, the cost said (a counter per event and thread: 5 events), sorted and filtered in
+# the view at 80x24 and 120x40, a task that ends leaving the table.
+. "$TOP_SRCDIR/tests/lib.sh"
+command -v python3 > /dev/null || skip "python3 is needed to read the JSON"
+. "$TOP_SRCDIR/tests/tui_lib.sh"
+cd "$scratch"
+busy=""
+trap 'T kill-server 2>/dev/null; [ -n "$busy" ] && kill "$busy" 2>/dev/null; rm -rf "$scratch"' EXIT
+sh -c 'while :; do :; done' &
+busy=$!
+
+# ---- live: the busy loop leads, its CPU% as perf counts it ----
+if command -v perf > /dev/null && perf stat -e task-clock -p "$busy" -- sleep 0.1 > /dev/null 2>&1; then
+    perf stat -x, -e task-clock -p "$busy" -o perf.csv -- sleep 2 2> /dev/null &
+    perfpid=$!
+else
+    perfpid=""
+    skip_check "perf stat -p cannot count here: CPU% against perf"
+fi
+"$PMUTOP" -b -P host -n 4 -d 0.5 --tasks 5 --format json > live.json 2> live.err
+expect_eq "--tasks 5: exit status" $? 0
+[ -n "$perfpid" ] && wait "$perfpid"
+python3 - live.json "$busy" perf.csv <<'PY' > live.out 2>&1
+import json, os, sys
+frames = [json.loads(l) for l in open(sys.argv[1])]
+last = frames[-1]
+top = last["tasks"][0]
+assert top["pid"] == int(sys.argv[2]), "the busy loop does not lead: %s" % last["tasks"][:2]
+assert len(last["tasks"]) == 5 and last["task_fds"] > 0, (len(last["tasks"]), last["task_fds"])
+cpu = sum(f["tasks"][0]["cpu_pct"] for f in frames[1:] if f["tasks"][0]["pid"] == top["pid"]) / len(frames[1:])
+if os.path.exists(sys.argv[3]):
+    for l in open(sys.argv[3]):
+        f = l.split(",")
+        if len(f) > 6 and f[2].startswith("task-clock"):
+            perf = float(f[5]) * 100 # CPUs utilized
+            assert abs(cpu - perf) <= 0.10 * perf, "CPU%% %.1f, perf stat -p %.1f" % (cpu, perf)
+            print("busy loop: CPU%% %.1f, perf stat -p %.1f" % (cpu, perf))
+print("ok")
+PY
+if tail -n 1 live.out | grep -qx ok; then ok; else fail "live --tasks: $(cat live.out)"; fi
+cat live.out
+
+# a low descriptor limit: tasks said, the table still listed, the run fine
+(ulimit -n 24 && exec "$PMUTOP" -b -P host -n 2 -d 0.3 --tasks 30 --format json) > few.json 2> few.err
+expect_eq "ulimit -n 24: exit status" $? 0
+python3 - few.json <<'PY' && ok || fail "ulimit -n 24: $(tail -c 400 few.json)"
+import json, sys
+last = [json.loads(l) for l in open(sys.argv[1])][-1]
+assert len(last["tasks"]) == 30, len(last["tasks"])
+assert any("too many open files" in (t.get("why") or "") for t in last["tasks"]), last["tasks"][:3]
+PY
+
+# ---- the simulated machine's tasks ----
+"$PMUTOP" --demo spr -b -n 2 --fake-clock --tasks 3 -M core.ipc --format json > sim.json
+python3 - sim.json <<'PY' && ok || fail "--demo spr --tasks 3: $(tail -c 600 sim.json)"
+import json, sys
+last = [json.loads(l) for l in open(sys.argv[1])][-1]
+names = [t["comm"] for t in last["tasks"]]
+assert names == ["stream", "api-server", "postgres"], names
+cpus = [t["cpu_pct"] for t in last["tasks"]]
+assert cpus == sorted(cpus, reverse=True), cpus
+# the cost: a counter per event (5) and thread of each task counted
+assert last["task_fds"] == 5 * sum(t["threads"] for t in last["tasks"]), (last["task_fds"], last["tasks"])
+assert all(t["ipc"] is not None for t in last["tasks"]), last["tasks"]
+PY
+"$PMUTOP" --demo spr -b -n 1 --tasks 0 > /dev/null 2> bad.err
+expect_eq "--tasks 0: usage error" $? 2
+expect_grep "--tasks 0: said" "want 1 to 200 tasks" bad.err
+
+# ---- the view ----
+for size in "80 24" "120 40"; do
+    PMUTOP_ARGS="--demo spr -d 0.5"
+    # shellcheck disable=SC2086
+    start $size LANG=C.UTF-8 TERM=xterm-256color
+    see "$size: the monitor" "TopDown"
+    keys T
+    see "$size: T opens the view, its cost said" "Tasks: top 5 by CPU, 475 counters open"
+    see "$size: the busiest first" "4211 batch .* stream"
+    keys '>' '>'
+    see "$size: sorted by IPC, the service first" "sort IPC"
+    screen
+    first=$(grep -m1 -E "^ *│ *[0-9]+ " "$scratch/screen.txt" | awk '{ print $2 }')
+    expect_eq "$size: by IPC, api-server (2.6) leads" "$first" 2817
+    keys / p o s t Enter
+    see "$size: filtered by name" "1502 postgres"
+    unseen "$size: the filter leaves the others out" "api-server"
+    keys T
+    unseen "$size: T closes the view" "Tasks: top"
+    keys q
+    quit_ok "$size: quit"
+done
+
+# a task that ends leaves the table (live, the busy loop)
+PMUTOP_ARGS="-P host -d 0.3"
+start 100 30 LANG=C.UTF-8
+keys T
+see "live view: the busy loop listed" " $busy root "
+kill "$busy"
+wait "$busy" 2> /dev/null
+unseen "live view: an ended task leaves the table" " $busy root "
+busy=""
+keys T q
+quit_ok "live view: quit"
+finish
