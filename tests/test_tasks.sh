@@ -70,6 +70,18 @@ assert cpus == sorted(cpus, reverse=True), cpus
 assert last["task_fds"] == 5 * sum(t["threads"] for t in last["tasks"]), (last["task_fds"], last["tasks"])
 assert all(t["ipc"] is not None for t in last["tasks"]), last["tasks"]
 PY
+# CSV: the task's pid and command in two columns more, each figure a row
+"$PMUTOP" --demo spr -b -n 2 --fake-clock --tasks 2 -M core.ipc --format csv > sim.csv
+python3 - sim.csv <<'PY' && ok || fail "--tasks 2 --format csv: $(head -c 300 sim.csv)"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert "pid" in rows[0] and "comm" in rows[0], rows[0]
+tasks = [r for r in rows if r["profile"] == "tasks"]
+assert {(r["pid"], r["comm"]) for r in tasks} == {("4211", "stream"), ("2817", "api-server")}, tasks[:2]
+assert all(r["pid"] == "" for r in rows if r["profile"] != "tasks")
+ipc = {r["comm"]: float(r["value"]) for r in tasks if r["metric"] == "task.ipc" and r["value"]}
+assert ipc and ipc["api-server"] > ipc["stream"], ipc
+PY
 "$PMUTOP" --demo spr -b -n 1 --tasks 0 > /dev/null 2> bad.err
 expect_eq "--tasks 0: usage error" $? 2
 expect_grep "--tasks 0: said" "want 1 to 200 tasks" bad.err

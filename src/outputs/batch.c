@@ -381,11 +381,47 @@ static bool printed(const struct frame *fr, const struct value_info *vi, enum ba
 	return rows != ROWS_PER_SOCKET || !(ii->socket < 0 && ii->nmembers && ii->group && ii->group->aggregate_socket);
 }
 
+/* --tasks: each task's figures, a row each, the task in the last two columns */
+static void csv_tasks(struct textbuf *tb, const struct frame *fr, const char *when, const char *source)
+{
+	static const char *const names[] = { "task.cpu_pct", "task.ipc", "task.llc_mpki", "task.branch_mpki" };
+	static const char *const units[] = { "%", "", "", "" };
+	for (int i = 0; fr->tasks && i < fr->ntasks; i++) {
+		const struct task_row *t = &fr->tasks[i];
+		const double v[] = { t->cpu_pct, t->ipc, t->llc_mpki, t->branch_mpki };
+		char pid[16];
+		snprintf(pid, sizeof(pid), "%d", t->pid);
+		for (int k = 0; k < 4; k++) {
+			textbuf_put(tb, when);
+			textbuf_putc(tb, ',');
+			csv_field(tb, source);
+			textbuf_put(tb, ",tasks,");
+			textbuf_put(tb, names[k]);
+			textbuf_putc(tb, ',');
+			textbuf_put(tb, pid);
+			textbuf_putc(tb, ',');
+			if (isfinite(v[k])) {
+				char num[40];
+				textbuf_putn(tb, num, (size_t)format_g7_or_whole(num, sizeof(num), v[k]));
+			}
+			textbuf_putc(tb, ',');
+			textbuf_put(tb, units[k]);
+			textbuf_put(tb, isfinite(v[k]) ? ",ok," : ",no value,");
+			textbuf_put(tb, pid);
+			textbuf_putc(tb, ',');
+			csv_field(tb, t->comm);
+			textbuf_putc(tb, '\n');
+		}
+	}
+}
+
 static void write_csv(struct textbuf *tb, const struct frame *fr, enum batch_rows rows, bool first_frame,
 		      const char *when)
 {
+	/* --tasks: two columns more, the task's, empty on the metrics' rows */
 	if (first_frame)
-		textbuf_put(tb, "time,source,profile,metric,instance,value,unit,state\n");
+		textbuf_put(tb, fr->tasks ? "time,source,profile,metric,instance,value,unit,state,pid,comm\n"
+					  : "time,source,profile,metric,instance,value,unit,state\n");
 	char source[96]; /* the summary's rows say so where a reader of the columns looks */
 	snprintf(source, sizeof(source), "%s%s", fr->source, fr->whole_run ? " whole run" : "");
 	for (int k = 0; k < fr->nvalues; k++) {
@@ -411,8 +447,9 @@ static void write_csv(struct textbuf *tb, const struct frame *fr, enum batch_row
 		csv_field(tb, vi->m->unit);
 		textbuf_putc(tb, ',');
 		textbuf_put(tb, v->multiplexed && v->state == VS_OK ? "multiplexed" : value_state_name((enum value_state)v->state));
-		textbuf_putc(tb, '\n');
+		textbuf_put(tb, fr->tasks ? ",,\n" : "\n");
 	}
+	csv_tasks(tb, fr, when, source);
 }
 
 /* s padded with blanks to width (on the left when right-aligned), as printf's "%-28s"
