@@ -81,6 +81,55 @@ print("\n".join(bad) if bad else "ok")
 PY
 if [ "$(cat check.out)" = ok ]; then ok; else fail "aggregation: $(head -c 1500 check.out)"; fi
 
+# --per-core and --per-node on the Xeon demo's tree given SMT siblings (CPU c and c+14 of
+# a socket share a core) and two NUMA nodes a socket (sub-NUMA clustering): a core's row
+# is its two CPUs' instructions over their cycles, a node's its fourteen CPUs'
+cp -R "$TOP_SRCDIR/profiles/machines/xeon" smt
+chmod -R u+w smt
+for c in $(seq 0 55); do
+    s=$((c / 28)) i=$((c % 28 % 14))
+    sib="$((s * 28 + i)),$((s * 28 + i + 14))"
+    printf '%s\n' "$sib" > "smt/sys/devices/system/cpu/cpu$c/topology/core_cpus_list"
+done
+for n in 0 1 2 3; do
+    mkdir -p "smt/sys/devices/system/node/node$n"
+    printf '%d-%d\n' $((n * 14)) $((n * 14 + 13)) > "smt/sys/devices/system/node/node$n/cpulist"
+done
+for per in core node; do
+    "$PMUTOP" --sim --sysfs-root smt --model smt/model.ini -b -n 2 --fake-clock -M core.ipc --per-$per \
+        --format json --raw > "per-$per.json" 2> "per-$per.err" || fail "--per-$per: $(head -c 300 "per-$per.err")"
+    "$PMUTOP" --sim --sysfs-root smt --model smt/model.ini -b -n 2 --fake-clock -M core.ipc --per-$per \
+        --format csv > "per-$per.csv" 2>> "per-$per.err"
+done
+python3 - per-core.json per-node.json per-core.csv per-node.csv <<'PY' > per.out 2>&1
+import csv, json, sys
+bad = []
+def last(f):
+    return [json.loads(l) for l in open(f) if l.startswith("{")][-1]
+def ipc(fr, cpus):
+    c = {}
+    for x in fr["counters"]:
+        if x["pmu"] == "cpu" and x["instance"] in cpus:
+            c[x["event"]] = c.get(x["event"], 0.0) + x["delta"]
+    return c["INST_RETIRED.ANY"] / c["CPU_CLK_UNHALTED.THREAD"]
+for kind, f, groups in (("core", sys.argv[1], {"core%d" % (s * 28 + i): ["cpu%d" % (s * 28 + i), "cpu%d" % (s * 28 + i + 14)] for s in (0, 1) for i in range(14)}),
+                        ("node", sys.argv[2], {"node%d" % n: ["cpu%d" % c for c in range(n * 14, n * 14 + 14)] for n in range(4)})):
+    fr = last(f)
+    vals = {m["instance"]: m["value"] for m in fr["metrics"] if m["metric"] == "core.ipc"}
+    for name, cpus in groups.items():
+        want = ipc(fr, set(cpus))
+        if name not in vals or abs(vals[name] - want) > 1e-6 * want:
+            bad.append("%s: %s %s, its CPUs' %s" % (kind, name, vals.get(name), want))
+for kind, f, n in (("core", sys.argv[3], 28), ("node", sys.argv[4], 4)):
+    r = list(csv.DictReader(open(f)))
+    t = r[-1]["time"]
+    inst = sorted({x["instance"] for x in r if x["time"] == t and x["metric"] == "core.ipc"})
+    if len(inst) != n or not all(i.startswith(kind) for i in inst):
+        bad.append("--per-%s CSV rows: %s" % (kind, inst[:6]))
+print("\n".join(bad) if bad else "ok")
+PY
+if [ "$(cat per.out)" = ok ]; then ok; else fail "--per-core/--per-node: $(head -c 1500 per.out)"; fi
+
 # text: a handful of lines an interval, not one a CPU
 n=$(awk '/ interval / { n++ } n == 2' default.txt | wc -l)
 [ "$n" -lt 20 ] && ok || fail "default text: $n lines an interval"

@@ -384,12 +384,24 @@ static void bind_root_ports(struct session *s, int *cap, int parent)
 	free(wanted);
 }
 
-static void add_aggregate(struct session *s, int *cap, struct profile *prof, const struct prof_group *g, int first,
-			  int last, int socket, const char *name)
+/* Is instance i a member of the sum: on the socket (-1: any), and where the sum is a
+ * core's or a node's, of that one (its CPU's entry in key_of_cpu)? */
+static bool sum_member(const struct session *s, int i, int socket, const int *key_of_cpu, int key)
+{
+	const struct instance *in = &s->inst[i];
+	if (socket >= 0 && in->socket != socket)
+		return false;
+	return !key_of_cpu || (in->cpus.n && in->cpus.cpu[0] < s->machine->max_cpu && key_of_cpu[in->cpus.cpu[0]] == key);
+}
+
+/* A sum of the group's instances [first, last): the machine's, a socket's, or (key_of_cpu)
+ * a core's or a node's. kind says which ('a', 's', 'c', 'n'). */
+static void add_sum(struct session *s, int *cap, struct profile *prof, const struct prof_group *g, int first, int last,
+		    int socket, const int *key_of_cpu, int key, char kind, const char *name)
 {
 	int n = 0;
 	for (int i = first; i < last; i++)
-		n += socket < 0 || s->inst[i].socket == socket;
+		n += sum_member(s, i, socket, key_of_cpu, key);
 	if (!n)
 		return;
 	struct instance *inst = instance_add(s, cap);
@@ -397,6 +409,7 @@ static void add_aggregate(struct session *s, int *cap, struct profile *prof, con
 	inst->group = g;
 	inst->name = xstrdup(name);
 	inst->socket = socket;
+	inst->sum_kind = kind;
 	if (socket >= 0) {
 		char num[16];
 		format_int(num, sizeof(num), socket);
@@ -404,7 +417,7 @@ static void add_aggregate(struct session *s, int *cap, struct profile *prof, con
 	}
 	inst->members = xmalloc(sizeof(int) * (size_t)n);
 	for (int i = first; i < last; i++) {
-		if (socket < 0 || s->inst[i].socket == socket) {
+		if (sum_member(s, i, socket, key_of_cpu, key)) {
 			inst->members[inst->nmembers++] = i;
 			for (int c = 0; c < s->inst[i].cpus.n; c++)
 				cpulist_add(&inst->cpus, s->inst[i].cpus.cpu[c]);
@@ -428,6 +441,28 @@ static void add_aggregate(struct session *s, int *cap, struct profile *prof, con
 static bool group_for_this_target(const struct session *s, const struct prof_group *g)
 {
 	return !g->for_target || (g->for_target == 't') == s->count_tasks;
+}
+
+/* --per-core, --per-node: a sum of the group's CPUs per core (named by its first CPU) or
+ * per NUMA node, in the order their first CPUs come */
+static void add_core_or_node_sums(struct session *s, int *cap, struct profile *prof, const struct prof_group *g,
+				  int first, int last)
+{
+	const int *key = s->per_of_cpu;
+	for (int i = first; i < last; i++) {
+		const struct instance *in = &s->inst[i];
+		if (!in->cpus.n || in->cpus.cpu[0] >= s->machine->max_cpu)
+			continue;
+		int k = key[in->cpus.cpu[0]], seen = 0;
+		for (int j = first; j < i && !seen; j++)
+			seen = s->inst[j].cpus.n && s->inst[j].cpus.cpu[0] < s->machine->max_cpu && key[s->inst[j].cpus.cpu[0]] == k;
+		if (seen)
+			continue;
+		char name[96];
+		snprintf(name, sizeof(name), "%s%d%s", s->per_kind == 'c' ? "core" : "node", k,
+			 g->aggregate_suffix ? g->aggregate_suffix : "");
+		add_sum(s, cap, prof, g, first, last, -1, key, k, s->per_kind, name);
+	}
 }
 
 /* Under -M, whether no chosen metric reads any of g's events. */
@@ -492,14 +527,16 @@ static enum model_verdict bind_group(struct session *s, int *cap, struct profile
 		for (int sk = 0; sk <= maxsock; sk++) {
 			char name[96];
 			snprintf(name, sizeof(name), "socket%d%s", sk, g->aggregate_suffix ? g->aggregate_suffix : "");
-			add_aggregate(s, cap, prof, g, first, last, sk, name);
+			add_sum(s, cap, prof, g, first, last, sk, NULL, 0, 's', name);
 		}
 	}
 	if (g->aggregate_all) {
 		char name[96];
 		snprintf(name, sizeof(name), "all%s", g->aggregate_suffix ? g->aggregate_suffix : "");
-		add_aggregate(s, cap, prof, g, first, last, -1, name);
+		add_sum(s, cap, prof, g, first, last, -1, NULL, 0, 'a', name);
 	}
+	if (s->per_kind && g->split == SPLIT_CPU && (g->aggregate_all || g->aggregate_socket))
+		add_core_or_node_sums(s, cap, prof, g, first, last);
 	return worst;
 }
 
@@ -557,7 +594,8 @@ static void build_infos(struct session *s)
 		struct instance *inst = &s->inst[i];
 		s->iinfo[i] = (struct instance_info){
 			.name = inst->name, .profile = inst->profile, .group = inst->group,
-			.pmu = inst->pmu ? inst->pmu->name : NULL, .socket = inst->socket, .nlabels = inst->nlabels,
+			.pmu = inst->pmu ? inst->pmu->name : NULL, .socket = inst->socket, .sum_kind = inst->sum_kind,
+			.nlabels = inst->nlabels,
 			.labels = inst->labels, .nmembers = inst->nmembers, .members = inst->members, .nparts = inst->nparts,
 			.parts = inst->parts, .first_counter = k,
 			.ncounters = inst->ncounters, .present = inst->present, .notes = inst->notes,

@@ -38,6 +38,8 @@ struct instance_info {
 	const struct prof_group *group;
 	const char *pmu;  /* the PMU (or device) name; NULL for aggregates */
 	int socket;       /* -1 where unknown */
+	char sum_kind;    /* a sum's: 'a' the machine's, 's' a socket's, 'c' a core's, 'n' a
+			   * NUMA node's (--per-core, --per-node); 0 for no sum */
 	int nlabels;
 	const struct label *labels;
 	int nmembers;     /* aggregates: the instances they sum */

@@ -120,6 +120,7 @@ struct instance {
 	bool source_shares;    /* ... lets counters of one encoding and CPU be one (source.h) */
 	char *name;            /* "socket0", "socket0/rc3", "cpu5", "all" */
 	int socket;            /* -1 where unknown */
+	char sum_kind;         /* a sum's: 'a', 's', 'c', 'n' (slots.h's instance_info) */
 	int nlabels;
 	struct label *labels;  /* captures of the PMU name, cpu, socket */
 	char *notes;           /* the group's note attributes of the PMU, joined */
@@ -225,6 +226,10 @@ struct session {
 	/* -C: the CPUs core and software events count on (uncore PMUs keep their cpumask) */
 	bool some_cpus;
 	struct cpulist only_cpus;
+	/* --per-core ('c'), --per-node ('n'): sums of per-CPU groups by each CPU's core or
+	 * node (per_of_cpu, indexed by CPU) beside the sockets' and the machine's; 0: none */
+	char per_kind;
+	int *per_of_cpu;
 	struct encode_memo *encodings; /* while binding: the texts encoded so far */
 	bool skip_details; /* no output reads the members' values this frame (session_want_details) */
 	int nsources;

@@ -45,6 +45,8 @@ static void usage(FILE *f)
 		"  -A, --no-aggr             text and CSV: every CPU's and every box's row too\n"
 		"                            (default: no member of a sum, as perf stat -a)\n"
 		"      --per-socket          text and CSV: the sockets', not the machine's sums\n"
+		"      --per-core, --per-node  text and CSV: each core's (node's) sum of the\n"
+		"                            per-CPU groups, as perf stat's\n"
 		"      --tasks N             batch: the top N tasks by CPU time each interval,\n"
 		"                            with IPC, LLC and branch misses (the monitor's T\n"
 		"                            view shows N, default 20)\n"
@@ -235,7 +237,7 @@ static const char *metrics_list(const char *arg)
 
 /* pmutop's long options (the short ones in parse_args' string) */
 enum { O_FORMAT = 256, O_RAW, O_SYSFS, O_PROC, O_SIM, O_MODEL, O_DEMO, O_SEED, O_FAKE, O_DRY, O_FORCE, O_BEGIN,
-       O_END, O_LISTEN, O_PERCPU, O_HTTP_LIMITS, O_PER_SOCKET, O_TASKS };
+       O_END, O_LISTEN, O_PERCPU, O_HTTP_LIMITS, O_PER_SOCKET, O_PER_CORE, O_PER_NODE, O_TASKS };
 static const struct option main_options[] = {
 	{ "batch", no_argument, NULL, 'b' },
 	{ "delay", required_argument, NULL, 'd' },
@@ -244,6 +246,8 @@ static const struct option main_options[] = {
 	{ "raw", no_argument, NULL, O_RAW },
 	{ "no-aggr", no_argument, NULL, 'A' },
 	{ "per-socket", no_argument, NULL, O_PER_SOCKET },
+	{ "per-core", no_argument, NULL, O_PER_CORE },
+	{ "per-node", no_argument, NULL, O_PER_NODE },
 	{ "cpu", required_argument, NULL, 'C' },
 	{ "tasks", required_argument, NULL, O_TASKS },
 	{ "profile", required_argument, NULL, 'P' },
@@ -299,6 +303,8 @@ int parse_args(int argc, char **argv, struct options *o)
 		case O_RAW: o->raw = true; break;
 		case 'A': o->rows = ROWS_EVERY; break;
 		case O_PER_SOCKET: o->rows = ROWS_PER_SOCKET; break;
+		case O_PER_CORE: o->rows = ROWS_PER_CORE; break;
+		case O_PER_NODE: o->rows = ROWS_PER_NODE; break;
 		case 'C': o->cpus = optarg; break;
 		case O_TASKS:
 			if (!parse_task_count(optarg, &o->tasks))

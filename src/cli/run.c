@@ -696,7 +696,8 @@ static int run_once(struct options *o, bool *restart)
 	char *rec_who = r.rp ? replay_meta(r.rp, "who") : NULL, *rec_cpus = r.rp ? replay_meta(r.rp, "cpus") : NULL;
 	const char *cpus = rec_cpus ? rec_cpus : o->cpus; /* a replay binds as its run did */
 	bool cpus_ok = !cpus || cpus_of_option(cpus, r.m, &only);
-	struct session_scope scope = { o->target != NULL || rec_who, cpus ? &only : NULL };
+	struct session_scope scope = { o->target != NULL || rec_who, cpus ? &only : NULL,
+				       o->rows == ROWS_PER_CORE ? 'c' : o->rows == ROWS_PER_NODE ? 'n' : 0 };
 	free(rec_who);
 	free(rec_cpus);
 	if (!cpus_ok)

@@ -20,6 +20,7 @@
 #include "engine/hostmeters.h"
 #include "engine/source.h"
 #include "engine/tasks.h"
+#include "machine/topology.h"
 
 
 static void alloc_frame(struct session *s, struct frame *f)
@@ -46,7 +47,7 @@ static void alloc_frame(struct session *s, struct frame *f)
 
 struct session *session_new(const struct machine *m, struct profile **profiles, int nprofiles)
 {
-	return session_new_scoped(m, profiles, nprofiles, &(struct session_scope){ false, NULL });
+	return session_new_scoped(m, profiles, nprofiles, &(struct session_scope){ false, NULL, 0 });
 }
 
 struct session *session_new_scoped(const struct machine *m, struct profile **profiles, int nprofiles,
@@ -57,6 +58,8 @@ struct session *session_new_scoped(const struct machine *m, struct profile **pro
 	s->count_tasks = scope->tasks;
 	if ((s->some_cpus = scope->cpus != NULL))
 		cpulist_copy(&s->only_cpus, scope->cpus);
+	if ((s->per_kind = scope->per))
+		s->per_of_cpu = scope->per == 'c' ? machine_cores(m) : machine_nodes(m);
 	s->nprofiles = nprofiles;
 	s->profiles = profiles;
 	session_bind(s);
@@ -85,6 +88,7 @@ void session_free(struct session *s)
 		source_destroy(s->sources[i]);
 	free(s->sharers);
 	cpulist_free(&s->only_cpus);
+	free(s->per_of_cpu);
 	task_table_free(s->tasks);
 	free(s->share_refs);
 	free(s->refusal);

@@ -44,6 +44,7 @@ struct session_scope {
 	bool tasks;                 /* a command's or the -p/-t tasks (engine/target.h): each
 				     * group one instance ("all") following them on any CPU */
 	const struct cpulist *cpus; /* -C: only these CPUs; NULL: every one */
+	char per;                   /* 'c' --per-core, 'n' --per-node: those sums too; 0 */
 };
 struct session *session_new_scoped(const struct machine *m, struct profile **profiles, int nprofiles,
 				   const struct session_scope *scope);

@@ -378,7 +378,16 @@ static bool printed(const struct frame *fr, const struct value_info *vi, enum ba
 	const struct instance_info *ii = &fr->iinfo[vi->instance];
 	if (vi->detail)
 		return false;
-	return rows != ROWS_PER_SOCKET || !(ii->socket < 0 && ii->nmembers && ii->group && ii->group->aggregate_socket);
+	char kind = ii->sum_kind;
+	switch (rows) {
+	case ROWS_PER_SOCKET: return !(kind == 'a' && ii->group && ii->group->aggregate_socket);
+	case ROWS_PER_CORE:
+	case ROWS_PER_NODE: /* a per-CPU group's cores (nodes) in place of its sockets and machine */
+		if (kind == (rows == ROWS_PER_CORE ? 'c' : 'n'))
+			return true;
+		return !((kind == 'a' || kind == 's') && ii->group && ii->group->split == SPLIT_CPU);
+	default: return kind != 'c' && kind != 'n';
+	}
 }
 
 /* --tasks: each task's figures, a row each, the task in the last two columns */

@@ -17,6 +17,8 @@ enum batch_rows {
 	ROWS_AGGREGATED, /* perf stat -a's default: no member of a sum (a CPU, a channel) */
 	ROWS_EVERY,      /* -A, --no-aggr: every CPU's and every box's too */
 	ROWS_PER_SOCKET, /* --per-socket: the sockets' rows, not the machine's sum of them */
+	ROWS_PER_CORE,   /* --per-core: each core's (its SMT siblings') sum of a per-CPU group */
+	ROWS_PER_NODE,   /* --per-node: each NUMA node's */
 };
 
 struct batch_style {
