@@ -3,6 +3,7 @@
  * built in memory (base/textbuf.h: no stdio formatting in the interval) and written
  * whole, so pipes see it at once and a failing write never leaves half a line. */
 #include "outputs/batch.h"
+#include "outputs/batch_tasks.h"
 #include "outputs/bottleneck.h"
 
 #include <errno.h>
@@ -53,7 +54,7 @@ void format_metric_value(const struct frame_value *v, char *buf, size_t len)
 /* A JSON number; an infinite value (x / 0 is no value, but a formula may still overflow)
  * is 1e999, which is valid JSON and what JSON parsers read back as infinity, so it keeps
  * the state "ok" that CSV and text give it. */
-static void json_num(struct textbuf *tb, double v)
+void batch_json_num(struct textbuf *tb, double v)
 {
 	if (isinf(v))
 		textbuf_put(tb, v > 0 ? "1e999" : "-1e999");
@@ -74,7 +75,7 @@ static void json_exact(struct textbuf *tb, double v)
 }
 
 /* JSON string body: our names are plain, but escape anyway. */
-static void json_string(struct textbuf *tb, const char *s)
+void batch_json_string(struct textbuf *tb, const char *s)
 {
 	textbuf_putc(tb, '"');
 	while (*s) {
@@ -108,7 +109,7 @@ static bool has_control(const char *s)
 
 /* A field as RFC 4180 quotes it; a control byte (from a recording's metadata, a profile's
  * unit, a sensor's label) as \xNN, as text and JSON escape it: never raw to a terminal. */
-static void csv_field(struct textbuf *tb, const char *s)
+void batch_csv_field(struct textbuf *tb, const char *s)
 {
 	if (!strpbrk(s, ",\"") && !has_control(s)) {
 		textbuf_put(tb, s);
@@ -144,9 +145,9 @@ static void json_filters(struct textbuf *tb, const char *filters)
 		if (!first)
 			textbuf_putc(tb, ',');
 		first = false;
-		json_string(tb, kv);
+		batch_json_string(tb, kv);
 		textbuf_putc(tb, ':');
-		json_string(tb, eq + 1);
+		batch_json_string(tb, eq + 1);
 	}
 	free(copy);
 	textbuf_putc(tb, '}');
@@ -169,26 +170,26 @@ static void json_metrics(struct textbuf *tb, const struct frame *fr)
 			continue;
 		textbuf_put(tb, first ? "{\"profile\":" : ",{\"profile\":");
 		first = false;
-		json_string(tb, fr->profiles[vi->profile]->name);
+		batch_json_string(tb, fr->profiles[vi->profile]->name);
 		textbuf_put(tb, ",\"metric\":");
-		json_string(tb, vi->m->name);
+		batch_json_string(tb, vi->m->name);
 		textbuf_put(tb, ",\"instance\":");
-		json_string(tb, fr->iinfo[vi->instance].name);
+		batch_json_string(tb, fr->iinfo[vi->instance].name);
 		if (v->state == VS_OK) {
 			textbuf_put(tb, ",\"value\":");
-			json_num(tb, v->value);
+			batch_json_num(tb, v->value);
 		} else {
 			textbuf_put(tb, ",\"value\":null");
 		}
 		textbuf_put(tb, ",\"unit\":");
-		json_string(tb, vi->m->unit);
+		batch_json_string(tb, vi->m->unit);
 		if (v->state != VS_OK) {
 			textbuf_put(tb, ",\"state\":");
-			json_string(tb, value_state_name((enum value_state)v->state));
+			batch_json_string(tb, value_state_name((enum value_state)v->state));
 		}
 		if (v->why) {
 			textbuf_put(tb, ",\"reason\":");
-			json_string(tb, v->why);
+			batch_json_string(tb, v->why);
 		}
 		if (v->multiplexed) {
 			textbuf_put(tb, ",\"coverage\":");
@@ -209,14 +210,14 @@ static void json_instances(struct textbuf *tb, const struct frame *fr)
 			continue;
 		textbuf_put(tb, first ? ",\"instances\":[{\"group\":" : ",{\"group\":");
 		first = false;
-		json_string(tb, fr->iinfo[i].group->name);
+		batch_json_string(tb, fr->iinfo[i].group->name);
 		textbuf_put(tb, ",\"instance\":");
-		json_string(tb, fr->iinfo[i].name);
+		batch_json_string(tb, fr->iinfo[i].name);
 		textbuf_put(tb, ",\"filters\":");
 		json_filters(tb, fr->inst[i].filters ? fr->inst[i].filters : "");
 		if (fr->inst[i].error) {
 			textbuf_put(tb, fr->inst[i].absent ? ",\"unavailable\":" : ",\"error\":");
-			json_string(tb, fr->inst[i].error);
+			batch_json_string(tb, fr->inst[i].error);
 		}
 		textbuf_putc(tb, '}');
 	}
@@ -252,11 +253,11 @@ static void json_counters(struct textbuf *tb, const struct frame *fr)
 			continue;
 		textbuf_put(tb, first ? "{\"pmu\":" : ",{\"pmu\":");
 		first = false;
-		json_string(tb, fr->iinfo[ci->instance].pmu);
+		batch_json_string(tb, fr->iinfo[ci->instance].pmu);
 		textbuf_put(tb, ",\"event\":");
-		json_string(tb, ci->event_name);
+		batch_json_string(tb, ci->event_name);
 		textbuf_put(tb, ",\"instance\":");
-		json_string(tb, fr->iinfo[ci->instance].name);
+		batch_json_string(tb, fr->iinfo[ci->instance].name);
 		static const char *const config_key[] = { ",\"config\":\"", "\",\"config1\":\"", "\",\"config2\":\"" };
 		for (int i = 0; i < 3; i++) {
 			textbuf_put(tb, config_key[i]);
@@ -281,51 +282,6 @@ static void json_counters(struct textbuf *tb, const struct frame *fr)
 	textbuf_putc(tb, ']');
 }
 
-/* A figure that may be missing: null in JSON */
-static void json_maybe(struct textbuf *tb, const char *key, double v)
-{
-	textbuf_put(tb, key);
-	if (isfinite(v))
-		json_num(tb, v);
-	else
-		textbuf_put(tb, "null");
-}
-
-/* The top tasks (--tasks N): each with pid, comm and user, as top's rows */
-static void json_tasks(struct textbuf *tb, const struct frame *fr)
-{
-	if (!fr->tasks)
-		return;
-	textbuf_put(tb, ",\"task_fds\":");
-	textbuf_u64(tb, (uint64_t)fr->task_fds);
-	if (fr->tasks_note) {
-		textbuf_put(tb, ",\"tasks_note\":");
-		json_string(tb, fr->tasks_note);
-	}
-	textbuf_put(tb, ",\"tasks\":[");
-	for (int i = 0; i < fr->ntasks; i++) {
-		const struct task_row *t = &fr->tasks[i];
-		textbuf_put(tb, i ? ",{\"pid\":" : "{\"pid\":");
-		textbuf_u64(tb, (uint64_t)t->pid);
-		textbuf_put(tb, ",\"comm\":");
-		json_string(tb, t->comm);
-		textbuf_put(tb, ",\"user\":");
-		json_string(tb, t->user);
-		textbuf_put(tb, ",\"threads\":");
-		textbuf_u64(tb, (uint64_t)t->threads);
-		json_maybe(tb, ",\"cpu_pct\":", t->cpu_pct);
-		json_maybe(tb, ",\"ipc\":", t->ipc);
-		json_maybe(tb, ",\"llc_mpki\":", t->llc_mpki);
-		json_maybe(tb, ",\"branch_mpki\":", t->branch_mpki);
-		if (t->why) {
-			textbuf_put(tb, ",\"why\":");
-			json_string(tb, t->why);
-		}
-		textbuf_putc(tb, '}');
-	}
-	textbuf_putc(tb, ']');
-}
-
 static void write_json(struct textbuf *tb, const struct frame *fr, bool raw, const char *when)
 {
 	textbuf_put(tb, "{\"time\":\"");
@@ -336,23 +292,23 @@ static void write_json(struct textbuf *tb, const struct frame *fr, bool raw, con
 		textbuf_put(tb, ",\"whole_run\":true");
 	if (fr->who) { /* a command's or tasks' core events */
 		textbuf_put(tb, ",\"who\":");
-		json_string(tb, fr->who);
+		batch_json_string(tb, fr->who);
 	}
 	if (fr->who_end) {
 		textbuf_put(tb, ",\"ended\":");
-		json_string(tb, fr->who_end);
+		batch_json_string(tb, fr->who_end);
 	}
 	double share;
 	char *neck = fr->whole_run ? frame_bottleneck(fr, &share) : NULL;
 	if (neck) { /* the run's TopDown bottleneck, as toplev ends */
 		textbuf_put(tb, ",\"bottleneck\":");
-		json_string(tb, neck);
+		batch_json_string(tb, neck);
 		free(neck);
 	}
 	textbuf_put(tb, ",\"source\":");
-	json_string(tb, fr->source);
+	batch_json_string(tb, fr->source);
 	json_metrics(tb, fr);
-	json_tasks(tb, fr);
+	batch_json_tasks(tb, fr);
 	json_instances(tb, fr);
 	if (raw)
 		json_counters(tb, fr);
@@ -390,40 +346,6 @@ static bool printed(const struct frame *fr, const struct value_info *vi, enum ba
 	}
 }
 
-/* --tasks: each task's figures, a row each, the task in the last two columns */
-static void csv_tasks(struct textbuf *tb, const struct frame *fr, const char *when, const char *source)
-{
-	static const char *const names[] = { "task.cpu_pct", "task.ipc", "task.llc_mpki", "task.branch_mpki" };
-	static const char *const units[] = { "%", "", "", "" };
-	for (int i = 0; fr->tasks && i < fr->ntasks; i++) {
-		const struct task_row *t = &fr->tasks[i];
-		const double v[] = { t->cpu_pct, t->ipc, t->llc_mpki, t->branch_mpki };
-		char pid[16];
-		snprintf(pid, sizeof(pid), "%d", t->pid);
-		for (int k = 0; k < 4; k++) {
-			textbuf_put(tb, when);
-			textbuf_putc(tb, ',');
-			csv_field(tb, source);
-			textbuf_put(tb, ",tasks,");
-			textbuf_put(tb, names[k]);
-			textbuf_putc(tb, ',');
-			textbuf_put(tb, pid);
-			textbuf_putc(tb, ',');
-			if (isfinite(v[k])) {
-				char num[40];
-				textbuf_putn(tb, num, (size_t)format_g7_or_whole(num, sizeof(num), v[k]));
-			}
-			textbuf_putc(tb, ',');
-			textbuf_put(tb, units[k]);
-			textbuf_put(tb, isfinite(v[k]) ? ",ok," : ",no value,");
-			textbuf_put(tb, pid);
-			textbuf_putc(tb, ',');
-			csv_field(tb, t->comm);
-			textbuf_putc(tb, '\n');
-		}
-	}
-}
-
 static void write_csv(struct textbuf *tb, const struct frame *fr, enum batch_rows rows, bool first_frame,
 		      const char *when)
 {
@@ -440,25 +362,25 @@ static void write_csv(struct textbuf *tb, const struct frame *fr, enum batch_row
 			continue;
 		textbuf_put(tb, when);
 		textbuf_putc(tb, ',');
-		csv_field(tb, source); /* a recording's: from a file */
+		batch_csv_field(tb, source); /* a recording's: from a file */
 		textbuf_putc(tb, ',');
-		csv_field(tb, fr->profiles[vi->profile]->name);
+		batch_csv_field(tb, fr->profiles[vi->profile]->name);
 		textbuf_putc(tb, ',');
-		csv_field(tb, vi->m->name);
+		batch_csv_field(tb, vi->m->name);
 		textbuf_putc(tb, ',');
-		csv_field(tb, fr->iinfo[vi->instance].name);
+		batch_csv_field(tb, fr->iinfo[vi->instance].name);
 		textbuf_putc(tb, ',');
 		if (v->state == VS_OK) {
 			char num[40];
 			textbuf_putn(tb, num, (size_t)format_g7_or_whole(num, sizeof(num), v->value));
 		}
 		textbuf_putc(tb, ',');
-		csv_field(tb, vi->m->unit);
+		batch_csv_field(tb, vi->m->unit);
 		textbuf_putc(tb, ',');
 		textbuf_put(tb, v->multiplexed && v->state == VS_OK ? "multiplexed" : value_state_name((enum value_state)v->state));
 		textbuf_put(tb, fr->tasks ? ",,\n" : "\n");
 	}
-	csv_tasks(tb, fr, when, source);
+	batch_csv_tasks(tb, fr, when, source);
 }
 
 /* s padded with blanks to width (on the left when right-aligned), as printf's "%-28s"
@@ -587,55 +509,6 @@ static void write_text_notes(struct textbuf *tb, const struct frame *fr, enum ba
 	}
 }
 
-static void put_figure(struct textbuf *tb, double v, int width, int decimals)
-{
-	char num[32];
-	if (isfinite(v))
-		snprintf(num, sizeof(num), "%*.*f", width, decimals, v);
-	else
-		snprintf(num, sizeof(num), "%*s", width, "-");
-	textbuf_put(tb, num);
-}
-
-/* The top tasks, as top and tiptop print them (--tasks N) */
-static void write_text_tasks(struct textbuf *tb, const struct frame *fr)
-{
-	if (!fr->tasks)
-		return;
-	char head[160];
-	if (fr->tasks_note) {
-		textbuf_put(tb, "  tasks: ");
-		textbuf_put(tb, fr->tasks_note);
-		textbuf_putc(tb, '\n');
-	}
-	snprintf(head, sizeof(head), "  tasks: top %d by CPU, %d counters open\n"
-		 "  %7s %-10s %6s %4s %6s %8s %8s  %s\n", fr->ntasks, fr->task_fds, "PID", "USER", "CPU%", "THR",
-		 "IPC", "LLC-MPKI", "BR-MPKI", "COMMAND");
-	textbuf_put(tb, head);
-	for (int i = 0; i < fr->ntasks; i++) {
-		const struct task_row *t = &fr->tasks[i];
-		char lead[64];
-		snprintf(lead, sizeof(lead), "  %7d %-10.10s ", t->pid, t->user);
-		textbuf_put(tb, lead);
-		put_figure(tb, t->cpu_pct, 6, 1);
-		snprintf(lead, sizeof(lead), " %4d ", t->threads);
-		textbuf_put(tb, lead);
-		put_figure(tb, t->ipc, 6, 2);
-		textbuf_putc(tb, ' ');
-		put_figure(tb, t->llc_mpki, 8, 2);
-		textbuf_putc(tb, ' ');
-		put_figure(tb, t->branch_mpki, 8, 2);
-		textbuf_put(tb, "  ");
-		textbuf_put(tb, t->comm);
-		if (t->why) {
-			textbuf_put(tb, "  (");
-			textbuf_put(tb, t->why);
-			textbuf_putc(tb, ')');
-		}
-		textbuf_putc(tb, '\n');
-	}
-}
-
 /* toplev's last line: where the run's slots went, one node (bottleneck.h) */
 static void write_text_bottleneck(struct textbuf *tb, const struct frame *fr)
 {
@@ -682,7 +555,7 @@ static void write_text(struct textbuf *tb, const struct frame *fr, enum batch_ro
 			     v->state == VS_OK ? m->unit : "", mark);
 		last = m;
 	}
-	write_text_tasks(tb, fr);
+	batch_write_text_tasks(tb, fr);
 	write_text_notes(tb, fr, rows, first_frame);
 	if (fr->whole_run)
 		write_text_bottleneck(tb, fr);

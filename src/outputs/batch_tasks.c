@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* batch_tasks.c - the top tasks (--tasks N) in batch text, CSV and JSON. */
+#include "outputs/batch_tasks.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "base/numtext.h"
+#include "base/textbuf.h"
+#include "engine/frame.h"
+
+/* A figure that may be missing: null in JSON */
+static void json_maybe(struct textbuf *tb, const char *key, double v)
+{
+	textbuf_put(tb, key);
+	if (isfinite(v))
+		batch_json_num(tb, v);
+	else
+		textbuf_put(tb, "null");
+}
+
+/* The top tasks (--tasks N): each with pid, comm and user, as top's rows */
+void batch_json_tasks(struct textbuf *tb, const struct frame *fr)
+{
+	if (!fr->tasks)
+		return;
+	textbuf_put(tb, ",\"task_fds\":");
+	textbuf_u64(tb, (uint64_t)fr->task_fds);
+	if (fr->tasks_note) {
+		textbuf_put(tb, ",\"tasks_note\":");
+		batch_json_string(tb, fr->tasks_note);
+	}
+	textbuf_put(tb, ",\"tasks\":[");
+	for (int i = 0; i < fr->ntasks; i++) {
+		const struct task_row *t = &fr->tasks[i];
+		textbuf_put(tb, i ? ",{\"pid\":" : "{\"pid\":");
+		textbuf_u64(tb, (uint64_t)t->pid);
+		textbuf_put(tb, ",\"comm\":");
+		batch_json_string(tb, t->comm);
+		textbuf_put(tb, ",\"user\":");
+		batch_json_string(tb, t->user);
+		textbuf_put(tb, ",\"threads\":");
+		textbuf_u64(tb, (uint64_t)t->threads);
+		json_maybe(tb, ",\"cpu_pct\":", t->cpu_pct);
+		json_maybe(tb, ",\"ipc\":", t->ipc);
+		json_maybe(tb, ",\"llc_mpki\":", t->llc_mpki);
+		json_maybe(tb, ",\"branch_mpki\":", t->branch_mpki);
+		if (t->why) {
+			textbuf_put(tb, ",\"why\":");
+			batch_json_string(tb, t->why);
+		}
+		textbuf_putc(tb, '}');
+	}
+	textbuf_putc(tb, ']');
+}
+
+/* --tasks: each task's figures, a row each, the task in the last two columns */
+void batch_csv_tasks(struct textbuf *tb, const struct frame *fr, const char *when, const char *source)
+{
+	static const char *const names[] = { "task.cpu_pct", "task.ipc", "task.llc_mpki", "task.branch_mpki" };
+	static const char *const units[] = { "%", "", "", "" };
+	for (int i = 0; fr->tasks && i < fr->ntasks; i++) {
+		const struct task_row *t = &fr->tasks[i];
+		const double v[] = { t->cpu_pct, t->ipc, t->llc_mpki, t->branch_mpki };
+		char pid[16];
+		snprintf(pid, sizeof(pid), "%d", t->pid);
+		for (int k = 0; k < 4; k++) {
+			textbuf_put(tb, when);
+			textbuf_putc(tb, ',');
+			batch_csv_field(tb, source);
+			textbuf_put(tb, ",tasks,");
+			textbuf_put(tb, names[k]);
+			textbuf_putc(tb, ',');
+			textbuf_put(tb, pid);
+			textbuf_putc(tb, ',');
+			if (isfinite(v[k])) {
+				char num[40];
+				textbuf_putn(tb, num, (size_t)format_g7_or_whole(num, sizeof(num), v[k]));
+			}
+			textbuf_putc(tb, ',');
+			textbuf_put(tb, units[k]);
+			textbuf_put(tb, isfinite(v[k]) ? ",ok," : ",no value,");
+			textbuf_put(tb, pid);
+			textbuf_putc(tb, ',');
+			batch_csv_field(tb, t->comm);
+			textbuf_putc(tb, '\n');
+		}
+	}
+}
+
+static void put_figure(struct textbuf *tb, double v, int width, int decimals)
+{
+	char num[32];
+	if (isfinite(v))
+		snprintf(num, sizeof(num), "%*.*f", width, decimals, v);
+	else
+		snprintf(num, sizeof(num), "%*s", width, "-");
+	textbuf_put(tb, num);
+}
+
+/* The top tasks, as top and tiptop print them (--tasks N) */
+void batch_write_text_tasks(struct textbuf *tb, const struct frame *fr)
+{
+	if (!fr->tasks)
+		return;
+	char head[160];
+	if (fr->tasks_note) {
+		textbuf_put(tb, "  tasks: ");
+		textbuf_put(tb, fr->tasks_note);
+		textbuf_putc(tb, '\n');
+	}
+	snprintf(head, sizeof(head), "  tasks: top %d by CPU, %d counters open\n"
+		 "  %7s %-10s %6s %4s %6s %8s %8s  %s\n", fr->ntasks, fr->task_fds, "PID", "USER", "CPU%", "THR",
+		 "IPC", "LLC-MPKI", "BR-MPKI", "COMMAND");
+	textbuf_put(tb, head);
+	for (int i = 0; i < fr->ntasks; i++) {
+		const struct task_row *t = &fr->tasks[i];
+		char lead[64];
+		snprintf(lead, sizeof(lead), "  %7d %-10.10s ", t->pid, t->user);
+		textbuf_put(tb, lead);
+		put_figure(tb, t->cpu_pct, 6, 1);
+		snprintf(lead, sizeof(lead), " %4d ", t->threads);
+		textbuf_put(tb, lead);
+		put_figure(tb, t->ipc, 6, 2);
+		textbuf_putc(tb, ' ');
+		put_figure(tb, t->llc_mpki, 8, 2);
+		textbuf_putc(tb, ' ');
+		put_figure(tb, t->branch_mpki, 8, 2);
+		textbuf_put(tb, "  ");
+		textbuf_put(tb, t->comm);
+		if (t->why) {
+			textbuf_put(tb, "  (");
+			textbuf_put(tb, t->why);
+			textbuf_putc(tb, ')');
+		}
+		textbuf_putc(tb, '\n');
+	}
+}
