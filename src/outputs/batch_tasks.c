@@ -2,6 +2,8 @@
 /* batch_tasks.c - the top tasks (--tasks N) in batch text, CSV and JSON. */
 #include "outputs/batch_tasks.h"
 
+#include "outputs/batch_escape.h"
+
 #include <math.h>
 #include <stdio.h>
 
