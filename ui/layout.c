@@ -48,10 +48,10 @@ static void pane_columns(struct upane *p, const struct frame *s, const struct pr
 		const struct instance_info *in = &s->iinfo[i];
 		if (in->parent >= 0)
 			continue; /* a root port: shown under its root complex (Enter) */
-		int gi = (int)(in->group - prof->groups);
+		int gi = in->profile == prof ? (int)(in->group - prof->groups) : -1; /* another's: no index here */
 		int mgroup = -1;
-		for (int m = 0; m < nm; m++)
-			if (in->profile == prof && metric_form(p->metrics[m], gi))
+		for (int m = 0; m < nm && gi >= 0; m++)
+			if (metric_form(p->metrics[m], gi))
 				mgroup = m;
 		if (mgroup < 0)
 			continue;
@@ -181,6 +181,17 @@ static char *block_title(const struct frame *f, int inst)
 	return more ? xasprintf("%s (%s) %s +%d", in->name, seg, first, more) : xasprintf("%s (%s) %s", in->name, seg, first);
 }
 
+/* The index of group g among prof's groups, or -1 where it is another profile's (a
+ * pointer into another array is no index: comparing it with these is undefined, and an
+ * ASan build's layout once made the host profile's missing msr group the Sensors pane's) */
+static int group_index(const struct profile *prof, const struct prof_group *g)
+{
+	for (int i = 0; i < prof->ngroups; i++)
+		if (&prof->groups[i] == g)
+			return i;
+	return -1;
+}
+
 /* What a pane with nothing to show says: the profile's words, else the PMU missing. */
 static void pane_missing(struct upane *p, const struct frame *s, const struct profile *prof,
 			 const struct prof_pane *def)
@@ -199,8 +210,8 @@ static void pane_missing(struct upane *p, const struct frame *s, const struct pr
 		return;
 	}
 	for (int g = 0; g < s->nmissing; g++)
-		for (int m = 0; m < p->nmetrics; m++)
-			if (metric_form(p->metrics[m], (int)(s->missing[g] - prof->groups)) && !p->missing)
+		for (int m = 0; m < p->nmetrics && group_index(prof, s->missing[g]) >= 0; m++)
+			if (metric_form(p->metrics[m], group_index(prof, s->missing[g])) && !p->missing)
 				p->missing = s->missing_why && s->missing_why[g]
 						     ? xasprintf("not counted: %s", s->missing_why[g])
 						     : xasprintf("PMU missing: no PMU matches '%s'", s->missing[g]->pmu_pattern);
