@@ -134,6 +134,22 @@ if [ "$(cat per.out)" = ok ]; then ok; else fail "--per-core/--per-node: $(head 
 n=$(awk '/ interval / { n++ } n == 2' default.txt | wc -l)
 [ "$n" -lt 20 ] && ok || fail "default text: $n lines an interval"
 
+# -C kept in a recording: its replay binds those CPUs alone; a recording whose CPUs this
+# machine (the recorded one) has not is refused, said as the recording's
+"$PMUTOP" --demo xeon -b -n 2 --fake-clock -M core.ipc -C 0-1 -w c01.pmrec > /dev/null 2> c01.err
+"$PMUTOP" -r c01.pmrec -b -A --format csv > c01.csv 2>> c01.err
+expect_eq "-C 0-1 recorded, replayed: its CPUs' rows alone" \
+    "$(awk -F, '$4 == "core.ipc" && $5 ~ /^cpu/ { print $5 }' c01.csv | sort -u | paste -s -d' ' -)" "cpu0 cpu1"
+if command -v sqlite3 > /dev/null; then
+    sqlite3 c01.pmrec "UPDATE meta SET value = '0-999' WHERE key = 'cpus'"
+    "$PMUTOP" -r c01.pmrec -b > /dev/null 2> bad-cpus.err
+    expect_eq "a recording's CPUs not on its machine: exit status" $? 2
+    expect_grep "a recording's CPUs not on its machine: said as the recording's" \
+        "the recording's CPUs (-C) 0-999: CPU 56 is not online here" bad-cpus.err
+else
+    skip_check "sqlite3 is not installed: a recording's bad CPUs"
+fi
+
 # -C: what is refused
 "$PMUTOP" --demo xeon -b -n 1 --fake-clock -C 99 > /dev/null 2> c99.err
 expect_eq "-C a CPU not online: usage error" $? 2

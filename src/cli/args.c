@@ -165,6 +165,11 @@ static int check_args(int argc, char **argv, struct options *o)
 	int bad = check_target_args(argc, argv, o);
 	if (bad)
 		return bad;
+	if (o->tasks && o->replay) {
+		fprintf(stderr, "pmutop: --tasks lists the live machine's tasks: a recording keeps the machine's counters, "
+				"not its tasks\n");
+		return 2;
+	}
 	if (o->raw && (!o->batch || o->format != BATCH_JSON)) {
 		fprintf(stderr, "pmutop: --raw adds counters to JSON lines: it needs -b --format json\n");
 		return 2;

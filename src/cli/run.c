@@ -662,13 +662,14 @@ static int run_done(struct run *r, int status)
 	return status;
 }
 
-/* -C's CPUs: a list, each of them online (as perf stat -C refuses others). */
-static bool cpus_of_option(const char *text, const struct machine *m, struct cpulist *out)
+/* -C's CPUs: a list, each of them online (as perf stat -C refuses others); from says
+ * whose list it is. */
+static bool cpus_of_option(const char *text, const struct machine *m, struct cpulist *out, const char *from)
 {
 	char why[160];
 	if (!cpulist_parse(text, out) || !out->n) {
 		cpulist_explain(text, why, sizeof(why));
-		fprintf(stderr, "pmutop: -C %s: %s\n", text, why);
+		fprintf(stderr, "pmutop: %s %s: %s\n", from, text, why);
 		cpulist_free(out);
 		return false;
 	}
@@ -676,7 +677,8 @@ static bool cpus_of_option(const char *text, const struct machine *m, struct cpu
 		if (!cpulist_contains(&m->online, out->cpu[i])) {
 			char online[256];
 			cpulist_format(&m->online, online, sizeof(online));
-			fprintf(stderr, "pmutop: -C %s: CPU %d is not online here (online: %s)\n", text, out->cpu[i], online);
+			fprintf(stderr, "pmutop: %s %s: CPU %d is not online here (online: %s)\n", from, text, out->cpu[i],
+				online);
 			cpulist_free(out);
 			return false;
 		}
@@ -695,7 +697,8 @@ static int run_once(struct options *o, bool *restart)
 	struct cpulist only = { 0 };
 	char *rec_who = r.rp ? replay_meta(r.rp, "who") : NULL, *rec_cpus = r.rp ? replay_meta(r.rp, "cpus") : NULL;
 	const char *cpus = rec_cpus ? rec_cpus : o->cpus; /* a replay binds as its run did */
-	bool cpus_ok = !cpus || cpus_of_option(cpus, r.m, &only);
+	/* (a recording's own: its meta "cpus", said as such where it is bad) */
+	bool cpus_ok = !cpus || cpus_of_option(cpus, r.m, &only, rec_cpus ? "the recording's CPUs (-C)" : "-C");
 	struct session_scope scope = { o->target != NULL || rec_who, cpus ? &only : NULL,
 				       o->rows == ROWS_PER_CORE ? 'c' : o->rows == ROWS_PER_NODE ? 'n' : 0 };
 	free(rec_who);
