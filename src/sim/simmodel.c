@@ -212,7 +212,7 @@ static void task_key(struct sim_model *m, struct sim_task *t, const char *name, 
 		char *end;
 		double v = strtod_c(value, &end);
 		if (*end || end == value || !(v >= keys[k].lo && v <= keys[k].hi)) {
-			merr(m, m->in.line, ini_value_column(&m->in), "%s must be a number from %g to %g", name, keys[k].lo,
+			merr(m, m->in.line, ini_value_column(&m->in), "%s must be a number from %.15g to %.15g", name, keys[k].lo,
 			     keys[k].hi);
 			return;
 		}
