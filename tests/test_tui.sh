@@ -1101,9 +1101,8 @@ PYEOF
     # setup (F2) offers perf's metric groups for this CPU: choosing TopdownL1 counts it
     # from when setup closes (the same process counts again: its PID, the tree pane, the
     # header's profiles), kept in the settings file for the next start; unchoosing drops it
-    ups=$(( $("$PMUTOP" list --sysfs-root "$scratch/spr-m" metricgroups -P perf | awk '{ print $1 }' |
-        tac | grep -n -x TopdownL1 | cut -d: -f1) - 1 ))
-    up_to_group() { keys F2 End; i=0; while [ $i -lt "$ups" ]; do keys Up; i=$((i + 1)); done; }
+    # (the groups follow the panes, before the metrics: TopdownL1 is the first row saying it)
+    up_to_group() { keys F2 /; text "TopdownL1"; keys Enter; }
     rm -f "$HOME/.config/pmutop/pmutoprc"
     PMUTOP_ARGS="--sim --sysfs-root $scratch/spr-m -d 0.2"
     start 120 50 LANG=C.UTF-8
@@ -1536,7 +1535,10 @@ see "keys: the monitor" "UCF bandwidth"
 keys F2
 see "keys: setup open" "Setup (Left/Right/Space change"
 T send-keys -t 0 -H 1b 5b 34 7e
-see "keys: ESC [ 4 ~ is End: setup at its last rows" "perf's metric groups counted"
+# (the last rows are metrics': perf's groups come before them, the settings first)
+see "keys: ESC [ 4 ~ is End: setup at its last rows" "\[x\] .* (.*)"
+unseen "keys: ... past the settings" "Colour  "
+unseen "keys: ... past perf's groups" "perf's metric groups counted"
 see "keys: ... and setup still open" "Setup (Left/Right/Space change"
 unseen "keys: ... setup not closed by its Esc" "settings saved"
 # (literal characters: tmux itself drops a key sequence it does not know)
@@ -1558,7 +1560,16 @@ rm -f "$HOME/.config/pmutop/pmutoprc"
 PMUTOP_ARGS="--demo spr -d 0.2"
 start 100 30 LANG=C.UTF-8
 see "setup find: the monitor" "TopDown (perf's TMA"
-keys F2 /
+# perf's groups come before the hundreds of metrics: TopdownL4 is a few pages down (22
+# rows a page at 30 lines; 14 rows of settings and panes above the groups)
+n=$("$PMUTOP" list metricgroups --demo spr | grep -n "^TopdownL4 " | cut -d: -f1)
+keys F2
+i=0
+while [ "$i" -le $(((14 + ${n:-0}) / 22)) ]; do keys NPage; i=$((i + 1)); done
+see "setup: perf's groups before the metrics, TopdownL4 a few pages down" "\[ \] TopdownL4 "
+keys Home
+see "setup: Home at the first row" "Colour  "
+keys /
 text "nosuchrow"
 see "setup find: the query in the title" "Setup: find nosuchrow_"
 keys Escape

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* setup.c - F2: colours, characters, bar style, sparklines, mouse, and which panes show.
- * Changes apply at once and are saved when the screen closes. */
+/* setup.c - F2: colours, characters, bar style, sparklines, mouse, which panes show,
+ * perf's metric groups to count (a few dozen, before the hundreds of metrics, so that
+ * TopdownL4 is a page away, not 450 presses of Down) and which metrics show. Changes
+ * apply at once and are saved when the screen closes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +21,7 @@ struct setup_view {
 	char query[48];
 };
 
-/* After the panes: every metric of every profile in use, to show or hide. */
+/* After the groups: every metric of every profile in use, to show or hide. */
 static int nmetric_rows(const struct tui *t)
 {
 	int n = 0;
@@ -45,13 +47,24 @@ static void metric_key(const struct profile *p, const struct prof_metric *m, cha
 	snprintf(key, len, "metric:%s/%s", p->name, m->name);
 }
 
-/* After the metrics: perf's metric groups for this CPU, to count or not (the run counts
+/* After the panes: perf's metric groups for this CPU, to count or not (the run counts
  * again with the new choice when setup closes). Asked of the run the first time. */
 static int ngroup_rows(struct tui *t)
 {
 	if (t->ncat_groups < 0)
 		t->ncat_groups = t->opt->catalogue ? t->opt->catalogue->groups(t->opt->catalogue->ctx, &t->cat_groups) : 0;
 	return t->ncat_groups;
+}
+
+/* The first row of the groups and of the metrics. */
+static int group_base(const struct tui *t)
+{
+	return S_PANES + t->npanes;
+}
+
+static int metric_base(struct tui *t)
+{
+	return group_base(t) + ngroup_rows(t);
 }
 
 static void group_key(const char *group, char *key, size_t len)
@@ -104,14 +117,14 @@ static void show_left_out(struct tui *t, const struct upane *p)
 static void item_line(struct tui *t, int r, char *line, size_t len)
 {
 	char key[256];
-	int g = r - S_PANES - t->npanes - nmetric_rows(t);
-	if (g >= 0) {
+	int g = r - group_base(t);
+	if (g < ngroup_rows(t)) {
 		group_key(t->cat_groups[g], key, sizeof(key));
 		snprintf(line, len, "[%c] %s", settings_is_hidden(&t->set, key) ? 'x' : ' ', t->cat_groups[g]);
 		return;
 	}
 	const struct profile *prof;
-	const struct prof_metric *m = metric_row(t, r - S_PANES - t->npanes, &prof);
+	const struct prof_metric *m = metric_row(t, r - metric_base(t), &prof);
 	metric_key(prof, m, key, sizeof(key));
 	snprintf(line, len, "[%c] %s (%s)", settings_is_hidden(&t->set, key) ? ' ' : 'x', m->title, m->name);
 }
@@ -139,7 +152,7 @@ static void row_text(struct tui *t, int r, char *line, size_t len)
 }
 
 /* The first row from 'from' on (wrapping) whose text holds the query, as letters are
- * typed after '/': perf's groups come after hundreds of metrics. */
+ * typed after '/': a metric among hundreds. */
 static void find_row(struct tui *t, int from)
 {
 	struct setup_view *sv = t->mode_data;
@@ -179,10 +192,10 @@ static void setup_draw(struct tui *t)
 	for (int r = first; r < nrows(t) && y < iy + ih; r++) {
 		if (r == S_PANES) {
 			crt_put(y++, ix, iw, R_DIALOG, "Panes shown:");
-		} else if (r == S_PANES + t->npanes) {
-			crt_put(y++, ix, iw, R_DIALOG, "Metrics shown:");
-		} else if (r == S_PANES + t->npanes + nmetric_rows(t) && t->ncat_groups > 0) {
+		} else if (r == group_base(t) && t->ncat_groups > 0) {
 			crt_put(y++, ix, iw, R_DIALOG, "perf's metric groups counted (counting restarts on closing):");
+		} else if (r == metric_base(t)) {
+			crt_put(y++, ix, iw, R_DIALOG, "Metrics shown:");
 		}
 		if (y >= iy + ih)
 			break;
@@ -225,11 +238,11 @@ static void change(struct tui *t, int dir)
 			} else {
 				settings_set_hidden(&t->set, p->key, p->hidden);
 			}
-		} else if (r >= S_PANES + t->npanes + nmetric_rows(t)) {
-			toggle_group(t, r - S_PANES - t->npanes - nmetric_rows(t));
+		} else if (r < metric_base(t)) {
+			toggle_group(t, r - group_base(t));
 		} else {
 			const struct profile *prof;
-			const struct prof_metric *m = metric_row(t, r - S_PANES - t->npanes, &prof);
+			const struct prof_metric *m = metric_row(t, r - metric_base(t), &prof);
 			char key[256];
 			metric_key(prof, m, key, sizeof(key));
 			settings_set_hidden(&t->set, key, !settings_is_hidden(&t->set, key));
@@ -244,8 +257,7 @@ static void change(struct tui *t, int dir)
 	crt_apply_settings(t);
 }
 
-/* PgDn/PgUp: a screen's rows at a time (perf's metric groups come after hundreds of
- * catalogue metrics: 450 presses of Down reached TopdownL4 on --demo spr) */
+/* PgDn/PgUp: a screen's rows at a time (hundreds of catalogue metrics) */
 static void page(struct tui *t, int dir)
 {
 	struct scroll_view *v = t->mode_data;
@@ -327,7 +339,7 @@ bool setup_open_at_group(struct tui *t, const char *group, const char *note)
 	for (int g = 0; g < n; g++)
 		if (!strcasecmp(t->cat_groups[g], group)) {
 			struct setup_view *v = xcalloc(1, sizeof(*v));
-			v->v.first = S_PANES + t->npanes + nmetric_rows(t) + g;
+			v->v.first = group_base(t) + g;
 			snprintf(v->note, sizeof(v->note), "%s", note);
 			ui_mode_enter(t, &setup_mode, v);
 			return true;
