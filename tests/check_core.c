@@ -835,7 +835,8 @@ START_TEST(sim_points_agree_with_the_formulae)
 	char *path = xasprintf("%s/model.ini", dir);
 	struct sim_model *m = sim_model_load(path);
 	ck_assert_ptr_nonnull(m);
-	const struct sim_section *sec = sim_model_section(m, "core0");
+	struct pmu core0 = { .name = (char *)"core0" };
+	const struct sim_section *sec = sim_model_section(m, &core0);
 	ck_assert_ptr_nonnull(sec);
 	ck_assert(sim_section_reads_cpu(sec));
 	struct sim_point pts[2][6];

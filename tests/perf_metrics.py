@@ -558,8 +558,14 @@ def main():
                     ev.sources, ev.whole = inst["sources"], name == "all"  # for source_count()
                     ev.row_cpus = inst["cpus"]
                     want = scale * ev.eval(pm["MetricExpr"], inst["pmu"], inst["counts"])
-                    if unit.endswith("%") and pm["MetricExpr"].strip() == "tma_info_system_cpus_utilized":
-                        # pmutop's rule: a percent of the CPUs' time over the row's CPUs
+                    expr = pm["MetricExpr"].strip()
+                    if theirs == "cpu_utilization" and expr == "tma_info_system_cpu_utilization":
+                        expr = ev.metric(expr, inst["pmu"])["MetricExpr"].strip()  # Crestmont's alias
+                    c0 = theirs.endswith("cpu_utilization") and re.fullmatch(
+                        r"(\w+@)?CPU_CLK_UNHALTED\.REF_TSC\w*@?\s*/\s*TSC", expr)
+                    if c0 or (unit.endswith("%") and pm["MetricExpr"].strip() == "tma_info_system_cpus_utilized"):
+                        # pmutop's rule: a percent of the CPUs' time over the row's CPUs (and a
+                        # utilization perf writes as C0's residency, REF_TSC over the TSC)
                         want /= max(1, len({cpu for k in inst["sources"] for _p, cpu in inst["sources"][k]}))
                 except KeyError as e:
                     print("%s %s: %s" % (ours, name, e))

@@ -339,6 +339,11 @@ def translate(m, events, known_metrics, by_encoding, suffix=""):
     # row of many CPUs, TMA's CPU_Utilization: the CPUs busy over the row's CPUs
     if scale_unit(m)[1] == "%" and text == "tma_info_system_cpus_utilized":
         text = "tma_info_system_cpus_utilized/ncpus"
+    # ... as is a CPU utilization perf writes as the reference cycles over the TSC (Grand
+    # Ridge's, Sierra Forest's): C0's residency, a C-state's rule (summed, it read 400 %
+    # on a socket of four)
+    if m["MetricName"].endswith("cpu_utilization") and re.fullmatch(r"CPU_CLK_UNHALTED\.REF_TSC\w*/msr\w*\.TSC", text):
+        text = "%s/(%s*ncpus)" % tuple(text.split("/"))
     return text, {g + suffix: evs for g, evs in groups.items()}, refs, host + suffix, departs
 
 

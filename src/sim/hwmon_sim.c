@@ -235,7 +235,7 @@ static const struct hwmon_io_ops sim_ops = {
 static void load_block(struct sim_io *s, struct sim_block *b, const struct pmu *p)
 {
 	b->pmu = p;
-	b->sec = sim_model_section(s->model, p->name);
+	b->sec = sim_model_section(s->model, p);
 	b->index = last_number(p->hw->block);
 	b->nslots = p->hw->type == HW_REGISTER ? p->naliases : p->hw->ncounters;
 	int n = b->nslots ? b->nslots : 1;

@@ -15,6 +15,7 @@
 #include "sim/simmodel.h"
 #include "sources/sources.h"
 #include "sim/sim_counters.h"
+#include "sim/sim_perf_names.h"
 #include "base/util.h"
 
 /* The counters open on one CPU of one PMU that take a general counter: past the CPU's
@@ -29,6 +30,7 @@ struct sim_source {
 	struct sim_load *loads;
 	struct sim_model *model;
 	struct sim_decoder *decoder;
+	struct sim_perf_names *perf_names; /* read where a section names events as perf does */
 	uint64_t seed;
 	uint64_t start_ns;
 	bool started;
@@ -116,7 +118,7 @@ static int units_on_socket(const struct sim_model *model, const struct machine *
 	int n = 0;
 	for (int i = 0; i < m->npmus; i++) {
 		const struct pmu *p = &m->pmus[i];
-		if (sim_model_section(model, p->name) != sec)
+		if (sim_model_section(model, p) != sec)
 			continue;
 		int here = 0;
 		for (int c = 0; c < p->cpus.n && (p->has_cpumask || !here); c++)
@@ -282,7 +284,7 @@ static int sim_open(struct source *src, struct instance *inst)
 		ss->started = true;
 	}
 	if (ss->last_pmu != inst->pmu) {
-		ss->last_sec = sim_model_section(ss->model, inst->pmu->name); /* one PMU */
+		ss->last_sec = sim_model_section(ss->model, inst->pmu); /* one PMU */
 		ss->last_pmu = inst->pmu;
 	}
 	const struct sim_section *sec = ss->last_sec;
@@ -303,7 +305,13 @@ static int sim_open(struct source *src, struct instance *inst)
 		char raw[24] = "";
 		const char *event; /* decoded alias (points into the machine), a legacy name, or raw */
 		int raw_rate = legacy ? -1 : raw_rate_of(sec, &ct->attr, raw);
-		if (raw_rate >= 0)
+		const char *perf = !legacy && raw_rate < 0 && sim_section_perf_names(sec)
+					   ? sim_perf_name(ss->perf_names, inst->pmu, &ct->attr, sec) : NULL;
+		if (perf)
+			raw_rate = sim_rate_index(sec, perf);
+		if (perf)
+			event = perf;
+		else if (raw_rate >= 0)
 			event = raw;
 		else
 			event = legacy ? legacy_name(&ct->attr) : sim_decode_event(ss->decoder, inst->pmu, &ct->attr);
@@ -333,7 +341,7 @@ static int sim_open(struct source *src, struct instance *inst)
 			sc[k].selection /= inst->scale[ct->event]; /* the model speaks in scaled units */
 		sc[k].last_ns = src->now_ns;
 		sc[k].stream = mix(ss->seed ^ mix(str_hash(inst->event_str[ct->event]) ^ mix((uint64_t)ct->cpu)));
-		sc[k].rate = raw_rate >= 0 ? raw_rate : sim_rate_index(sec, event);
+		sc[k].rate = raw_rate >= 0 ? raw_rate : sim_rate_index(sec, event); /* raw's or perf's */
 		/* an offcore response, a frontend or latency filter: a rate of its own, not its event's */
 		double own = event == raw && ct->attr.config[1] ? 1.0 + (double)(mix(ct->attr.config[1]) % 89) / 100.0 : 1.0;
 		if (sc[k].rate < 0 && (sc[k].rate = sim_rate_index(sec, "*")) >= 0)
@@ -426,6 +434,7 @@ static void sim_destroy(struct source *src)
 	struct sim_source *ss = src->priv;
 	sim_model_free(ss->model);
 	sim_decoder_free(ss->decoder);
+	sim_perf_names_free(ss->perf_names);
 	while (ss->loads) {
 		struct sim_load *next = ss->loads->next;
 		free(ss->loads);
@@ -455,6 +464,7 @@ struct source *source_sim_new(const struct machine *m, const struct sim_options 
 	struct sim_source *ss = xcalloc(1, sizeof(*ss));
 	ss->model = model;
 	ss->decoder = sim_decoder_new(m);
+	ss->perf_names = sim_perf_names_new(m);
 	ss->seed = mix(opt->seed);
 	s->ops = &sim_ops;
 	s->machine = m;

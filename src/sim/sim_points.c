@@ -105,7 +105,7 @@ static void need_rate(struct sim_section *sec, int r)
 	sec->gen++; /* every point of the section evaluates again */
 }
 
-int sim_rate_index(const struct sim_section *sec, const char *event)
+int sim_rate_find(const struct sim_section *sec, const char *event)
 {
 	if (!sec || !event)
 		return -1;
@@ -119,10 +119,18 @@ int sim_rate_index(const struct sim_section *sec, const char *event)
 	}
 	if (lo >= sec->nrates || strcmp(sec->rates[sec->by_name[lo]].event, event))
 		return -1;
-	struct sim_section *shared = (struct sim_section *)sec; /* the model's: found is read */
-	shared->readers[sec->by_name[lo]]++;
-	need_rate(shared, sec->by_name[lo]);
 	return sec->by_name[lo];
+}
+
+int sim_rate_index(const struct sim_section *sec, const char *event)
+{
+	int r = sim_rate_find(sec, event);
+	if (r < 0)
+		return -1;
+	struct sim_section *shared = (struct sim_section *)sec; /* the model's: found is read */
+	shared->readers[r]++;
+	need_rate(shared, r);
+	return r;
 }
 
 /* A counter that read rate closes; when none reads it, the needed rates are those the

@@ -69,7 +69,7 @@ static void *feed_open(struct sensor_feed *feed, const struct instance *inst, ui
 		sf->started = true;
 	}
 	struct sim_sensor *st = xcalloc(1, sizeof(*st));
-	st->sec = sim_model_section(sf->model, inst->pmu->name);
+	st->sec = sim_model_section(sf->model, inst->pmu);
 	st->value_rate = sim_rate_index(st->sec, "value");
 	st->reading = tree_reading(inst->pmu->sensor, sensor_scale(inst));
 	st->last_ns = now_ns;

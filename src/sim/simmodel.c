@@ -12,6 +12,7 @@
 
 #include "base/diag.h"
 #include "base/expr.h"
+#include "machine/pmu.h"
 #include "base/iniread.h"
 #include "base/sysfs.h"
 #include "base/util.h"
@@ -286,6 +287,13 @@ static int handler(void *user, const char *section, const char *name, const char
 		sec->counters = (int)n;
 	} else if (!strcmp(name, "fixed")) {
 		add_words(&sec->fixed, &sec->nfixed, value);
+	} else if (!strcmp(name, "pmu_name")) {
+		free(sec->pmu_names);
+		sec->pmu_names = xstrdup(value);
+	} else if (!strcmp(name, "events")) {
+		sec->perf_names = !strcmp(value, "perf");
+		if (!sec->perf_names)
+			merr(m, m->in.line, ini_value_column(&m->in), "events = %s: the only list a model may name is 'perf'", value);
 	} else if (!strcmp(name, "running")) {
 		char *end;
 		sec->running = strtod_c(value, &end);
@@ -297,7 +305,7 @@ static int handler(void *user, const char *section, const char *name, const char
 		if (*end || !(sec->jitter >= 0 && sec->jitter < 1))
 			merr(m, m->in.line, 0, "jitter must be a fraction in [0, 1)");
 	} else {
-		merr(m, m->in.line, 0, "unknown key '%s' in [pmu %s] (known: rate.EVENT, flows, dim.NAME, unfiltered, scaled, unsupported, counters, fixed, running, jitter)", name,
+		merr(m, m->in.line, 0, "unknown key '%s' in [pmu %s] (known: rate.EVENT, flows, dim.NAME, unfiltered, scaled, unsupported, counters, fixed, running, jitter, pmu_name, events)", name,
 		     sec->glob);
 	}
 	return 1;
@@ -453,6 +461,7 @@ void sim_model_free(struct sim_model *m)
 		}
 		free(s->bases);
 		free(s->glob);
+		free(s->pmu_names);
 		free(s->units);
 	}
 	free(m->sections);
@@ -505,10 +514,25 @@ static bool section_matches(const char *globs, const char *pmu_name)
 	return false;
 }
 
-const struct sim_section *sim_model_section(const struct sim_model *m, const char *pmu_name)
+const struct sim_section *sim_model_section(const struct sim_model *m, const struct pmu *p)
 {
-	for (int i = 0; i < m->nsections; i++)
-		if (section_matches(m->sections[i].glob, pmu_name))
-			return &m->sections[i];
+	const char *caps = NULL;
+	bool caps_read = false;
+	for (int i = 0; i < m->nsections; i++) {
+		const struct sim_section *sec = &m->sections[i];
+		if (!section_matches(sec->glob, p->name))
+			continue;
+		if (sec->pmu_names && !caps_read) {
+			caps = pmu_attr(p, "caps/pmu_name");
+			caps_read = true;
+		}
+		if (!sec->pmu_names || (caps && section_matches(sec->pmu_names, caps)))
+			return sec;
+	}
 	return NULL;
+}
+
+bool sim_section_perf_names(const struct sim_section *sec)
+{
+	return sec && sec->perf_names;
 }

@@ -34,6 +34,14 @@
  *   unsupported = EVENT ...             events the driver refuses (ENOENT): a generic
  *                                       event the PMU has no mapping for
  *   running = FRACTION                  time running / time enabled (multiplexing)
+ *   pmu_name = GLOB ...                 the section is for PMUs whose caps/pmu_name
+ *                                       matches too (a generation of Intel's cores:
+ *                                       skylake, icelake, sapphire_rapids, gracemont)
+ *   events = perf                       its rates may name an event as perf's JSON for
+ *                                       this CPU does (CYCLE_ACTIVITY.STALLS_L1D_MISS,
+ *                                       a variant as the catalogue spells it:
+ *                                       UOPS_EXECUTED.CORE__cmask_1): the simulator reads
+ *                                       the CPU model's catalogue file (sim_perf_names.c)
  *   counters = N, fixed = EVENT ...     a CPU's general counters (the fixed events take
  *                                       none): open beyond them, a CPU's count in turn
  *   jitter = F                          this section's noise (0: an invariant TSC)
@@ -60,8 +68,11 @@ struct sim_section;
 /* The relative noise of a read: the section's own (jitter = 0: a steady clock) or the model's. */
 double sim_model_jitter(const struct sim_model *m, const struct sim_section *sec);
 
-/* The section for a PMU name (NULL: defaults). */
-const struct sim_section *sim_model_section(const struct sim_model *m, const char *pmu_name);
+/* The section for a PMU (NULL: defaults): the first whose glob matches its name and, where
+ * it says pmu_name =, whose globs match the PMU's caps/pmu_name. */
+const struct sim_section *sim_model_section(const struct sim_model *m, const struct pmu *p);
+/* Whether the section's rates may name events as perf's JSON for this CPU does (events = perf). */
+bool sim_section_perf_names(const struct sim_section *sec);
 /* Whether the section's rates read 'units' (how many PMUs it models on the socket: a
  * model gives a socket's total, each of its PMUs a share) and it is not known yet for
  * the socket; sim_section_note_units() says it. */
@@ -71,6 +82,8 @@ void sim_section_note_units(const struct sim_section *sec, int socket, int n);
  * then on the section's points evaluate it (and what it reads), until as many
  * sim_rate_release() calls say no counter reads it any more. */
 int sim_rate_index(const struct sim_section *sec, const char *event);
+/* Whether the section names a rate for event (its index, or -1), reading nothing. */
+int sim_rate_find(const struct sim_section *sec, const char *event);
 void sim_rate_release(const struct sim_section *sec, int rate);
 /* Events per second of an event at time t for a PMU on socket (index and cpu as the
  * model names them); rate is from sim_rate_index(). */

@@ -54,6 +54,10 @@ struct sim_dim {
 
 struct sim_section {
 	char *glob;
+	char *pmu_names; /* pmu_name = GLOBS: only PMUs whose caps/pmu_name matches (a
+			  * generation of Intel's cores: its pipeline's width), or NULL */
+	bool perf_names; /* events = perf: its rates may name an encoding as perf's JSON for
+			  * this CPU names it (sim_perf_names.c) */
 	int nrates;
 	struct sim_rate *rates;
 	int ndims;
