@@ -118,7 +118,7 @@ static int units_on_socket(const struct sim_model *model, const struct machine *
 	int n = 0;
 	for (int i = 0; i < m->npmus; i++) {
 		const struct pmu *p = &m->pmus[i];
-		if (sim_model_section(model, p) != sec)
+		if (sim_model_section_on(model, m, p) != sec)
 			continue;
 		int here = 0;
 		for (int c = 0; c < p->cpus.n && (p->has_cpumask || !here); c++)
@@ -284,7 +284,7 @@ static int sim_open(struct source *src, struct instance *inst)
 		ss->started = true;
 	}
 	if (ss->last_pmu != inst->pmu) {
-		ss->last_sec = sim_model_section(ss->model, inst->pmu); /* one PMU */
+		ss->last_sec = sim_model_section_on(ss->model, src->machine, inst->pmu); /* one PMU */
 		ss->last_pmu = inst->pmu;
 	}
 	const struct sim_section *sec = ss->last_sec;

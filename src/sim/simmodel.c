@@ -12,6 +12,7 @@
 
 #include "base/diag.h"
 #include "base/expr.h"
+#include "machine/cpuid.h"
 #include "machine/pmu.h"
 #include "base/iniread.h"
 #include "base/sysfs.h"
@@ -287,9 +288,10 @@ static int handler(void *user, const char *section, const char *name, const char
 		sec->counters = (int)n;
 	} else if (!strcmp(name, "fixed")) {
 		add_words(&sec->fixed, &sec->nfixed, value);
-	} else if (!strcmp(name, "pmu_name")) {
-		free(sec->pmu_names);
-		sec->pmu_names = xstrdup(value);
+	} else if (!strcmp(name, "pmu_name") || !strcmp(name, "midr") || !strcmp(name, "cpuid")) {
+		char **to = name[0] == 'p' ? &sec->pmu_names : name[0] == 'm' ? &sec->midrs : &sec->cpuids;
+		free(*to);
+		*to = xstrdup(value);
 	} else if (!strcmp(name, "events")) {
 		sec->perf_names = !strcmp(value, "perf");
 		if (!sec->perf_names)
@@ -305,7 +307,7 @@ static int handler(void *user, const char *section, const char *name, const char
 		if (*end || !(sec->jitter >= 0 && sec->jitter < 1))
 			merr(m, m->in.line, 0, "jitter must be a fraction in [0, 1)");
 	} else {
-		merr(m, m->in.line, 0, "unknown key '%s' in [pmu %s] (known: rate.EVENT, flows, dim.NAME, unfiltered, scaled, unsupported, counters, fixed, running, jitter, pmu_name, events)", name,
+		merr(m, m->in.line, 0, "unknown key '%s' in [pmu %s] (known: rate.EVENT, flows, dim.NAME, unfiltered, scaled, unsupported, counters, fixed, running, jitter, pmu_name, midr, cpuid, events)", name,
 		     sec->glob);
 	}
 	return 1;
@@ -462,6 +464,8 @@ void sim_model_free(struct sim_model *m)
 		free(s->bases);
 		free(s->glob);
 		free(s->pmu_names);
+		free(s->midrs);
+		free(s->cpuids);
 		free(s->units);
 	}
 	free(m->sections);
@@ -514,22 +518,40 @@ static bool section_matches(const char *globs, const char *pmu_name)
 	return false;
 }
 
-const struct sim_section *sim_model_section(const struct sim_model *m, const struct pmu *p)
+/* Does one of the globs name the machine's cpuid (perf's rule: with or without its stepping)? */
+static bool cpuid_named(const char *globs, const char *cpuid)
 {
-	const char *caps = NULL;
-	bool caps_read = false;
+	bool found = false;
+	char *copy = xstrdup(globs), *save = NULL;
+	for (char *g = strtok_r(copy, " \t", &save); g && cpuid && !found; g = strtok_r(NULL, " \t", &save))
+		found = cpuid_glob_matches(g, cpuid);
+	free(copy);
+	return found;
+}
+
+/* A PMU attribute a section's globs must match, where it says them. */
+static bool attr_named(const char *globs, const struct pmu *p, const char *attr)
+{
+	const char *v = globs ? pmu_attr(p, attr) : NULL;
+	return !globs || (v && section_matches(globs, v));
+}
+
+const struct sim_section *sim_model_section_on(const struct sim_model *m, const struct machine *machine,
+					       const struct pmu *p)
+{
 	for (int i = 0; i < m->nsections; i++) {
 		const struct sim_section *sec = &m->sections[i];
-		if (!section_matches(sec->glob, p->name))
-			continue;
-		if (sec->pmu_names && !caps_read) {
-			caps = pmu_attr(p, "caps/pmu_name");
-			caps_read = true;
-		}
-		if (!sec->pmu_names || (caps && section_matches(sec->pmu_names, caps)))
+		if (section_matches(sec->glob, p->name) && attr_named(sec->pmu_names, p, "caps/pmu_name") &&
+		    attr_named(sec->midrs, p, "midr_el1") &&
+		    (!sec->cpuids || (machine && cpuid_named(sec->cpuids, machine->cpuid))))
 			return sec;
 	}
 	return NULL;
+}
+
+const struct sim_section *sim_model_section(const struct sim_model *m, const struct pmu *p)
+{
+	return sim_model_section_on(m, NULL, p);
 }
 
 bool sim_section_perf_names(const struct sim_section *sec)

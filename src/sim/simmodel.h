@@ -37,6 +37,9 @@
  *   pmu_name = GLOB ...                 the section is for PMUs whose caps/pmu_name
  *                                       matches too (a generation of Intel's cores:
  *                                       skylake, icelake, sapphire_rapids, gracemont)
+ *   midr = GLOB ...                     ... whose midr_el1 matches (an Arm core's model)
+ *   cpuid = GLOB ...                    on machines whose cpuid matches, as perf's mapfile
+ *                                       globs do (AuthenticAMD-26-*: Zen 5)
  *   events = perf                       its rates may name an event as perf's JSON for
  *                                       this CPU does (CYCLE_ACTIVITY.STALLS_L1D_MISS,
  *                                       a variant as the catalogue spells it:
@@ -71,6 +74,10 @@ double sim_model_jitter(const struct sim_model *m, const struct sim_section *sec
 /* The section for a PMU (NULL: defaults): the first whose glob matches its name and, where
  * it says pmu_name =, whose globs match the PMU's caps/pmu_name. */
 const struct sim_section *sim_model_section(const struct sim_model *m, const struct pmu *p);
+/* ... on a machine, whose cpuid a section may name (cpuid =); a section that names one
+ * is not sim_model_section()'s. */
+const struct sim_section *sim_model_section_on(const struct sim_model *m, const struct machine *machine,
+					       const struct pmu *p);
 /* Whether the section's rates may name events as perf's JSON for this CPU does (events = perf). */
 bool sim_section_perf_names(const struct sim_section *sec);
 /* Whether the section's rates read 'units' (how many PMUs it models on the socket: a

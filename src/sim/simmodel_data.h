@@ -56,6 +56,8 @@ struct sim_section {
 	char *glob;
 	char *pmu_names; /* pmu_name = GLOBS: only PMUs whose caps/pmu_name matches (a
 			  * generation of Intel's cores: its pipeline's width), or NULL */
+	char *midrs;     /* midr = GLOBS: only PMUs whose midr_el1 matches (an Arm core) */
+	char *cpuids;    /* cpuid = GLOBS: only on machines whose cpuid matches (AMD's Zen 5) */
 	bool perf_names; /* events = perf: its rates may name an encoding as perf's JSON for
 			  * this CPU names it (sim_perf_names.c) */
 	int nrates;
