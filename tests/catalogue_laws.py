@@ -24,6 +24,19 @@ CHILD_TOLERANCE = 1.0
 # below ports_utilized_3m, TMA's nodes are the ports' utilization (a fraction of the
 # core's cycles each port is busy), not shares of their parent's cycles
 NOT_PARTS = "tma_ports_utilized_3m"
+# the pipeline's level 1 and 2 where perf's names are not TMA's: AMD's PipelineL1/L2
+# (Zen 5 says "_by_", "_from_"), Arm's and HiSilicon's TopDown; a whole is all its parts
+WHOLES = (("", ("retiring", "bad_speculation", "frontend_bound", "backend_bound", "smt_contention")),
+          ("backend_bound", ("backend_bound_cpu", "backend_bound_memory")),
+          ("backend_bound", ("backend_bound_by_cpu", "backend_bound_by_memory")),
+          ("backend_bound", ("memory_bound", "core_bound")),
+          ("bad_speculation", ("bad_speculation_mispredicts", "bad_speculation_pipeline_restarts")),
+          ("bad_speculation", ("bad_speculation_from_mispredicts", "bad_speculation_from_pipeline_restarts")),
+          ("frontend_bound", ("frontend_bound_bandwidth", "frontend_bound_latency")),
+          ("frontend_bound", ("frontend_bound_by_bandwidth", "frontend_bound_by_latency")),
+          ("frontend_bound", ("fetch_bandwidth_bound", "fetch_latency_bound")),
+          ("retiring", ("retiring_fastpath", "retiring_microcode")),
+          ("retiring", ("retiring_from_fastpath", "retiring_from_microcode")))
 # misses per kilo-instruction down the hierarchy: Intel's and Arm's (Neoverse) names
 MPKI_CHAINS = (("tma_info_memory_l1mpki", "tma_info_memory_l2mpki", "tma_info_memory_l3mpki"),
                ("l1d_cache_mpki", "l2_cache_mpki", "ll_cache_read_mpki"))
@@ -36,6 +49,11 @@ PERF_NOT_SHARES = {
     "haswell": {"tma_memory_bound", "tma_core_bound"},
     "haswellx": {"tma_memory_bound", "tma_core_bound"},
 }
+
+
+def percent(unit):
+    """Is the unit a percentage (perf's "%", AMD's "%slots", Arm's "percent of slots")?"""
+    return bool(unit) and (unit.startswith("%") or unit.startswith("percent"))
 
 
 def doubled_scale(cpu_dir):
@@ -88,16 +106,17 @@ def main():
     exempt = PERF_NOT_SHARES.get(cpu.replace("/", "-"), set())
     frame = last_frame(run)
     broken, checked = [], 0
-    rows = {}
+    rows, units = {}, {}
     for m in frame.get("metrics", []):
         v, name = m.get("value"), m["metric"]
+        units[name] = m.get("unit")
         if v is None or name in exempt:
             continue
         rows.setdefault(m["instance"], {})[name] = v
         if name in doubled:
             v /= 100
         checked += 1
-        if m.get("unit") == "%" and not -TOLERANCE <= v <= 100 + TOLERANCE:
+        if percent(m.get("unit")) and not -TOLERANCE <= v <= 100 + TOLERANCE:
             broken.append("%s %s = %.4g %% (not a share)" % (m["instance"], name, v))
         elif v < -1e-9 * max(1.0, abs(v)):
             broken.append("%s %s = %.4g (negative)" % (m["instance"], name, v))
@@ -116,6 +135,18 @@ def main():
                 total = sum(vals[k] for k in kids)
                 if abs(total - vals[l1]) > CHILD_TOLERANCE:
                     broken.append("%s %s = %.4g, its children add up to %.4g" % (inst, l1, vals[l1], total))
+        for whole, parts in WHOLES:
+            have = [p for p in parts if p in vals]
+            if len(have) < (4 if not whole else len(parts)) or (whole and whole not in vals):
+                continue
+            checked += 1
+            # a percent where perf gives one (Arm's, AMD's), else a fraction (HiSilicon's)
+            want = vals[whole] if whole else (100 if percent(units.get(have[0])) else 1)
+            total = sum(vals[p] for p in have)
+            tol = CHILD_TOLERANCE if percent(units.get(have[0])) else CHILD_TOLERANCE / 100
+            if abs(total - want) > tol:
+                broken.append("%s %s = %.4g, its parts %s add up to %.4g" % (inst, whole or "all slots", want,
+                                                                              "+".join(have), total))
         for chain in MPKI_CHAINS:
             got = [vals.get(k) for k in chain]
             if None not in got:
