@@ -57,7 +57,7 @@ sh "$TOP_SRCDIR/tests/fixtures/gen-xeon.sh" gxeon 2 8 6 3 5 7 > /dev/null
 run generated-xeon --sim --sysfs-root gxeon
 for kind in spr icl adl neoverse-v2 skl; do
     sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" $kind "cpu-$kind" 2 4 > /dev/null
-    run "generated-$kind" --sim --sysfs-root "cpu-$kind" -P topdown -P host
+    run "generated-$kind" --sim --sysfs-root "cpu-$kind" -P topdown -P host -P core
 done
 # shellcheck disable=SC2086
 python3 "$TOP_SRCDIR/tests/laws.py" "$TOP_SRCDIR/tests/laws.txt" $runs > laws.out 2>&1
