@@ -61,7 +61,7 @@ _pmutop()
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "-b --batch -d --delay -n --iterations --format --raw -A --no-aggr --per-socket -C --cpu -o --output
-            -P --profile -p --pid -t --tid --per-core --per-node --tasks -M --metrics -f --filter --sysfs-root --proc-root --sim --model --demo --seed
+            -P --profile -p --pid -t --tid --per-core --per-node --tasks --per-thread -M --metrics -f --filter --sysfs-root --proc-root --sim --model --demo --seed
             --fake-clock --dry-run -w --write -r --read --force --begin --end --listen --per-cpu
             --http-limits -h --help -V --version" -- "$cur"))
     elif [ "$COMP_CWORD" -eq 1 ]; then

@@ -7,7 +7,10 @@
 # the host runs); a low ulimit -n leaves tasks said
 # "too many open files", never a failed run. Simulated (the SPR demo's tasks): ordered by
 # CPU, the cost said (a counter per event and thread: 5 events), sorted and filtered in
-# the view at 80x24 and 120x40, a task that ends leaving the table.
+# the view at 80x24 and 120x40, a task that ends leaving the table. A row a thread
+# (--per-thread, the view's H): live, a process of two busy threads shows its threads'
+# TIDs as /proc lists them, each counted alone against perf stat --per-thread; simulated,
+# each task's threads (TIDs pid.., an equal share each) and the cost a counter an event.
 . "$TOP_SRCDIR/tests/lib.sh"
 command -v python3 > /dev/null || skip "python3 is needed to read the JSON"
 . "$TOP_SRCDIR/tests/tui_lib.sh"
@@ -60,6 +63,70 @@ assert len(last["tasks"]) == 30, len(last["tasks"])
 assert any("too many open files" in (t.get("why") or "") for t in last["tasks"]), last["tasks"][:3]
 PY
 
+# ---- a row a thread (--per-thread): two busy threads of one process ----
+python3 -c '
+import threading
+def spin():
+    while True:
+        pass
+for _ in range(2):
+    threading.Thread(target=spin, daemon=True).start()
+threading.Event().wait()
+' &
+threaded=$!
+i=0 # its threads started (perf -p attaches to the threads there are)
+while [ "$(ls "/proc/$threaded/task" 2> /dev/null | wc -l)" -lt 3 ] && [ $i -lt 100 ]; do
+    sleep 0.05
+    i=$((i + 1))
+done
+trap 'T kill-server 2>/dev/null; [ -n "$busy" ] && kill "$busy" 2>/dev/null; kill "$threaded" 2>/dev/null; rm -rf "$scratch"' EXIT
+if command -v perf > /dev/null && perf stat -e task-clock -p "$threaded" -- sleep 0.1 > /dev/null 2>&1; then
+    perf stat -x, --per-thread -e task-clock -p "$threaded" -o perthread.csv -- sleep 2 2> /dev/null &
+    perfpid=$!
+else
+    perfpid=""
+    skip_check "perf stat --per-thread cannot count here: each thread's CPU% against perf"
+fi
+"$PMUTOP" -b -P host -n 4 -d 0.5 --tasks 8 --per-thread --format json > threads.json 2> threads.err
+expect_eq "--per-thread: exit status" $? 0
+[ -n "$perfpid" ] && wait "$perfpid"
+ls "/proc/$threaded/task" > tids.txt
+python3 - threads.json "$threaded" tids.txt perthread.csv <<'PY' > threads.out 2>&1
+import json, os, sys
+frames = [json.loads(l) for l in open(sys.argv[1])]
+proc, tids = int(sys.argv[2]), {int(t) for t in open(sys.argv[3]).read().split()}
+rows = [t for t in frames[-1]["tasks"] if t["pid"] == proc]
+# its two busy threads, each a row of its own: a TID of /proc's list
+assert len(rows) >= 2 and all("tid" in t for t in rows), frames[-1]["tasks"]
+assert {t["tid"] for t in rows} <= tids and len({t["tid"] for t in rows}) == len(rows), (rows, tids)
+# each thread's own counters (no inherit): its task-clock, its CPU% its own
+mine = {}
+for f in frames[1:]:
+    for t in f["tasks"]:
+        if t["pid"] == proc and t["cpu_pct"] is not None:
+            mine.setdefault(t["tid"], []).append(t["cpu_pct"])
+busy = {tid: sum(v) / len(v) for tid, v in mine.items() if sum(v) / len(v) > 20}
+assert len(busy) >= 2, mine
+if os.path.exists(sys.argv[4]):
+    perf = {}
+    for l in open(sys.argv[4]):
+        f = l.split(",")
+        if len(f) > 3 and f[3].startswith("task-clock") and f[1][:1].isdigit(): # not "<not counted>"
+            perf[int(f[0].rsplit("-", 1)[1])] = float(f[1]) / 2e3 * 100 # ms over 2 s: a CPU percent
+    for tid, cpu in busy.items():
+        assert tid in perf, (tid, perf)
+        assert abs(cpu - perf[tid]) <= 0.25 * perf[tid] + 5, "TID %d: CPU%% %.1f, perf stat --per-thread %.1f" % (tid, cpu, perf[tid])
+        print("thread %d: CPU%% %.1f, perf stat --per-thread %.1f" % (tid, cpu, perf[tid]))
+print("ok")
+PY
+if tail -n 1 threads.out | grep -qx ok; then ok; else fail "live --per-thread: $(cat threads.out)"; fi
+cat threads.out
+kill "$threaded"
+wait "$threaded" 2> /dev/null
+"$PMUTOP" --demo spr -b -n 1 --per-thread > /dev/null 2> bad.err
+expect_eq "--per-thread without --tasks: usage error" $? 2
+expect_grep "--per-thread without --tasks: said" "it needs -b --tasks N" bad.err
+
 # ---- the simulated machine's tasks ----
 "$PMUTOP" --demo spr -b -n 2 --fake-clock --tasks 3 -M core.ipc --format json > sim.json
 python3 - sim.json <<'PY' && ok || fail "--demo spr --tasks 3: $(tail -c 600 sim.json)"
@@ -72,6 +139,18 @@ assert cpus == sorted(cpus, reverse=True), cpus
 # the cost: a counter per event (5) and thread of each task counted
 assert last["task_fds"] == 5 * sum(t["threads"] for t in last["tasks"]), (last["task_fds"], last["tasks"])
 assert all(t["ipc"] is not None for t in last["tasks"]), last["tasks"]
+PY
+# a row a thread: the busiest task's threads, TIDs from its PID, an equal share each; a
+# counter an event and thread counted
+"$PMUTOP" --demo spr -b -n 2 --fake-clock --tasks 4 --per-thread -M core.ipc --format json > simth.json
+python3 - simth.json sim.json <<'PY' && ok || fail "--demo spr --tasks 4 --per-thread: $(tail -c 600 simth.json)"
+import json, sys
+last = [json.loads(l) for l in open(sys.argv[1])][-1]
+whole = [json.loads(l) for l in open(sys.argv[2])][-1]["tasks"][0]
+rows = last["tasks"]
+assert [(t["pid"], t["tid"]) for t in rows] == [(4211, 4211 + k) for k in range(4)], rows
+assert last["task_fds"] == 5 * len(rows), last["task_fds"]
+assert abs(sum(t["cpu_pct"] for t in rows) * whole["threads"] / len(rows) - whole["cpu_pct"]) < 0.01 * whole["cpu_pct"], (rows, whole)
 PY
 # CSV: the task's pid and command in two columns more, each figure a row
 "$PMUTOP" --demo spr -b -n 2 --fake-clock --tasks 2 -M core.ipc --format csv > sim.csv
@@ -106,6 +185,12 @@ for size in "80 24" "120 40"; do
     keys / p o s t Enter
     see "$size: filtered by name" "1502 postgres"
     unseen "$size: the filter leaves the others out" "api-server"
+    keys / Escape H
+    see "$size: H shows threads (20 of the tasks' 95)" "Threads: top 20 by CPU"
+    see "$size: ... a thread's TID and its process" "4212 batch .* 4211 .* stream"
+    see "$size: ... a counter an event a thread" "100 counters open"
+    keys H
+    see "$size: H again, processes" "Tasks: top 5 by CPU"
     keys T
     unseen "$size: T closes the view" "Tasks: top"
     keys q

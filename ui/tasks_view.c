@@ -2,8 +2,9 @@
 /* tasks_view.c - the Tasks view (T): who is busy, tiptop's table under htop's keys. The
  * top tasks by CPU time, each with IPC and LLC and branch misses per thousand
  * instructions where its counters open; sorted by a column (< >), filtered by command or
- * user (/). The session counts them only while the view is open (engine/tasks.h), and
- * the title says what that costs. */
+ * user (/), a row a thread on H (htop's key: the TID where the PID was, the process it is
+ * of where its threads were). The session counts them only while the view is open
+ * (engine/tasks.h), and the title says what that costs. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -20,18 +21,21 @@ static const char *const col_name[NCOLS] = { "PID", "USER", "CPU%", "THR", "IPC"
 
 struct tasks_view {
 	struct session *s; /* told when the view opens and closes: counting costs */
+	bool threads;      /* H: a row a thread */
 	int sort;          /* a column: highest first (PID, USER, COMMAND: in order) */
 	char filter[32];
 	bool typing;       /* '/' was pressed: keys go to the filter */
 	int first;         /* the first row shown */
 };
 
+static bool threads_shown; /* the rows are threads: THR is TGID */
+
 static double number(const struct task_row *r, int col)
 {
 	switch (col) {
 	case COL_PID: return -r->pid; /* ascending */
 	case COL_CPU: return r->cpu_pct;
-	case COL_THREADS: return r->threads;
+	case COL_THREADS: return threads_shown ? -r->tgid : r->threads; /* a process's threads together */
 	case COL_IPC: return r->ipc;
 	case COL_LLC: return r->llc_mpki;
 	case COL_BRANCH: return r->branch_mpki;
@@ -68,15 +72,15 @@ static void figure(char *buf, size_t len, double v, int decimals)
 		snprintf(buf, len, "-");
 }
 
-static void draw_row(int y, int x, int w, const struct task_row *r, enum role role)
+static void draw_row(int y, int x, int w, const struct task_row *r, bool threads, enum role role)
 {
 	char cpu[16], ipc[16], llc[16], br[16], line[256];
 	figure(cpu, sizeof(cpu), r->cpu_pct, 1);
 	figure(ipc, sizeof(ipc), r->ipc, 2);
 	figure(llc, sizeof(llc), r->llc_mpki, 2);
 	figure(br, sizeof(br), r->branch_mpki, 2);
-	snprintf(line, sizeof(line), "%7d %-10.10s %6s %4d %6s %8s %8s  %s%s%s", r->pid, r->user, cpu, r->threads, ipc, llc,
-		 br, r->comm, r->why ? "  " : "", r->why ? r->why : "");
+	snprintf(line, sizeof(line), "%7d %-10.10s %6s %*d %6s %8s %8s  %s%s%s", r->pid, r->user, cpu, threads ? 7 : 4,
+		 threads ? r->tgid : r->threads, ipc, llc, br, r->comm, r->why ? "  " : "", r->why ? r->why : "");
 	crt_put(y, x, w, role, line);
 }
 
@@ -85,13 +89,15 @@ static void tasks_draw(struct tui *t)
 	struct tasks_view *v = t->mode_data;
 	const struct frame *f = t->f;
 	char title[200];
-	snprintf(title, sizeof(title), "Tasks: top %d by CPU, %d counters open (sort %s: < >, / filter%s%s, T Esc close)",
-		 f->ntasks, f->task_fds, col_name[v->sort], *v->filter ? " " : "", v->filter);
+	bool th = f->tasks_threads;
+	snprintf(title, sizeof(title), "%s: top %d by CPU, %d counters open (sort %s: < >, / filter%s%s, H %s, T Esc close)",
+		 th ? "Threads" : "Tasks", f->ntasks, f->task_fds, th && v->sort == COL_THREADS ? "TGID" : col_name[v->sort],
+		 *v->filter ? " " : "", v->filter, th ? "processes" : "threads");
 	int iy, ix, iw, ih;
 	crt_box(COLS - 2, LINES - 3, title, &iy, &ix, &iw, &ih);
 	char head[160];
-	snprintf(head, sizeof(head), "%7s %-10s %6s %4s %6s %8s %8s  %s", "PID", "USER", "CPU%", "THR", "IPC", "LLC-MPKI",
-		 "BR-MPKI", "COMMAND");
+	snprintf(head, sizeof(head), "%7s %-10s %6s %*s %6s %8s %8s  %s", th ? "TID" : "PID", "USER", "CPU%", th ? 7 : 4,
+		 th ? "TGID" : "THR", "IPC", "LLC-MPKI", "BR-MPKI", "COMMAND");
 	crt_put(iy, ix, iw, R_TITLE, head);
 	if (v->typing)
 		crt_put(iy + ih - 1, ix, iw, R_INPUT, v->filter[0] ? v->filter : "filter: type a command or user");
@@ -107,12 +113,13 @@ static void tasks_draw(struct tui *t)
 		if (matches(&f->tasks[i], v->filter))
 			shown[n++] = &f->tasks[i];
 	sort_col = v->sort;
+	threads_shown = th;
 	qsort(shown, (size_t)n, sizeof(*shown), by_column);
 	int rows = ih - 1 - (v->typing || f->tasks_note ? 1 : 0);
 	if (v->first > n - rows)
 		v->first = n - rows > 0 ? n - rows : 0;
 	for (int i = 0; i < rows && v->first + i < n; i++)
-		draw_row(iy + 1 + i, ix, iw, shown[v->first + i], shown[v->first + i]->why ? R_DIM : R_NORMAL);
+		draw_row(iy + 1 + i, ix, iw, shown[v->first + i], th, shown[v->first + i]->why ? R_DIM : R_NORMAL);
 	if (!n)
 		crt_put(iy + 1, ix, iw, R_DIM, *v->filter ? "no task matches the filter" : "no task");
 	free(shown);
@@ -137,6 +144,12 @@ static void tasks_key(struct tui *t, int key)
 	case '<': v->sort = (v->sort + NCOLS - 1) % NCOLS; break;
 	case '>': v->sort = (v->sort + 1) % NCOLS; break;
 	case '/': v->typing = true; break;
+	case 'H': /* threads or processes: counted afresh, the next refresh shows them */
+		v->threads = !v->threads;
+		session_tasks_threads(v->s, v->threads);
+		v->first = 0;
+		tui_message(t, false, "%s: from the next refresh", v->threads ? "a row a thread" : "a row a process");
+		break;
 	case KEY_DOWN: v->first++; break;
 	case KEY_UP: v->first -= v->first > 0; break;
 	case KEY_HOME: v->first = 0; break;
@@ -148,6 +161,7 @@ static void tasks_free(void *data)
 {
 	struct tasks_view *v = data;
 	session_want_tasks(v->s, false); /* its descriptors back */
+	session_tasks_threads(v->s, false);
 	free(v);
 }
 

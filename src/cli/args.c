@@ -50,6 +50,8 @@ static void usage(FILE *f)
 		"      --tasks N             batch: the top N tasks by CPU time each interval,\n"
 		"                            with IPC, LLC and branch misses (the monitor's T\n"
 		"                            view shows N, default 20)\n"
+		"      --per-thread          with --tasks: a row a thread, as perf stat's (the\n"
+		"                            monitor's Tasks view: H)\n"
 		"  -C, --cpu LIST            count core and software events on these CPUs only\n"
 		"                            (0-3,8; uncore PMUs count on their cpumask)\n"
 		"  -o, --output FILE         batch output to FILE instead of standard output\n"
@@ -170,6 +172,11 @@ static int check_args(int argc, char **argv, struct options *o)
 				"not its tasks\n");
 		return 2;
 	}
+	if (o->per_thread && !(o->batch && o->tasks)) {
+		fprintf(stderr, "pmutop: --per-thread makes --tasks' rows threads: it needs -b --tasks N (the monitor's "
+				"Tasks view: H)\n");
+		return 2;
+	}
 	if (o->raw && (!o->batch || o->format != BATCH_JSON)) {
 		fprintf(stderr, "pmutop: --raw adds counters to JSON lines: it needs -b --format json\n");
 		return 2;
@@ -242,7 +249,7 @@ static const char *metrics_list(const char *arg)
 
 /* pmutop's long options (the short ones in parse_args' string) */
 enum { O_FORMAT = 256, O_RAW, O_SYSFS, O_PROC, O_SIM, O_MODEL, O_DEMO, O_SEED, O_FAKE, O_DRY, O_FORCE, O_BEGIN,
-       O_END, O_LISTEN, O_PERCPU, O_HTTP_LIMITS, O_PER_SOCKET, O_PER_CORE, O_PER_NODE, O_TASKS };
+       O_END, O_LISTEN, O_PERCPU, O_HTTP_LIMITS, O_PER_SOCKET, O_PER_CORE, O_PER_NODE, O_TASKS, O_PER_THREAD };
 static const struct option main_options[] = {
 	{ "batch", no_argument, NULL, 'b' },
 	{ "delay", required_argument, NULL, 'd' },
@@ -255,6 +262,7 @@ static const struct option main_options[] = {
 	{ "per-node", no_argument, NULL, O_PER_NODE },
 	{ "cpu", required_argument, NULL, 'C' },
 	{ "tasks", required_argument, NULL, O_TASKS },
+	{ "per-thread", no_argument, NULL, O_PER_THREAD },
 	{ "profile", required_argument, NULL, 'P' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "tid", required_argument, NULL, 't' },
@@ -315,6 +323,7 @@ int parse_args(int argc, char **argv, struct options *o)
 			if (!parse_task_count(optarg, &o->tasks))
 				return 2;
 			break;
+		case O_PER_THREAD: o->per_thread = true; break;
 		case 'o': o->output = optarg; o->batch = true; break;
 		case 'M':
 			if (!(o->metrics = metrics_list(optarg)))

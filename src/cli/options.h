@@ -20,6 +20,7 @@ struct options {
 	enum batch_rows rows; /* -A, --per-socket: text and CSV's rows */
 	const char *cpus;     /* -C: count only these CPUs (core and software events) */
 	int tasks;            /* --tasks N: batch prints the top N tasks; the monitor's view shows N */
+	bool per_thread;      /* --per-thread: their rows threads */
 	const char *output; /* -o FILE, or NULL for standard output */
 	const char *sysfs_root;
 	const char *proc_root;

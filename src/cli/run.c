@@ -544,6 +544,7 @@ static int run_sources(struct run *r)
 		session_use_tasks(r->s, tasks_model ? sim_task_probe_new(tasks_model, r->root) : task_probe_live_new(o->proc_root),
 				  o->tasks ? o->tasks : 20);
 		session_want_tasks(r->s, o->batch && o->tasks);
+		session_tasks_threads(r->s, o->per_thread);
 	}
 	sim_model_free(tasks_model);
 	return 0;

@@ -64,7 +64,8 @@ struct session_event {
 
 /* One of the top tasks (engine/tasks.h), as frames carry them. */
 struct task_row {
-	int pid;
+	int pid;            /* a thread's row (frame.tasks_threads): its TID */
+	int tgid;           /* the process it is of */
 	const char *comm, *user;
 	int threads;
 	double cpu_pct;     /* of one CPU over the interval (top's %CPU): its task-clock where
@@ -89,6 +90,7 @@ struct frame {
 	const struct task_row *tasks;
 	int task_fds;
 	const char *tasks_note; /* what the table says as a whole ("no core PMU: ..."), or NULL */
+	bool tasks_threads;     /* its rows are threads (htop's H, --per-thread) */
 	const char *source;   /* the sources counting, "sim", "live", "live+hwmon" */
 	/* the host's own meters, where the session reads them (live machines) */
 	double cpu_util;      /* percent busy over the interval (/proc/stat), NAN if unknown */

@@ -553,9 +553,11 @@ const struct frame *session_sample(struct session *s, uint64_t now_ns)
 	f->tasks = NULL;
 	f->task_fds = 0;
 	f->tasks_note = NULL;
+	f->tasks_threads = false;
 	if (s->tasks && s->tasks_wanted && !s->priming) {
 		f->ntasks = task_table_sample(s->tasks, now_ns, &f->tasks, &f->task_fds);
 		f->tasks_note = task_table_note(s->tasks);
+		f->tasks_threads = task_table_shows_threads(s->tasks);
 	}
 	f->time_ns = now_ns;
 	f->wall_ns = s->clock ? s->clock->ops->wall(s->clock, now_ns) : now_ns;

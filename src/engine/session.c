@@ -204,6 +204,12 @@ void session_use_tasks(struct session *s, struct task_probe *probe, int max)
 	s->tasks = task_table_new(probe, max);
 }
 
+void session_tasks_threads(struct session *s, bool threads)
+{
+	if (s->tasks)
+		task_table_threads(s->tasks, threads);
+}
+
 void session_want_tasks(struct session *s, bool want)
 {
 	s->tasks_wanted = want;

@@ -73,6 +73,8 @@ const char *session_who(const struct session *s);
 struct task_probe;
 void session_use_tasks(struct session *s, struct task_probe *probe, int max);
 void session_want_tasks(struct session *s, bool want);
+/* Their rows threads rather than processes (htop's H, perf's --per-thread). */
+void session_tasks_threads(struct session *s, bool threads);
 const char *session_who_end(const struct session *s);
 /* The next frame's interval starts at t_ns, not at the last frame: a replay's frames
  * cover their recorded intervals wherever a seek put the clock (back a step, the last

@@ -28,6 +28,7 @@ struct task_table {
 	struct task_probe *probe;
 	int max;
 	bool want;
+	bool threads; /* rows of threads */
 	struct task_sample *prev;
 	int nprev;
 	uint64_t prev_ns;
@@ -66,6 +67,24 @@ void task_table_want(struct task_table *t, bool want)
 	t->want = want;
 	while (!want && t->ntr) /* the view closed: its descriptors back */
 		untrack(t, t->ntr - 1);
+}
+
+void task_table_threads(struct task_table *t, bool threads)
+{
+	if (t->threads == threads)
+		return;
+	t->threads = threads;
+	while (t->ntr) /* a process's counters are not its threads' */
+		untrack(t, t->ntr - 1);
+	free(t->prev); /* nor its CPU time: the next interval ranks from the first sample */
+	t->prev = NULL;
+	t->nprev = 0;
+	t->prev_ns = 0;
+}
+
+bool task_table_shows_threads(const struct task_table *t)
+{
+	return t->threads;
 }
 
 void task_table_free(struct task_table *t)
@@ -127,7 +146,7 @@ static struct tracked *track(struct task_table *t, int pid)
 	grow_array(&t->tr, &t->captr, t->ntr + 1, sizeof(*t->tr));
 	struct tracked *k = &t->tr[t->ntr++];
 	*k = (struct tracked){ .pid = pid };
-	k->handle = t->probe->ops->open(t->probe->ctx, pid, &k->fds, &k->why);
+	k->handle = t->probe->ops->open(t->probe->ctx, pid, t->threads, &k->fds, &k->why);
 	return k;
 }
 
@@ -177,7 +196,7 @@ const char *task_table_note(const struct task_table *t)
 int task_table_sample(struct task_table *t, uint64_t now_ns, const struct task_row **rows, int *cost)
 {
 	struct task_sample *now = NULL;
-	int n = t->probe->ops->list(t->probe->ctx, now_ns, &now);
+	int n = t->probe->ops->list(t->probe->ctx, now_ns, t->threads, &now);
 	qsort(now, (size_t)n, sizeof(*now), by_pid);
 	struct ranked *rk = xmalloc(sizeof(*rk) * (size_t)(n ? n : 1));
 	int top = rank(t, now, n, rk), b = t->cur ^ 1;
@@ -191,7 +210,7 @@ int task_table_sample(struct task_table *t, uint64_t now_ns, const struct task_r
 		struct row_text *tx = &t->text[b][i];
 		snprintf(tx->comm, sizeof(tx->comm), "%s", s->comm);
 		snprintf(tx->user, sizeof(tx->user), "%s", s->user[0] ? s->user : user_name(t, s->uid));
-		*r = (struct task_row){ .pid = s->pid, .comm = tx->comm, .user = tx->user, .threads = s->threads,
+		*r = (struct task_row){ .pid = s->pid, .tgid = s->tgid, .comm = tx->comm, .user = tx->user, .threads = s->threads,
 					.cpu_pct = 100 * rk[i].cpu_ns / interval, .ipc = NAN, .llc_mpki = NAN,
 					.branch_mpki = NAN };
 		if (!t->want)

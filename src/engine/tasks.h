@@ -26,12 +26,12 @@ struct task_counts {
 };
 
 struct task_probe_ops {
-	/* every process now (proc_tasks_read's contract) */
-	int (*list)(void *ctx, uint64_t now_ns, struct task_sample **out);
-	/* open pid's events (each thread's, inherited by what they start): a handle, or NULL
-	 * with *why ("permission denied: another user's task (perf_event_paranoid 2)");
-	 * *fds the descriptors it holds (the cost said) */
-	void *(*open)(void *ctx, int pid, int *fds, char **why);
+	/* every process now (proc_tasks_read's contract), or every thread (proc_threads_read's) */
+	int (*list)(void *ctx, uint64_t now_ns, bool threads, struct task_sample **out);
+	/* open pid's events (each thread's, inherited by what they start), or, thread, that
+	 * thread's alone: a handle, or NULL with *why ("permission denied: another user's
+	 * task (perf_event_paranoid 2)"); *fds the descriptors it holds (the cost said) */
+	void *(*open)(void *ctx, int pid, bool thread, int *fds, char **why);
 	bool (*read)(void *ctx, void *handle, uint64_t now_ns, struct task_counts *out);
 	void (*close)(void *ctx, void *handle);
 	void (*destroy)(void *ctx);
@@ -52,6 +52,10 @@ struct task_table *task_table_new(struct task_probe *probe, int max);
 void task_table_free(struct task_table *t);
 /* Count (or stop counting) the top tasks: only while an output shows them. */
 void task_table_want(struct task_table *t, bool want);
+/* Rows of threads rather than processes (htop's H, perf's --per-thread): counting starts
+ * afresh, each thread's events its own. */
+void task_table_threads(struct task_table *t, bool threads);
+bool task_table_shows_threads(const struct task_table *t);
 /* The table at now_ns (rows by CPU time, highest first); the rows stay until the call
  * after next (frames are published alternately). *cost: the descriptors open. */
 int task_table_sample(struct task_table *t, uint64_t now_ns, const struct task_row **rows, int *cost);

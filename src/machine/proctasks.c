@@ -68,7 +68,37 @@ static unsigned uid_of(int dirfd)
 	return u ? (unsigned)strtoul(u + 5, NULL, 10) : 0;
 }
 
-int proc_tasks_read(const char *root, struct task_sample **out)
+/* The threads of the process whose /proc directory is pd, appended to out[n..]; n after. */
+static int add_threads(int pd, const struct task_sample *proc, long ticks_per_s, struct task_sample **out, int n,
+		       int *cap)
+{
+	int td = openat(pd, "task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = td >= 0 ? fdopendir(td) : NULL;
+	if (!d) {
+		if (td >= 0)
+			close(td);
+		return n;
+	}
+	for (struct dirent *de; (de = readdir(d));) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		int th = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		char buf[1024];
+		struct task_sample t = { .pid = atoi(de->d_name), .tgid = proc->pid, .uid = proc->uid };
+		if (th >= 0 && read_small(th, "stat", buf, sizeof(buf)) > 0 && parse_stat(buf, &t, ticks_per_s)) {
+			t.threads = proc->threads;
+			grow_array(out, cap, n + 1, sizeof(**out));
+			(*out)[n++] = t;
+		}
+		if (th >= 0)
+			close(th);
+	}
+	closedir(d);
+	return n;
+}
+
+/* Every process (or, threads, every thread) below root's /proc. */
+static int read_tasks(const char *root, bool threads, struct task_sample **out)
 {
 	*out = NULL;
 	char *dir = path_join(root && *root ? root : "/", "proc");
@@ -87,15 +117,30 @@ int proc_tasks_read(const char *root, struct task_sample **out)
 			continue;
 		char buf[1024];
 		struct task_sample t = { .pid = atoi(de->d_name) };
+		t.tgid = t.pid;
 		if (read_small(pd, "stat", buf, sizeof(buf)) > 0 && parse_stat(buf, &t, ticks_per_s)) {
 			t.uid = uid_of(pd);
-			grow_array(out, &cap, n + 1, sizeof(**out));
-			(*out)[n++] = t;
+			if (threads) {
+				n = add_threads(pd, &t, ticks_per_s, out, n, &cap);
+			} else {
+				grow_array(out, &cap, n + 1, sizeof(**out));
+				(*out)[n++] = t;
+			}
 		}
 		close(pd);
 	}
 	closedir(d);
 	return n;
+}
+
+int proc_tasks_read(const char *root, struct task_sample **out)
+{
+	return read_tasks(root, false, out);
+}
+
+int proc_threads_read(const char *root, struct task_sample **out)
+{
+	return read_tasks(root, true, out);
 }
 
 void proc_user_name(const char *root, unsigned uid, char *buf, int len)

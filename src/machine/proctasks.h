@@ -7,7 +7,8 @@
 #include <stdint.h>
 
 struct task_sample {
-	int pid;
+	int pid;          /* a thread's row: its TID */
+	int tgid;         /* the process it is of (its own PID for a process's row) */
 	char comm[32];    /* /proc/PID/stat's, as top shows it (the kernel cuts it at 15) */
 	unsigned uid;     /* the real user (status' Uid) */
 	char user[32];    /* its name where the lister knows it, else "" (etc/passwd says) */
@@ -19,6 +20,9 @@ struct task_sample {
  * (NULL for none). A process that ends while being read is left out; a file that is not
  * a regular file (a FIFO in a fake tree) is never waited on. */
 int proc_tasks_read(const char *root, struct task_sample **out);
+/* Every thread of every process (htop's H, perf's --per-thread): a row each, pid its TID,
+ * tgid its process, threads the process's count, the CPU time the thread's own. */
+int proc_threads_read(const char *root, struct task_sample **out);
 /* A user's name from root's etc/passwd, or the number: "root", "1000". */
 void proc_user_name(const char *root, unsigned uid, char *buf, int len);
 

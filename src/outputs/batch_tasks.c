@@ -36,7 +36,11 @@ void batch_json_tasks(struct textbuf *tb, const struct frame *fr)
 	for (int i = 0; i < fr->ntasks; i++) {
 		const struct task_row *t = &fr->tasks[i];
 		textbuf_put(tb, i ? ",{\"pid\":" : "{\"pid\":");
-		textbuf_u64(tb, (uint64_t)t->pid);
+		textbuf_u64(tb, (uint64_t)t->tgid);
+		if (fr->tasks_threads) { /* a thread's row: its TID beside its process */
+			textbuf_put(tb, ",\"tid\":");
+			textbuf_u64(tb, (uint64_t)t->pid);
+		}
 		textbuf_put(tb, ",\"comm\":");
 		batch_json_string(tb, t->comm);
 		textbuf_put(tb, ",\"user\":");
@@ -56,7 +60,8 @@ void batch_json_tasks(struct textbuf *tb, const struct frame *fr)
 	textbuf_putc(tb, ']');
 }
 
-/* --tasks: each task's figures, a row each, the task in the last two columns */
+/* --tasks: each task's figures, a row each, the task in the last two columns (the
+ * instance a thread's TID with --per-thread, the pid column its process's) */
 void batch_csv_tasks(struct textbuf *tb, const struct frame *fr, const char *when, const char *source)
 {
 	static const char *const names[] = { "task.cpu_pct", "task.ipc", "task.llc_mpki", "task.branch_mpki" };
@@ -64,8 +69,9 @@ void batch_csv_tasks(struct textbuf *tb, const struct frame *fr, const char *whe
 	for (int i = 0; fr->tasks && i < fr->ntasks; i++) {
 		const struct task_row *t = &fr->tasks[i];
 		const double v[] = { t->cpu_pct, t->ipc, t->llc_mpki, t->branch_mpki };
-		char pid[16];
-		snprintf(pid, sizeof(pid), "%d", t->pid);
+		char pid[16], id[16];
+		snprintf(pid, sizeof(pid), "%d", t->tgid);
+		snprintf(id, sizeof(id), "%d", t->pid);
 		for (int k = 0; k < 4; k++) {
 			textbuf_put(tb, when);
 			textbuf_putc(tb, ',');
@@ -73,7 +79,7 @@ void batch_csv_tasks(struct textbuf *tb, const struct frame *fr, const char *whe
 			textbuf_put(tb, ",tasks,");
 			textbuf_put(tb, names[k]);
 			textbuf_putc(tb, ',');
-			textbuf_put(tb, pid);
+			textbuf_put(tb, id);
 			textbuf_putc(tb, ',');
 			if (isfinite(v[k])) {
 				char num[40];
@@ -111,9 +117,10 @@ void batch_write_text_tasks(struct textbuf *tb, const struct frame *fr)
 		textbuf_put(tb, fr->tasks_note);
 		textbuf_putc(tb, '\n');
 	}
-	snprintf(head, sizeof(head), "  tasks: top %d by CPU, %d counters open\n"
-		 "  %7s %-10s %6s %4s %6s %8s %8s  %s\n", fr->ntasks, fr->task_fds, "PID", "USER", "CPU%", "THR",
-		 "IPC", "LLC-MPKI", "BR-MPKI", "COMMAND");
+	bool th = fr->tasks_threads;
+	snprintf(head, sizeof(head), "  %s: top %d by CPU, %d counters open\n"
+		 "  %7s %-10s %6s %*s %6s %8s %8s  %s\n", th ? "threads" : "tasks", fr->ntasks, fr->task_fds,
+		 th ? "TID" : "PID", "USER", "CPU%", th ? 7 : 4, th ? "TGID" : "THR", "IPC", "LLC-MPKI", "BR-MPKI", "COMMAND");
 	textbuf_put(tb, head);
 	for (int i = 0; i < fr->ntasks; i++) {
 		const struct task_row *t = &fr->tasks[i];
@@ -121,7 +128,7 @@ void batch_write_text_tasks(struct textbuf *tb, const struct frame *fr)
 		snprintf(lead, sizeof(lead), "  %7d %-10.10s ", t->pid, t->user);
 		textbuf_put(tb, lead);
 		put_figure(tb, t->cpu_pct, 6, 1);
-		snprintf(lead, sizeof(lead), " %4d ", t->threads);
+		snprintf(lead, sizeof(lead), " %*d ", th ? 7 : 4, th ? t->tgid : t->threads);
 		textbuf_put(tb, lead);
 		put_figure(tb, t->ipc, 6, 2);
 		textbuf_putc(tb, ' ');

@@ -3,7 +3,9 @@
  * would list them, their CPU time and counts growing at the model's rates, so the Tasks
  * view and batch --tasks show on a demo what they show on a server. The rule: a task
  * keeps `cpus` CPUs busy at `ghz`; its cycles are that time at that clock, its
- * instructions the cycles times `ipc`, its LLC and branch misses per thousand of them. */
+ * instructions the cycles times `ipc`, its LLC and branch misses per thousand of them.
+ * Its threads are TIDs pid .. pid + threads - 1 (the first is the process's own, as
+ * Linux numbers them), each an equal share of it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,7 @@ struct sim_probe {
 
 struct sim_handle {
 	const struct sim_task *task;
+	double share; /* of the task's counts: 1, or one thread's */
 };
 
 /* The tasks have run since the clock's origin (the machine's boot, as /proc's times) */
@@ -29,34 +32,39 @@ static double seconds(uint64_t now_ns)
 	return (double)now_ns / 1e9;
 }
 
-static int sim_list(void *ctx, uint64_t now_ns, struct task_sample **out)
+static int sim_list(void *ctx, uint64_t now_ns, bool threads, struct task_sample **out)
 {
 	struct sim_probe *sp = ctx;
 	double t = seconds(now_ns);
-	int n = sp->model->ntasks;
-	*out = n ? xcalloc((size_t)n, sizeof(**out)) : NULL;
-	for (int i = 0; i < n; i++) {
+	int n = 0, cap = 0;
+	*out = NULL;
+	for (int i = 0; i < sp->model->ntasks; i++) {
 		const struct sim_task *k = &sp->model->tasks[i];
-		struct task_sample *s = &(*out)[i];
-		s->pid = k->pid;
-		snprintf(s->comm, sizeof(s->comm), "%s", k->name);
-		snprintf(s->user, sizeof(s->user), "%s", k->user ? k->user : "root");
-		s->threads = k->threads;
-		s->cpu_ns = (uint64_t)llround(k->cpus * t * 1e9);
+		for (int th = 0; th < (threads ? k->threads : 1); th++) {
+			grow_array(out, &cap, n + 1, sizeof(**out));
+			struct task_sample *s = &(*out)[n++];
+			*s = (struct task_sample){ .pid = k->pid + th, .tgid = k->pid, .threads = k->threads };
+			snprintf(s->comm, sizeof(s->comm), "%s", k->name);
+			snprintf(s->user, sizeof(s->user), "%s", k->user ? k->user : "root");
+			s->cpu_ns = (uint64_t)llround(k->cpus * t * 1e9 / (threads ? k->threads : 1));
+		}
 	}
 	return n;
 }
 
-static void *sim_open(void *ctx, int pid, int *fds, char **why)
+static void *sim_open(void *ctx, int pid, bool thread, int *fds, char **why)
 {
 	struct sim_probe *sp = ctx;
-	for (int i = 0; i < sp->model->ntasks; i++)
-		if (sp->model->tasks[i].pid == pid) {
+	for (int i = 0; i < sp->model->ntasks; i++) {
+		const struct sim_task *k = &sp->model->tasks[i];
+		if (thread ? pid >= k->pid && pid < k->pid + k->threads : k->pid == pid) {
 			struct sim_handle *h = xcalloc(1, sizeof(*h));
-			h->task = &sp->model->tasks[i];
-			*fds = h->task->threads * TASK_EVENTS; /* what the real probe would hold */
+			h->task = k;
+			h->share = thread ? 1.0 / k->threads : 1;
+			*fds = (thread ? 1 : k->threads) * TASK_EVENTS; /* what the real probe would hold */
 			return h;
 		}
+	}
 	*why = xasprintf("pid %d: ended", pid);
 	*fds = 0;
 	return NULL;
@@ -64,10 +72,11 @@ static void *sim_open(void *ctx, int pid, int *fds, char **why)
 
 static bool sim_read(void *ctx, void *handle, uint64_t now_ns, struct task_counts *out)
 {
-	const struct sim_task *k = ((struct sim_handle *)handle)->task;
+	const struct sim_handle *h = handle;
+	const struct sim_task *k = h->task;
 	(void)ctx;
-	double cycles = k->cpus * seconds(now_ns) * k->ghz * 1e9, ins = cycles * k->ipc;
-	out->v[TASK_CLOCK] = (uint64_t)llround(k->cpus * seconds(now_ns) * 1e9);
+	double cpus = k->cpus * h->share, cycles = cpus * seconds(now_ns) * k->ghz * 1e9, ins = cycles * k->ipc;
+	out->v[TASK_CLOCK] = (uint64_t)llround(cpus * seconds(now_ns) * 1e9);
 	out->v[TASK_CYCLES] = (uint64_t)llround(cycles);
 	out->v[TASK_INSTRUCTIONS] = (uint64_t)llround(ins);
 	out->v[TASK_LLC_MISSES] = (uint64_t)llround(ins * k->llc_mpki / 1000);

@@ -61,14 +61,16 @@ static void hold_spares(struct live_probe *lp, bool hold)
 	}
 }
 
-static int open_event(int tid, uint32_t type, uint64_t config)
+/* One event of tid; inherit: and of the threads and children it starts (a process's
+ * row), not for a thread's own row, whose new threads are rows of their own */
+static int open_event(int tid, uint32_t type, uint64_t config, bool inherit)
 {
 	struct perf_event_attr a;
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = type;
 	a.config = config;
-	a.inherit = 1;
+	a.inherit = inherit;
 	a.exclude_hv = 1;
 	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	return (int)syscall(SYS_perf_event_open, &a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
@@ -108,12 +110,12 @@ static char *refused(int err, int pid)
 	return xasprintf("pid %d: %s", pid, strerror(err));
 }
 
-static void *live_open(void *ctx, int pid, int *fds, char **why)
+static void *live_open(void *ctx, int pid, bool thread, int *fds, char **why)
 {
 	struct live_probe *lp = ctx;
 	struct task_fds *tf = xcalloc(1, sizeof(*tf));
-	int tids[MAX_THREADS], total;
-	tf->nthreads = threads_of(lp->root, pid, tids, &total);
+	int tids[MAX_THREADS] = { pid }, total = 1;
+	tf->nthreads = thread ? 1 : threads_of(lp->root, pid, tids, &total);
 	*fds = 0;
 	if (tf->nthreads < 0) {
 		*why = refused(-tf->nthreads == ENOENT ? ESRCH : -tf->nthreads, pid);
@@ -124,7 +126,7 @@ static void *live_open(void *ctx, int pid, int *fds, char **why)
 	bool any = false, core = false;
 	for (int th = 0; th < tf->nthreads; th++)
 		for (int e = 0; e < TASK_EVENTS; e++) {
-			tf->fd[th][e] = open_event(tids[th], type_of[e], generic[e]);
+			tf->fd[th][e] = open_event(tids[th], type_of[e], generic[e], !thread);
 			if (tf->fd[th][e] >= 0) {
 				(*fds)++;
 				any = true;
@@ -186,13 +188,13 @@ static void live_close(void *ctx, void *handle)
 	free(tf);
 }
 
-static int live_list(void *ctx, uint64_t now_ns, struct task_sample **out)
+static int live_list(void *ctx, uint64_t now_ns, bool threads, struct task_sample **out)
 {
 	(void)now_ns;
 	struct live_probe *lp = ctx;
 	hold_spares(lp, false);
 	errno = 0;
-	int n = proc_tasks_read(lp->root, out);
+	int n = threads ? proc_threads_read(lp->root, out) : proc_tasks_read(lp->root, out);
 	free(lp->list_error);
 	lp->list_error = n == 0 && errno ? xasprintf("cannot list %s/proc: %s", strcmp(lp->root, "/") ? lp->root : "",
 						     strerror(errno))
