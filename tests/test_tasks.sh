@@ -11,6 +11,8 @@
 # (--per-thread, the view's H): live, a process of two busy threads shows its threads'
 # TIDs as /proc lists them, each counted alone against perf stat --per-thread; simulated,
 # each task's threads (TIDs pid.., an equal share each) and the cost a counter an event.
+# Recorded (-w with --tasks): replayed as they were shown, threads too, in batch and the
+# view; a recording without tasks says so; junk rows in a file are read as text.
 . "$TOP_SRCDIR/tests/lib.sh"
 command -v python3 > /dev/null || skip "python3 is needed to read the JSON"
 . "$TOP_SRCDIR/tests/tui_lib.sh"
@@ -196,6 +198,67 @@ for size in "80 24" "120 40"; do
     keys q
     quit_ok "$size: quit"
 done
+
+# ---- the top tasks in a recording: kept as shown, replayed as shown ----
+"$PMUTOP" --demo spr -b -n 3 --fake-clock --tasks 3 --format json -w tasks.pmrec > rec.json
+expect_eq "--tasks with -w: exit status" $? 0
+"$PMUTOP" -r tasks.pmrec -b --tasks 3 --format json > replayed.json
+expect_eq "-r --tasks: exit status" $? 0
+python3 - rec.json replayed.json <<'PY' && ok || fail "-r --tasks: the rows are not those recorded: $(tail -c 400 replayed.json)"
+import json, sys
+rec = [json.loads(l)["tasks"] for l in open(sys.argv[1])]
+rep = [json.loads(l)["tasks"] for l in open(sys.argv[2])]
+assert rec == rep and len(rec) == 3 and rec[-1][0]["comm"] == "stream", (rec, rep)
+PY
+"$PMUTOP" --demo spr -b -n 2 --fake-clock --tasks 4 --per-thread --format json -w threads.pmrec > /dev/null
+"$PMUTOP" -r threads.pmrec -b --tasks 4 --format json > rthreads.json
+python3 - rthreads.json <<'PY' && ok || fail "-r --tasks: a recording's threads: $(tail -c 400 rthreads.json)"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])][-1]["tasks"]
+assert [(t["pid"], t["tid"]) for t in rows] == [(4211, 4211 + k) for k in range(4)], rows
+PY
+# a recording that kept none: --tasks said, not an empty table
+"$PMUTOP" --demo spr -b -n 2 --fake-clock -w none.pmrec > /dev/null
+"$PMUTOP" record --info tasks.pmrec > info.txt
+expect_grep "record --info: the tasks kept said" "^tasks  *kept" info.txt
+"$PMUTOP" record --info none.pmrec > info.txt
+expect_grep "record --info: none said" "^tasks  *none" info.txt
+"$PMUTOP" -r none.pmrec -b --tasks 3 > /dev/null 2> none.err
+expect_eq "-r --tasks on a recording without tasks: usage error" $? 2
+expect_grep "-r --tasks on a recording without tasks: said" "this recording kept no tasks" none.err
+"$PMUTOP" -r tasks.pmrec -b --tasks 3 --per-thread > /dev/null 2> none.err
+expect_eq "-r --per-thread: usage error" $? 2
+if command -v sqlite3 > /dev/null; then
+    # what a file says is read as text, never trusted: 1000 rows of one sample, a 10 kB
+    # command with control bytes, numbers that are not; a table made before (none)
+    cp tasks.pmrec junk.pmrec
+    sqlite3 junk.pmrec "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
+        INSERT INTO tasks SELECT 2, 0, 'abc', -5, char(27) || '[2J' || printf('%.10000c', 'x'), NULL, 1e300, 'nan', x'00', NULL, NULL, printf('%.5000c', 'w') FROM n;"
+    "$PMUTOP" -r junk.pmrec -b --tasks 3 --format json > junk.json 2> junk.err
+    expect_eq "-r a recording of junk task rows: exit status" $? 0
+    python3 - junk.json <<'PY' && ok || fail "-r junk task rows: $(head -c 400 junk.json)"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])][1]["tasks"]
+assert len(rows) == 200, len(rows) # the largest --tasks, whatever the file holds
+junk = rows[-1]
+assert junk["pid"] == 0 and len(junk["comm"]) <= 31 and junk["cpu_pct"] is None, junk
+PY
+    "$PMUTOP" -r junk.pmrec -b --tasks 3 > junk.txt 2>&1
+    if grep -q "$(printf '\033')" junk.txt; then fail "-r junk task rows: a control byte reached the text"; else ok; fi
+else
+    skip_check "junk task rows: the sqlite3 tool is not installed"
+fi
+# the monitor's Tasks view on a replay: the recorded rows
+PMUTOP_ARGS="-r tasks.pmrec"
+start 100 30 LANG=C.UTF-8
+see "replay: the monitor" "REPLAY"
+keys T
+see "replay: T opens the Tasks view" "Tasks: top"
+keys Left # a step: that sample's tasks as recorded
+see "replay: the Tasks view shows the recorded rows" "2817 svc .* api-server"
+see "replay: ... said to be as recorded" "as recorded"
+keys T q
+quit_ok "replay view: quit"
 
 # a task that ends leaves the table (live, the busy loop)
 PMUTOP_ARGS="-P host -d 0.3"

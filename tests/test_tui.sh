@@ -401,8 +401,8 @@ if [ -n "$rec" ]; then
     # leave every value a dash)
     see "a step back shows its sample's values" " bandwidth  *[0-9.]* [KMG]B/s"
     unseen "a step back: no value missing" " - [KMG]*B/s"
-    keys t
-    see "t steps forward (atop)" "  3/$nrec  "
+    keys .
+    see ". steps forward (mpv's frame step)" "  3/$nrec  "
     T send-keys -t 0 Right Right Right # a burst, as a held key sends it
     see "three Rights in a burst step three samples" "  6/$nrec  "
     keys Left Left Left

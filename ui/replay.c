@@ -143,8 +143,9 @@ static const struct {
 	void (*fn)(struct tui *t);
 } replay_commands[] = {
 	{ { ' ' }, { "Space", "pause / resume the replay" }, toggle_pause },
-	{ { KEY_RIGHT, 't' }, { "Right t", "next sample (pauses)" }, next_sample },
-	{ { KEY_LEFT, 'T' }, { "Left T", "previous sample (pauses)" }, previous_sample },
+	/* (mpv's frame step '.' ','; atop's t and T would take T, the Tasks view's key) */
+	{ { KEY_RIGHT, '.' }, { "Right .", "next sample (pauses)" }, next_sample },
+	{ { KEY_LEFT, ',' }, { "Left ,", "previous sample (pauses)" }, previous_sample },
 	{ { ']', '+' }, { "] +", "twice as fast (up to 64x)" }, faster },
 	{ { '[', '-' }, { "[ -", "half as fast (down to 0.25x)" }, slower },
 	{ { KEY_HOME }, { "Home", "first sample" }, first_sample },

@@ -104,7 +104,8 @@ static void tasks_draw(struct tui *t)
 	else if (f->tasks_note)
 		crt_put(iy + ih - 1, ix, iw, R_DIM, f->tasks_note);
 	if (!f->tasks) {
-		crt_put(iy + 1, ix, iw, R_DIM, "counting the top tasks from the next refresh");
+		crt_put(iy + 1, ix, iw, R_DIM, t->opt->replay ? "the tasks as recorded show with the next sample (Left, Right step)"
+							      : "counting the top tasks from the next refresh");
 		return;
 	}
 	const struct task_row **shown = xmalloc(sizeof(*shown) * (size_t)(f->ntasks ? f->ntasks : 1));
@@ -153,7 +154,9 @@ static void tasks_key(struct tui *t, int key)
 	case KEY_DOWN: v->first++; break;
 	case KEY_UP: v->first -= v->first > 0; break;
 	case KEY_HOME: v->first = 0; break;
-	default: ui_mode_leave(t); /* T, Esc, q: back to the panes */
+	default:
+		if (!replay_key(t, key)) /* a replay's steps show the tasks as recorded then */
+			ui_mode_leave(t); /* T, Esc, q: back to the panes */
 	}
 }
 

@@ -283,6 +283,8 @@ struct session {
 	/* a replay fills the host meters of each frame itself */
 	void (*meters)(void *ctx, struct frame *f);
 	void *meters_ctx;
+	void (*task_rows)(void *ctx, struct frame *f); /* a replay's recorded tasks */
+	void *task_rows_ctx;
 };
 
 #endif

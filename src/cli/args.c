@@ -167,9 +167,9 @@ static int check_args(int argc, char **argv, struct options *o)
 	int bad = check_target_args(argc, argv, o);
 	if (bad)
 		return bad;
-	if (o->tasks && o->replay) {
-		fprintf(stderr, "pmutop: --tasks lists the live machine's tasks: a recording keeps the machine's counters, "
-				"not its tasks\n");
+	if (o->per_thread && o->replay) {
+		fprintf(stderr, "pmutop: -r replays the tasks' rows as recorded (threads where they were): --per-thread "
+				"cannot change them\n");
 		return 2;
 	}
 	if (o->per_thread && !(o->batch && o->tasks)) {

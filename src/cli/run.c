@@ -487,11 +487,17 @@ static int run_replay(struct run *r)
 		return 2;
 	}
 	replay_set_range(r->rp, b, e);
+	if (o->tasks && !replay_has_tasks(r->rp)) {
+		fprintf(stderr, "pmutop: -r %s --tasks: this recording kept no tasks (record with --tasks N, or with the "
+				"monitor's Tasks view open)\n", o->replay);
+		return 2;
+	}
 	if (replay_attach(r->rp, r->s, &err) < 0) {
 		fprintf(stderr, "pmutop: -r %s: %s\n", o->replay, err);
 		free(err);
 		return 1;
 	}
+	session_want_tasks(r->s, o->batch && o->tasks); /* the rows as recorded */
 	r->clock = replay_clock(r->rp, o->batch || o->fake_clock || o->record_only);
 	return 0;
 }

@@ -558,6 +558,8 @@ const struct frame *session_sample(struct session *s, uint64_t now_ns)
 		f->ntasks = task_table_sample(s->tasks, now_ns, &f->tasks, &f->task_fds);
 		f->tasks_note = task_table_note(s->tasks);
 		f->tasks_threads = task_table_shows_threads(s->tasks);
+	} else if (s->task_rows && s->tasks_wanted && !s->priming) {
+		s->task_rows(s->task_rows_ctx, f);
 	}
 	f->time_ns = now_ns;
 	f->wall_ns = s->clock ? s->clock->ops->wall(s->clock, now_ns) : now_ns;

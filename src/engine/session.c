@@ -151,6 +151,12 @@ void session_use_meters(struct session *s, void (*meters)(void *ctx, struct fram
 	s->meters_ctx = ctx;
 }
 
+void session_use_task_rows(struct session *s, void (*rows)(void *ctx, struct frame *f), void *ctx)
+{
+	s->task_rows = rows;
+	s->task_rows_ctx = ctx;
+}
+
 void session_want_details(struct session *s, bool want)
 {
 	s->skip_details = !want;

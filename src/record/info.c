@@ -15,6 +15,7 @@
 
 #include "base/textbuf.h"
 #include "base/util.h"
+#include "record/rec_tasks.h"
 #include "record/store.h"
 
 static void stamp(uint64_t wall_ns, char *buf, size_t len)
@@ -102,6 +103,7 @@ int record_info(const char *path, struct textbuf *out, char **err)
 	put_meta(out, st);
 	int status = put_range(out, st);
 	textbuf_printf(out, "counters    %d\n", store_ncounters(st));
+	textbuf_printf(out, "tasks       %s\n", rec_tasks_recorded(st) ? "kept (replay with T, or -r FILE -b --tasks N)" : "none");
 	uint64_t chunk_bytes, file_bytes, chunk_samples;
 	store_sizes(st, &chunk_bytes, &file_bytes, &chunk_samples);
 	textbuf_printf(out, "size        %llu bytes", (unsigned long long)file_bytes);

@@ -30,6 +30,7 @@
 #include "machine/snapshot.h"
 #include "engine/output.h"
 #include "machine/encode.h"
+#include "record/rec_tasks.h"
 #include "record/store.h"
 
 #define MAX_QUEUE 600 /* ten minutes at 1 s: beyond it the disk cannot keep up */
@@ -49,6 +50,7 @@ struct job {
 	const char **filters; /* per instance, interned in the session (live as long as it) */
 	uint64_t prev_time_ns; /* the frame before: where a new file's first interval starts */
 	char *who_end; /* how the command counted ended, with the frame that first says it */
+	struct rec_tasks tasks; /* the top tasks the frame carried (record/rec_tasks.h) */
 };
 
 struct row {
@@ -386,6 +388,7 @@ static void write_sample(struct recorder *r, struct job *j)
 		r->statics_written = true;
 	}
 	if (store_append(r->st, &j->sample, r->ncounters, j->ev, j->nev, &err) < 0 ||
+	    rec_tasks_write(r->st, j->sample.seq, &j->tasks, &err) < 0 ||
 	    (j->who_end && store_put_meta(r->st, "who_end", j->who_end, &err) < 0)) {
 		file_failed(r, err);
 		return;
@@ -419,6 +422,7 @@ static void job_free(struct job *j)
 	free(j->ev);
 	free(j->filters);
 	free(j->who_end);
+	rec_tasks_free(&j->tasks);
 	free(j);
 }
 
@@ -597,6 +601,7 @@ static int rec_frame(struct output *o, const struct frame *f)
 			.instance_name = e->instance >= 0 ? xstrdup(f->iinfo[e->instance].name) : NULL,
 			.term = e->term ? xstrdup(e->term) : NULL, .value = e->value ? xstrdup(e->value) : NULL };
 	}
+	rec_tasks_copy(&j->tasks, f);
 	if (f->who_end && !r->told_end) { /* the command's exit status, kept in the file */
 		j->who_end = xstrdup(f->who_end);
 		r->told_end = true;

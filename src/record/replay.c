@@ -9,6 +9,7 @@
  * the live output byte for byte. Session events (filter changes) are applied before the
  * frame they preceded; jumping back resets the filters and applies them again. */
 #include "record/replay.h"
+#include "record/rec_tasks.h"
 
 #include <errno.h>
 #include <math.h>
@@ -86,6 +87,10 @@ struct replay {
 	bool damaged;
 	char *note; /* what the monitor says where the replay stops or skips ("samples after
 		     * 10:47:54 are damaged: ..."), or NULL */
+	bool has_tasks;              /* the recording kept the top tasks (rec_tasks.h) */
+	struct rec_tasks tasks[2];   /* the rows of the last two frames (published alternately) */
+	uint64_t tasks_seq[2];
+	int tasks_cur;
 };
 
 /* A recorded wall time as HH:MM:SS, local time (as --begin and --end take it). */
@@ -226,6 +231,7 @@ struct replay *replay_open(const char *path, char **err)
 		}
 	readable_range(r);
 	r->source_label = store_meta(st, "source");
+	r->has_tasks = rec_tasks_recorded(st);
 	rec_sample_alloc(&r->cur, r->ncounters);
 	return r;
 }
@@ -235,6 +241,8 @@ void replay_close(struct replay *r)
 	if (!r)
 		return;
 	free(r->note);
+	rec_tasks_free(&r->tasks[0]);
+	rec_tasks_free(&r->tasks[1]);
 	store_close(r->st);
 	machine_free(r->m);
 	for (int i = 0; i < r->nrc; i++)
@@ -426,6 +434,34 @@ static void meters(void *ctx, struct frame *f)
 	f->temp_chip = NULL;
 }
 
+/* The top tasks as recorded with the sample the frame shows: none where the recording
+ * kept none (the view says so). */
+static void task_rows(void *ctx, struct frame *f)
+{
+	struct replay *r = ctx;
+	if (!r->has_tasks) {
+		f->tasks_note = "this recording kept no tasks (record with --tasks N, or with the Tasks view open)";
+		return;
+	}
+	if (!r->have_cur)
+		return;
+	int b = r->tasks_seq[r->tasks_cur] == r->cur.seq ? r->tasks_cur : r->tasks_cur ^ 1;
+	if (r->tasks_seq[b] != r->cur.seq) {
+		rec_tasks_read(r->st, r->cur.seq, &r->tasks[b]);
+		r->tasks_seq[b] = r->cur.seq;
+	}
+	r->tasks_cur = b;
+	f->tasks = r->tasks[b].rows;
+	f->ntasks = r->tasks[b].n;
+	f->tasks_threads = r->tasks[b].threads;
+	f->tasks_note = "as recorded";
+}
+
+bool replay_has_tasks(struct replay *r)
+{
+	return r->has_tasks;
+}
+
 /* ---- events ---- */
 
 static int instance_named(struct session *s, const struct rec_event *e)
@@ -513,6 +549,7 @@ int replay_attach(struct replay *r, struct session *s, char **err)
 	src->priv = r;
 	session_add_source(s, src);
 	session_use_meters(s, meters, r);
+	session_use_task_rows(s, task_rows, r);
 	if (missing) /* another profile: what it needs and the recording lacks is n/a, said per instance */
 		diag_warn("replay: %d counter%s of these profiles %s not in the recording", missing, missing == 1 ? "" : "s",
 			  missing == 1 ? "is" : "are");

@@ -17,6 +17,8 @@ struct session;
 
 /* Open a recording (read-only). NULL with *err: not a recording, damaged, newer format. */
 struct replay *replay_open(const char *path, char **err);
+/* Whether the recording kept the top tasks (batch --tasks, the Tasks view, on replay). */
+bool replay_has_tasks(struct replay *r);
 void replay_close(struct replay *r);
 char *replay_meta(struct replay *r, const char *key); /* malloc'd, or NULL */
 /* The machine the recording was made on (owned by the replay). */

@@ -48,7 +48,10 @@ static const char *const schema =
 	"CREATE TABLE chunks(id INTEGER PRIMARY KEY, first_seq INTEGER, last_seq INTEGER, t_first INTEGER,"
 	" t_last INTEGER, wall_first INTEGER, wall_last INTEGER, nsamples INTEGER, data BLOB);"
 	"CREATE INDEX chunks_seq ON chunks(first_seq);"
-	"CREATE INDEX chunks_t ON chunks(t_first);";
+	"CREATE INDEX chunks_t ON chunks(t_first);"
+	"CREATE TABLE tasks(seq INTEGER, threads INTEGER, pid INTEGER, tgid INTEGER, comm TEXT, user TEXT,"
+	" nthreads INTEGER, cpu_pct REAL, ipc REAL, llc_mpki REAL, branch_mpki REAL, why TEXT);"
+	"CREATE INDEX tasks_seq ON tasks(seq);";
 
 /* Whether the recording or its write-ahead log reached the file size limit (`ulimit -f`;
  * SIGXFSZ is ignored, so a write past it is EFBIG, which SQLite reports as a "disk I/O

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* rec_tasks.c - the top tasks in a recording, kept and read back as the frames showed them. */
+#include "record/rec_tasks.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "record/store.h"
+
+#define TASK_TEXT 32 /* comm and user as /proc gives them: longer text from a file is cut */
+
+void rec_tasks_copy(struct rec_tasks *t, const struct frame *f)
+{
+	*t = (struct rec_tasks){ .n = f->tasks ? f->ntasks : 0, .threads = f->tasks_threads };
+	if (!t->n)
+		return;
+	t->rows = xcalloc((size_t)t->n, sizeof(*t->rows));
+	for (int i = 0; i < t->n; i++) {
+		t->rows[i] = f->tasks[i];
+		t->rows[i].comm = xstrdup(f->tasks[i].comm ? f->tasks[i].comm : "");
+		t->rows[i].user = xstrdup(f->tasks[i].user ? f->tasks[i].user : "");
+		t->rows[i].why = f->tasks[i].why ? xstrdup(f->tasks[i].why) : NULL;
+	}
+}
+
+void rec_tasks_free(struct rec_tasks *t)
+{
+	for (int i = 0; i < t->n; i++) {
+		free((char *)t->rows[i].comm);
+		free((char *)t->rows[i].user);
+		free((char *)t->rows[i].why);
+	}
+	free(t->rows);
+	*t = (struct rec_tasks){ 0 };
+}
+
+/* A figure as SQL text: NULL for none (not counted) */
+static const char *figure(char *buf, size_t len, double v)
+{
+	if (!isfinite(v))
+		return NULL;
+	snprintf(buf, len, "%.17g", v);
+	return buf;
+}
+
+int rec_tasks_write(struct store *st, uint64_t seq, const struct rec_tasks *t, char **err)
+{
+	if (!t->n)
+		return 0;
+	int r = store_exec(st, "BEGIN", err);
+	for (int i = 0; i < t->n && r == 0; i++) {
+		const struct task_row *k = &t->rows[i];
+		char s[24], mode[4], pid[16], tgid[16], thr[16], cpu[32], ipc[32], llc[32], br[32];
+		snprintf(s, sizeof(s), "%llu", (unsigned long long)seq);
+		snprintf(mode, sizeof(mode), "%d", t->threads);
+		snprintf(pid, sizeof(pid), "%d", k->pid);
+		snprintf(tgid, sizeof(tgid), "%d", k->tgid);
+		snprintf(thr, sizeof(thr), "%d", k->threads);
+		const char *v[] = { s,	  mode, pid, tgid, k->comm, k->user, thr, figure(cpu, sizeof(cpu), k->cpu_pct),
+				    figure(ipc, sizeof(ipc), k->ipc), figure(llc, sizeof(llc), k->llc_mpki),
+				    figure(br, sizeof(br), k->branch_mpki), k->why };
+		r = store_put_row(st, "INSERT INTO tasks(seq, threads, pid, tgid, comm, user, nthreads, cpu_pct, ipc, llc_mpki,"
+				      " branch_mpki, why) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)",
+				  12, v, err);
+	}
+	if (r == 0)
+		return store_exec(st, "COMMIT", err);
+	char *e2 = NULL;
+	store_exec(st, "ROLLBACK", &e2);
+	free(e2);
+	return -1;
+}
+
+static void found(void *ctx, int n, const char *const *v)
+{
+	(void)n;
+	(void)v;
+	*(bool *)ctx = true;
+}
+
+bool rec_tasks_recorded(struct store *st)
+{
+	bool any = false;
+	char *err = NULL;
+	/* a recording made before tasks were kept has no such table: none */
+	if (store_query(st, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tasks'", found, &any, &err) < 0 ||
+	    !any) {
+		free(err);
+		return false;
+	}
+	any = false;
+	if (store_query(st, "SELECT 1 FROM tasks LIMIT 1", found, &any, &err) < 0)
+		free(err);
+	return any;
+}
+
+static double number(const char *v)
+{
+	char *end;
+	double d = v ? strtod(v, &end) : NAN;
+	return v && end != v && isfinite(d) ? d : NAN;
+}
+
+static int integer(const char *v)
+{
+	double d = number(v);
+	return isfinite(d) && d >= 0 && d <= 1e9 ? (int)d : 0;
+}
+
+static void row(void *ctx, int n, const char *const *v)
+{
+	struct rec_tasks *t = ctx;
+	if (n < 12 || t->n >= REC_TASKS_MAX)
+		return;
+	struct task_row *k = &t->rows[t->n++];
+	t->threads = integer(v[1]) != 0;
+	char comm[TASK_TEXT], user[TASK_TEXT];
+	snprintf(comm, sizeof(comm), "%s", v[4] ? v[4] : "");
+	snprintf(user, sizeof(user), "%s", v[5] ? v[5] : "");
+	*k = (struct task_row){ .pid = integer(v[2]), .tgid = integer(v[3]), .comm = xstrdup(comm), .user = xstrdup(user),
+				.threads = integer(v[6]), .cpu_pct = number(v[7]), .ipc = number(v[8]),
+				.llc_mpki = number(v[9]), .branch_mpki = number(v[10]) };
+	if (v[11]) {
+		char why[160];
+		snprintf(why, sizeof(why), "%s", v[11]);
+		k->why = xstrdup(why);
+	}
+}
+
+void rec_tasks_read(struct store *st, uint64_t seq, struct rec_tasks *t)
+{
+	rec_tasks_free(t);
+	t->rows = xcalloc(REC_TASKS_MAX, sizeof(*t->rows));
+	char sql[200], *err = NULL;
+	snprintf(sql, sizeof(sql), "SELECT seq, threads, pid, tgid, comm, user, nthreads, cpu_pct, ipc, llc_mpki, branch_mpki,"
+				   " why FROM tasks WHERE seq = %llu ORDER BY rowid", (unsigned long long)seq);
+	if (store_query(st, sql, row, t, &err) < 0)
+		free(err); /* none: a table made by someone else, or damaged */
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* rec_tasks.h - the top tasks in a recording: the rows frames carried (batch --tasks, the
+ * Tasks view open while recording), kept as shown, replayed as shown. Table tasks in
+ * docs/RECORDING.md; a recording made before it has none. */
+#ifndef PMUTOP_REC_TASKS_H
+#define PMUTOP_REC_TASKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/frame.h"
+
+struct store;
+
+#define REC_TASKS_MAX 200 /* the rows a reader takes for one sample (--tasks' largest) */
+
+/* A frame's rows, copied for the writer's thread. */
+struct rec_tasks {
+	int n;
+	bool threads;
+	struct task_row *rows; /* comm, user, why: its own copies */
+};
+
+/* The frame's rows (none: n 0), and their release. */
+void rec_tasks_copy(struct rec_tasks *t, const struct frame *f);
+void rec_tasks_free(struct rec_tasks *t);
+/* Write them under sample seq: 0, or -1 with *err. */
+int rec_tasks_write(struct store *st, uint64_t seq, const struct rec_tasks *t, char **err);
+/* Whether the recording holds any task row. */
+bool rec_tasks_recorded(struct store *st);
+/* The rows of sample seq (at most REC_TASKS_MAX; none where it has none) into *t, whose
+ * previous rows are released; what a file says is taken as text, never trusted. */
+void rec_tasks_read(struct store *st, uint64_t seq, struct rec_tasks *t);
+
+#endif
