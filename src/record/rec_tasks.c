@@ -66,12 +66,7 @@ int rec_tasks_write(struct store *st, uint64_t seq, const struct rec_tasks *t, c
 				      " branch_mpki, why) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)",
 				  12, v, err);
 	}
-	if (r == 0)
-		return store_exec(st, "COMMIT", err);
-	char *e2 = NULL;
-	store_exec(st, "ROLLBACK", &e2);
-	free(e2);
-	return -1;
+	return store_end_transaction(st, r, err);
 }
 
 static void found(void *ctx, int n, const char *const *v)
@@ -139,4 +134,54 @@ void rec_tasks_read(struct store *st, uint64_t seq, struct rec_tasks *t)
 				   " why FROM tasks WHERE seq = %llu ORDER BY rowid", (unsigned long long)seq);
 	if (store_query(st, sql, row, t, &err) < 0)
 		free(err); /* none: a table made by someone else, or damaged */
+}
+
+struct rec_task_feed {
+	struct store *st;
+	bool any;                  /* the recording kept the top tasks */
+	struct rec_tasks rows[2];  /* the rows of the last two frames */
+	uint64_t seq[2];
+	int cur;
+};
+
+struct rec_task_feed *rec_task_feed_new(struct store *st)
+{
+	struct rec_task_feed *tf = xcalloc(1, sizeof(*tf));
+	tf->st = st;
+	tf->any = rec_tasks_recorded(st);
+	return tf;
+}
+
+void rec_task_feed_free(struct rec_task_feed *tf)
+{
+	if (!tf)
+		return;
+	rec_tasks_free(&tf->rows[0]);
+	rec_tasks_free(&tf->rows[1]);
+	free(tf);
+}
+
+bool rec_task_feed_any(const struct rec_task_feed *tf)
+{
+	return tf && tf->any;
+}
+
+void rec_task_feed_frame(struct rec_task_feed *tf, uint64_t seq, struct frame *f)
+{
+	if (!tf->any) {
+		f->tasks_note = "this recording kept no tasks (record with --tasks N, or with the Tasks view open)";
+		return;
+	}
+	if (!seq)
+		return;
+	int b = tf->seq[tf->cur] == seq ? tf->cur : tf->cur ^ 1;
+	if (tf->seq[b] != seq) {
+		rec_tasks_read(tf->st, seq, &tf->rows[b]);
+		tf->seq[b] = seq;
+	}
+	tf->cur = b;
+	f->tasks = tf->rows[b].rows;
+	f->ntasks = tf->rows[b].n;
+	f->tasks_threads = tf->rows[b].threads;
+	f->tasks_note = "as recorded";
 }

@@ -32,4 +32,13 @@ bool rec_tasks_recorded(struct store *st);
  * previous rows are released; what a file says is taken as text, never trusted. */
 void rec_tasks_read(struct store *st, uint64_t seq, struct rec_tasks *t);
 
+/* A replay's feed of them to its frames: each frame the rows of the sample it shows,
+ * kept until the call after next (frames are published alternately). */
+struct rec_task_feed;
+struct rec_task_feed *rec_task_feed_new(struct store *st);
+void rec_task_feed_free(struct rec_task_feed *tf);
+bool rec_task_feed_any(const struct rec_task_feed *tf);
+/* Sample seq's rows into f (0: none loaded yet); a recording that kept none says so. */
+void rec_task_feed_frame(struct rec_task_feed *tf, uint64_t seq, struct frame *f);
+
 #endif

@@ -87,10 +87,7 @@ struct replay {
 	bool damaged;
 	char *note; /* what the monitor says where the replay stops or skips ("samples after
 		     * 10:47:54 are damaged: ..."), or NULL */
-	bool has_tasks;              /* the recording kept the top tasks (rec_tasks.h) */
-	struct rec_tasks tasks[2];   /* the rows of the last two frames (published alternately) */
-	uint64_t tasks_seq[2];
-	int tasks_cur;
+	struct rec_task_feed *tasks; /* the top tasks it kept, for the frames (rec_tasks.h) */
 };
 
 /* A recorded wall time as HH:MM:SS, local time (as --begin and --end take it). */
@@ -231,7 +228,7 @@ struct replay *replay_open(const char *path, char **err)
 		}
 	readable_range(r);
 	r->source_label = store_meta(st, "source");
-	r->has_tasks = rec_tasks_recorded(st);
+	r->tasks = rec_task_feed_new(st);
 	rec_sample_alloc(&r->cur, r->ncounters);
 	return r;
 }
@@ -241,8 +238,7 @@ void replay_close(struct replay *r)
 	if (!r)
 		return;
 	free(r->note);
-	rec_tasks_free(&r->tasks[0]);
-	rec_tasks_free(&r->tasks[1]);
+	rec_task_feed_free(r->tasks);
 	store_close(r->st);
 	machine_free(r->m);
 	for (int i = 0; i < r->nrc; i++)
@@ -434,32 +430,16 @@ static void meters(void *ctx, struct frame *f)
 	f->temp_chip = NULL;
 }
 
-/* The top tasks as recorded with the sample the frame shows: none where the recording
- * kept none (the view says so). */
+/* The top tasks as recorded with the sample the frame shows. */
 static void task_rows(void *ctx, struct frame *f)
 {
 	struct replay *r = ctx;
-	if (!r->has_tasks) {
-		f->tasks_note = "this recording kept no tasks (record with --tasks N, or with the Tasks view open)";
-		return;
-	}
-	if (!r->have_cur)
-		return;
-	int b = r->tasks_seq[r->tasks_cur] == r->cur.seq ? r->tasks_cur : r->tasks_cur ^ 1;
-	if (r->tasks_seq[b] != r->cur.seq) {
-		rec_tasks_read(r->st, r->cur.seq, &r->tasks[b]);
-		r->tasks_seq[b] = r->cur.seq;
-	}
-	r->tasks_cur = b;
-	f->tasks = r->tasks[b].rows;
-	f->ntasks = r->tasks[b].n;
-	f->tasks_threads = r->tasks[b].threads;
-	f->tasks_note = "as recorded";
+	rec_task_feed_frame(r->tasks, r->have_cur ? r->cur.seq : 0, f);
 }
 
 bool replay_has_tasks(struct replay *r)
 {
-	return r->has_tasks;
+	return rec_task_feed_any(r->tasks);
 }
 
 /* ---- events ---- */

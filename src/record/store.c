@@ -268,8 +268,7 @@ static int step_done(struct store *st, sqlite3_stmt *q, char **err, const char *
 	return r == SQLITE_DONE ? 0 : fail(st, err, what);
 }
 
-/* COMMIT what went well, ROLLBACK what did not (keeping the first error). */
-static int end_transaction(struct store *st, int r, char **err)
+int store_end_transaction(struct store *st, int r, char **err)
 {
 	if (r == 0)
 		return store_exec(st, "COMMIT", err);
@@ -367,7 +366,7 @@ int store_append(struct store *st, const struct rec_sample *s, int ncounters, co
 		r = step_done(st, q, err, "append event");
 	}
 	free(blob);
-	return end_transaction(st, r, err);
+	return store_end_transaction(st, r, err);
 }
 
 int store_fold(struct store *st, const struct rec_sample *s, int n, int ncounters, char **err)
@@ -398,7 +397,7 @@ int store_fold(struct store *st, const struct rec_sample *s, int n, int ncounter
 		r = step_done(st, q, err, "trim tail");
 	}
 	free(blob);
-	return end_transaction(st, r, err);
+	return store_end_transaction(st, r, err);
 }
 
 int store_finish(struct store *st, char **err)

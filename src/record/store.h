@@ -29,6 +29,9 @@ int store_page_size(int ncounters);
  * 0, or -1 with *err saying what is there and whether --force would help. */
 int store_may_write(const char *path, bool force, char **err);
 int store_exec(struct store *st, const char *sql, char **err);
+/* After store_exec(st, "BEGIN"): COMMIT what went well (r 0), ROLLBACK what did not
+ * (keeping the first error in *err). 0, or -1. */
+int store_end_transaction(struct store *st, int r, char **err);
 int store_put_meta(struct store *st, const char *key, const char *value, char **err);
 /* One row of a static table: counters, instances (values bound in order, text or NULL). */
 int store_put_row(struct store *st, const char *sql, int n, const char *const *values, char **err);
