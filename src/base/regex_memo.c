@@ -211,6 +211,9 @@ const char *regex_refusal(const char *pattern)
 				k = 0, next = p + 1, cost_atom(&c); /* a plain brace */
 			else
 				variable = k > least;
+		} else if (*p == '^' || *p == '$') { /* an anchor: a node that matches nothing */
+			cost_atom(&c);
+			c.last_null = true;
 		} else if (*p == '|') {
 			next_branch(&c);
 			c.nodes[c.depth]++; /* a branch: glibc's tree holds one for each, empty ones too
