@@ -90,9 +90,12 @@ static void tasks_draw(struct tui *t)
 	const struct frame *f = t->f;
 	char title[200];
 	bool th = f->tasks_threads;
-	snprintf(title, sizeof(title), "%s: top %d by CPU, %d counters open (sort %s: < >, / filter%s%s, H %s, T Esc close)",
-		 th ? "Threads" : "Tasks", f->ntasks, f->task_fds, th && v->sort == COL_THREADS ? "TGID" : col_name[v->sort],
-		 *v->filter ? " " : "", v->filter, th ? "processes" : "threads");
+	char cost[40]; /* what counting them costs; a replay counts nothing */
+	snprintf(cost, sizeof(cost), t->opt->replay ? "as recorded" : "%d counters open", f->task_fds);
+	snprintf(title, sizeof(title), "%s: top %d by CPU, %s (sort %s: < >, / filter%s%s%s%s, T Esc close)",
+		 th ? "Threads" : "Tasks", f->ntasks, cost, th && v->sort == COL_THREADS ? "TGID" : col_name[v->sort],
+		 *v->filter ? " " : "", v->filter, t->opt->replay ? "" : ", H ", /* (a replay's rows are as recorded) */
+		 t->opt->replay ? "" : th ? "processes" : "threads");
 	int iy, ix, iw, ih;
 	crt_box(COLS - 2, LINES - 3, title, &iy, &ix, &iw, &ih);
 	char head[160];
@@ -146,6 +149,10 @@ static void tasks_key(struct tui *t, int key)
 	case '>': v->sort = (v->sort + 1) % NCOLS; break;
 	case '/': v->typing = true; break;
 	case 'H': /* threads or processes: counted afresh, the next refresh shows them */
+		if (t->opt->replay) {
+			tui_message(t, true, "a replay shows the rows as recorded (threads where they were)");
+			break;
+		}
 		v->threads = !v->threads;
 		session_tasks_threads(v->s, v->threads);
 		v->first = 0;
