@@ -305,16 +305,17 @@ static int sim_open(struct source *src, struct instance *inst)
 		char raw[24] = "";
 		const char *event; /* decoded alias (points into the machine), a legacy name, or raw */
 		int raw_rate = legacy ? -1 : raw_rate_of(sec, &ct->attr, raw);
+		/* ... then as perf's JSON names it, where the section names events so */
 		const char *perf = !legacy && raw_rate < 0 && sim_section_perf_names(sec)
 					   ? sim_perf_name(ss->perf_names, inst->pmu, &ct->attr, sec) : NULL;
-		if (perf)
+		if (perf) {
 			raw_rate = sim_rate_index(sec, perf);
-		if (perf)
 			event = perf;
-		else if (raw_rate >= 0)
+		} else if (raw_rate >= 0) {
 			event = raw;
-		else
+		} else {
 			event = legacy ? legacy_name(&ct->attr) : sim_decode_event(ss->decoder, inst->pmu, &ct->attr);
+		}
 		if (!event && ct->attr.type <= 1) /* the 'software' PMU: fixed event numbers */
 			event = legacy_name(&ct->attr);
 		/* a PMU counts any encoding its format takes, as the hardware does: one no alias

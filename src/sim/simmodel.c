@@ -12,11 +12,11 @@
 
 #include "base/diag.h"
 #include "base/expr.h"
-#include "machine/cpuid.h"
-#include "machine/pmu.h"
 #include "base/iniread.h"
 #include "base/sysfs.h"
 #include "base/util.h"
+#include "machine/cpuid.h"
+#include "machine/pmu.h"
 #include "machine/pcimap.h"
 
 #define merr(m, ...) ini_error(&(m)->in, __VA_ARGS__)
