@@ -212,6 +212,12 @@ rec = [json.loads(l)["tasks"] for l in open(sys.argv[1])]
 rep = [json.loads(l)["tasks"] for l in open(sys.argv[2])]
 assert rec == rep and len(rec) == 3 and rec[-1][0]["comm"] == "stream", (rec, rep)
 PY
+"$PMUTOP" -r tasks.pmrec -b --tasks 2 --format json > top2.json
+python3 - top2.json <<'PY' && ok || fail "-r --tasks 2: not the top two recorded: $(tail -c 300 top2.json)"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])][-1]["tasks"]
+assert [t["comm"] for t in rows] == ["stream", "api-server"], rows
+PY
 "$PMUTOP" --demo spr -b -n 2 --fake-clock --tasks 4 --per-thread --format json -w threads.pmrec > /dev/null
 "$PMUTOP" -r threads.pmrec -b --tasks 4 --format json > rthreads.json
 python3 - rthreads.json <<'PY' && ok || fail "-r --tasks: a recording's threads: $(tail -c 400 rthreads.json)"
@@ -236,7 +242,7 @@ if command -v sqlite3 > /dev/null; then
     cp tasks.pmrec junk.pmrec
     sqlite3 junk.pmrec "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
         INSERT INTO tasks SELECT 2, 0, 'abc', -5, char(27) || '[2J' || printf('%.10000c', 'x'), NULL, 1e300, 'nan', x'00', NULL, NULL, printf('%.5000c', 'w') FROM n;"
-    "$PMUTOP" -r junk.pmrec -b --tasks 3 --format json > junk.json 2> junk.err
+    "$PMUTOP" -r junk.pmrec -b --tasks 200 --format json > junk.json 2> junk.err
     expect_eq "-r a recording of junk task rows: exit status" $? 0
     python3 - junk.json <<'PY' && ok || fail "-r junk task rows: $(head -c 400 junk.json)"
 import json, sys

@@ -497,7 +497,8 @@ static int run_replay(struct run *r)
 		free(err);
 		return 1;
 	}
-	session_want_tasks(r->s, o->batch && o->tasks); /* the rows as recorded */
+	session_want_tasks(r->s, o->batch && o->tasks); /* the rows as recorded, the top N of them */
+	replay_limit_tasks(r->rp, o->tasks);
 	r->clock = replay_clock(r->rp, o->batch || o->fake_clock || o->record_only);
 	return 0;
 }

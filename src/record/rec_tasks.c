@@ -140,6 +140,7 @@ struct rec_task_feed {
 	struct store *st;
 	bool any;                  /* the recording kept the top tasks */
 	struct rec_tasks rows[2];  /* the rows of the last two frames */
+	int max;                   /* rows a frame at most (0: all kept) */
 	uint64_t seq[2];
 	int cur;
 };
@@ -159,6 +160,11 @@ void rec_task_feed_free(struct rec_task_feed *tf)
 	rec_tasks_free(&tf->rows[0]);
 	rec_tasks_free(&tf->rows[1]);
 	free(tf);
+}
+
+void rec_task_feed_limit(struct rec_task_feed *tf, int max)
+{
+	tf->max = max;
 }
 
 bool rec_task_feed_any(const struct rec_task_feed *tf)
@@ -181,7 +187,7 @@ void rec_task_feed_frame(struct rec_task_feed *tf, uint64_t seq, struct frame *f
 	}
 	tf->cur = b;
 	f->tasks = tf->rows[b].rows;
-	f->ntasks = tf->rows[b].n;
+	f->ntasks = tf->max > 0 && tf->rows[b].n > tf->max ? tf->max : tf->rows[b].n; /* kept by CPU, highest first */
 	f->tasks_threads = tf->rows[b].threads;
 	f->tasks_note = "as recorded";
 }

@@ -38,6 +38,8 @@ struct rec_task_feed;
 struct rec_task_feed *rec_task_feed_new(struct store *st);
 void rec_task_feed_free(struct rec_task_feed *tf);
 bool rec_task_feed_any(const struct rec_task_feed *tf);
+/* At most max rows a frame (--tasks N on a replay: the top N of what was kept). */
+void rec_task_feed_limit(struct rec_task_feed *tf, int max);
 /* Sample seq's rows into f (0: none loaded yet); a recording that kept none says so. */
 void rec_task_feed_frame(struct rec_task_feed *tf, uint64_t seq, struct frame *f);
 

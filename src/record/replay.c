@@ -437,6 +437,11 @@ static void task_rows(void *ctx, struct frame *f)
 	rec_task_feed_frame(r->tasks, r->have_cur ? r->cur.seq : 0, f);
 }
 
+void replay_limit_tasks(struct replay *r, int max)
+{
+	rec_task_feed_limit(r->tasks, max);
+}
+
 bool replay_has_tasks(struct replay *r)
 {
 	return rec_task_feed_any(r->tasks);

@@ -19,6 +19,8 @@ struct session;
 struct replay *replay_open(const char *path, char **err);
 /* Whether the recording kept the top tasks (batch --tasks, the Tasks view, on replay). */
 bool replay_has_tasks(struct replay *r);
+/* Its frames' rows at most max (--tasks N). */
+void replay_limit_tasks(struct replay *r, int max);
 void replay_close(struct replay *r);
 char *replay_meta(struct replay *r, const char *key); /* malloc'd, or NULL */
 /* The machine the recording was made on (owned by the replay). */
