@@ -11,6 +11,7 @@
 
 #include "base/clock.h"
 #include "base/diag.h"
+#include "base/str_ids.h"
 #include "base/util.h"
 #include "bind/counter_share.h"
 #include "engine/history.h"
@@ -22,6 +23,7 @@
 #include "machine/procstat.h"
 #include "outputs/batch.h"
 #include "engine/output.h"
+#include "sources/cgroupfs.h"
 #include "sources/sources.h"
 #include "sim/simulator.h"
 #include "testutil.h"
@@ -612,6 +614,79 @@ START_TEST(run_loop_feeds_outputs_frames)
 }
 END_TEST
 
+/* The perf_event cgroup hierarchy as perf finds it: a v1 mount naming perf_event before
+ * cgroup2, its path's octal escapes read; -G's names resolved with or without the mount
+ * or a leading /, '..' and strangers refused; a cgroup's processes and CPU time its
+ * descendants' too (the kernel's rule), cpu.stat's usage where it is kept. */
+START_TEST(cgroup_hierarchy_found_listed_and_summed)
+{
+	char *root = tmp_dir();
+	put_file(root, "proc/self/mounts", "cgroup2 /sys/fs/cgroup cgroup2 rw,nosuid 0 0\n"
+					   "cgroup /sys/fs/cgroup/cpu cgroup rw,cpu,cpuacct 0 0\n"
+					   "cgroup /sys/fs/cgroup/perf\\040event cgroup rw,nosuid,perf_event 0 0\n");
+	put_file(root, "sys/fs/cgroup/perf event/cgroup.procs", "1\n2\n");
+	put_file(root, "sys/fs/cgroup/perf event/a/cgroup.procs", "10\n");
+	put_file(root, "sys/fs/cgroup/perf event/a/b/cgroup.procs", "11\n12\n");
+	put_file(root, "sys/fs/cgroup/perf event/c/cgroup.procs", "");
+	put_file(root, "sys/fs/cgroup/perf event/c/cpu.stat", "usage_usec 1500\nuser_usec 1000\n");
+	struct cgroupfs fs;
+	char *why = NULL;
+	ck_assert_int_eq(cgroupfs_find(root, &fs, &why), 0);
+	ck_assert_str_eq(fs.shown, "/sys/fs/cgroup/perf event");
+	ck_assert(!fs.v2);
+	const char *names[][2] = { { "/sys/fs/cgroup/perf event/a/b", "a/b" }, { "/a/", "a" }, { "/", "" }, { "c", "c" } };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char *rel = cgroupfs_resolve(&fs, names[i][0], &why);
+		ck_assert_msg(rel && !strcmp(rel, names[i][1]), "%s: %s", names[i][0], rel ? rel : why);
+		free(rel);
+	}
+	const char *refused[] = { "a/../..", "..", "zz", "a/b/c" };
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		why = NULL;
+		ck_assert_ptr_null(cgroupfs_resolve(&fs, refused[i], &why));
+		ck_assert_ptr_nonnull(why);
+		free(why);
+	}
+	struct task_sample procs[] = { { .pid = 1, .cpu_ns = 100 }, { .pid = 2, .cpu_ns = 200 }, { .pid = 10, .cpu_ns = 1000 },
+				       { .pid = 11, .cpu_ns = 20000 }, { .pid = 12, .cpu_ns = 300000 } };
+	struct cgroup_node *nodes;
+	int n = cgroupfs_tree(&fs, "", procs, 5, &nodes);
+	ck_assert_int_eq(n, 4);
+	const char *rel[] = { "", "a", "a/b", "c" };
+	const int nprocs[] = { 5, 3, 2, 0 };
+	const uint64_t cpu[] = { 321300, 321000, 320000, 1500000 };
+	for (int i = 0; i < n; i++) {
+		ck_assert_str_eq(nodes[i].rel, rel[i]);
+		ck_assert_int_eq(nodes[i].nprocs, nprocs[i]);
+		ck_assert_uint_eq(nodes[i].cpu_ns, cpu[i]);
+	}
+	ck_assert_int_eq(nodes[2].parent, 1);
+	cgroupfs_nodes_free(nodes, n);
+	cgroupfs_done(&fs);
+	/* no v1 hierarchy with perf_event: cgroup2's */
+	put_file(root, "proc/self/mounts", "cgroup2 /sys/fs/cgroup cgroup2 rw 0 0\n");
+	ck_assert_int_eq(cgroupfs_find(root, &fs, &why), 0);
+	ck_assert(fs.v2);
+	cgroupfs_done(&fs);
+	put_file(root, "proc/self/mounts", "proc /proc proc rw 0 0\n");
+	why = NULL;
+	ck_assert_int_eq(cgroupfs_find(root, &fs, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "perf_event"));
+	free(why);
+	/* a row's number stays its path's */
+	struct str_ids ids = { 0 };
+	char name[16];
+	for (int i = 0; i < 500; i++) {
+		snprintf(name, sizeof(name), "g%d", i);
+		ck_assert_int_eq(str_ids_get(&ids, name), i);
+	}
+	ck_assert_int_eq(str_ids_get(&ids, "g7"), 7);
+	ck_assert_str_eq(str_ids_name(&ids, 499), "g499");
+	ck_assert_ptr_null(str_ids_name(&ids, 500));
+	str_ids_free(&ids);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("engine");
@@ -628,6 +703,7 @@ int main(void)
 	tcase_add_test(t, batch_precision_and_states_agree);
 	tcase_add_test(t, counter_sharing_is_linear);
 	tcase_add_test(t, counters_per_cpu_are_bounded);
+	tcase_add_test(t, cgroup_hierarchy_found_listed_and_summed);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }

@@ -223,6 +223,10 @@ struct session {
 	/* the top tasks (engine/tasks.h), counted while an output wants them */
 	struct task_table *tasks;
 	bool tasks_wanted;
+	struct task_table *cgroups; /* the same, a row a cgroup */
+	bool cgroups_wanted;
+	bool cgroups_always;        /* batch's and serve's -G, --cgroups */
+	const char *cgroups_why;    /* there are none here, and why (interned) */
 	/* -C: the CPUs core and software events count on (uncore PMUs keep their cpumask) */
 	bool some_cpus;
 	struct cpulist only_cpus;

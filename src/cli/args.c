@@ -52,6 +52,11 @@ static void usage(FILE *f)
 		"                            view shows N, default 20)\n"
 		"      --per-thread          with --tasks: a row a thread, as perf stat's (the\n"
 		"                            monitor's Tasks view: H)\n"
+		"  -G, --cgroup LIST         batch, serve: these cgroups' rows beside the root's\n"
+		"                            (/), their core events counted on every CPU, as\n"
+		"                            perf stat -a -G (the monitor opens its G view)\n"
+		"      --cgroups[=N]         batch, serve: the top N cgroups by CPU time (default\n"
+		"                            20; the monitor's G view shows N)\n"
 		"  -C, --cpu LIST            count core and software events on these CPUs only\n"
 		"                            (0-3,8; uncore PMUs count on their cpumask)\n"
 		"  -o, --output FILE         batch output to FILE instead of standard output\n"
@@ -162,9 +167,31 @@ static int check_target_args(int argc, char **argv, struct options *o)
 	return 0;
 }
 
+/* -G and --cgroups count cgroups on every CPU (perf stat -G needs -a), beside the
+ * machine: not tasks, not a recording's */
+static int check_cgroup_args(const struct options *o)
+{
+	const char *opt = o->cgroup_names ? "-G" : o->cgroups ? "--cgroups" : NULL;
+	if (!opt)
+		return 0;
+	if (o->workload || o->pids || o->tids) {
+		fprintf(stderr, "pmutop: %s counts cgroups on every CPU beside the machine, as perf stat -a -G; %s counts "
+				"tasks: one of them\n", opt, o->workload ? "a command" : o->pids ? "-p" : "-t");
+		return 2;
+	}
+	if (o->replay || o->dry_run) {
+		fprintf(stderr, "pmutop: %s counts a machine's cgroups: %s\n", opt,
+			o->replay ? "a recording keeps no cgroups' rows" : "--dry-run counts nothing");
+		return 2;
+	}
+	return 0;
+}
+
 static int check_args(int argc, char **argv, struct options *o)
 {
 	int bad = check_target_args(argc, argv, o);
+	if (!bad)
+		bad = check_cgroup_args(o);
 	if (bad)
 		return bad;
 	if (o->per_thread && o->replay) {
@@ -201,17 +228,30 @@ static int check_args(int argc, char **argv, struct options *o)
 	return check_exporter_args(o);
 }
 
-/* --tasks N: 1 to 200 (each a descriptor per event and thread) */
-static bool parse_task_count(const char *text, int *n)
+/* --tasks N, --cgroups=N: 1 to 200 rows (each costs counters: an event's per thread of a
+ * task, per CPU of a cgroup) */
+static bool parse_row_count(const char *opt, const char *text, int *n)
 {
 	char *end;
 	long v = strtol(text, &end, 10);
-	if (*end || v < 1 || v > 200) {
-		fprintf(stderr, "pmutop: --tasks %s: want 1 to 200 tasks (each costs a counter per event and thread)\n", text);
+	if (*end || end == text || v < 1 || v > 200) {
+		bool tasks = opt[2] == 't';
+		fprintf(stderr, "pmutop: %s %s: want 1 to 200 %s (each costs a counter per event and %s)\n", opt, text,
+			tasks ? "tasks" : "cgroups", tasks ? "thread" : "CPU");
 		return false;
 	}
 	*n = (int)v;
 	return true;
+}
+
+/* -G's cgroups, comma-separated as perf's: none empty */
+static const char *cgroup_list(const char *arg)
+{
+	bool ok = *arg && arg[0] != ',' && arg[strlen(arg) - 1] != ',' && !strstr(arg, ",,");
+	if (!ok)
+		fprintf(stderr, "pmutop: -G '%s': want cgroup names, comma-separated, as perf stat -G (paths in the "
+				"cgroup hierarchy: system.slice/foo.service)\n", arg);
+	return ok ? arg : NULL;
 }
 
 /* -p's or -t's IDs: said where they are not (-p was the profile's before -P took it). */
@@ -249,7 +289,7 @@ static const char *metrics_list(const char *arg)
 
 /* pmutop's long options (the short ones in parse_args' string) */
 enum { O_FORMAT = 256, O_RAW, O_SYSFS, O_PROC, O_SIM, O_MODEL, O_DEMO, O_SEED, O_FAKE, O_DRY, O_FORCE, O_BEGIN,
-       O_END, O_LISTEN, O_PERCPU, O_HTTP_LIMITS, O_PER_SOCKET, O_PER_CORE, O_PER_NODE, O_TASKS, O_PER_THREAD };
+       O_END, O_LISTEN, O_PERCPU, O_HTTP_LIMITS, O_PER_SOCKET, O_PER_CORE, O_PER_NODE, O_TASKS, O_PER_THREAD, O_CGROUPS };
 static const struct option main_options[] = {
 	{ "batch", no_argument, NULL, 'b' },
 	{ "delay", required_argument, NULL, 'd' },
@@ -263,6 +303,8 @@ static const struct option main_options[] = {
 	{ "cpu", required_argument, NULL, 'C' },
 	{ "tasks", required_argument, NULL, O_TASKS },
 	{ "per-thread", no_argument, NULL, O_PER_THREAD },
+	{ "cgroup", required_argument, NULL, 'G' },
+	{ "cgroups", optional_argument, NULL, O_CGROUPS },
 	{ "profile", required_argument, NULL, 'P' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "tid", required_argument, NULL, 't' },
@@ -295,7 +337,7 @@ int parse_args(int argc, char **argv, struct options *o)
 	int c;
 	opterr = 0; /* one line of our own, not 40 of help */
 	/* '+': the first word that is no option begins the command, whose options are its own */
-	while ((c = getopt_long(argc, argv, "+:bd:n:o:P:p:t:C:AM:f:w:r:hV", main_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:bd:n:o:P:p:t:C:G:AM:f:w:r:hV", main_options, NULL)) != -1) {
 		switch (c) {
 		case 'b': o->batch = true; break;
 		case 'd':
@@ -320,10 +362,18 @@ int parse_args(int argc, char **argv, struct options *o)
 		case O_PER_NODE: o->rows = ROWS_PER_NODE; break;
 		case 'C': o->cpus = optarg; break;
 		case O_TASKS:
-			if (!parse_task_count(optarg, &o->tasks))
+			if (!parse_row_count("--tasks", optarg, &o->tasks))
 				return 2;
 			break;
 		case O_PER_THREAD: o->per_thread = true; break;
+		case 'G':
+			if (!(o->cgroup_names = cgroup_list(optarg)))
+				return 2;
+			break;
+		case O_CGROUPS:
+			if (!parse_row_count("--cgroups", optarg ? optarg : "20", &o->cgroups))
+				return 2;
+			break;
 		case 'o': o->output = optarg; o->batch = true; break;
 		case 'M':
 			if (!(o->metrics = metrics_list(optarg)))

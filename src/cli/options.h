@@ -21,6 +21,8 @@ struct options {
 	const char *cpus;     /* -C: count only these CPUs (core and software events) */
 	int tasks;            /* --tasks N: batch prints the top N tasks; the monitor's view shows N */
 	bool per_thread;      /* --per-thread: their rows threads */
+	const char *cgroup_names; /* -G a,b: these cgroups' rows (perf stat -G), and the root's */
+	int cgroups;          /* --cgroups[=N]: the top N cgroups (batch, serve); the view's N */
 	const char *output; /* -o FILE, or NULL for standard output */
 	const char *sysfs_root;
 	const char *proc_root;

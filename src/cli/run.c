@@ -22,6 +22,7 @@
 #include "cli/options.h"
 #include "cli/run_profiles.h"
 #include "cli/run_target.h"
+#include "cli/run_who.h"
 #include "base/cpulist.h"
 #include "profile/catalog.h"
 #include "bind/counter_share.h"
@@ -529,8 +530,12 @@ static int run_sources(struct run *r)
 	struct hwmon_io *io = o->sim ? hwmon_io_sim_new(m, model, o->seed) : hwmon_io_files_new();
 	session_add_source(r->s, source_hwmon_new(m, io));
 	session_add_source(r->s, source_sensors_new(m, model ? sim_sensor_feed_new(model) : NULL));
-	struct sim_model *tasks_model = model && (o->tasks || !o->batch) ? sim_model_ref(model) : NULL;
-	sim_model_free(model); /* the sources hold it now */
+	/* who is busy: the Tasks and Cgroups views, --tasks, -G (a simulated machine's are its
+	 * model's) */
+	int status = run_who(r->s, o, m, model, r->root);
+	sim_model_free(model); /* the sources and tables hold it now */
+	if (status)
+		return status;
 	if (o->fake_clock)
 		clock_init_fake(&r->clk, 1000000000ull);
 	else
@@ -545,15 +550,6 @@ static int run_sources(struct run *r)
 	}
 	if (host_meters_shown(o))
 		session_use_host_meters(r->s, procstat_new(o->proc_root ? o->proc_root : o->sim ? r->root : "/"), !o->sim);
-	/* who is busy: the monitor's Tasks view, batch --tasks (a simulated machine's tasks
-	 * are its model's) */
-	if (tasks_model || (!o->sim && (o->tasks || !o->batch))) {
-		session_use_tasks(r->s, tasks_model ? sim_task_probe_new(tasks_model, r->root) : task_probe_live_new(o->proc_root),
-				  o->tasks ? o->tasks : 20);
-		session_want_tasks(r->s, o->batch && o->tasks);
-		session_tasks_threads(r->s, o->per_thread);
-	}
-	sim_model_free(tasks_model);
 	return 0;
 }
 

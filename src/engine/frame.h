@@ -91,6 +91,12 @@ struct frame {
 	int task_fds;
 	const char *tasks_note; /* what the table says as a whole ("no core PMU: ..."), or NULL */
 	bool tasks_threads;     /* its rows are threads (htop's H, --per-thread) */
+	/* the cgroups perf stat -G counts (the Cgroups view, -G, --cgroups), rows as the
+	 * tasks': comm the cgroup's path, threads the processes in it, user "" */
+	int ncgroups;
+	const struct task_row *cgroups;
+	int cgroup_fds;
+	const char *cgroups_note; /* the hierarchy counted by, and what the table says */
 	const char *source;   /* the sources counting, "sim", "live", "live+hwmon" */
 	/* the host's own meters, where the session reads them (live machines) */
 	double cpu_util;      /* percent busy over the interval (/proc/stat), NAN if unknown */

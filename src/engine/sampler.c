@@ -473,6 +473,34 @@ const struct frame *session_sample_whole(struct session *s, uint64_t now_ns)
 	return f;
 }
 
+/* Who is busy, where an output asks: the top tasks, the cgroups (engine/tasks.h), or a
+ * replay's tasks as recorded */
+static void sample_who(struct session *s, struct frame *f, uint64_t now_ns)
+{
+	f->ntasks = 0;
+	f->tasks = NULL;
+	f->task_fds = 0;
+	f->tasks_note = NULL;
+	f->tasks_threads = false;
+	f->ncgroups = 0;
+	f->cgroups = NULL;
+	f->cgroup_fds = 0;
+	f->cgroups_note = NULL;
+	/* batch's and serve's cgroups open at the priming read, as perf stat -G counts from
+	 * its start: the first interval has their figures */
+	if (s->cgroups && s->cgroups_wanted && (!s->priming || s->cgroups_always)) {
+		f->ncgroups = task_table_sample(s->cgroups, now_ns, &f->cgroups, &f->cgroup_fds);
+		f->cgroups_note = task_table_note(s->cgroups);
+	}
+	if (s->tasks && s->tasks_wanted && !s->priming) {
+		f->ntasks = task_table_sample(s->tasks, now_ns, &f->tasks, &f->task_fds);
+		f->tasks_note = task_table_note(s->tasks);
+		f->tasks_threads = task_table_shows_threads(s->tasks);
+	} else if (s->task_rows && s->tasks_wanted && !s->priming) {
+		s->task_rows(s->task_rows_ctx, f);
+	}
+}
+
 const struct frame *session_sample(struct session *s, uint64_t now_ns)
 {
 	struct frame *f = &s->frames[s->cur ^ 1]; /* the one outputs are not reading (members
@@ -549,18 +577,7 @@ const struct frame *session_sample(struct session *s, uint64_t now_ns)
 	f->whole_run = false;
 	f->who = s->who;
 	f->who_end = s->who_end;
-	f->ntasks = 0;
-	f->tasks = NULL;
-	f->task_fds = 0;
-	f->tasks_note = NULL;
-	f->tasks_threads = false;
-	if (s->tasks && s->tasks_wanted && !s->priming) {
-		f->ntasks = task_table_sample(s->tasks, now_ns, &f->tasks, &f->task_fds);
-		f->tasks_note = task_table_note(s->tasks);
-		f->tasks_threads = task_table_shows_threads(s->tasks);
-	} else if (s->task_rows && s->tasks_wanted && !s->priming) {
-		s->task_rows(s->task_rows_ctx, f);
-	}
+	sample_who(s, f, now_ns);
 	f->time_ns = now_ns;
 	f->wall_ns = s->clock ? s->clock->ops->wall(s->clock, now_ns) : now_ns;
 	f->seq = ++s->nsamples;

@@ -90,6 +90,7 @@ void session_free(struct session *s)
 	cpulist_free(&s->only_cpus);
 	free(s->per_of_cpu);
 	task_table_free(s->tasks);
+	task_table_free(s->cgroups);
 	free(s->share_refs);
 	free(s->refusal);
 	host_meters_done(s);
@@ -221,6 +222,31 @@ void session_want_tasks(struct session *s, bool want)
 	s->tasks_wanted = want;
 	if (s->tasks)
 		task_table_want(s->tasks, want);
+}
+
+void session_use_cgroups(struct session *s, struct task_probe *probe, int max, bool always)
+{
+	task_table_free(s->cgroups);
+	s->cgroups = task_table_new(probe, max);
+	s->cgroups_always = always;
+	session_want_cgroups(s, always);
+}
+
+void session_want_cgroups(struct session *s, bool want)
+{
+	s->cgroups_wanted = want || s->cgroups_always;
+	if (s->cgroups)
+		task_table_want(s->cgroups, s->cgroups_wanted);
+}
+
+void session_no_cgroups(struct session *s, const char *why)
+{
+	s->cgroups_why = session_intern(s, why);
+}
+
+const char *session_cgroups_absent(const struct session *s)
+{
+	return s->cgroups ? NULL : s->cgroups_why ? s->cgroups_why : "no cgroups are counted in this session";
 }
 
 const char *session_who(const struct session *s)

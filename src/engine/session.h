@@ -78,6 +78,15 @@ void session_use_tasks(struct session *s, struct task_probe *probe, int max);
 void session_want_tasks(struct session *s, bool want);
 /* Their rows threads rather than processes (htop's H, perf's --per-thread). */
 void session_tasks_threads(struct session *s, bool threads);
+/* The cgroups (perf stat -G), as the tasks: frames carry their rows while an output
+ * wants them; whether the session has any to show. */
+/* always: every frame (batch, serve), whatever a view wants */
+void session_use_cgroups(struct session *s, struct task_probe *probe, int max, bool always);
+void session_want_cgroups(struct session *s, bool want);
+/* There are none to count here, and why; what the session says of that, or NULL where
+ * it has them */
+void session_no_cgroups(struct session *s, const char *why);
+const char *session_cgroups_absent(const struct session *s);
 const char *session_who_end(const struct session *s);
 /* The next frame's interval starts at t_ns, not at the last frame: a replay's frames
  * cover their recorded intervals wherever a seek put the clock (back a step, the last

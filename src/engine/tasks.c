@@ -209,8 +209,9 @@ int task_table_sample(struct task_table *t, uint64_t now_ns, const struct task_r
 		struct task_row *r = &t->rows[b][i];
 		struct row_text *tx = &t->text[b][i];
 		snprintf(tx->comm, sizeof(tx->comm), "%s", s->comm);
-		snprintf(tx->user, sizeof(tx->user), "%s", s->user[0] ? s->user : user_name(t, s->uid));
-		*r = (struct task_row){ .pid = s->pid, .tgid = s->tgid, .comm = tx->comm, .user = tx->user, .threads = s->threads,
+		snprintf(tx->user, sizeof(tx->user), "%s", s->label ? "" : s->user[0] ? s->user : user_name(t, s->uid));
+		*r = (struct task_row){ .pid = s->pid, .tgid = s->tgid, .comm = s->label ? s->label : tx->comm, .user = tx->user,
+					.threads = s->threads,
 					.cpu_pct = 100 * rk[i].cpu_ns / interval, .ipc = NAN, .llc_mpki = NAN,
 					.branch_mpki = NAN };
 		if (!t->want)

@@ -14,6 +14,8 @@ struct task_sample {
 	char user[32];    /* its name where the lister knows it, else "" (etc/passwd says) */
 	int threads;
 	uint64_t cpu_ns;  /* user + system time used so far */
+	const char *label; /* a row that is not a process (a cgroup): its name, kept by the
+			    * lister for its life; NULL for a task (comm names it) */
 };
 
 /* Every process below root (/ or a fake tree holding proc/), n returned, *out malloc'd

@@ -242,6 +242,7 @@ static void write_json(struct textbuf *tb, const struct frame *fr, bool raw, con
 	batch_json_string(tb, fr->source);
 	json_metrics(tb, fr);
 	batch_json_tasks(tb, fr);
+	batch_json_cgroups(tb, fr);
 	json_instances(tb, fr);
 	if (raw)
 		json_counters(tb, fr);
@@ -282,10 +283,12 @@ static bool printed(const struct frame *fr, const struct value_info *vi, enum ba
 static void write_csv(struct textbuf *tb, const struct frame *fr, enum batch_rows rows, bool first_frame,
 		      const char *when)
 {
-	/* --tasks: two columns more, the task's, empty on the metrics' rows */
-	if (first_frame)
-		textbuf_put(tb, fr->tasks ? "time,source,profile,metric,instance,value,unit,state,pid,comm\n"
-					  : "time,source,profile,metric,instance,value,unit,state\n");
+	/* --tasks, -G: columns more, the task's and the cgroup's, empty on the metrics' rows */
+	if (first_frame) {
+		textbuf_put(tb, "time,source,profile,metric,instance,value,unit,state");
+		textbuf_put(tb, batch_csv_who_header(fr));
+		textbuf_putc(tb, '\n');
+	}
 	char source[96]; /* the summary's rows say so where a reader of the columns looks */
 	snprintf(source, sizeof(source), "%s%s", fr->source, fr->whole_run ? " whole run" : "");
 	for (int k = 0; k < fr->nvalues; k++) {
@@ -311,7 +314,8 @@ static void write_csv(struct textbuf *tb, const struct frame *fr, enum batch_row
 		batch_csv_field(tb, vi->m->unit);
 		textbuf_putc(tb, ',');
 		textbuf_put(tb, v->multiplexed && v->state == VS_OK ? "multiplexed" : value_state_name((enum value_state)v->state));
-		textbuf_put(tb, fr->tasks ? ",,\n" : "\n");
+		textbuf_put(tb, batch_csv_who_empty(fr));
+		textbuf_putc(tb, '\n');
 	}
 	batch_csv_tasks(tb, fr, when, source);
 }
@@ -489,6 +493,7 @@ static void write_text(struct textbuf *tb, const struct frame *fr, enum batch_ro
 		last = m;
 	}
 	batch_write_text_tasks(tb, fr);
+	batch_write_text_cgroups(tb, fr);
 	write_text_notes(tb, fr, rows, first_frame);
 	if (fr->whole_run)
 		write_text_bottleneck(tb, fr);

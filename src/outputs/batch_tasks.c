@@ -60,40 +60,103 @@ void batch_json_tasks(struct textbuf *tb, const struct frame *fr)
 	textbuf_putc(tb, ']');
 }
 
-/* --tasks: each task's figures, a row each, the task in the last two columns (the
- * instance a thread's TID with --per-thread, the pid column its process's) */
+/* The cgroups (-G, --cgroups): each with its path and processes, as perf stat -G's */
+void batch_json_cgroups(struct textbuf *tb, const struct frame *fr)
+{
+	if (!fr->cgroups)
+		return;
+	textbuf_put(tb, ",\"cgroup_fds\":");
+	textbuf_u64(tb, (uint64_t)fr->cgroup_fds);
+	if (fr->cgroups_note) {
+		textbuf_put(tb, ",\"cgroups_note\":");
+		batch_json_string(tb, fr->cgroups_note);
+	}
+	textbuf_put(tb, ",\"cgroups\":[");
+	for (int i = 0; i < fr->ncgroups; i++) {
+		const struct task_row *c = &fr->cgroups[i];
+		textbuf_put(tb, i ? ",{\"cgroup\":" : "{\"cgroup\":");
+		batch_json_string(tb, c->comm);
+		textbuf_put(tb, ",\"procs\":");
+		textbuf_u64(tb, (uint64_t)c->threads);
+		json_maybe(tb, ",\"cpu_pct\":", c->cpu_pct);
+		json_maybe(tb, ",\"ipc\":", c->ipc);
+		json_maybe(tb, ",\"llc_mpki\":", c->llc_mpki);
+		json_maybe(tb, ",\"branch_mpki\":", c->branch_mpki);
+		if (c->why) {
+			textbuf_put(tb, ",\"why\":");
+			batch_json_string(tb, c->why);
+		}
+		textbuf_putc(tb, '}');
+	}
+	textbuf_putc(tb, ']');
+}
+
+const char *batch_csv_who_header(const struct frame *fr)
+{
+	return fr->tasks && fr->cgroups ? ",pid,comm,cgroup" : fr->tasks ? ",pid,comm" : fr->cgroups ? ",cgroup" : "";
+}
+
+const char *batch_csv_who_empty(const struct frame *fr)
+{
+	return fr->tasks && fr->cgroups ? ",,," : fr->tasks ? ",," : fr->cgroups ? "," : "";
+}
+
+/* A task's or a cgroup's four figures, a CSV line each, its own in the columns the
+ * frame adds (pid and comm, cgroup) */
+static void csv_figures(struct textbuf *tb, const struct task_row *t, const char *when, const char *source, bool cgroup,
+			const struct frame *fr)
+{
+	static const char *const names[2][4] = { { "task.cpu_pct", "task.ipc", "task.llc_mpki", "task.branch_mpki" },
+						 { "cgroup.cpu_pct", "cgroup.ipc", "cgroup.llc_mpki", "cgroup.branch_mpki" } };
+	static const char *const units[] = { "%", "", "", "" };
+	const double v[] = { t->cpu_pct, t->ipc, t->llc_mpki, t->branch_mpki };
+	char pid[16], id[16];
+	snprintf(pid, sizeof(pid), "%d", t->tgid);
+	snprintf(id, sizeof(id), "%d", t->pid);
+	for (int k = 0; k < 4; k++) {
+		textbuf_put(tb, when);
+		textbuf_putc(tb, ',');
+		batch_csv_field(tb, source);
+		textbuf_put(tb, cgroup ? ",cgroups," : ",tasks,");
+		textbuf_put(tb, names[cgroup][k]);
+		textbuf_putc(tb, ',');
+		if (cgroup)
+			batch_csv_field(tb, t->comm);
+		else
+			textbuf_put(tb, id);
+		textbuf_putc(tb, ',');
+		if (isfinite(v[k])) {
+			char num[40];
+			textbuf_putn(tb, num, (size_t)format_g7_or_whole(num, sizeof(num), v[k]));
+		}
+		textbuf_putc(tb, ',');
+		textbuf_put(tb, units[k]);
+		textbuf_put(tb, isfinite(v[k]) ? ",ok" : ",no value");
+		if (fr->tasks) { /* pid, comm: a task's */
+			textbuf_putc(tb, ',');
+			textbuf_put(tb, cgroup ? "" : pid);
+			textbuf_putc(tb, ',');
+			if (!cgroup)
+				batch_csv_field(tb, t->comm);
+		}
+		if (fr->cgroups) { /* cgroup: a cgroup's */
+			textbuf_putc(tb, ',');
+			if (cgroup)
+				batch_csv_field(tb, t->comm);
+		}
+		textbuf_putc(tb, '\n');
+	}
+}
+
+/* --tasks: each task's figures, a row each, the task in the pid and comm columns (the
+ * instance a thread's TID with --per-thread, the pid column its process's); -G,
+ * --cgroups: each cgroup's, its path the instance and the cgroup column */
 void batch_csv_tasks(struct textbuf *tb, const struct frame *fr, const char *when, const char *source)
 {
-	static const char *const names[] = { "task.cpu_pct", "task.ipc", "task.llc_mpki", "task.branch_mpki" };
-	static const char *const units[] = { "%", "", "", "" };
-	for (int i = 0; fr->tasks && i < fr->ntasks; i++) {
-		const struct task_row *t = &fr->tasks[i];
-		const double v[] = { t->cpu_pct, t->ipc, t->llc_mpki, t->branch_mpki };
-		char pid[16], id[16];
-		snprintf(pid, sizeof(pid), "%d", t->tgid);
-		snprintf(id, sizeof(id), "%d", t->pid);
-		for (int k = 0; k < 4; k++) {
-			textbuf_put(tb, when);
-			textbuf_putc(tb, ',');
-			batch_csv_field(tb, source);
-			textbuf_put(tb, ",tasks,");
-			textbuf_put(tb, names[k]);
-			textbuf_putc(tb, ',');
-			textbuf_put(tb, id);
-			textbuf_putc(tb, ',');
-			if (isfinite(v[k])) {
-				char num[40];
-				textbuf_putn(tb, num, (size_t)format_g7_or_whole(num, sizeof(num), v[k]));
-			}
-			textbuf_putc(tb, ',');
-			textbuf_put(tb, units[k]);
-			textbuf_put(tb, isfinite(v[k]) ? ",ok," : ",no value,");
-			textbuf_put(tb, pid);
-			textbuf_putc(tb, ',');
-			batch_csv_field(tb, t->comm);
-			textbuf_putc(tb, '\n');
-		}
-	}
+	for (int i = 0; fr->tasks && i < fr->ntasks; i++)
+		csv_figures(tb, &fr->tasks[i], when, source, false, fr);
+	for (int i = 0; fr->cgroups && i < fr->ncgroups; i++)
+		csv_figures(tb, &fr->cgroups[i], when, source, true, fr);
 }
 
 static void put_figure(struct textbuf *tb, double v, int width, int decimals)
@@ -140,6 +203,39 @@ void batch_write_text_tasks(struct textbuf *tb, const struct frame *fr)
 		if (t->why) {
 			textbuf_put(tb, "  (");
 			textbuf_put(tb, t->why);
+			textbuf_putc(tb, ')');
+		}
+		textbuf_putc(tb, '\n');
+	}
+}
+
+/* The cgroups (-G, --cgroups), as perf stat -G's rows beside the machine's */
+void batch_write_text_cgroups(struct textbuf *tb, const struct frame *fr)
+{
+	if (!fr->cgroups)
+		return;
+	char head[200];
+	snprintf(head, sizeof(head), "  cgroups: %d by CPU, %d counters open%s%s%s\n  %6s %6s %6s %8s %8s  %s\n",
+		 fr->ncgroups, fr->cgroup_fds, fr->cgroups_note ? " (" : "", fr->cgroups_note ? fr->cgroups_note : "",
+		 fr->cgroups_note ? ")" : "", "CPU%", "PROCS", "IPC", "LLC-MPKI", "BR-MPKI", "CGROUP");
+	textbuf_put(tb, head);
+	for (int i = 0; i < fr->ncgroups; i++) {
+		const struct task_row *c = &fr->cgroups[i];
+		char lead[32];
+		textbuf_put(tb, "  ");
+		put_figure(tb, c->cpu_pct, 6, 1);
+		snprintf(lead, sizeof(lead), " %6d ", c->threads);
+		textbuf_put(tb, lead);
+		put_figure(tb, c->ipc, 6, 2);
+		textbuf_putc(tb, ' ');
+		put_figure(tb, c->llc_mpki, 8, 2);
+		textbuf_putc(tb, ' ');
+		put_figure(tb, c->branch_mpki, 8, 2);
+		textbuf_put(tb, "  ");
+		textbuf_put(tb, c->comm);
+		if (c->why) {
+			textbuf_put(tb, "  (");
+			textbuf_put(tb, c->why);
 			textbuf_putc(tb, ')');
 		}
 		textbuf_putc(tb, '\n');

@@ -15,6 +15,7 @@
 #include "engine/tasks.h"
 #include "sim/simmodel_data.h"
 #include "sim/simulator.h"
+#include "sim/sim_tasks.h"
 
 struct sim_probe {
 	struct sim_model *model;
@@ -70,17 +71,21 @@ static void *sim_open(void *ctx, int pid, bool thread, int *fds, char **why)
 	return NULL;
 }
 
-static bool sim_read(void *ctx, void *handle, uint64_t now_ns, struct task_counts *out)
+void sim_task_counts(const struct sim_task *k, double share, uint64_t now_ns, struct task_counts *out)
 {
-	const struct sim_handle *h = handle;
-	const struct sim_task *k = h->task;
-	(void)ctx;
-	double cpus = k->cpus * h->share, cycles = cpus * seconds(now_ns) * k->ghz * 1e9, ins = cycles * k->ipc;
+	double cpus = k->cpus * share, cycles = cpus * seconds(now_ns) * k->ghz * 1e9, ins = cycles * k->ipc;
 	out->v[TASK_CLOCK] = (uint64_t)llround(cpus * seconds(now_ns) * 1e9);
 	out->v[TASK_CYCLES] = (uint64_t)llround(cycles);
 	out->v[TASK_INSTRUCTIONS] = (uint64_t)llround(ins);
 	out->v[TASK_LLC_MISSES] = (uint64_t)llround(ins * k->llc_mpki / 1000);
 	out->v[TASK_BRANCH_MISSES] = (uint64_t)llround(ins * k->branch_mpki / 1000);
+}
+
+static bool sim_read(void *ctx, void *handle, uint64_t now_ns, struct task_counts *out)
+{
+	const struct sim_handle *h = handle;
+	(void)ctx;
+	sim_task_counts(h->task, h->share, now_ns, out);
 	return true;
 }
 

@@ -203,9 +203,12 @@ static void task_key(struct sim_model *m, struct sim_task *t, const char *name, 
 		double lo, hi;
 	} keys[] = { { "pid", 1, 4194304 }, { "user", 0, 0 }, { "threads", 1, 100000 }, { "cpus", 0, 4096 },
 		     { "ghz", 0.1, 10 }, { "ipc", 0, 16 }, { "llc_mpki", 0, 1000 }, { "branch_mpki", 0, 1000 } };
-	if (!strcmp(name, "user")) {
-		free(t->user);
-		t->user = xstrdup(value);
+	if (!strcmp(name, "user") || !strcmp(name, "cgroup")) {
+		char **text = !strcmp(name, "user") ? &t->user : &t->cgroup;
+		free(*text);
+		while (*name == 'c' && *value == '/')
+			value++; /* a cgroup's path, with or without its leading / */
+		*text = xstrdup(value);
 		return;
 	}
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
@@ -227,7 +230,7 @@ static void task_key(struct sim_model *m, struct sim_task *t, const char *name, 
 			*d[k] = v;
 		return;
 	}
-	merr(m, m->in.line, 0, "unknown key '%s' in [task %s] (known: pid, user, threads, cpus, ghz, ipc, llc_mpki, branch_mpki)",
+	merr(m, m->in.line, 0, "unknown key '%s' in [task %s] (known: pid, user, cgroup, threads, cpus, ghz, ipc, llc_mpki, branch_mpki)",
 	     name, t->name);
 }
 
@@ -410,6 +413,7 @@ void sim_model_free(struct sim_model *m)
 	for (int i = 0; i < m->ntasks; i++) {
 		free(m->tasks[i].name);
 		free(m->tasks[i].user);
+		free(m->tasks[i].cgroup);
 	}
 	free(m->tasks);
 	for (int i = 0; i < m->nsections; i++) {

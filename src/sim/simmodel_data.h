@@ -112,6 +112,7 @@ struct sim_task {
 	char *name;      /* its command */
 	int pid;
 	char *user;
+	char *cgroup;    /* its cgroup's path ("system.slice/x.service"; "" the root) */
 	int threads;
 	double cpus;     /* CPUs it keeps busy (top's %CPU / 100) */
 	double ghz;      /* its cores' clock while it runs */

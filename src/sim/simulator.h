@@ -41,6 +41,10 @@ struct hwmon_io *hwmon_io_sim_new(const struct machine *m, struct sim_model *mod
  * user names from root's etc/passwd (a reference to the model is taken). */
 struct task_probe;
 struct task_probe *sim_task_probe_new(struct sim_model *model, const char *root);
+/* Its cgroups (sim_cgroups.c says the rule): names (-G's; NULL: every one) or NULL with
+ * *why naming the model's; ncpus: its online CPUs, the cost a live probe would pay. */
+struct task_probe *sim_cgroup_probe_new(struct sim_model *model, const char *root, int ncpus, const char *const *names,
+					int nnames, char **why);
 
 /* Sensor readings from the model: levels in °C, W, RPM for the sensor PMU's "value"
  * event (a reference is taken). */

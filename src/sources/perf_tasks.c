@@ -5,11 +5,9 @@
  * leaves the figures empty; the task is still listed by its CPU time. */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include <dirent.h>
 
@@ -17,64 +15,17 @@
 #include "base/util.h"
 #include "engine/tasks.h"
 #include "sources/sources.h"
+#include "sources/task_counters.h"
 
 /* a process of many threads is counted on its first ones: the cost stays bounded */
 #define MAX_THREADS 64
 
-static const uint32_t type_of[TASK_EVENTS] = {
-	[TASK_CLOCK] = PERF_TYPE_SOFTWARE, [TASK_CYCLES] = PERF_TYPE_HARDWARE, [TASK_INSTRUCTIONS] = PERF_TYPE_HARDWARE,
-	[TASK_LLC_MISSES] = PERF_TYPE_HARDWARE, [TASK_BRANCH_MISSES] = PERF_TYPE_HARDWARE,
-};
-static const uint64_t generic[TASK_EVENTS] = {
-	[TASK_CLOCK] = PERF_COUNT_SW_TASK_CLOCK,
-	[TASK_CYCLES] = PERF_COUNT_HW_CPU_CYCLES,
-	[TASK_INSTRUCTIONS] = PERF_COUNT_HW_INSTRUCTIONS,
-	[TASK_LLC_MISSES] = PERF_COUNT_HW_CACHE_MISSES,
-	[TASK_BRANCH_MISSES] = PERF_COUNT_HW_BRANCH_MISSES,
-};
-
-struct task_fds {
-	int nthreads;
-	int fd[MAX_THREADS][TASK_EVENTS]; /* -1: not counted */
-};
-
-/* descriptors held back while tasks' counters open, so /proc can still be listed when
- * they have taken all the others (a low ulimit -n) */
-#define SPARE_FDS 4
-
 struct live_probe {
 	char *root;
-	int spare[SPARE_FDS];
+	struct fd_spares spares;
 	bool no_core;     /* the CPU has no hardware events (a VM without a virtual PMU) */
 	char *list_error; /* /proc could not be listed, or NULL */
 };
-
-static void hold_spares(struct live_probe *lp, bool hold)
-{
-	for (int i = 0; i < SPARE_FDS; i++) {
-		if (hold && lp->spare[i] < 0)
-			lp->spare[i] = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		else if (!hold && lp->spare[i] >= 0) {
-			close(lp->spare[i]);
-			lp->spare[i] = -1;
-		}
-	}
-}
-
-/* One event of tid; inherit: and of the threads and children it starts (a process's
- * row), not for a thread's own row, whose new threads are rows of their own */
-static int open_event(int tid, uint32_t type, uint64_t config, bool inherit)
-{
-	struct perf_event_attr a;
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = type;
-	a.config = config;
-	a.inherit = inherit;
-	a.exclude_hv = 1;
-	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	return (int)syscall(SYS_perf_event_open, &a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-}
 
 /* The threads of pid now (at most MAX_THREADS), *total all of them; -errno where its
  * task directory cannot be read (the task ended, no descriptor left). */
@@ -113,93 +64,72 @@ static char *refused(int err, int pid)
 static void *live_open(void *ctx, int pid, bool thread, int *fds, char **why)
 {
 	struct live_probe *lp = ctx;
-	struct task_fds *tf = xcalloc(1, sizeof(*tf));
 	int tids[MAX_THREADS] = { pid }, total = 1;
-	tf->nthreads = thread ? 1 : threads_of(lp->root, pid, tids, &total);
+	int nthreads = thread ? 1 : threads_of(lp->root, pid, tids, &total);
 	*fds = 0;
-	if (tf->nthreads < 0) {
-		*why = refused(-tf->nthreads == ENOENT ? ESRCH : -tf->nthreads, pid);
-		free(tf);
+	if (nthreads < 0) {
+		*why = refused(-nthreads == ENOENT ? ESRCH : -nthreads, pid);
 		return NULL;
 	}
+	struct task_counters *tc = xcalloc(1, sizeof(*tc));
+	task_counters_init(tc, nthreads);
 	int err = 0;
-	bool any = false, core = false;
-	for (int th = 0; th < tf->nthreads; th++)
+	for (int th = 0; th < nthreads; th++)
 		for (int e = 0; e < TASK_EVENTS; e++) {
-			tf->fd[th][e] = open_event(tids[th], type_of[e], generic[e], !thread);
-			if (tf->fd[th][e] >= 0) {
-				(*fds)++;
-				any = true;
-				core |= e != TASK_CLOCK;
-			} else if (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV) {
-				lp->no_core |= e != TASK_CLOCK;
-			} else if (!err) {
-				err = errno; /* not "no such event here": the task's own refusal */
-			}
+			/* inherit: a process's row counts the threads and children it starts; a
+			 * thread's own row does not (its new threads are rows of their own) */
+			tc->fd[th][e] = task_counter_open(e, tids[th], -1, !thread, 0);
+			if (tc->fd[th][e] >= 0)
+				continue;
+			if (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV)
+				lp->no_core |= e != TASK_CLOCK; /* no such event here: said once in the title */
+			else if (!err)
+				err = errno; /* the task's own refusal */
 		}
-	if (err && !any) {
+	*fds = task_counters_open_count(tc);
+	if (err && !*fds) {
 		*why = refused(err, pid);
-		for (int th = 0; th < tf->nthreads; th++)
-			for (int e = 0; e < TASK_EVENTS; e++)
-				if (tf->fd[th][e] >= 0)
-					close(tf->fd[th][e]);
-		free(tf);
+		task_counters_close(tc);
+		free(tc);
 		return NULL;
 	}
 	int counted = 0;
-	for (int th = 0; th < tf->nthreads; th++)
-		counted += tf->fd[th][TASK_CLOCK] >= 0;
+	for (int th = 0; th < nthreads; th++)
+		counted += tc->fd[th][TASK_CLOCK] >= 0;
 	if (err && counted < total) /* some of it: said, with why the rest is not */
 		*why = xasprintf("%d of its %d threads counted: %s", counted, total, strerror(err));
-	else if (total > tf->nthreads)
-		*why = xasprintf("%d of its %d threads counted", tf->nthreads, total);
-	(void)core; /* no core PMU (a VM without one): its figures stay empty, said once in the title */
-	return tf;
+	else if (total > nthreads)
+		*why = xasprintf("%d of its %d threads counted", nthreads, total);
+	return tc;
 }
 
 static bool live_read(void *ctx, void *handle, uint64_t now_ns, struct task_counts *out)
 {
 	(void)ctx;
 	(void)now_ns;
-	struct task_fds *tf = handle;
-	for (int e = 0; e < TASK_EVENTS; e++) {
-		bool counted = false;
-		double sum = 0;
-		for (int th = 0; th < tf->nthreads; th++) {
-			uint64_t v[3];
-			if (tf->fd[th][e] < 0 || read(tf->fd[th][e], v, sizeof(v)) != (ssize_t)sizeof(v))
-				continue;
-			counted = true; /* scaled where the kernel multiplexed it */
-			sum += v[2] && v[2] < v[1] ? (double)v[0] * ((double)v[1] / (double)v[2]) : (double)v[0];
-		}
-		out->v[e] = counted ? (uint64_t)sum : UINT64_MAX;
-	}
+	task_counters_read(handle, out);
 	return true;
 }
 
 static void live_close(void *ctx, void *handle)
 {
 	(void)ctx;
-	struct task_fds *tf = handle;
-	for (int th = 0; th < tf->nthreads; th++)
-		for (int e = 0; e < TASK_EVENTS; e++)
-			if (tf->fd[th][e] >= 0)
-				close(tf->fd[th][e]);
-	free(tf);
+	task_counters_close(handle);
+	free(handle);
 }
 
 static int live_list(void *ctx, uint64_t now_ns, bool threads, struct task_sample **out)
 {
 	(void)now_ns;
 	struct live_probe *lp = ctx;
-	hold_spares(lp, false);
+	fd_spares_hold(&lp->spares, false);
 	errno = 0;
 	int n = threads ? proc_threads_read(lp->root, out) : proc_tasks_read(lp->root, out);
 	free(lp->list_error);
 	lp->list_error = n == 0 && errno ? xasprintf("cannot list %s/proc: %s", strcmp(lp->root, "/") ? lp->root : "",
 						     strerror(errno))
 					 : NULL;
-	hold_spares(lp, true);
+	fd_spares_hold(&lp->spares, true);
 	return n;
 }
 
@@ -215,7 +145,7 @@ static const char *live_note(void *ctx)
 static void live_destroy(void *ctx)
 {
 	struct live_probe *lp = ctx;
-	hold_spares(lp, false);
+	fd_spares_hold(&lp->spares, false);
 	free(lp->list_error);
 	free(lp->root);
 	free(lp);
@@ -227,9 +157,8 @@ struct task_probe *task_probe_live_new(const char *proc_root)
 {
 	struct live_probe *lp = xcalloc(1, sizeof(*lp));
 	lp->root = xstrdup(proc_root && *proc_root ? proc_root : "/");
-	for (int i = 0; i < SPARE_FDS; i++)
-		lp->spare[i] = -1;
-	hold_spares(lp, true);
+	fd_spares_init(&lp->spares);
+	fd_spares_hold(&lp->spares, true);
 	struct task_probe *p = xcalloc(1, sizeof(*p));
 	p->ops = &live_ops;
 	p->ctx = lp;

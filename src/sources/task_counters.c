@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* task_counters.c - a row's generic events, opened per thread or per CPU, read summed. */
+#include "sources/task_counters.h"
+
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "base/util.h"
+
+static const uint32_t type_of[TASK_EVENTS] = {
+	[TASK_CLOCK] = PERF_TYPE_SOFTWARE, [TASK_CYCLES] = PERF_TYPE_HARDWARE, [TASK_INSTRUCTIONS] = PERF_TYPE_HARDWARE,
+	[TASK_LLC_MISSES] = PERF_TYPE_HARDWARE, [TASK_BRANCH_MISSES] = PERF_TYPE_HARDWARE,
+};
+static const uint64_t generic[TASK_EVENTS] = {
+	[TASK_CLOCK] = PERF_COUNT_SW_TASK_CLOCK,
+	[TASK_CYCLES] = PERF_COUNT_HW_CPU_CYCLES,
+	[TASK_INSTRUCTIONS] = PERF_COUNT_HW_INSTRUCTIONS,
+	[TASK_LLC_MISSES] = PERF_COUNT_HW_CACHE_MISSES,
+	[TASK_BRANCH_MISSES] = PERF_COUNT_HW_BRANCH_MISSES,
+};
+
+void task_counters_init(struct task_counters *c, int n)
+{
+	c->n = n;
+	c->fd = xmalloc(sizeof(*c->fd) * (size_t)(n > 0 ? n : 1));
+	for (int r = 0; r < n; r++)
+		for (int e = 0; e < TASK_EVENTS; e++)
+			c->fd[r][e] = -1;
+}
+
+int task_counter_open(enum task_event e, int pid, int cpu, bool inherit, unsigned long flags)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = type_of[e];
+	a.config = generic[e];
+	a.inherit = inherit;
+	a.exclude_hv = 1;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return (int)syscall(SYS_perf_event_open, &a, pid, cpu, -1, flags | PERF_FLAG_FD_CLOEXEC);
+}
+
+void task_counters_read(const struct task_counters *c, struct task_counts *out)
+{
+	for (int e = 0; e < TASK_EVENTS; e++) {
+		bool counted = false;
+		double sum = 0;
+		for (int r = 0; r < c->n; r++) {
+			uint64_t v[3];
+			if (c->fd[r][e] < 0 || read(c->fd[r][e], v, sizeof(v)) != (ssize_t)sizeof(v))
+				continue;
+			counted = true; /* scaled where the kernel multiplexed it */
+			sum += v[2] && v[2] < v[1] ? (double)v[0] * ((double)v[1] / (double)v[2]) : (double)v[0];
+		}
+		out->v[e] = counted ? (uint64_t)sum : UINT64_MAX;
+	}
+}
+
+int task_counters_open_count(const struct task_counters *c)
+{
+	int open = 0;
+	for (int r = 0; r < c->n; r++)
+		for (int e = 0; e < TASK_EVENTS; e++)
+			open += c->fd[r][e] >= 0;
+	return open;
+}
+
+void task_counters_close(struct task_counters *c)
+{
+	for (int r = 0; r < c->n; r++)
+		for (int e = 0; e < TASK_EVENTS; e++)
+			if (c->fd[r][e] >= 0)
+				close(c->fd[r][e]);
+	free(c->fd);
+	c->fd = NULL;
+	c->n = 0;
+}
+
+void fd_spares_init(struct fd_spares *s)
+{
+	for (int i = 0; i < SPARE_FDS; i++)
+		s->fd[i] = -1;
+	fd_spares_hold(s, true);
+}
+
+void fd_spares_hold(struct fd_spares *s, bool hold)
+{
+	for (int i = 0; i < SPARE_FDS; i++) {
+		if (hold && s->fd[i] < 0) {
+			s->fd[i] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		} else if (!hold && s->fd[i] >= 0) {
+			close(s->fd[i]);
+			s->fd[i] = -1;
+		}
+	}
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* task_counters.h - the counters behind a row of the Tasks or Cgroups view: the kernel's
+ * generic events (engine/tasks.h's TASK_EVENTS), opened once per thread of a task or once
+ * per CPU for a cgroup, read as one sum. */
+#ifndef PMUTOP_TASK_COUNTERS_H
+#define PMUTOP_TASK_COUNTERS_H
+
+#include <stdbool.h>
+
+#include "engine/tasks.h"
+
+struct task_counters {
+	int n;                  /* threads, or CPUs */
+	int (*fd)[TASK_EVENTS]; /* -1: not counted */
+};
+
+void task_counters_init(struct task_counters *c, int n);
+/* Event e on pid (a thread, or a cgroup's descriptor with PERF_FLAG_PID_CGROUP) and cpu
+ * (-1: wherever it runs), as perf_event_open takes them; the descriptor, or -1 with errno.
+ * inherit: and on the threads and children it starts. */
+int task_counter_open(enum task_event e, int pid, int cpu, bool inherit, unsigned long flags);
+/* Each event's sum over the rows, scaled where the kernel multiplexed it; UINT64_MAX
+ * where no row counts it */
+void task_counters_read(const struct task_counters *c, struct task_counts *out);
+/* How many are open */
+int task_counters_open_count(const struct task_counters *c);
+void task_counters_close(struct task_counters *c);
+
+/* Descriptors held back while rows' counters open, so /proc and the cgroups can still be
+ * listed when the counters have taken all the others (a low ulimit -n): released for a
+ * listing, held again after it. */
+#define SPARE_FDS 4
+struct fd_spares {
+	int fd[SPARE_FDS];
+};
+void fd_spares_init(struct fd_spares *s);
+void fd_spares_hold(struct fd_spares *s, bool hold);
+
+#endif

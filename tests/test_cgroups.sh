@@ -1,0 +1,198 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Which cgroup is busy (perf stat -a -G): -G's cgroups and the root beside them, or the
+# top N by CPU (--cgroups), in batch and in the monitor's G view.
+# Live (as root): a cgroup made for the test in the hierarchy perf counts by (cgroup2, or
+# a perf_event v1 hierarchy mounted for it), a busy loop in it; its CPU% (its task-clock
+# on every CPU) against perf stat -a -G's over the same seconds (within 15 % and 5
+# points); -C 0 counts on one CPU of N, 1/N of the counters; a low ulimit -n says "too
+# many open files", the cgroups still listed, never a failed run. Everything made is
+# removed, the loop ended by its PID.
+# Simulated (the SPR demo's cgroups, its tasks' `cgroup =`): a parent's CPU% the sum of
+# its children's, its IPC between theirs; the cost a counter per CPU and event; CSV's
+# cgroup column; the view at 80x24 and 120x40 sorted and filtered. Bad -G: said, exit 2.
+. "$TOP_SRCDIR/tests/lib.sh"
+command -v python3 > /dev/null || skip "python3 is needed to read the JSON"
+. "$TOP_SRCDIR/tests/tui_lib.sh"
+cd "$scratch"
+busy="" cgdir="" mounted=""
+cleanup() {
+    T kill-server 2> /dev/null
+    [ -n "$busy" ] && kill "$busy" 2> /dev/null && wait "$busy" 2> /dev/null
+    [ -n "$cgdir" ] && rmdir "$cgdir"/? "$cgdir" 2> /dev/null
+    [ -n "$mounted" ] && umount "$mounted" 2> /dev/null && rmdir "$mounted"
+    rm -rf "$scratch"
+}
+trap cleanup EXIT
+
+# ---- live: a cgroup of the test's, counted as perf stat -G counts it ----
+name="pmutop-test-$$"
+if [ "$(id -u)" != 0 ]; then
+    skip_check "not root: no cgroup can be made for the live checks"
+elif [ "$(stat -f -c %T /sys/fs/cgroup 2> /dev/null)" = cgroup2fs ]; then
+    cgdir="/sys/fs/cgroup/$name" # perf_event is implicit in cgroup2
+elif awk '$3 == "cgroup" && $4 ~ /(^|,)perf_event(,|$)/ { found = 1 } END { exit !found }' /proc/self/mounts; then
+    cgdir="$(awk '$3 == "cgroup" && $4 ~ /(^|,)perf_event(,|$)/ { print $2; exit }' /proc/self/mounts)/$name"
+elif mkdir "$scratch/perf_event" && mount -t cgroup -o perf_event none "$scratch/perf_event" 2> /dev/null; then
+    mounted="$scratch/perf_event"
+    cgdir="$mounted/$name"
+else
+    rmdir "$scratch/perf_event" 2> /dev/null
+    skip_check "no perf_event cgroup hierarchy here and none can be mounted"
+fi
+if [ -n "$cgdir" ] && mkdir "$cgdir"; then
+    sh -c "echo \$\$ > '$cgdir/cgroup.procs' && exec sh -c 'while :; do :; done'" &
+    busy=$!
+    wait_until "the busy loop in its cgroup" 5 grep -qx "$busy" "$cgdir/cgroup.procs"
+    if perf stat -a -e task-clock -G "$name" -- sleep 0.1 > /dev/null 2>&1; then
+        perf stat -x, -a -e task-clock -G "$name" -o perf.csv -- sleep 2 2> /dev/null &
+        perfpid=$!
+    else
+        perfpid=""
+        skip_check "perf stat -G cannot count here: CPU% against perf"
+    fi
+    "$PMUTOP" -b -P host -n 4 -d 0.5 -G "$name" --format json > live.json 2> live.err
+    expect_eq "-G: exit status" $? 0
+    [ -n "$perfpid" ] && wait "$perfpid"
+    python3 - live.json "$name" perf.csv <<'PY' > live.out 2>&1
+import json, os, sys
+frames = [json.loads(l) for l in open(sys.argv[1])]
+rows = frames[-1]["cgroups"]
+assert [c["cgroup"] for c in rows] == ["/", "/" + sys.argv[2]], rows # the root, the machine's whole, first
+assert rows[1]["procs"] == 1 and frames[-1]["cgroup_fds"] > 0, (rows, frames[-1]["cgroup_fds"])
+mine = [c["cpu_pct"] for f in frames for c in f["cgroups"] if c["cgroup"] != "/"]
+assert None not in mine, mine # counted from the start, as perf stat -G
+cpu = sum(mine) / len(mine)
+root = [c["cpu_pct"] for f in frames for c in f["cgroups"] if c["cgroup"] == "/"]
+assert all(r >= m - 1 for r, m in zip(root, mine)), (root, mine) # a child within its parent
+if os.path.exists(sys.argv[3]):
+    for l in open(sys.argv[3]):
+        f = l.split(",")
+        if len(f) > 6 and f[2].startswith("task-clock"):
+            perf = float(f[0]) / 2e3 * 100 # ms over 2 s: a CPU percent
+            assert abs(cpu - perf) <= 0.15 * perf + 5, "CPU%% %.1f, perf stat -a -G %.1f" % (cpu, perf)
+            print("cgroup %s: CPU%% %.1f, perf stat -a -G %.1f" % (sys.argv[2], cpu, perf))
+print("ok")
+PY
+    if tail -n 1 live.out | grep -qx ok; then ok; else fail "live -G: $(cat live.out) $(cat live.err)"; fi
+    cat live.out
+    # -C: the cgroups counted on those CPUs only, a counter fewer per CPU left out
+    ncpu=$(grep -c '^processor' /proc/cpuinfo)
+    "$PMUTOP" -b -P host -n 1 -d 0.2 -G "$name" --format json > all.json
+    "$PMUTOP" -b -P host -n 1 -d 0.2 -G "$name" -C 0 --format json > one.json
+    python3 - all.json one.json "$ncpu" <<'PY' && ok || fail "-G -C 0: $(tail -c 300 one.json)"
+import json, sys
+every = json.loads(open(sys.argv[1]).read().splitlines()[-1])["cgroup_fds"]
+one = json.loads(open(sys.argv[2]).read().splitlines()[-1])["cgroup_fds"]
+assert one * int(sys.argv[3]) == every, (one, every, sys.argv[3])
+PY
+    # descriptors run out: the rows say so, the cgroups are still listed, the run goes on
+    subs=""
+    for k in a b c d e f g h; do mkdir "$cgdir/$k" && subs="$subs${subs:+,}$name/$k"; done
+    (ulimit -n 20 && exec "$PMUTOP" -b -P host -n 1 -d 0.2 -G "$subs" --format json) > few.json 2> few.err
+    expect_eq "-G under ulimit -n 20: exit status" $? 0
+    python3 - few.json <<'PY' && ok || fail "-G under ulimit -n 20: $(tail -c 400 few.json)"
+import json, sys
+last = [json.loads(l) for l in open(sys.argv[1])][-1]
+assert len(last["cgroups"]) == 9, len(last["cgroups"])
+assert any("too many open files" in (c.get("why") or "") for c in last["cgroups"]), last["cgroups"][:3]
+assert [c["procs"] for c in last["cgroups"] if c["cgroup"] == "/"][0] > 1, last["cgroups"] # still listed
+PY
+    for k in a b c d e f g h; do rmdir "$cgdir/$k"; done
+    "$PMUTOP" -b -P host -n 1 -d 0.2 -G "$name/nope" > /dev/null 2> bad.err
+    expect_eq "-G a cgroup that is not: usage error" $? 2
+    expect_grep "-G a cgroup that is not: said" "no such cgroup" bad.err
+    kill "$busy"
+    wait "$busy" 2> /dev/null
+    busy=""
+    rmdir "$cgdir"
+    expect_eq "the test's cgroup removed" "$(test -d "$cgdir" && echo left)" ""
+    cgdir=""
+fi
+
+# ---- the simulated machine's cgroups ----
+"$PMUTOP" --demo spr -b -n 2 --fake-clock --cgroups -M core.ipc --format json > sim.json
+expect_eq "--demo spr --cgroups: exit status" $? 0
+python3 - sim.json <<'PY' && ok || fail "--demo spr --cgroups: $(tail -c 600 sim.json)"
+import json, sys
+frames = [json.loads(l) for l in open(sys.argv[1])]
+assert all(f["cgroups"][0]["cpu_pct"] is not None for f in frames), "the first interval counted"
+rows = {c["cgroup"]: c for c in frames[-1]["cgroups"]}
+cpus = [c["cpu_pct"] for c in frames[-1]["cgroups"]]
+assert cpus == sorted(cpus, reverse=True), cpus
+def parent(p):
+    return "/" if p.count("/") == 1 else p.rsplit("/", 1)[0]
+kids = {}
+for p in rows:
+    if p != "/":
+        kids.setdefault(parent(p), []).append(rows[p])
+assert "/kubepods.slice/pod-stream" in rows and len(kids["/system.slice"]) == 3, sorted(rows)
+for p, ks in kids.items(): # a cgroup counts its descendants: its CPU their sum, its IPC between theirs
+    assert abs(rows[p]["cpu_pct"] - sum(k["cpu_pct"] for k in ks)) < 1e-6 * rows[p]["cpu_pct"] + 1e-9, (p, rows[p], ks)
+    assert rows[p]["procs"] == sum(k["procs"] for k in ks), (p, rows[p], ks)
+    assert min(k["ipc"] for k in ks) - 1e-9 <= rows[p]["ipc"] <= max(k["ipc"] for k in ks) + 1e-9, (p, rows[p], ks)
+# the cost: a counter per CPU and event for each cgroup
+per = frames[-1]["cgroup_fds"] / (5 * len(rows))
+assert per == int(per) and per > 1, frames[-1]["cgroup_fds"]
+print(int(per))
+PY
+"$PMUTOP" --demo spr -b -n 1 --fake-clock -G /kubepods.slice/pod-stream,system.slice/ -M core.ipc --format csv > sim.csv
+python3 - sim.csv <<'PY' && ok || fail "-G --format csv: $(head -c 300 sim.csv)"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert "cgroup" in rows[0] and "pid" not in rows[0], rows[0]
+cg = [r for r in rows if r["profile"] == "cgroups"]
+assert {r["cgroup"] for r in cg} == {"/", "/kubepods.slice/pod-stream", "/system.slice"}, cg[:3]
+assert all(r["cgroup"] == "" for r in rows if r["profile"] != "cgroups")
+ipc = {r["cgroup"]: float(r["value"]) for r in cg if r["metric"] == "cgroup.ipc"}
+assert ipc["/system.slice"] > ipc["/kubepods.slice/pod-stream"], ipc # the service beside the streaming job
+PY
+"$PMUTOP" --demo spr -b -n 1 --fake-clock -G nope > /dev/null 2> bad.err
+expect_eq "-G nope: usage error" $? 2
+expect_grep "-G nope: the model's cgroups named" "no such cgroup in the simulated machine (its model's: /, " bad.err
+for bad in "," "a,,b" ""; do
+    "$PMUTOP" --demo spr -b -n 1 -G "$bad" > /dev/null 2> bad.err
+    expect_eq "-G '$bad': usage error" $? 2
+    expect_grep "-G '$bad': said" "want cgroup names, comma-separated" bad.err
+done
+"$PMUTOP" -b -n 1 -G / -p 1 > /dev/null 2> bad.err
+expect_eq "-G with -p: usage error" $? 2
+expect_grep "-G with -p: said" "counts cgroups on every CPU" bad.err
+"$PMUTOP" --demo spr -b -n 1 --cgroups=0 > /dev/null 2> bad.err
+expect_eq "--cgroups=0: usage error" $? 2
+expect_grep "--cgroups=0: said" "want 1 to 200 cgroups" bad.err
+
+# ---- the view ----
+for size in "80 24" "120 40"; do
+    PMUTOP_ARGS="--demo spr -d 0.5"
+    # shellcheck disable=SC2086
+    start $size LANG=C.UTF-8 TERM=xterm-256color
+    see "$size: the monitor" "TopDown"
+    keys G
+    see "$size: G opens the view, its cost said" "Cgroups: top 9 by CPU, [0-9]* counters open"
+    see "$size: the root first" "4234.0 *5 .* / *│"
+    keys '>' '>'
+    see "$size: sorted by IPC" "sort IPC"
+    screen
+    first=$(grep -m1 -E "│ *[0-9.]+ +[0-9]+ +[0-9.]+ " "$scratch/screen.txt" | awk '{ print $(NF - 1) }')
+    expect_eq "$size: by IPC, the service (2.6) leads" "$first" "/system.slice/api-server.service"
+    keys / s y s Enter
+    see "$size: filtered by path" "/system.slice/postgresql.service"
+    unseen "$size: the filter leaves the others out" "kubepods"
+    keys H
+    see "$size: H said, not done" "a cgroup's row is the cgroup"
+    keys G
+    unseen "$size: G closes the view" "Cgroups: top"
+    keys q
+    quit_ok "$size: quit"
+done
+# a replay keeps no cgroups: G says so
+"$PMUTOP" --demo spr -b -n 2 --fake-clock -w plain.pmrec > /dev/null
+PMUTOP_ARGS="-r plain.pmrec"
+start 100 30 LANG=C.UTF-8
+see "replay: the monitor" "REPLAY"
+keys G
+see "replay: G says a recording keeps no cgroups" "not the cgroups'"
+keys q
+quit_ok "replay: quit"
+finish
