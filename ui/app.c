@@ -65,6 +65,7 @@ static void cmd_find(struct tui *t) { ui_mode_enter(t, &find_mode, xcalloc(1, si
 
 /* (a replay's: the rows as recorded, or that the recording kept none) */
 static void cmd_tasks(struct tui *t) { tasks_open(t); }
+static void cmd_cgroups(struct tui *t) { cgroups_open(t); }
 static void cmd_find_next(struct tui *t) { find_next(t); }
 static void cmd_redraw(struct tui *t) { (void)t; crt_forget_screen(); }
 static void cmd_next_pane(struct tui *t) { focus_pane(t, 1, false); }
@@ -281,6 +282,7 @@ static const struct command commands[] = {
 	{ { 's', KEY_F(2) }, "F2 s", "setup: colours, characters, bars, panes (saved)", cmd_setup },
 	{ { 'e' }, "e", "errors: groups that failed and why, warnings", cmd_errors },
 	{ { 'T' }, "T", "tasks: the top tasks by CPU with IPC and cache and branch misses (counted while shown)", cmd_tasks },
+	{ { 'G' }, "G", "cgroups: the same a row a cgroup, as perf stat -G (-G's, else the top by CPU)", cmd_cgroups },
 	{ { '/', KEY_F(3) }, "F3 /", "find a metric by name or words of its description (perf's catalogue too)", cmd_find },
 	{ { 'n' }, "n", "find the next match", cmd_find_next },
 	{ { 'w' }, "w", "record to pmutop-DATE-TIME.pmrec, or stop (replay: -r)", cmd_record },

@@ -59,6 +59,8 @@ extern const struct ui_mode help_mode, setup_mode, errors_mode, filter_mode, fin
 
 /* tasks_view.c: the Tasks view (T), counting the top tasks while it is open */
 void tasks_open(struct tui *t);
+/* the same a row a cgroup (G), where the session counts cgroups; else said */
+void cgroups_open(struct tui *t);
 
 /* setup.c: open setup at its first row, or on perf's metric group named group (its row
  * offered to count) with a note above the rows saying why; false where setup does not

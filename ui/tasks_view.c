@@ -3,8 +3,9 @@
  * top tasks by CPU time, each with IPC and LLC and branch misses per thousand
  * instructions where its counters open; sorted by a column (< >), filtered by command or
  * user (/), a row a thread on H (htop's key: the TID where the PID was, the process it is
- * of where its threads were). The session counts them only while the view is open
- * (engine/tasks.h), and the title says what that costs. */
+ * of where its threads were). The Cgroups view (G) is the same table a row a cgroup (perf
+ * stat -G's), without the PID and USER columns. The session counts them only while the
+ * view is open (engine/tasks.h), and the title says what that costs. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@ static const char *const col_name[NCOLS] = { "PID", "USER", "CPU%", "THR", "IPC"
 
 struct tasks_view {
 	struct session *s; /* told when the view opens and closes: counting costs */
+	bool cgroups;      /* the Cgroups view (G) */
 	bool threads;      /* H: a row a thread */
 	int sort;          /* a column: highest first (PID, USER, COMMAND: in order) */
 	char filter[32];
@@ -29,6 +31,26 @@ struct tasks_view {
 };
 
 static bool threads_shown; /* the rows are threads: THR is TGID */
+
+/* What the view shows: the frame's tasks or its cgroups */
+struct shown_rows {
+	const struct task_row *rows;
+	int n, fds;
+	const char *note;
+};
+
+static struct shown_rows rows_of(const struct frame *f, bool cgroups)
+{
+	if (cgroups)
+		return (struct shown_rows){ f->cgroups, f->ncgroups, f->cgroup_fds, f->cgroups_note };
+	return (struct shown_rows){ f->tasks, f->ntasks, f->task_fds, f->tasks_note };
+}
+
+/* a cgroup has no PID or user: its view's columns skip them */
+static bool column_shown(int col, bool cgroups)
+{
+	return !cgroups || (col != COL_PID && col != COL_USER);
+}
 
 static double number(const struct task_row *r, int col)
 {
@@ -72,61 +94,90 @@ static void figure(char *buf, size_t len, double v, int decimals)
 		snprintf(buf, len, "-");
 }
 
-static void draw_row(int y, int x, int w, const struct task_row *r, bool threads, enum role role)
+static void draw_row(int y, int x, int w, const struct task_row *r, bool threads, bool cgroups, enum role role)
 {
-	char cpu[16], ipc[16], llc[16], br[16], line[256];
+	char cpu[16], ipc[16], llc[16], br[16], line[512];
 	figure(cpu, sizeof(cpu), r->cpu_pct, 1);
 	figure(ipc, sizeof(ipc), r->ipc, 2);
 	figure(llc, sizeof(llc), r->llc_mpki, 2);
 	figure(br, sizeof(br), r->branch_mpki, 2);
-	snprintf(line, sizeof(line), "%7d %-10.10s %6s %*d %6s %8s %8s  %s%s%s", r->pid, r->user, cpu, threads ? 7 : 4,
-		 threads ? r->tgid : r->threads, ipc, llc, br, r->comm, r->why ? "  " : "", r->why ? r->why : "");
+	if (cgroups)
+		snprintf(line, sizeof(line), "%6s %6d %6s %8s %8s  %s%s%s", cpu, r->threads, ipc, llc, br, r->comm,
+			 r->why ? "  " : "", r->why ? r->why : "");
+	else
+		snprintf(line, sizeof(line), "%7d %-10.10s %6s %*d %6s %8s %8s  %s%s%s", r->pid, r->user, cpu,
+			 threads ? 7 : 4, threads ? r->tgid : r->threads, ipc, llc, br, r->comm, r->why ? "  " : "",
+			 r->why ? r->why : "");
 	crt_put(y, x, w, role, line);
+}
+
+/* The title: what is shown, what it costs, the keys */
+static void title_of(const struct tui *t, const struct tasks_view *v, const struct shown_rows *sr, char *buf, size_t len)
+{
+	bool th = t->f->tasks_threads && !v->cgroups;
+	char cost[40]; /* what counting them costs; a replay counts nothing */
+	snprintf(cost, sizeof(cost), t->opt->replay ? "as recorded" : "%d counters open", sr->fds);
+	const char *sort = v->cgroups && v->sort == COL_THREADS ? "PROCS" : v->cgroups && v->sort == COL_COMMAND ? "CGROUP"
+			 : th && v->sort == COL_THREADS ? "TGID" : col_name[v->sort];
+	const char *h = v->cgroups || t->opt->replay ? "" : th ? ", H processes" : ", H threads";
+	snprintf(buf, len, "%s: top %d by CPU, %s (sort %s: < >, / filter%s%s%s, %s Esc close)",
+		 v->cgroups ? "Cgroups" : th ? "Threads" : "Tasks", sr->n, cost, sort, *v->filter ? " " : "", v->filter, h,
+		 v->cgroups ? "G" : "T");
 }
 
 static void tasks_draw(struct tui *t)
 {
 	struct tasks_view *v = t->mode_data;
 	const struct frame *f = t->f;
-	char title[200];
-	bool th = f->tasks_threads;
-	char cost[40]; /* what counting them costs; a replay counts nothing */
-	snprintf(cost, sizeof(cost), t->opt->replay ? "as recorded" : "%d counters open", f->task_fds);
-	snprintf(title, sizeof(title), "%s: top %d by CPU, %s (sort %s: < >, / filter%s%s%s%s, T Esc close)",
-		 th ? "Threads" : "Tasks", f->ntasks, cost, th && v->sort == COL_THREADS ? "TGID" : col_name[v->sort],
-		 *v->filter ? " " : "", v->filter, t->opt->replay ? "" : ", H ", /* (a replay's rows are as recorded) */
-		 t->opt->replay ? "" : th ? "processes" : "threads");
+	struct shown_rows sr = rows_of(f, v->cgroups);
+	bool th = f->tasks_threads && !v->cgroups;
+	char title[240];
+	title_of(t, v, &sr, title, sizeof(title));
 	int iy, ix, iw, ih;
 	crt_box(COLS - 2, LINES - 3, title, &iy, &ix, &iw, &ih);
 	char head[160];
-	snprintf(head, sizeof(head), "%7s %-10s %6s %*s %6s %8s %8s  %s", th ? "TID" : "PID", "USER", "CPU%", th ? 7 : 4,
-		 th ? "TGID" : "THR", "IPC", "LLC-MPKI", "BR-MPKI", "COMMAND");
+	if (v->cgroups)
+		snprintf(head, sizeof(head), "%6s %6s %6s %8s %8s  %s", "CPU%", "PROCS", "IPC", "LLC-MPKI", "BR-MPKI", "CGROUP");
+	else
+		snprintf(head, sizeof(head), "%7s %-10s %6s %*s %6s %8s %8s  %s", th ? "TID" : "PID", "USER", "CPU%",
+			 th ? 7 : 4, th ? "TGID" : "THR", "IPC", "LLC-MPKI", "BR-MPKI", "COMMAND");
 	crt_put(iy, ix, iw, R_TITLE, head);
 	if (v->typing)
-		crt_put(iy + ih - 1, ix, iw, R_INPUT, v->filter[0] ? v->filter : "filter: type a command or user");
-	else if (f->tasks_note)
-		crt_put(iy + ih - 1, ix, iw, R_DIM, f->tasks_note);
-	if (!f->tasks) {
-		crt_put(iy + 1, ix, iw, R_DIM, t->opt->replay ? "the tasks as recorded show with the next sample (Left, Right step)"
-							      : "counting the top tasks from the next refresh");
+		crt_put(iy + ih - 1, ix, iw, R_INPUT, v->filter[0] ? v->filter
+					       : v->cgroups ? "filter: type a cgroup's path" : "filter: type a command or user");
+	else if (t->message[0]) /* a key's answer: the view covers the screen's message line */
+		crt_put(iy + ih - 1, ix, iw, t->message_is_error ? R_ERROR : R_MARK, t->message);
+	else if (sr.note)
+		crt_put(iy + ih - 1, ix, iw, R_DIM, sr.note);
+	if (!sr.rows) {
+		crt_put(iy + 1, ix, iw, R_DIM, t->opt->replay ? "the tasks as recorded show with the next sample (. , step)"
+				 : v->cgroups ? "counting the cgroups from the next refresh" : "counting the top tasks from the next refresh");
 		return;
 	}
-	const struct task_row **shown = xmalloc(sizeof(*shown) * (size_t)(f->ntasks ? f->ntasks : 1));
+	const struct task_row **shown = xmalloc(sizeof(*shown) * (size_t)(sr.n ? sr.n : 1));
 	int n = 0;
-	for (int i = 0; i < f->ntasks; i++)
-		if (matches(&f->tasks[i], v->filter))
-			shown[n++] = &f->tasks[i];
+	for (int i = 0; i < sr.n; i++)
+		if (matches(&sr.rows[i], v->filter))
+			shown[n++] = &sr.rows[i];
 	sort_col = v->sort;
 	threads_shown = th;
 	qsort(shown, (size_t)n, sizeof(*shown), by_column);
-	int rows = ih - 1 - (v->typing || f->tasks_note ? 1 : 0);
+	int rows = ih - 1 - (v->typing || t->message[0] || sr.note ? 1 : 0);
 	if (v->first > n - rows)
 		v->first = n - rows > 0 ? n - rows : 0;
 	for (int i = 0; i < rows && v->first + i < n; i++)
-		draw_row(iy + 1 + i, ix, iw, shown[v->first + i], th, shown[v->first + i]->why ? R_DIM : R_NORMAL);
+		draw_row(iy + 1 + i, ix, iw, shown[v->first + i], th, v->cgroups, shown[v->first + i]->why ? R_DIM : R_NORMAL);
 	if (!n)
-		crt_put(iy + 1, ix, iw, R_DIM, *v->filter ? "no task matches the filter" : "no task");
+		crt_put(iy + 1, ix, iw, R_DIM, *v->filter ? "no row matches the filter" : v->cgroups ? "no cgroup" : "no task");
 	free(shown);
+}
+
+/* < and >: the next column the view shows */
+static void next_sort(struct tasks_view *v, int step)
+{
+	do
+		v->sort = (v->sort + NCOLS + step) % NCOLS;
+	while (!column_shown(v->sort, v->cgroups));
 }
 
 static void tasks_key(struct tui *t, int key)
@@ -145,10 +196,14 @@ static void tasks_key(struct tui *t, int key)
 		return;
 	}
 	switch (key) {
-	case '<': v->sort = (v->sort + NCOLS - 1) % NCOLS; break;
-	case '>': v->sort = (v->sort + 1) % NCOLS; break;
+	case '<': next_sort(v, -1); break;
+	case '>': next_sort(v, 1); break;
 	case '/': v->typing = true; break;
 	case 'H': /* threads or processes: counted afresh, the next refresh shows them */
+		if (v->cgroups) {
+			tui_message(t, true, "a cgroup's row is the cgroup (T: the tasks, H there: their threads)");
+			break;
+		}
 		if (t->opt->replay) {
 			tui_message(t, true, "a replay shows the rows as recorded (threads where they were)");
 			break;
@@ -163,15 +218,19 @@ static void tasks_key(struct tui *t, int key)
 	case KEY_HOME: v->first = 0; break;
 	default:
 		if (!replay_key(t, key)) /* a replay's steps show the tasks as recorded then */
-			ui_mode_leave(t); /* T, Esc, q: back to the panes */
+			ui_mode_leave(t); /* T or G, Esc, q: back to the panes */
 	}
 }
 
 static void tasks_free(void *data)
 {
 	struct tasks_view *v = data;
-	session_want_tasks(v->s, false); /* its descriptors back */
-	session_tasks_threads(v->s, false);
+	if (v->cgroups) {
+		session_want_cgroups(v->s, false); /* their descriptors back */
+	} else {
+		session_want_tasks(v->s, false);
+		session_tasks_threads(v->s, false);
+	}
 	free(v);
 }
 
@@ -183,5 +242,20 @@ void tasks_open(struct tui *t)
 	v->s = t->engine;
 	v->sort = COL_CPU;
 	session_want_tasks(v->s, true);
+	ui_mode_enter(t, &tasks_mode, v);
+}
+
+void cgroups_open(struct tui *t)
+{
+	const char *absent = session_cgroups_absent(t->engine);
+	if (absent) {
+		tui_message(t, true, "%s", t->opt->replay ? "a recording keeps the tasks' rows, not the cgroups'" : absent);
+		return;
+	}
+	struct tasks_view *v = xcalloc(1, sizeof(*v));
+	v->s = t->engine;
+	v->cgroups = true;
+	v->sort = COL_CPU;
+	session_want_cgroups(v->s, true);
 	ui_mode_enter(t, &tasks_mode, v);
 }
