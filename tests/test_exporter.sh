@@ -3,7 +3,9 @@
 # pmutop serve under a real Prometheus (Debian's prometheus, promtool): the exposition
 # passes promtool, a 1 s scrape gives up == 1, PromQL's rate() of an exported byte counter
 # agrees with pmutop's own gauge and a recording rule from pmutop rules with both (the
-# default model's fixed rates make them exact), counters never decrease over 1000 scrapes,
+# default model's fixed rates make them exact), a cgroup's CPU (serve --cgroups) is its
+# children's sum in PromQL and its IPC rule pmutop's own figure, counters never decrease
+# over 1000 scrapes,
 # and hostile clients (1000 connections, a 1 MB header, a slow one) neither stop it nor
 # grow it. Every process is ended by its PID.
 . "$TOP_SRCDIR/tests/lib.sh"
@@ -400,10 +402,13 @@ PY
 stop_demo
 
 # a real Prometheus scraping every second, pmutop serve on the tree and on a BlueField
-# demo (whose gauges, sensors and hwmon counters have rules of their own)
-serve_demo bluefield2
+# demo (whose gauges, sensors and hwmon counters have rules of their own, and its
+# cgroups' counters theirs: --cgroups)
+serve_demo bluefield2 --cgroups
 bfport=$dport
-"$PMUTOP" rules --window 20s --demo=bluefield2 > rules-bf.yml
+"$PMUTOP" rules --window 20s --demo=bluefield2 --cgroups > rules-bf.yml
+grep -q "record: pmutop:cgroup_ipc:rate20s" rules-bf.yml && ok || fail "rules --cgroups: no cgroup rules"
+"$PMUTOP" rules --window 20s --demo=bluefield2 | grep -q "pmutop:cgroup_" && fail "rules without --cgroups: cgroup rules" || ok
 # ... and perf's TopDown tree on a Sapphire Rapids tree (the default model's fixed rates):
 # its rules read other groups' counters (td.*) and other metrics' records by name, perf's
 # max(x, 0) and its if/else on the machine's #smt_on, in the order they read each other
@@ -477,6 +482,15 @@ for node in tma_memory_bound tma_l1_bound tma_core_bound; do
     gauge=$(q "pmutop_${node}_ratio{name=\"all\"}")
     within "$rule" "$gauge" && ok || fail "$node: the recording rule ($rule) vs pmutop's gauge ($gauge)"
 done
+# the cgroups: a parent's CPU the sum of its children's as Prometheus computes it, and
+# a cgroup's IPC rule pmutop's own figure for it
+parent=$(q 'rate(pmutop_cgroup_cpu_seconds_total{job="pmutop-bluefield",cgroup="/system.slice"}[20s])')
+children=$(q 'sum(rate(pmutop_cgroup_cpu_seconds_total{job="pmutop-bluefield",cgroup=~"/system.slice/[^/]+"}[20s]))')
+within "$parent" "$children" && ok || fail "a cgroup's CPU ($parent) vs the sum of its children's ($children)"
+rule=$(q 'pmutop:cgroup_ipc:rate20s{cgroup="/system.slice/snap.service"}')
+"$PMUTOP" --demo bluefield2 -b -n 2 --fake-clock --cgroups --format json > bf-cgroups.json
+own=$(python3 -c 'import json,sys; f=[json.loads(l) for l in open(sys.argv[1])][-1]; print([c["ipc"] for c in f["cgroups"] if c["cgroup"] == "/system.slice/snap.service"][0])' bf-cgroups.json)
+within "$rule" "$own" && ok || fail "the cgroup IPC rule ($rule) vs pmutop's figure ($own)"
 kill "$tdpid" # its server's work is done: not beside the floods below
 wait "$tdpid" 2> /dev/null
 

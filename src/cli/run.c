@@ -270,7 +270,8 @@ static int add_outputs(struct options *o, struct session *s, struct runloop *loo
 		runloop_add_output(loop, rec);
 	}
 	if (o->listen || o->serve_only) {
-		struct exporter_options eo = { .listen = o->listen, .per_cpu = o->per_cpu, .limits = o->http_limits };
+		struct exporter_options eo = { .listen = o->listen, .per_cpu = o->per_cpu, .limits = o->http_limits,
+					       .cgroups = o->cgroups || o->cgroup_names };
 		char *err = NULL;
 		struct output *ex = exporter_output_new(&eo, &err);
 		if (!ex) {
@@ -727,7 +728,8 @@ static int run_once(struct options *o, bool *restart)
 		return run_done(&r, status);
 	}
 	if (o->rules)
-		return run_done(&r, print_rules(session_frame(r.s), r.m, o->window ? o->window : "1m", o->per_cpu));
+		return run_done(&r, print_rules(session_frame(r.s), r.m, o->window ? o->window : "1m",
+						     o->cgroups || o->cgroup_names));
 	status = r.rp ? run_replay(&r) : run_sources(&r);
 	if (!status)
 		status = run_loop(&r, title, sizeof(title));

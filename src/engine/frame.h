@@ -63,6 +63,7 @@ struct session_event {
 };
 
 /* One of the top tasks (engine/tasks.h), as frames carry them. */
+#define TASK_ROW_COUNTS 5
 struct task_row {
 	int pid;            /* a thread's row (frame.tasks_threads): its TID */
 	int tgid;           /* the process it is of */
@@ -72,6 +73,10 @@ struct task_row {
 			     * counted, else /proc's ticks */
 	double ipc, llc_mpki, branch_mpki; /* NAN: not counted (yet, or not here) */
 	const char *why;    /* its counters could not be opened, or NULL */
+	/* what its counters counted over the interval, in engine/tasks.h's order: task-clock
+	 * ns, cycles, instructions, LLC misses, branch misses (the exporter's counters);
+	 * NAN: not counted */
+	double counted[TASK_ROW_COUNTS];
 };
 
 struct frame {

@@ -154,6 +154,8 @@ static struct tracked *track(struct task_table *t, int pid)
 static void figures(struct task_table *t, struct tracked *k, uint64_t now_ns, double interval, struct task_row *r)
 {
 	r->ipc = r->llc_mpki = r->branch_mpki = NAN;
+	for (int e = 0; e < TASK_EVENTS; e++)
+		r->counted[e] = NAN;
 	r->why = k->why;
 	struct task_counts c;
 	if (!k->handle || !t->probe->ops->read(t->probe->ctx, k->handle, now_ns, &c))
@@ -162,6 +164,7 @@ static void figures(struct task_table *t, struct tracked *k, uint64_t now_ns, do
 		double d[TASK_EVENTS];
 		for (int e = 0; e < TASK_EVENTS; e++)
 			d[e] = c.v[e] == UINT64_MAX || k->last.v[e] == UINT64_MAX ? NAN : (double)(c.v[e] - k->last.v[e]);
+		memcpy(r->counted, d, sizeof(d));
 		double ins = d[TASK_INSTRUCTIONS];
 		if (isfinite(d[TASK_CLOCK]) && interval > 0)
 			r->cpu_pct = 100 * d[TASK_CLOCK] / interval; /* the kernel's ns, not ticks */
@@ -213,7 +216,7 @@ int task_table_sample(struct task_table *t, uint64_t now_ns, const struct task_r
 		*r = (struct task_row){ .pid = s->pid, .tgid = s->tgid, .comm = s->label ? s->label : tx->comm, .user = tx->user,
 					.threads = s->threads,
 					.cpu_pct = 100 * rk[i].cpu_ns / interval, .ipc = NAN, .llc_mpki = NAN,
-					.branch_mpki = NAN };
+					.branch_mpki = NAN, .counted = { NAN, NAN, NAN, NAN, NAN } };
 		if (!t->want)
 			continue;
 		struct tracked *k = track(t, s->pid);

@@ -24,6 +24,7 @@ enum task_event { TASK_CLOCK, TASK_CYCLES, TASK_INSTRUCTIONS, TASK_LLC_MISSES, T
 struct task_counts {
 	uint64_t v[TASK_EVENTS];
 };
+_Static_assert(TASK_EVENTS == TASK_ROW_COUNTS, "a frame's row carries each event's count");
 
 struct task_probe_ops {
 	/* every process now (proc_tasks_read's contract), or every thread (proc_threads_read's) */

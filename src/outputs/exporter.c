@@ -34,6 +34,7 @@
 #include "outputs/mhd.h"
 #include "engine/output.h"
 #include "outputs/prom.h"
+#include "outputs/prom_cgroups.h"
 
 enum series_kind { S_COUNTER, S_VALUE, S_COUNTING, S_COVERAGE, S_CONST, S_FILTERS };
 
@@ -88,6 +89,8 @@ struct exporter {
 	double *acc;   /* the refresh side's numbers */
 	double *pub;   /* what scrapes see */
 	double last_scrape_s;
+	struct prom_cgroups cgroups; /* serve --cgroups, -G: summed on the refresh side,
+				      * under the lock */
 };
 
 static int family(struct exporter *x, const char *name, const char *type, const char *help, const char *om_unit)
@@ -430,6 +433,8 @@ static int ex_frame(struct output *o, const struct frame *f)
 	}
 	pthread_mutex_lock(&x->lock);
 	memcpy(x->pub, x->acc, sizeof(double) * (size_t)x->nser);
+	if (x->opt.cgroups)
+		prom_cgroups_feed(&x->cgroups, f);
 	x->built = true;
 	pthread_mutex_unlock(&x->lock);
 	return 0;
@@ -447,6 +452,11 @@ static void put(struct text *t, const char *s)
 		t->p = xrealloc(t->p, t->cap = (t->len + n + 1) * 2 + 4096);
 	memcpy(t->p + t->len, s, n + 1);
 	t->len += n;
+}
+
+static void put_text(void *ctx, const char *s)
+{
+	put(ctx, s);
 }
 
 /* A sample line, "NAME{LABELS} VALUE\n", put piece by piece (printf was a third of a
@@ -498,6 +508,8 @@ char *exporter_render(struct output *o, bool openmetrics, size_t *len)
 			put_sample(&t, f->sample, se->labels, num);
 		}
 	}
+	if (n)
+		prom_cgroups_render(&x->cgroups, openmetrics, put_text, &t);
 	if (openmetrics)
 		put(&t, "# EOF\n");
 	x->last_scrape_s = (double)(clock_monotonic_ns() - t0) / 1e9; /* shown by the next scrape */
@@ -620,6 +632,7 @@ static void ex_destroy(struct output *o)
 	free(x->fam);
 	free(x->acc);
 	free(x->pub);
+	prom_cgroups_free(&x->cgroups);
 	pthread_mutex_destroy(&x->lock);
 	free(x);
 	free(o);

@@ -15,6 +15,7 @@ struct exporter_options {
 			     * addresses), port 0: any free */
 	bool per_cpu;       /* per-CPU series too (else per-socket sums of per-CPU groups) */
 	const char *limits; /* "CLIENTS,PER_ADDRESS,SECONDS" (--http-limits), NULL: the defaults */
+	bool cgroups;       /* the frames' cgroups' series (outputs/prom_cgroups.h) */
 };
 
 /* What clients may hold: connections in all, from one address, and the seconds a request

@@ -383,9 +383,23 @@ static char *metric_rule(const struct frame *f, const struct machine *mach, cons
 	return joined.data;
 }
 
-int print_rules(const struct frame *f, const struct machine *mach, const char *window, bool per_cpu)
+/* serve --cgroups' and -G's: each cgroup's rates from its counters (outputs/prom_cgroups.h) */
+static void cgroup_rules(const char *w)
 {
-	(void)per_cpu;
+	printf("  - name: pmutop-cgroups\n    rules:\n"
+	       "      - record: pmutop:cgroup_cpu_seconds:rate%s\n"
+	       "        expr: rate(pmutop_cgroup_cpu_seconds_total[%s])\n"
+	       "      - record: pmutop:cgroup_ipc:rate%s\n"
+	       "        expr: rate(pmutop_cgroup_instructions_total[%s]) / rate(pmutop_cgroup_cycles_total[%s])\n"
+	       "      - record: pmutop:cgroup_llc_mpki:rate%s\n"
+	       "        expr: 1000 * rate(pmutop_cgroup_llc_misses_total[%s]) / rate(pmutop_cgroup_instructions_total[%s])\n"
+	       "      - record: pmutop:cgroup_branch_mpki:rate%s\n"
+	       "        expr: 1000 * rate(pmutop_cgroup_branch_misses_total[%s]) / rate(pmutop_cgroup_instructions_total[%s])\n",
+	       w, w, w, w, w, w, w, w, w, w, w);
+}
+
+int print_rules(const struct frame *f, const struct machine *mach, const char *window, bool cgroups)
+{
 	printf("# Prometheus recording rules from pmutop %s: each metric of the profiles computed\n"
 	       "# from the counters pmutop serve exports, over %s, in the base units of the gauge\n"
 	       "# pmutop exports for it (a metric read by name: its rule, before). Check with:\n"
@@ -431,5 +445,7 @@ int print_rules(const struct frame *f, const struct machine *mach, const char *w
 		}
 		free(recorded);
 	}
+	if (cgroups)
+		cgroup_rules(window);
 	return 0;
 }

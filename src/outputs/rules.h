@@ -10,7 +10,7 @@ struct machine;
 
 /* The recording rules of the metrics a session's frames carry over window ("1m"), on
  * stdout (its first frame: what the slots are; the machine: its PMUs and literals); the
- * exit status. */
-int print_rules(const struct frame *f, const struct machine *m, const char *window, bool per_cpu);
+ * exit status. cgroups: and the cgroups' (serve --cgroups, -G). */
+int print_rules(const struct frame *f, const struct machine *m, const char *window, bool cgroups);
 
 #endif

@@ -117,7 +117,8 @@ static void row(void *ctx, int n, const char *const *v)
 	snprintf(user, sizeof(user), "%s", v[5] ? v[5] : "");
 	*k = (struct task_row){ .pid = integer(v[2]), .tgid = integer(v[3]), .comm = xstrdup(comm), .user = xstrdup(user),
 				.threads = integer(v[6]), .cpu_pct = number(v[7]), .ipc = number(v[8]),
-				.llc_mpki = number(v[9]), .branch_mpki = number(v[10]) };
+				.llc_mpki = number(v[9]), .branch_mpki = number(v[10]),
+				.counted = { NAN, NAN, NAN, NAN, NAN } }; /* a recording keeps the figures */
 	if (v[11]) {
 		char why[160];
 		snprintf(why, sizeof(why), "%s", v[11]);

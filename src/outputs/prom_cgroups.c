@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* prom_cgroups.c - each cgroup's counts as Prometheus counters, summed across frames. */
+#include "outputs/prom_cgroups.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "engine/frame.h"
+#include "outputs/prom.h"
+
+struct prom_cgroup {
+	char *path;
+	double sum[TASK_ROW_COUNTS];
+	bool have[TASK_ROW_COUNTS]; /* counted at least once: a series */
+	int procs;
+	bool current; /* in the last frame */
+};
+
+/* the frame row's counts, in its order: the family, its help, the count's scale */
+static const struct {
+	const char *name, *help, *unit;
+	double scale;
+} fams[TASK_ROW_COUNTS] = {
+	{ "pmutop_cgroup_cpu_seconds", "CPU time of the cgroup and its descendants on the CPUs counted (task-clock, as perf stat -G)", "seconds", 1e-9 },
+	{ "pmutop_cgroup_cycles", "core cycles of the cgroup and its descendants (perf's cycles, as perf stat -G)", NULL, 1 },
+	{ "pmutop_cgroup_instructions", "instructions retired by the cgroup and its descendants (perf's instructions)", NULL, 1 },
+	{ "pmutop_cgroup_llc_misses", "last-level cache misses of the cgroup and its descendants (perf's cache-misses)", NULL, 1 },
+	{ "pmutop_cgroup_branch_misses", "mispredicted branches of the cgroup and its descendants (perf's branch-misses)", NULL, 1 },
+};
+
+static struct prom_cgroup *find(struct prom_cgroups *c, const char *path)
+{
+	for (int i = 0; i < c->n; i++)
+		if (!strcmp(c->cg[i].path, path))
+			return &c->cg[i];
+	grow_array(&c->cg, &c->cap, c->n + 1, sizeof(*c->cg));
+	c->cg[c->n] = (struct prom_cgroup){ .path = xstrdup(path) };
+	return &c->cg[c->n++];
+}
+
+void prom_cgroups_feed(struct prom_cgroups *c, const struct frame *f)
+{
+	for (int i = 0; i < c->n; i++)
+		c->cg[i].current = false;
+	for (int r = 0; f->cgroups && r < f->ncgroups; r++) {
+		const struct task_row *row = &f->cgroups[r];
+		struct prom_cgroup *g = find(c, row->comm);
+		g->current = true;
+		g->procs = row->threads;
+		for (int e = 0; e < TASK_ROW_COUNTS; e++)
+			if (isfinite(row->counted[e])) {
+				g->sum[e] += row->counted[e] * fams[e].scale;
+				g->have[e] = true;
+			}
+	}
+}
+
+static void header(const char *name, const char *type, const char *help, const char *unit, bool openmetrics,
+		   void (*put)(void *ctx, const char *s), void *ctx)
+{
+	char line[512];
+	snprintf(line, sizeof(line), "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+	put(ctx, line);
+	if (openmetrics && unit) {
+		snprintf(line, sizeof(line), "# UNIT %s %s\n", name, unit);
+		put(ctx, line);
+	}
+}
+
+static void sample(const char *name, const char *path, double v, void (*put)(void *ctx, const char *s), void *ctx)
+{
+	char labels[1200], num[40], line[1400];
+	labels[0] = '\0';
+	prom_label(labels, sizeof(labels), "cgroup", path);
+	prom_value(num, sizeof(num), v);
+	snprintf(line, sizeof(line), "%s{%s} %s\n", name, labels, num);
+	put(ctx, line);
+}
+
+void prom_cgroups_render(const struct prom_cgroups *c, bool openmetrics, void (*put)(void *ctx, const char *s), void *ctx)
+{
+	char name[96];
+	for (int e = 0; e < TASK_ROW_COUNTS; e++) {
+		bool any = false;
+		for (int i = 0; i < c->n && !any; i++)
+			any = c->cg[i].current && c->cg[i].have[e];
+		if (!any) /* not counted here (no core PMU): no family */
+			continue;
+		header(openmetrics ? fams[e].name : (snprintf(name, sizeof(name), "%s_total", fams[e].name), name), "counter",
+		       fams[e].help, fams[e].unit, openmetrics, put, ctx);
+		snprintf(name, sizeof(name), "%s_total", fams[e].name);
+		for (int i = 0; i < c->n; i++)
+			if (c->cg[i].current && c->cg[i].have[e])
+				sample(name, c->cg[i].path, c->cg[i].sum[e], put, ctx);
+	}
+	bool any = false;
+	for (int i = 0; i < c->n && !any; i++)
+		any = c->cg[i].current;
+	if (!any)
+		return;
+	header("pmutop_cgroup_processes", "gauge", "processes in the cgroup and its descendants", NULL, openmetrics, put, ctx);
+	for (int i = 0; i < c->n; i++)
+		if (c->cg[i].current)
+			sample("pmutop_cgroup_processes", c->cg[i].path, c->cg[i].procs, put, ctx);
+}
+
+void prom_cgroups_free(struct prom_cgroups *c)
+{
+	for (int i = 0; i < c->n; i++)
+		free(c->cg[i].path);
+	free(c->cg);
+	*c = (struct prom_cgroups){ 0 };
+}
