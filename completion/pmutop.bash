@@ -53,15 +53,15 @@ _pmutop()
                 --sysfs-root --help" -- "$cur"))
             return ;;
         serve)
-            COMPREPLY=($(compgen -W "--listen --per-cpu --http-limits -d -P -f --demo --sim --sysfs-root" -- "$cur"))
+            COMPREPLY=($(compgen -W "--listen --per-cpu --http-limits --cgroups -G --cgroup -d -P -f --demo --sim --sysfs-root" -- "$cur"))
             return ;;
         rules)
-            COMPREPLY=($(compgen -W "--window -d -P -f --demo --sim --sysfs-root" -- "$cur"))
+            COMPREPLY=($(compgen -W "--window --cgroups -d -P -f --demo --sim --sysfs-root" -- "$cur"))
             return ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "-b --batch -d --delay -n --iterations --format --raw -A --no-aggr --per-socket -C --cpu -o --output
-            -P --profile -p --pid -t --tid --per-core --per-node --tasks --per-thread -M --metrics -f --filter --sysfs-root --proc-root --sim --model --demo --seed
+            -P --profile -p --pid -t --tid --per-core --per-node --tasks --per-thread -G --cgroup --cgroups -M --metrics -f --filter --sysfs-root --proc-root --sim --model --demo --seed
             --fake-clock --dry-run -w --write -r --read --force --begin --end --listen --per-cpu
             --http-limits -h --help -V --version" -- "$cur"))
     elif [ "$COMP_CWORD" -eq 1 ]; then

@@ -243,6 +243,19 @@ ex_tasks() {
     expect_eq "--tasks 10 -n 3: a table an interval" "$(grep -c '^  tasks: top 10 by CPU' tasks.txt)" 3
     expect_grep "--tasks 10 -n 3: its columns" "PID USER  *CPU%  *THR  *IPC LLC-MPKI  BR-MPKI  COMMAND" tasks.txt
 }
+# the top cgroups after each interval, or why there are none to count here
+ex_cgroups() {
+    "$p" -b --cgroups=5 -n 3 -d 0.3 > cgroups.txt 2> cgroups.err
+    status=$?
+    if [ $status = 2 ] && grep -q "no cgroup hierarchy with the perf_event controller is mounted" cgroups.err; then
+        skip_check "--cgroups=5: this host mounts no perf_event cgroup hierarchy (said, exit 2)"
+        return
+    fi
+    expect_eq "--cgroups=5 -n 3: exit" $status 0
+    expect_eq "--cgroups=5 -n 3: a table an interval" "$(grep -c '^  cgroups: [1-5] by CPU' cgroups.txt)" 3
+    expect_grep "--cgroups=5 -n 3: its columns" "CPU%  *PROCS  *IPC LLC-MPKI  BR-MPKI  CGROUP" cgroups.txt
+    expect_grep "--cgroups=5 -n 3: the root first" "^ *[0-9.]*  *[0-9]* .*  /$" cgroups.txt
+}
 # a running process, in the monitor: whose counts, and its end said
 ex_pid() {
     sh -c 'while :; do :; done' &
@@ -265,6 +278,7 @@ while IFS= read -r example <&3; do
     "pmutop -b -- gzip -k -9 data.tar") ex_command ;;
     "pmutop -p 1234") ex_pid ;;
     "pmutop -b --tasks 10 -n 3") ex_tasks ;;
+    "pmutop -b --cgroups=5 -n 3") ex_cgroups ;;
     "pmutop --demo -b -f ucf@socket0:src_loc_cpu=1") ex_ucf_filter ;;
     "pmutop --demo -b -f pcie@socket1/rc4:src_rp_mask=0x2") ex_pcie_filter ;;
     "pmutop encode --demo 'nvidia_pcie_pmu_0_rc_4/rd_bytes,src_bdf=0x0180,src_bdf_en=1/'") ex_encode ;;

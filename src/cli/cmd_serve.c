@@ -12,7 +12,7 @@
 
 static const char serve_usage[] =
 	"usage: pmutop serve [--listen ADDR:PORT] [--per-cpu] [--http-limits C,A,S]\n"
-	"                    [OPTIONS]\n"
+	"                    [--cgroups[=N] | -G CGROUP[,CGROUP...]] [OPTIONS]\n"
 	"\n"
 	"Prometheus /metrics (text 0.0.4, or OpenMetrics when asked) from the frames the\n"
 	"monitor would draw, with no screen; 503 until the first frame.\n"
@@ -20,19 +20,23 @@ static const char serve_usage[] =
 	"  --listen ADDR:PORT    where to listen (default 127.0.0.1:9741; :PORT is every\n"
 	"                        address, port 0 any free one: both said on stderr)\n"
 	"  --per-cpu             per-CPU series too (else per-socket sums)\n"
+	"  --cgroups[=N], -G CGROUP[,CGROUP...]\n"
+	"                        each cgroup's CPU seconds, cycles, instructions and\n"
+	"                        misses (label cgroup): the top N by CPU, or these\n"
 	"  --http-limits C,A,S   clients in all, from one address, and seconds a request\n"
 	"                        may take to arrive (default 256,64,5)\n"
 	"  -d, -n, -P, -f, --sysfs-root, --sim, --demo\n"
 	"                        as for pmutop (see pmutop --help)\n";
 
 static const char rules_usage[] =
-	"usage: pmutop rules [--window DURATION] [OPTIONS]\n"
+	"usage: pmutop rules [--window DURATION] [--cgroups] [OPTIONS]\n"
 	"\n"
 	"Prometheus recording rules computing each metric of the profiles from the\n"
 	"counters pmutop serve exports, in the base units of its gauge:\n"
 	"pmutop:METRIC_UNIT:rateWINDOW. Check them with promtool check rules.\n"
 	"\n"
 	"  --window DURATION     the rate window, a PromQL duration (default 1m: 30s, 5m)\n"
+	"  --cgroups             the rules of serve --cgroups' series too\n"
 	"  -P PROFILE, --sysfs-root DIR, --sim, --demo[=NAME]\n"
 	"                        which profiles and machine (as for pmutop)\n";
 
