@@ -11,6 +11,8 @@
 # Simulated (the SPR demo's cgroups, its tasks' `cgroup =`): a parent's CPU% the sum of
 # its children's, its IPC between theirs; the cost a counter per CPU and event; CSV's
 # cgroup column; the view at 80x24 and 120x40 sorted and filtered. Bad -G: said, exit 2.
+# Recorded (-w with --cgroups): replayed as shown in batch and in the view; a recording
+# without them says so.
 . "$TOP_SRCDIR/tests/lib.sh"
 command -v python3 > /dev/null || skip "python3 is needed to read the JSON"
 . "$TOP_SRCDIR/tests/tui_lib.sh"
@@ -186,13 +188,51 @@ for size in "80 24" "120 40"; do
     keys q
     quit_ok "$size: quit"
 done
-# a replay keeps no cgroups: G says so
+# a recording made without them: G says so
 "$PMUTOP" --demo spr -b -n 2 --fake-clock -w plain.pmrec > /dev/null
 PMUTOP_ARGS="-r plain.pmrec"
 start 100 30 LANG=C.UTF-8
 see "replay: the monitor" "REPLAY"
 keys G
-see "replay: G says a recording keeps no cgroups" "not the cgroups'"
+see "replay without cgroups: G says so" "no cgroups in this recording"
 keys q
 quit_ok "replay: quit"
+# ---- the cgroups in a recording: kept as shown, replayed as shown ----
+"$PMUTOP" --demo spr -b -n 3 --fake-clock --cgroups=4 -M core.ipc --format json -w cgroups.pmrec > rec.json
+expect_eq "--cgroups with -w: exit status" $? 0
+"$PMUTOP" -r cgroups.pmrec -b --cgroups --format json > replayed.json
+expect_eq "-r --cgroups: exit status" $? 0
+python3 - rec.json replayed.json <<'PY' && ok || fail "-r --cgroups: the rows are not those recorded: $(tail -c 400 replayed.json)"
+import json, sys
+rec = [json.loads(l)["cgroups"] for l in open(sys.argv[1])]
+rep = [json.loads(l)["cgroups"] for l in open(sys.argv[2])]
+assert rec[1:] == rep[1:] and len(rec[-1]) == 4 and rec[-1][0]["cgroup"] == "/", (rec, rep)
+PY
+"$PMUTOP" -r cgroups.pmrec -b --cgroups=2 --format json > top2.json
+python3 - top2.json <<'PY' && ok || fail "-r --cgroups=2: not the top two recorded: $(tail -c 300 top2.json)"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])][-1]["cgroups"]
+assert [c["cgroup"] for c in rows] == ["/", "/kubepods.slice"], rows
+PY
+"$PMUTOP" record --info cgroups.pmrec > info.txt
+expect_grep "record --info: the cgroups kept said" "^cgroups  *kept" info.txt
+"$PMUTOP" record --info plain.pmrec > info.txt
+expect_grep "record --info: none said" "^cgroups  *none" info.txt
+"$PMUTOP" -r plain.pmrec -b --cgroups > /dev/null 2> none.err
+expect_eq "-r --cgroups on a recording without cgroups: usage error" $? 2
+expect_grep "-r --cgroups on a recording without cgroups: said" "this recording kept no cgroups" none.err
+"$PMUTOP" -r cgroups.pmrec -b -G / > /dev/null 2> none.err
+expect_eq "-r -G: usage error" $? 2
+expect_grep "-r -G: said" "a replay shows the cgroups as recorded" none.err
+# the monitor's Cgroups view on a replay: the recorded rows
+PMUTOP_ARGS="-r cgroups.pmrec"
+start 100 30 LANG=C.UTF-8
+see "replay: the monitor" "REPLAY"
+keys G
+see "replay: G opens the Cgroups view" "Cgroups: top"
+keys Left # a step: that sample's cgroups as recorded
+see "replay: the recorded rows" "2660.0 *1 .*/kubepods.slice"
+see "replay: ... said to be as recorded" "Cgroups: top 4 by CPU, as recorded"
+keys G q
+quit_ok "replay view: quit"
 finish

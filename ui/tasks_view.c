@@ -249,7 +249,7 @@ void cgroups_open(struct tui *t)
 {
 	const char *absent = session_cgroups_absent(t->engine);
 	if (absent) {
-		tui_message(t, true, "%s", t->opt->replay ? "a recording keeps the tasks' rows, not the cgroups'" : absent);
+		tui_message(t, true, "%s", absent);
 		return;
 	}
 	struct tasks_view *v = xcalloc(1, sizeof(*v));

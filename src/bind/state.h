@@ -227,6 +227,7 @@ struct session {
 	bool cgroups_wanted;
 	bool cgroups_always;        /* batch's and serve's -G, --cgroups */
 	const char *cgroups_why;    /* there are none here, and why (interned) */
+	bool cgroups_recorded;      /* a replay's: its recording kept them */
 	/* -C: the CPUs core and software events count on (uncore PMUs keep their cpumask) */
 	bool some_cpus;
 	struct cpulist only_cpus;
@@ -287,7 +288,7 @@ struct session {
 	/* a replay fills the host meters of each frame itself */
 	void (*meters)(void *ctx, struct frame *f);
 	void *meters_ctx;
-	void (*task_rows)(void *ctx, struct frame *f); /* a replay's recorded tasks */
+	void (*task_rows)(void *ctx, struct frame *f, bool cgroups); /* a replay's recorded tasks and cgroups */
 	void *task_rows_ctx;
 };
 

@@ -55,7 +55,7 @@ static void usage(FILE *f)
 		"  -G, --cgroup LIST         batch, serve: these cgroups' rows beside the root's\n"
 		"                            (/), their core events counted on every CPU, as\n"
 		"                            perf stat -a -G (the monitor opens its G view)\n"
-		"      --cgroups[=N]         batch, serve: the top N cgroups by CPU time (default\n"
+		"      --cgroups[=N]         batch, serve, -r: the top N cgroups by CPU time (default\n"
 		"                            20; the monitor's G view shows N)\n"
 		"  -C, --cpu LIST            count core and software events on these CPUs only\n"
 		"                            (0-3,8; uncore PMUs count on their cpumask)\n"
@@ -179,9 +179,9 @@ static int check_cgroup_args(const struct options *o)
 				"tasks: one of them\n", opt, o->workload ? "a command" : o->pids ? "-p" : "-t");
 		return 2;
 	}
-	if (o->replay || o->dry_run) {
+	if ((o->replay && o->cgroup_names) || o->dry_run) {
 		fprintf(stderr, "pmutop: %s counts a machine's cgroups: %s\n", opt,
-			o->replay ? "a recording keeps no cgroups' rows" : "--dry-run counts nothing");
+			o->dry_run ? "--dry-run counts nothing" : "a replay shows the cgroups as recorded (-r FILE --cgroups[=N])");
 		return 2;
 	}
 	return 0;

@@ -489,9 +489,14 @@ static int run_replay(struct run *r)
 		return 2;
 	}
 	replay_set_range(r->rp, b, e);
-	if (o->tasks && !replay_has_tasks(r->rp)) {
+	if (o->tasks && !replay_has_tasks(r->rp, false)) {
 		fprintf(stderr, "pmutop: -r %s --tasks: this recording kept no tasks (record with --tasks N, or with the "
 				"monitor's Tasks view open)\n", o->replay);
+		return 2;
+	}
+	if (o->cgroups && !replay_has_tasks(r->rp, true)) {
+		fprintf(stderr, "pmutop: -r %s --cgroups: this recording kept no cgroups (record with -G or --cgroups, or "
+				"with the monitor's Cgroups view open)\n", o->replay);
 		return 2;
 	}
 	if (replay_attach(r->rp, r->s, &err) < 0) {
@@ -500,7 +505,9 @@ static int run_replay(struct run *r)
 		return 1;
 	}
 	session_want_tasks(r->s, o->batch && o->tasks); /* the rows as recorded, the top N of them */
-	replay_limit_tasks(r->rp, o->tasks);
+	replay_limit_tasks(r->rp, false, o->tasks);
+	session_want_cgroups(r->s, o->batch && o->cgroups);
+	replay_limit_tasks(r->rp, true, o->cgroups);
 	r->clock = replay_clock(r->rp, o->batch || o->fake_clock || o->record_only);
 	return 0;
 }

@@ -491,13 +491,15 @@ static void sample_who(struct session *s, struct frame *f, uint64_t now_ns)
 	if (s->cgroups && s->cgroups_wanted && (!s->priming || s->cgroups_always)) {
 		f->ncgroups = task_table_sample(s->cgroups, now_ns, &f->cgroups, &f->cgroup_fds);
 		f->cgroups_note = task_table_note(s->cgroups);
+	} else if (s->task_rows && s->cgroups_wanted && !s->priming) {
+		s->task_rows(s->task_rows_ctx, f, true);
 	}
 	if (s->tasks && s->tasks_wanted && !s->priming) {
 		f->ntasks = task_table_sample(s->tasks, now_ns, &f->tasks, &f->task_fds);
 		f->tasks_note = task_table_note(s->tasks);
 		f->tasks_threads = task_table_shows_threads(s->tasks);
 	} else if (s->task_rows && s->tasks_wanted && !s->priming) {
-		s->task_rows(s->task_rows_ctx, f);
+		s->task_rows(s->task_rows_ctx, f, false);
 	}
 }
 

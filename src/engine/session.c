@@ -152,10 +152,14 @@ void session_use_meters(struct session *s, void (*meters)(void *ctx, struct fram
 	s->meters_ctx = ctx;
 }
 
-void session_use_task_rows(struct session *s, void (*rows)(void *ctx, struct frame *f), void *ctx)
+void session_use_task_rows(struct session *s, void (*rows)(void *ctx, struct frame *f, bool cgroups), void *ctx,
+			   bool has_cgroups)
 {
 	s->task_rows = rows;
 	s->task_rows_ctx = ctx;
+	if (!has_cgroups)
+		s->cgroups_why = session_intern(s, "no cgroups in this recording (made without -G, --cgroups or the G view)");
+	s->cgroups_recorded = has_cgroups;
 }
 
 void session_want_details(struct session *s, bool want)
@@ -246,7 +250,7 @@ void session_no_cgroups(struct session *s, const char *why)
 
 const char *session_cgroups_absent(const struct session *s)
 {
-	return s->cgroups ? NULL : s->cgroups_why ? s->cgroups_why : "no cgroups are counted in this session";
+	return s->cgroups || s->cgroups_recorded ? NULL : s->cgroups_why ? s->cgroups_why : "no cgroups are counted in this session";
 }
 
 const char *session_who(const struct session *s)

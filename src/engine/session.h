@@ -23,9 +23,11 @@ void session_note_event(struct session *s, enum session_event_kind kind, int ins
 /* A replay: frames say the recorded sources ("sim", "live+hwmon") and host meters. */
 void session_set_source_label(struct session *s, const char *label);
 void session_use_meters(struct session *s, void (*meters)(void *ctx, struct frame *f), void *ctx);
-/* ... and the top tasks as recorded: while an output wants them, rows puts them in the
- * frame (its rows stay until the call after next: frames are published alternately). */
-void session_use_task_rows(struct session *s, void (*rows)(void *ctx, struct frame *f), void *ctx);
+/* ... and the top tasks as recorded, or with cgroups the cgroups': while an output wants
+ * them, rows puts them in the frame (its rows stay until the call after next: frames are
+ * published alternately). has_cgroups: the recording kept cgroups (the view offers them). */
+void session_use_task_rows(struct session *s, void (*rows)(void *ctx, struct frame *f, bool cgroups), void *ctx,
+			   bool has_cgroups);
 /* Will the next frame's readers read the values of sums' members (per-CPU rows, a
  * socket's channels)? When none does, those are not evaluated (state "no value"); the
  * sums are, from the members' counts. Default: yes. */

@@ -103,7 +103,9 @@ int record_info(const char *path, struct textbuf *out, char **err)
 	put_meta(out, st);
 	int status = put_range(out, st);
 	textbuf_printf(out, "counters    %d\n", store_ncounters(st));
-	textbuf_printf(out, "tasks       %s\n", rec_tasks_recorded(st) ? "kept (replay with T, or -r FILE -b --tasks N)" : "none");
+	textbuf_printf(out, "tasks       %s\n", rec_tasks_recorded(st, REC_TASKS) ? "kept (replay with T, or -r FILE -b --tasks N)" : "none");
+	textbuf_printf(out, "cgroups     %s\n",
+		       rec_tasks_recorded(st, REC_CGROUPS) ? "kept (replay with G, or -r FILE -b --cgroups[=N])" : "none");
 	uint64_t chunk_bytes, file_bytes, chunk_samples;
 	store_sizes(st, &chunk_bytes, &file_bytes, &chunk_samples);
 	textbuf_printf(out, "size        %llu bytes", (unsigned long long)file_bytes);

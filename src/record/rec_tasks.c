@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* rec_tasks.c - the top tasks in a recording, kept and read back as the frames showed them. */
+/* rec_tasks.c - the top tasks and the cgroups in a recording, kept and read back as the
+ * frames showed them. */
 #include "record/rec_tasks.h"
 
 #include <math.h>
@@ -10,19 +11,24 @@
 #include "base/util.h"
 #include "record/store.h"
 
-#define TASK_TEXT 32 /* comm and user as /proc gives them: longer text from a file is cut */
+/* comm and user as /proc gives them, a cgroup's path as long as a reader shows one:
+ * longer text from a file is cut */
+static const int text_max[REC_ROW_KINDS] = { 32, 256 };
+static const char *const table[REC_ROW_KINDS] = { "tasks", "cgroups" };
 
-void rec_tasks_copy(struct rec_tasks *t, const struct frame *f)
+void rec_tasks_copy(struct rec_tasks *t, const struct frame *f, enum rec_rows kind)
 {
-	*t = (struct rec_tasks){ .n = f->tasks ? f->ntasks : 0, .threads = f->tasks_threads };
+	const struct task_row *rows = kind == REC_CGROUPS ? f->cgroups : f->tasks;
+	*t = (struct rec_tasks){ .kind = kind, .n = !rows ? 0 : kind == REC_CGROUPS ? f->ncgroups : f->ntasks,
+				 .threads = kind == REC_TASKS && f->tasks_threads };
 	if (!t->n)
 		return;
 	t->rows = xcalloc((size_t)t->n, sizeof(*t->rows));
 	for (int i = 0; i < t->n; i++) {
-		t->rows[i] = f->tasks[i];
-		t->rows[i].comm = xstrdup(f->tasks[i].comm ? f->tasks[i].comm : "");
-		t->rows[i].user = xstrdup(f->tasks[i].user ? f->tasks[i].user : "");
-		t->rows[i].why = f->tasks[i].why ? xstrdup(f->tasks[i].why) : NULL;
+		t->rows[i] = rows[i];
+		t->rows[i].comm = xstrdup(rows[i].comm ? rows[i].comm : "");
+		t->rows[i].user = xstrdup(rows[i].user ? rows[i].user : "");
+		t->rows[i].why = rows[i].why ? xstrdup(rows[i].why) : NULL;
 	}
 }
 
@@ -62,9 +68,10 @@ int rec_tasks_write(struct store *st, uint64_t seq, const struct rec_tasks *t, c
 		const char *v[] = { s,	  mode, pid, tgid, k->comm, k->user, thr, figure(cpu, sizeof(cpu), k->cpu_pct),
 				    figure(ipc, sizeof(ipc), k->ipc), figure(llc, sizeof(llc), k->llc_mpki),
 				    figure(br, sizeof(br), k->branch_mpki), k->why };
-		r = store_put_row(st, "INSERT INTO tasks(seq, threads, pid, tgid, comm, user, nthreads, cpu_pct, ipc, llc_mpki,"
-				      " branch_mpki, why) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)",
-				  12, v, err);
+		char sql[200];
+		snprintf(sql, sizeof(sql), "INSERT INTO %s(seq, threads, pid, tgid, comm, user, nthreads, cpu_pct, ipc, llc_mpki,"
+					   " branch_mpki, why) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)", table[t->kind]);
+		r = store_put_row(st, sql, 12, v, err);
 	}
 	return store_end_transaction(st, r, err);
 }
@@ -76,18 +83,19 @@ static void found(void *ctx, int n, const char *const *v)
 	*(bool *)ctx = true;
 }
 
-bool rec_tasks_recorded(struct store *st)
+bool rec_tasks_recorded(struct store *st, enum rec_rows kind)
 {
 	bool any = false;
-	char *err = NULL;
-	/* a recording made before tasks were kept has no such table: none */
-	if (store_query(st, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tasks'", found, &any, &err) < 0 ||
-	    !any) {
+	char *err = NULL, sql[120];
+	/* a recording made before these rows were kept has no such table: none */
+	snprintf(sql, sizeof(sql), "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '%s'", table[kind]);
+	if (store_query(st, sql, found, &any, &err) < 0 || !any) {
 		free(err);
 		return false;
 	}
 	any = false;
-	if (store_query(st, "SELECT 1 FROM tasks LIMIT 1", found, &any, &err) < 0)
+	snprintf(sql, sizeof(sql), "SELECT 1 FROM %s LIMIT 1", table[kind]);
+	if (store_query(st, sql, found, &any, &err) < 0)
 		free(err);
 	return any;
 }
@@ -111,9 +119,9 @@ static void row(void *ctx, int n, const char *const *v)
 	if (n < 12 || t->n >= REC_TASKS_MAX)
 		return;
 	struct task_row *k = &t->rows[t->n++];
-	t->threads = integer(v[1]) != 0;
-	char comm[TASK_TEXT], user[TASK_TEXT];
-	snprintf(comm, sizeof(comm), "%s", v[4] ? v[4] : "");
+	t->threads = t->kind == REC_TASKS && integer(v[1]) != 0;
+	char comm[256], user[32];
+	snprintf(comm, (size_t)text_max[t->kind], "%s", v[4] ? v[4] : "");
 	snprintf(user, sizeof(user), "%s", v[5] ? v[5] : "");
 	*k = (struct task_row){ .pid = integer(v[2]), .tgid = integer(v[3]), .comm = xstrdup(comm), .user = xstrdup(user),
 				.threads = integer(v[6]), .cpu_pct = number(v[7]), .ipc = number(v[8]),
@@ -126,31 +134,38 @@ static void row(void *ctx, int n, const char *const *v)
 	}
 }
 
-void rec_tasks_read(struct store *st, uint64_t seq, struct rec_tasks *t)
+void rec_tasks_read(struct store *st, uint64_t seq, enum rec_rows kind, struct rec_tasks *t)
 {
 	rec_tasks_free(t);
+	t->kind = kind;
 	t->rows = xcalloc(REC_TASKS_MAX, sizeof(*t->rows));
 	char sql[200], *err = NULL;
 	snprintf(sql, sizeof(sql), "SELECT seq, threads, pid, tgid, comm, user, nthreads, cpu_pct, ipc, llc_mpki, branch_mpki,"
-				   " why FROM tasks WHERE seq = %llu ORDER BY rowid", (unsigned long long)seq);
+				   " why FROM %s WHERE seq = %llu ORDER BY rowid", table[kind], (unsigned long long)seq);
 	if (store_query(st, sql, row, t, &err) < 0)
 		free(err); /* none: a table made by someone else, or damaged */
 }
 
-struct rec_task_feed {
-	struct store *st;
-	bool any;                  /* the recording kept the top tasks */
+/* One kind's rows as a replay shows them */
+struct feed_kind {
+	bool any;                  /* the recording kept them */
 	struct rec_tasks rows[2];  /* the rows of the last two frames */
 	int max;                   /* rows a frame at most (0: all kept) */
 	uint64_t seq[2];
 	int cur;
 };
 
+struct rec_task_feed {
+	struct store *st;
+	struct feed_kind kind[REC_ROW_KINDS];
+};
+
 struct rec_task_feed *rec_task_feed_new(struct store *st)
 {
 	struct rec_task_feed *tf = xcalloc(1, sizeof(*tf));
 	tf->st = st;
-	tf->any = rec_tasks_recorded(st);
+	for (int k = 0; k < REC_ROW_KINDS; k++)
+		tf->kind[k].any = rec_tasks_recorded(st, (enum rec_rows)k);
 	return tf;
 }
 
@@ -158,37 +173,48 @@ void rec_task_feed_free(struct rec_task_feed *tf)
 {
 	if (!tf)
 		return;
-	rec_tasks_free(&tf->rows[0]);
-	rec_tasks_free(&tf->rows[1]);
+	for (int k = 0; k < REC_ROW_KINDS; k++) {
+		rec_tasks_free(&tf->kind[k].rows[0]);
+		rec_tasks_free(&tf->kind[k].rows[1]);
+	}
 	free(tf);
 }
 
-void rec_task_feed_limit(struct rec_task_feed *tf, int max)
+void rec_task_feed_limit(struct rec_task_feed *tf, enum rec_rows kind, int max)
 {
-	tf->max = max;
+	tf->kind[kind].max = max;
 }
 
-bool rec_task_feed_any(const struct rec_task_feed *tf)
+bool rec_task_feed_any(const struct rec_task_feed *tf, enum rec_rows kind)
 {
-	return tf && tf->any;
+	return tf && tf->kind[kind].any;
 }
 
-void rec_task_feed_frame(struct rec_task_feed *tf, uint64_t seq, struct frame *f)
+void rec_task_feed_frame(struct rec_task_feed *tf, uint64_t seq, enum rec_rows kind, struct frame *f)
 {
-	if (!tf->any) {
-		f->tasks_note = "this recording kept no tasks (record with --tasks N, or with the Tasks view open)";
+	struct feed_kind *fk = &tf->kind[kind];
+	const char **note = kind == REC_CGROUPS ? &f->cgroups_note : &f->tasks_note;
+	if (!fk->any) {
+		*note = kind == REC_CGROUPS ? "this recording kept no cgroups (record with -G or --cgroups, or with the Cgroups view open)"
+					    : "this recording kept no tasks (record with --tasks N, or with the Tasks view open)";
 		return;
 	}
 	if (!seq)
 		return;
-	int b = tf->seq[tf->cur] == seq ? tf->cur : tf->cur ^ 1;
-	if (tf->seq[b] != seq) {
-		rec_tasks_read(tf->st, seq, &tf->rows[b]);
-		tf->seq[b] = seq;
+	int b = fk->seq[fk->cur] == seq ? fk->cur : fk->cur ^ 1;
+	if (fk->seq[b] != seq) {
+		rec_tasks_read(tf->st, seq, kind, &fk->rows[b]);
+		fk->seq[b] = seq;
 	}
-	tf->cur = b;
-	f->tasks = tf->rows[b].rows;
-	f->ntasks = tf->max > 0 && tf->rows[b].n > tf->max ? tf->max : tf->rows[b].n; /* kept by CPU, highest first */
-	f->tasks_threads = tf->rows[b].threads;
-	f->tasks_note = "as recorded";
+	fk->cur = b;
+	int n = fk->max > 0 && fk->rows[b].n > fk->max ? fk->max : fk->rows[b].n; /* kept by CPU, highest first */
+	if (kind == REC_CGROUPS) {
+		f->cgroups = fk->rows[b].rows;
+		f->ncgroups = n;
+	} else {
+		f->tasks = fk->rows[b].rows;
+		f->ntasks = n;
+		f->tasks_threads = fk->rows[b].threads;
+	}
+	*note = "as recorded";
 }

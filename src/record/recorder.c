@@ -51,6 +51,7 @@ struct job {
 	uint64_t prev_time_ns; /* the frame before: where a new file's first interval starts */
 	char *who_end; /* how the command counted ended, with the frame that first says it */
 	struct rec_tasks tasks; /* the top tasks the frame carried (record/rec_tasks.h) */
+	struct rec_tasks cgroups; /* and its cgroups */
 };
 
 struct row {
@@ -389,6 +390,7 @@ static void write_sample(struct recorder *r, struct job *j)
 	}
 	if (store_append(r->st, &j->sample, r->ncounters, j->ev, j->nev, &err) < 0 ||
 	    rec_tasks_write(r->st, j->sample.seq, &j->tasks, &err) < 0 ||
+	    rec_tasks_write(r->st, j->sample.seq, &j->cgroups, &err) < 0 ||
 	    (j->who_end && store_put_meta(r->st, "who_end", j->who_end, &err) < 0)) {
 		file_failed(r, err);
 		return;
@@ -423,6 +425,7 @@ static void job_free(struct job *j)
 	free(j->filters);
 	free(j->who_end);
 	rec_tasks_free(&j->tasks);
+	rec_tasks_free(&j->cgroups);
 	free(j);
 }
 
@@ -601,7 +604,8 @@ static int rec_frame(struct output *o, const struct frame *f)
 			.instance_name = e->instance >= 0 ? xstrdup(f->iinfo[e->instance].name) : NULL,
 			.term = e->term ? xstrdup(e->term) : NULL, .value = e->value ? xstrdup(e->value) : NULL };
 	}
-	rec_tasks_copy(&j->tasks, f);
+	rec_tasks_copy(&j->tasks, f, REC_TASKS);
+	rec_tasks_copy(&j->cgroups, f, REC_CGROUPS);
 	if (f->who_end && !r->told_end) { /* the command's exit status, kept in the file */
 		j->who_end = xstrdup(f->who_end);
 		r->told_end = true;

@@ -430,21 +430,21 @@ static void meters(void *ctx, struct frame *f)
 	f->temp_chip = NULL;
 }
 
-/* The top tasks as recorded with the sample the frame shows. */
-static void task_rows(void *ctx, struct frame *f)
+/* The top tasks or the cgroups as recorded with the sample the frame shows. */
+static void task_rows(void *ctx, struct frame *f, bool cgroups)
 {
 	struct replay *r = ctx;
-	rec_task_feed_frame(r->tasks, r->have_cur ? r->cur.seq : 0, f);
+	rec_task_feed_frame(r->tasks, r->have_cur ? r->cur.seq : 0, cgroups ? REC_CGROUPS : REC_TASKS, f);
 }
 
-void replay_limit_tasks(struct replay *r, int max)
+void replay_limit_tasks(struct replay *r, bool cgroups, int max)
 {
-	rec_task_feed_limit(r->tasks, max);
+	rec_task_feed_limit(r->tasks, cgroups ? REC_CGROUPS : REC_TASKS, max);
 }
 
-bool replay_has_tasks(struct replay *r)
+bool replay_has_tasks(struct replay *r, bool cgroups)
 {
-	return rec_task_feed_any(r->tasks);
+	return rec_task_feed_any(r->tasks, cgroups ? REC_CGROUPS : REC_TASKS);
 }
 
 /* ---- events ---- */
@@ -534,7 +534,7 @@ int replay_attach(struct replay *r, struct session *s, char **err)
 	src->priv = r;
 	session_add_source(s, src);
 	session_use_meters(s, meters, r);
-	session_use_task_rows(s, task_rows, r);
+	session_use_task_rows(s, task_rows, r, rec_task_feed_any(r->tasks, REC_CGROUPS));
 	if (missing) /* another profile: what it needs and the recording lacks is n/a, said per instance */
 		diag_warn("replay: %d counter%s of these profiles %s not in the recording", missing, missing == 1 ? "" : "s",
 			  missing == 1 ? "is" : "are");

@@ -17,10 +17,11 @@ struct session;
 
 /* Open a recording (read-only). NULL with *err: not a recording, damaged, newer format. */
 struct replay *replay_open(const char *path, char **err);
-/* Whether the recording kept the top tasks (batch --tasks, the Tasks view, on replay). */
-bool replay_has_tasks(struct replay *r);
-/* Its frames' rows at most max (--tasks N). */
-void replay_limit_tasks(struct replay *r, int max);
+/* Whether the recording kept the top tasks (batch --tasks, the Tasks view, on replay), or
+ * with cgroups the cgroups' rows (-G, --cgroups, the Cgroups view). */
+bool replay_has_tasks(struct replay *r, bool cgroups);
+/* Its frames' rows at most max (--tasks N, --cgroups=N). */
+void replay_limit_tasks(struct replay *r, bool cgroups, int max);
 void replay_close(struct replay *r);
 char *replay_meta(struct replay *r, const char *key); /* malloc'd, or NULL */
 /* The machine the recording was made on (owned by the replay). */

@@ -51,7 +51,10 @@ static const char *const schema =
 	"CREATE INDEX chunks_t ON chunks(t_first);"
 	"CREATE TABLE tasks(seq INTEGER, threads INTEGER, pid INTEGER, tgid INTEGER, comm TEXT, user TEXT,"
 	" nthreads INTEGER, cpu_pct REAL, ipc REAL, llc_mpki REAL, branch_mpki REAL, why TEXT);"
-	"CREATE INDEX tasks_seq ON tasks(seq);";
+	"CREATE INDEX tasks_seq ON tasks(seq);"
+	"CREATE TABLE cgroups(seq INTEGER, threads INTEGER, pid INTEGER, tgid INTEGER, comm TEXT, user TEXT,"
+	" nthreads INTEGER, cpu_pct REAL, ipc REAL, llc_mpki REAL, branch_mpki REAL, why TEXT);"
+	"CREATE INDEX cgroups_seq ON cgroups(seq);";
 
 /* Whether the recording or its write-ahead log reached the file size limit (`ulimit -f`;
  * SIGXFSZ is ignored, so a write past it is EFBIG, which SQLite reports as a "disk I/O
