@@ -21,17 +21,41 @@ static void json_maybe(struct textbuf *tb, const char *key, double v)
 		textbuf_put(tb, "null");
 }
 
+/* A table's cost and note: ,"task_fds":N,"tasks_note":"..." */
+static void json_table_head(struct textbuf *tb, const char *kind, int fds, const char *note)
+{
+	textbuf_put(tb, ",\"");
+	textbuf_put(tb, kind);
+	textbuf_put(tb, "_fds\":");
+	textbuf_u64(tb, (uint64_t)fds);
+	if (note) {
+		textbuf_put(tb, ",\"");
+		textbuf_put(tb, kind);
+		textbuf_put(tb, "s_note\":");
+		batch_json_string(tb, note);
+	}
+}
+
+/* A row's figures, what could not be counted, and its end */
+static void json_row_tail(struct textbuf *tb, const struct task_row *t)
+{
+	json_maybe(tb, ",\"cpu_pct\":", t->cpu_pct);
+	json_maybe(tb, ",\"ipc\":", t->ipc);
+	json_maybe(tb, ",\"llc_mpki\":", t->llc_mpki);
+	json_maybe(tb, ",\"branch_mpki\":", t->branch_mpki);
+	if (t->why) {
+		textbuf_put(tb, ",\"why\":");
+		batch_json_string(tb, t->why);
+	}
+	textbuf_putc(tb, '}');
+}
+
 /* The top tasks (--tasks N): each with pid, comm and user, as top's rows */
 void batch_json_tasks(struct textbuf *tb, const struct frame *fr)
 {
 	if (!fr->tasks)
 		return;
-	textbuf_put(tb, ",\"task_fds\":");
-	textbuf_u64(tb, (uint64_t)fr->task_fds);
-	if (fr->tasks_note) {
-		textbuf_put(tb, ",\"tasks_note\":");
-		batch_json_string(tb, fr->tasks_note);
-	}
+	json_table_head(tb, "task", fr->task_fds, fr->tasks_note);
 	textbuf_put(tb, ",\"tasks\":[");
 	for (int i = 0; i < fr->ntasks; i++) {
 		const struct task_row *t = &fr->tasks[i];
@@ -47,15 +71,7 @@ void batch_json_tasks(struct textbuf *tb, const struct frame *fr)
 		batch_json_string(tb, t->user);
 		textbuf_put(tb, ",\"threads\":");
 		textbuf_u64(tb, (uint64_t)t->threads);
-		json_maybe(tb, ",\"cpu_pct\":", t->cpu_pct);
-		json_maybe(tb, ",\"ipc\":", t->ipc);
-		json_maybe(tb, ",\"llc_mpki\":", t->llc_mpki);
-		json_maybe(tb, ",\"branch_mpki\":", t->branch_mpki);
-		if (t->why) {
-			textbuf_put(tb, ",\"why\":");
-			batch_json_string(tb, t->why);
-		}
-		textbuf_putc(tb, '}');
+		json_row_tail(tb, t);
 	}
 	textbuf_putc(tb, ']');
 }
@@ -65,12 +81,7 @@ void batch_json_cgroups(struct textbuf *tb, const struct frame *fr)
 {
 	if (!fr->cgroups)
 		return;
-	textbuf_put(tb, ",\"cgroup_fds\":");
-	textbuf_u64(tb, (uint64_t)fr->cgroup_fds);
-	if (fr->cgroups_note) {
-		textbuf_put(tb, ",\"cgroups_note\":");
-		batch_json_string(tb, fr->cgroups_note);
-	}
+	json_table_head(tb, "cgroup", fr->cgroup_fds, fr->cgroups_note);
 	textbuf_put(tb, ",\"cgroups\":[");
 	for (int i = 0; i < fr->ncgroups; i++) {
 		const struct task_row *c = &fr->cgroups[i];
@@ -78,15 +89,7 @@ void batch_json_cgroups(struct textbuf *tb, const struct frame *fr)
 		batch_json_string(tb, c->comm);
 		textbuf_put(tb, ",\"procs\":");
 		textbuf_u64(tb, (uint64_t)c->threads);
-		json_maybe(tb, ",\"cpu_pct\":", c->cpu_pct);
-		json_maybe(tb, ",\"ipc\":", c->ipc);
-		json_maybe(tb, ",\"llc_mpki\":", c->llc_mpki);
-		json_maybe(tb, ",\"branch_mpki\":", c->branch_mpki);
-		if (c->why) {
-			textbuf_put(tb, ",\"why\":");
-			batch_json_string(tb, c->why);
-		}
-		textbuf_putc(tb, '}');
+		json_row_tail(tb, c);
 	}
 	textbuf_putc(tb, ']');
 }

@@ -123,21 +123,6 @@ static void *cg_open(void *ctx, int id, bool thread, int *fds, char **why)
 	return tc;
 }
 
-static bool cg_read(void *ctx, void *handle, uint64_t now_ns, struct task_counts *out)
-{
-	(void)ctx;
-	(void)now_ns;
-	task_counters_read(handle, out);
-	return true;
-}
-
-static void cg_close(void *ctx, void *handle)
-{
-	(void)ctx;
-	task_counters_close(handle);
-	free(handle);
-}
-
 static const char *cg_note(void *ctx)
 {
 	struct cgroup_probe *cp = ctx;
@@ -165,7 +150,8 @@ static void cg_destroy(void *ctx)
 	free(cp);
 }
 
-static const struct task_probe_ops cgroup_ops = { cg_list, cg_open, cg_read, cg_close, cg_destroy, cg_note };
+static const struct task_probe_ops cgroup_ops = { cg_list, cg_open, task_counters_probe_read, task_counters_probe_close,
+						  cg_destroy, cg_note };
 
 struct task_probe *cgroup_probe_live_new(const char *proc_root, const char *const *names, int nnames,
 					 const struct cpulist *cpus, char **why)

@@ -103,21 +103,6 @@ static void *live_open(void *ctx, int pid, bool thread, int *fds, char **why)
 	return tc;
 }
 
-static bool live_read(void *ctx, void *handle, uint64_t now_ns, struct task_counts *out)
-{
-	(void)ctx;
-	(void)now_ns;
-	task_counters_read(handle, out);
-	return true;
-}
-
-static void live_close(void *ctx, void *handle)
-{
-	(void)ctx;
-	task_counters_close(handle);
-	free(handle);
-}
-
 static int live_list(void *ctx, uint64_t now_ns, bool threads, struct task_sample **out)
 {
 	(void)now_ns;
@@ -151,7 +136,8 @@ static void live_destroy(void *ctx)
 	free(lp);
 }
 
-static const struct task_probe_ops live_ops = { live_list, live_open, live_read, live_close, live_destroy, live_note };
+static const struct task_probe_ops live_ops = { live_list, live_open, task_counters_probe_read, task_counters_probe_close,
+					       live_destroy, live_note };
 
 struct task_probe *task_probe_live_new(const char *proc_root)
 {

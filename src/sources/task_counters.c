@@ -62,6 +62,21 @@ void task_counters_read(const struct task_counters *c, struct task_counts *out)
 	}
 }
 
+bool task_counters_probe_read(void *ctx, void *handle, uint64_t now_ns, struct task_counts *out)
+{
+	(void)ctx;
+	(void)now_ns;
+	task_counters_read(handle, out);
+	return true;
+}
+
+void task_counters_probe_close(void *ctx, void *handle)
+{
+	(void)ctx;
+	task_counters_close(handle);
+	free(handle);
+}
+
 int task_counters_open_count(const struct task_counters *c)
 {
 	int open = 0;

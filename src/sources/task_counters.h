@@ -6,6 +6,7 @@
 #define PMUTOP_TASK_COUNTERS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "engine/tasks.h"
 
@@ -22,6 +23,9 @@ int task_counter_open(enum task_event e, int pid, int cpu, bool inherit, unsigne
 /* Each event's sum over the rows, scaled where the kernel multiplexed it; UINT64_MAX
  * where no row counts it */
 void task_counters_read(const struct task_counters *c, struct task_counts *out);
+/* A probe's read and close (engine/tasks.h's ops) where its handle is a malloc'd set */
+bool task_counters_probe_read(void *ctx, void *handle, uint64_t now_ns, struct task_counts *out);
+void task_counters_probe_close(void *ctx, void *handle);
 /* How many are open */
 int task_counters_open_count(const struct task_counters *c);
 void task_counters_close(struct task_counters *c);
