@@ -21,7 +21,8 @@ busy="" cgdir="" mounted=""
 cleanup() {
     T kill-server 2> /dev/null
     [ -n "$busy" ] && kill "$busy" 2> /dev/null && wait "$busy" 2> /dev/null
-    [ -n "$cgdir" ] && rmdir "$cgdir"/? "$cgdir" 2> /dev/null
+    [ -n "$cgdir" ] && find "$cgdir" -mindepth 1 -depth -type d -exec rmdir {} \; 2> /dev/null
+    [ -n "$cgdir" ] && rmdir "$cgdir" 2> /dev/null
     [ -n "$mounted" ] && umount "$mounted" 2> /dev/null && rmdir "$mounted"
     rm -rf "$scratch"
 }
@@ -101,6 +102,14 @@ assert any("too many open files" in (c.get("why") or "") for c in last["cgroups"
 assert [c["procs"] for c in last["cgroups"] if c["cgroup"] == "/"][0] > 1, last["cgroups"] # still listed
 PY
     for k in a b c d e f g h; do rmdir "$cgdir/$k"; done
+    # a cgroup named with control bytes: shown escaped, never sent to the terminal
+    evil=$(printf 'e\033[2Jvil')
+    mkdir "$cgdir/$evil"
+    "$PMUTOP" -b -P host -n 1 -d 0.2 -G "$name/$evil" > evil.txt 2>&1
+    expect_eq "-G a cgroup of control bytes: exit status" $? 0
+    if grep -q "$(printf '\033')" evil.txt; then fail "-G a cgroup of control bytes: a control byte reached the text"; else ok; fi
+    expect_grep "-G a cgroup of control bytes: shown escaped" 'e\\x1b\[2Jvil' evil.txt
+    rmdir "$cgdir/$evil"
     "$PMUTOP" -b -P host -n 1 -d 0.2 -G "$name/nope" > /dev/null 2> bad.err
     expect_eq "-G a cgroup that is not: usage error" $? 2
     expect_grep "-G a cgroup that is not: said" "no such cgroup" bad.err

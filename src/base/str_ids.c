@@ -31,7 +31,11 @@ int str_ids_get(struct str_ids *ids, const char *s)
 		rehash(ids);
 	int *slot = slot_of(ids, s);
 	if (!*slot) {
+		int cap = ids->cap;
 		grow_array(&ids->names, &ids->cap, ids->n + 1, sizeof(*ids->names));
+		ids->shown = xrealloc(ids->shown, sizeof(*ids->shown) * (size_t)ids->cap);
+		for (int i = cap; i < ids->cap; i++)
+			ids->shown[i] = NULL;
 		ids->names[ids->n++] = xstrdup(s);
 		*slot = ids->n;
 	}
@@ -43,10 +47,24 @@ const char *str_ids_name(const struct str_ids *ids, int id)
 	return id >= 0 && id < ids->n ? ids->names[id] : NULL;
 }
 
+void str_ids_set_shown(struct str_ids *ids, int id, const char *shown)
+{
+	if (id >= 0 && id < ids->n && !ids->shown[id])
+		ids->shown[id] = xstrdup(shown);
+}
+
+const char *str_ids_shown(const struct str_ids *ids, int id)
+{
+	return id >= 0 && id < ids->n ? ids->shown[id] : NULL;
+}
+
 void str_ids_free(struct str_ids *ids)
 {
-	for (int i = 0; i < ids->n; i++)
+	for (int i = 0; i < ids->n; i++) {
 		free(ids->names[i]);
+		free(ids->shown[i]);
+	}
+	free(ids->shown);
 	free(ids->names);
 	free(ids->slots);
 	*ids = (struct str_ids){ 0 };

@@ -19,8 +19,8 @@
 struct sim_cg_probe {
 	struct sim_model *model;
 	char *root;
-	struct str_ids paths;  /* every cgroup of the model, parents first: a row's number */
-	struct str_ids labels; /* the same numbers: "/" + path */
+	struct str_ids paths;  /* every cgroup of the model, parents first: a row's number;
+				* shown "/" + path, escaped (a model may hold any byte) */
 	int *shown;            /* the rows: the root and -G's, or every cgroup */
 	int nshown;
 	int ncpus;
@@ -65,7 +65,7 @@ static int sim_cg_list(void *ctx, uint64_t now_ns, bool threads, struct task_sam
 		int id = cp->shown[i];
 		const char *rel = str_ids_name(&cp->paths, id);
 		struct task_sample *s = &(*out)[i];
-		*s = (struct task_sample){ .pid = id, .tgid = id, .label = str_ids_name(&cp->labels, id) };
+		*s = (struct task_sample){ .pid = id, .tgid = id, .label = str_ids_shown(&cp->paths, id) };
 		double cpus = 0;
 		for (int t = 0; t < cp->model->ntasks; t++)
 			if (within(cgroup_of(&cp->model->tasks[t]), rel)) {
@@ -113,7 +113,6 @@ static void sim_cg_destroy(void *ctx)
 	struct sim_cg_probe *cp = ctx;
 	sim_model_free(cp->model);
 	str_ids_free(&cp->paths);
-	str_ids_free(&cp->labels);
 	free(cp->shown);
 	free(cp->root);
 	free(cp);
@@ -148,7 +147,7 @@ static char *known_list(const struct sim_cg_probe *cp)
 {
 	char *all = xstrdup("");
 	for (int i = 0; i < cp->paths.n; i++) {
-		char *next = xasprintf("%s%s%s", all, i ? ", " : "", str_ids_name(&cp->labels, i));
+		char *next = xasprintf("%s%s%s", all, i ? ", " : "", str_ids_shown(&cp->paths, i));
 		free(all);
 		all = next;
 	}
@@ -167,9 +166,10 @@ struct task_probe *sim_cgroup_probe_new(struct sim_model *model, const char *roo
 	if (!cp->paths.n)
 		str_ids_get(&cp->paths, "");
 	for (int i = 0; i < cp->paths.n; i++) {
-		char *label = xasprintf("/%s", str_ids_name(&cp->paths, i));
-		str_ids_get(&cp->labels, label);
+		char *esc = str_escape_controls(str_ids_name(&cp->paths, i)), *label = xasprintf("/%s", esc);
+		str_ids_set_shown(&cp->paths, i, label);
 		free(label);
+		free(esc);
 	}
 	cp->shown = xcalloc((size_t)(names ? nnames + 1 : cp->paths.n), sizeof(int));
 	for (int i = 0; i < (names ? nnames + 1 : cp->paths.n); i++) {

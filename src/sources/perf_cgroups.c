@@ -27,8 +27,7 @@ struct cgroup_probe {
 	int nnamed;
 	struct cpulist cpus;
 	struct fd_spares spares; /* for the listing, whatever the counters took */
-	struct str_ids paths;  /* a row's number: its path's */
-	struct str_ids labels; /* the same numbers: "/" + path, as rows show it */
+	struct str_ids paths;  /* a row's number: its path's, shown "/" + path, escaped */
 	bool no_core;
 	char *note;
 };
@@ -42,12 +41,15 @@ static int by_pid(const void *a, const void *b)
 static void add_row(struct cgroup_probe *cp, const struct cgroup_node *node, struct task_sample **out, int *n, int *cap)
 {
 	int id = str_ids_get(&cp->paths, node->rel);
-	char *label = xasprintf("/%s", node->rel);
-	str_ids_get(&cp->labels, label); /* the same number: both sets grow together */
-	free(label);
+	if (!str_ids_shown(&cp->paths, id)) { /* a directory's name may hold any byte */
+		char *esc = str_escape_controls(node->rel), *label = xasprintf("/%s", esc);
+		str_ids_set_shown(&cp->paths, id, label);
+		free(label);
+		free(esc);
+	}
 	grow_array(out, cap, *n + 1, sizeof(**out));
 	(*out)[(*n)++] = (struct task_sample){ .pid = id, .tgid = id, .threads = node->nprocs, .cpu_ns = node->cpu_ns,
-					      .label = str_ids_name(&cp->labels, id) };
+					      .label = str_ids_shown(&cp->paths, id) };
 }
 
 /* The root (the machine's whole, perf's -G /) and -G's cgroups, or every cgroup */
@@ -89,7 +91,7 @@ static void *cg_open(void *ctx, int id, bool thread, int *fds, char **why)
 	struct cgroup_probe *cp = ctx;
 	(void)thread;
 	*fds = 0;
-	const char *label = str_ids_name(&cp->labels, id);
+	const char *label = str_ids_shown(&cp->paths, id);
 	char *dir = path_join(cp->fs.mount, str_ids_name(&cp->paths, id));
 	int cg = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	free(dir);
@@ -144,7 +146,6 @@ static void cg_destroy(void *ctx)
 	fd_spares_hold(&cp->spares, false);
 	cpulist_free(&cp->cpus);
 	str_ids_free(&cp->paths);
-	str_ids_free(&cp->labels);
 	free(cp->note);
 	free(cp->root);
 	free(cp);
