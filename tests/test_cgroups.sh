@@ -197,6 +197,15 @@ for size in "80 24" "120 40"; do
     keys q
     quit_ok "$size: quit"
 done
+# -G in the monitor: it opens on the Cgroups view of those, the root beside them
+PMUTOP_ARGS="--demo spr -d 0.5 -G system.slice"
+start 100 30 LANG=C.UTF-8
+see "-G: the monitor opens on the Cgroups view" "Cgroups: top 2 by CPU"
+see "-G: ... the cgroup named" "1573.0 *3 .* /system.slice"
+keys G
+see "-G: G closes it, the panes under it" "TopDown"
+keys q
+quit_ok "-G monitor: quit"
 # a recording made without them: G says so
 "$PMUTOP" --demo spr -b -n 2 --fake-clock -w plain.pmrec > /dev/null
 PMUTOP_ARGS="-r plain.pmrec"

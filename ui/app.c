@@ -571,6 +571,8 @@ struct output *ui_output_new(struct session *s, const struct ui_options *opt)
 	o->ops = &ui_ops;
 	o->priv = t;
 	ui_start(t);
+	if (opt->cgroups) /* -G named them: what the user came to see */
+		cgroups_open(t);
 	return o;
 }
 

@@ -58,6 +58,7 @@ struct ui_options {
 	const struct ui_recording *recording; /* or NULL: 'w' says recording is not available */
 	const struct ui_player *replay;       /* replaying a recording, or NULL */
 	const struct ui_catalogue *catalogue; /* or NULL: what is counted is fixed (-M, -P) */
+	bool cgroups;          /* open on the Cgroups view (-G named them) */
 };
 
 /* The metric groups of perf's catalogue the settings file says to count (count_group=),

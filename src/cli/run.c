@@ -324,7 +324,8 @@ static int add_outputs(struct options *o, struct session *s, struct runloop *loo
 	recording = (struct ui_recording){ recorder_of(rec), rec_active, rec_status, rec_start, rec_stop,
 					   recorder_default_name };
 	uo = (struct ui_options){ .interval_s = o->delay, .title = title, .machine = rp || *host ? host : o->demo,
-				  .recording = rec ? &recording : NULL, .replay = rp ? &player : NULL, .catalogue = cat };
+				  .recording = rec ? &recording : NULL, .replay = rp ? &player : NULL, .catalogue = cat,
+				  .cgroups = o->cgroup_names != NULL };
 	struct output *ui = ui_output_new(s, &uo);
 	if (!ui)
 		return -1;
