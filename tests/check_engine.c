@@ -668,7 +668,9 @@ START_TEST(cgroup_hierarchy_found_listed_and_summed)
 	ck_assert_int_eq(cgroupfs_find(root, &fs, &why), 0);
 	ck_assert(fs.v2);
 	cgroupfs_done(&fs);
-	put_file(root, "proc/self/mounts", "proc /proc proc rw 0 0\n");
+	/* a mount point no kernel writes (a fake tree's ".." out of its root): not taken */
+	put_file(root, "proc/self/mounts", "cgroup2 /sys/fs/cgroup/\\056\\056/\\056\\056 cgroup2 rw 0 0\n"
+					   "proc /proc proc rw 0 0\n");
 	why = NULL;
 	ck_assert_int_eq(cgroupfs_find(root, &fs, &why), -1);
 	ck_assert_ptr_nonnull(strstr(why, "perf_event"));

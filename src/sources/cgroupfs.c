@@ -36,6 +36,13 @@ static bool has_option(const char *opts, const char *want)
 	return false;
 }
 
+/* A mount point as the kernel writes one: absolute, no ".." (a fake tree's text must not
+ * lead the walk out of its root) */
+static bool below_root(const char *mnt)
+{
+	return mnt[0] == '/' && !strstr(mnt, "/../") && !str_has_suffix(mnt, "/..");
+}
+
 int cgroupfs_find(const char *root, struct cgroupfs *fs, char **why)
 {
 	*fs = (struct cgroupfs){ 0 };
@@ -52,6 +59,9 @@ int cgroupfs_find(const char *root, struct cgroupfs *fs, char **why)
 		char dev[64], mnt[4096], type[32], opts[1024];
 		if (sscanf(line, "%63s %4095s %31s %1023s", dev, mnt, type, opts) != 4)
 			continue;
+		unescape_octal(mnt);
+		if (!below_root(mnt))
+			continue;
 		if (!v1 && !strcmp(type, "cgroup") && has_option(opts, "perf_event"))
 			v1 = xstrdup(mnt);
 		else if (!v2 && !strcmp(type, "cgroup2"))
@@ -65,7 +75,6 @@ int cgroupfs_find(const char *root, struct cgroupfs *fs, char **why)
 	free(v1 ? v2 : v1); /* perf's choice: the v1 hierarchy that names perf_event first */
 	fs->shown = v1 ? v1 : v2;
 	fs->v2 = !v1;
-	unescape_octal(fs->shown);
 	fs->mount = path_join(root, fs->shown);
 	return 0;
 }

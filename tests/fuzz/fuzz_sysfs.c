@@ -3,8 +3,9 @@
  * the input, cut at NUL bytes, fills a format/ field, a cpumask, an HNS3 filtermode/
  * list, bdf_min/bdf_max, a C2C peer, a bfperf block's event_list and an event alias, of
  * a tree written to a scratch directory; discovery reads it and the shipped profiles bind
- * to it, with a BDF filter set against the published range. Refused or counted, never a
- * crash or a leak. */
+ * to it, with a BDF filter set against the published range. Then /proc/self/mounts, a
+ * cgroup's cgroup.procs and cpu.stat: the perf_event hierarchy is found, a cgroup named
+ * and the tree summed (sources/cgroupfs.h). Refused or counted, never a crash or a leak. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,10 +18,12 @@
 #include "engine/session.h"
 #include "machine/discover.h"
 #include "machine/pmu.h"
+#include "sources/cgroupfs.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
-enum { F_FORMAT, F_CPUMASK, F_FILTERMODE, F_BDF_MIN, F_BDF_MAX, F_PEER, F_EVENT_LIST, F_ALIAS, NFIELDS };
+enum { F_FORMAT, F_CPUMASK, F_FILTERMODE, F_BDF_MIN, F_BDF_MAX, F_PEER, F_EVENT_LIST, F_ALIAS, F_MOUNTS, F_PROCS, F_CPUSTAT,
+       NFIELDS };
 
 static char root[64];
 static struct profile *profiles[3];
@@ -85,6 +88,28 @@ static void setup(void)
 	put_s("sys/class/hwmon/hwmon0/tile0/counter0", "0\n");
 }
 
+/* The perf_event cgroup hierarchy from the fuzzed mounts, a cgroup's files fuzzed too */
+static void cgroups(const char *const *field, const size_t *flen)
+{
+	put("proc/self/mounts", field[F_MOUNTS], flen[F_MOUNTS]);
+	put("sys/fs/cgroup/x/cgroup.procs", field[F_PROCS], flen[F_PROCS]);
+	put("sys/fs/cgroup/x/cpu.stat", field[F_CPUSTAT], flen[F_CPUSTAT]);
+	struct cgroupfs fs;
+	char *why = NULL;
+	if (cgroupfs_find(root, &fs, &why) < 0) {
+		free(why);
+		return;
+	}
+	char *rel = cgroupfs_resolve(&fs, "x", &why);
+	free(rel ? NULL : why);
+	struct task_sample procs[2] = { { .pid = 1, .cpu_ns = 5 }, { .pid = 7, .cpu_ns = UINT64_MAX } };
+	struct cgroup_node *nodes = NULL;
+	int n = cgroupfs_tree(&fs, rel ? rel : "", procs, 2, &nodes);
+	cgroupfs_nodes_free(nodes, n);
+	free(rel);
+	cgroupfs_done(&fs);
+}
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	if (!root[0])
@@ -137,6 +162,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		session_free(s);
 		machine_free(m);
 	}
+	cgroups(field, flen);
 	diag_clear();
 	return 0;
 }
