@@ -55,7 +55,7 @@ static void usage(FILE *f)
 		"  -G, --cgroup LIST         batch, serve: these cgroups' rows beside the root's\n"
 		"                            (/), their core events counted on every CPU, as\n"
 		"                            perf stat -a -G (the monitor opens its G view)\n"
-		"      --cgroups[=N]         batch, serve, -r: the top N cgroups by CPU time (default\n"
+		"      --cgroups[=N]         batch, serve, -r: the top N cgroups by CPU (default\n"
 		"                            20; the monitor's G view shows N)\n"
 		"  -C, --cpu LIST            count core and software events on these CPUs only\n"
 		"                            (0-3,8; uncore PMUs count on their cpumask)\n"
