@@ -8,7 +8,8 @@
 # points); -C 0 counts on one CPU of N, 1/N of the counters; a low ulimit -n says "too
 # many open files", the cgroups still listed, never a failed run. Everything made is
 # removed, the loop ended by its PID.
-# Simulated (the SPR demo's cgroups, its tasks' `cgroup =`): a parent's CPU% the sum of
+# A task's row names its cgroup (the busy loop's: the test's). Simulated (the SPR demo's
+# cgroups, its tasks' `cgroup =`): a task's cgroup one of the rows; a parent's CPU% the sum of
 # its children's, its IPC between theirs; the cost a counter per CPU and event; CSV's
 # cgroup column; the view at 80x24 and 120x40 sorted and filtered. Bad -G: said, exit 2.
 # Recorded (-w with --cgroups): replayed as shown in batch and in the view; a recording
@@ -79,6 +80,13 @@ print("ok")
 PY
     if tail -n 1 live.out | grep -qx ok; then ok; else fail "live -G: $(cat live.out) $(cat live.err)"; fi
     cat live.out
+    # a task's row says its cgroup, in the hierarchy perf counts by
+    "$PMUTOP" -b -P host -n 2 -d 0.3 --tasks 8 --format json > tasks.json
+    python3 - tasks.json "$busy" "$name" <<'PY' && ok || fail "--tasks: the busy loop's cgroup: $(tail -c 400 tasks.json)"
+import json, sys
+rows = [t for t in json.loads(open(sys.argv[1]).read().splitlines()[-1])["tasks"] if t["pid"] == int(sys.argv[2])]
+assert rows and rows[0].get("cgroup") == "/" + sys.argv[3], rows
+PY
     # -C: the cgroups counted on those CPUs only, a counter fewer per CPU left out
     ncpu=$(grep -c '^processor' /proc/cpuinfo)
     "$PMUTOP" -b -P host -n 1 -d 0.2 -G "$name" --format json > all.json
@@ -146,6 +154,17 @@ for p, ks in kids.items(): # a cgroup counts its descendants: its CPU their sum,
 per = frames[-1]["cgroup_fds"] / (5 * len(rows))
 assert per == int(per) and per > 1, frames[-1]["cgroup_fds"]
 print(int(per))
+PY
+# each task's row names its cgroup, a row of the cgroups' whose CPU holds the task's
+"$PMUTOP" --demo spr -b -n 2 --fake-clock --cgroups --tasks 5 -M core.ipc --format json > both.json
+python3 - both.json <<'PY' && ok || fail "--tasks with --cgroups: a task's cgroup: $(tail -c 600 both.json)"
+import json, sys
+last = [json.loads(l) for l in open(sys.argv[1])][-1]
+cg = {c["cgroup"]: c for c in last["cgroups"]}
+for t in last["tasks"]:
+    assert t["cgroup"] in cg, (t, sorted(cg))
+    assert cg[t["cgroup"]]["cpu_pct"] >= t["cpu_pct"] - 1e-6, (t, cg[t["cgroup"]])
+assert {t["cgroup"] for t in last["tasks"]} >= {"/kubepods.slice/pod-stream/stream", "/init.scope"}, last["tasks"]
 PY
 "$PMUTOP" --demo spr -b -n 1 --fake-clock -G /kubepods.slice/pod-stream,system.slice/ -M core.ipc --format csv > sim.csv
 python3 - sim.csv <<'PY' && ok || fail "-G --format csv: $(head -c 300 sim.csv)"

@@ -242,7 +242,7 @@ if command -v sqlite3 > /dev/null; then
     # command with control bytes, numbers that are not; a table made before (none)
     cp tasks.pmrec junk.pmrec
     sqlite3 junk.pmrec "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
-        INSERT INTO tasks SELECT 2, 0, 'abc', -5, char(27) || '[2J' || printf('%.10000c', 'x'), NULL, 1e300, 'nan', x'00', NULL, NULL, printf('%.5000c', 'w') FROM n;"
+        INSERT INTO tasks SELECT 2, 0, 'abc', -5, char(27) || '[2J' || printf('%.10000c', 'x'), NULL, 1e300, 'nan', x'00', NULL, NULL, printf('%.5000c', 'w'), char(27) || ']0;owned' || char(7) FROM n;"
     "$PMUTOP" -r junk.pmrec -b --tasks 200 --format json > junk.json 2> junk.err
     expect_eq "-r a recording of junk task rows: exit status" $? 0
     python3 - junk.json <<'PY' && ok || fail "-r junk task rows: $(head -c 400 junk.json)"
@@ -251,6 +251,7 @@ rows = [json.loads(l) for l in open(sys.argv[1])][1]["tasks"]
 assert len(rows) == 200, len(rows) # the largest --tasks, whatever the file holds
 junk = rows[-1]
 assert junk["pid"] == 0 and len(junk["comm"]) <= 31 and junk["cpu_pct"] is None, junk
+assert "\x1b" not in junk["cgroup"] and "\x07" not in junk["cgroup"], junk # its cgroup's controls escaped
 PY
     "$PMUTOP" -r junk.pmrec -b --tasks 3 > junk.txt 2>&1
     if grep -q "$(printf '\033')" junk.txt; then fail "-r junk task rows: a control byte reached the text"; else ok; fi

@@ -73,6 +73,7 @@ struct task_row {
 			     * counted, else /proc's ticks */
 	double ipc, llc_mpki, branch_mpki; /* NAN: not counted (yet, or not here) */
 	const char *why;    /* its counters could not be opened, or NULL */
+	const char *cgroup; /* a task's cgroup (the hierarchy perf counts by), or NULL */
 	/* what its counters counted over the interval, in engine/tasks.h's order: task-clock
 	 * ns, cycles, instructions, LLC misses, branch misses (the exporter's counters);
 	 * NAN: not counted */

@@ -21,7 +21,7 @@ struct tracked {
 };
 
 struct row_text {
-	char comm[32], user[32];
+	char comm[32], user[32], cgroup[160];
 };
 
 struct task_table {
@@ -217,6 +217,10 @@ int task_table_sample(struct task_table *t, uint64_t now_ns, const struct task_r
 					.threads = s->threads,
 					.cpu_pct = 100 * rk[i].cpu_ns / interval, .ipc = NAN, .llc_mpki = NAN,
 					.branch_mpki = NAN, .counted = { NAN, NAN, NAN, NAN, NAN } };
+		if (t->probe->ops->cgroup) { /* the top rows only: a file read each */
+			t->probe->ops->cgroup(t->probe->ctx, s->tgid ? s->tgid : s->pid, tx->cgroup, sizeof(tx->cgroup));
+			r->cgroup = tx->cgroup[0] ? tx->cgroup : NULL;
+		}
 		if (!t->want)
 			continue;
 		struct tracked *k = track(t, s->pid);

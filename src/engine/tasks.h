@@ -38,6 +38,9 @@ struct task_probe_ops {
 	void (*destroy)(void *ctx);
 	/* what the whole table should say, or NULL: "no core PMU: ...", "cannot list /proc: ..." */
 	const char *(*note)(void *ctx);
+	/* the cgroup task pid is in ("/system.slice/x.service") into buf, "" unknown; NULL
+	 * where rows are not tasks */
+	void (*cgroup)(void *ctx, int pid, char *buf, int len);
 };
 
 struct task_probe {

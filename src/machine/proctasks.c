@@ -162,3 +162,46 @@ void proc_user_name(const char *root, unsigned uid, char *buf, int len)
 	}
 	free(text);
 }
+
+/* "perf_event" among a /proc/PID/cgroup line's controllers ("4:cpu,perf_event:/x") */
+static bool names_perf_event(const char *line, const char *colon)
+{
+	for (const char *p = line; p < colon;) {
+		const char *comma = memchr(p, ',', (size_t)(colon - p));
+		const char *end = comma ? comma : colon;
+		if (end - p == 10 && !strncmp(p, "perf_event", 10))
+			return true;
+		p = end + 1;
+	}
+	return false;
+}
+
+void proc_task_cgroup(const char *root, int pid, char *buf, int len)
+{
+	char rel[48];
+	snprintf(rel, sizeof(rel), "proc/%d/cgroup", pid);
+	char *path = path_join(root && *root ? root : "/", rel);
+	char *text = read_attr_file(path, 1u << 16);
+	free(path);
+	buf[0] = '\0';
+	const char *v2 = NULL, *v1 = NULL;
+	for (char *line = text, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		char *first = strchr(line, ':'), *second = first ? strchr(first + 1, ':') : NULL;
+		if (!second)
+			continue;
+		if (first == line + 1 && line[0] == '0' && second == first + 1)
+			v2 = second + 1;
+		else if (names_perf_event(first + 1, second))
+			v1 = second + 1;
+	}
+	const char *cg = v1 ? v1 : v2; /* perf's choice: the v1 hierarchy with perf_event first */
+	if (cg) {
+		char *esc = str_escape_controls(cg);
+		snprintf(buf, (size_t)len, "%s", esc);
+		free(esc);
+	}
+	free(text);
+}

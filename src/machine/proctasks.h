@@ -25,6 +25,10 @@ int proc_tasks_read(const char *root, struct task_sample **out);
 /* Every thread of every process (htop's H, perf's --per-thread): a row each, pid its TID,
  * tgid its process, threads the process's count, the CPU time the thread's own. */
 int proc_threads_read(const char *root, struct task_sample **out);
+/* The cgroup process pid is in, in the hierarchy perf counts by (/proc/PID/cgroup's line
+ * of a v1 hierarchy with perf_event, else cgroup2's "0::" line), its control bytes
+ * escaped, into buf; "" where it cannot be read (the task ended). */
+void proc_task_cgroup(const char *root, int pid, char *buf, int len);
 /* A user's name from root's etc/passwd, or the number: "root", "1000". */
 void proc_user_name(const char *root, unsigned uid, char *buf, int len);
 

@@ -71,6 +71,10 @@ void batch_json_tasks(struct textbuf *tb, const struct frame *fr)
 		batch_json_string(tb, t->user);
 		textbuf_put(tb, ",\"threads\":");
 		textbuf_u64(tb, (uint64_t)t->threads);
+		if (t->cgroup) {
+			textbuf_put(tb, ",\"cgroup\":");
+			batch_json_string(tb, t->cgroup);
+		}
 		json_row_tail(tb, t);
 	}
 	textbuf_putc(tb, ']');
@@ -96,12 +100,12 @@ void batch_json_cgroups(struct textbuf *tb, const struct frame *fr)
 
 const char *batch_csv_who_header(const struct frame *fr)
 {
-	return fr->tasks && fr->cgroups ? ",pid,comm,cgroup" : fr->tasks ? ",pid,comm" : fr->cgroups ? ",cgroup" : "";
+	return fr->tasks ? ",pid,comm,cgroup" : fr->cgroups ? ",cgroup" : ""; /* a task's cgroup too */
 }
 
 const char *batch_csv_who_empty(const struct frame *fr)
 {
-	return fr->tasks && fr->cgroups ? ",,," : fr->tasks ? ",," : fr->cgroups ? "," : "";
+	return fr->tasks ? ",,," : fr->cgroups ? "," : "";
 }
 
 /* A task's or a cgroup's four figures, a CSV line each, its own in the columns the
@@ -142,11 +146,9 @@ static void csv_figures(struct textbuf *tb, const struct task_row *t, const char
 			if (!cgroup)
 				batch_csv_field(tb, t->comm);
 		}
-		if (fr->cgroups) { /* cgroup: a cgroup's */
-			textbuf_putc(tb, ',');
-			if (cgroup)
-				batch_csv_field(tb, t->comm);
-		}
+		textbuf_putc(tb, ','); /* cgroup: a cgroup's path, or the cgroup a task is in */
+		if (cgroup || t->cgroup)
+			batch_csv_field(tb, cgroup ? t->comm : t->cgroup);
 		textbuf_putc(tb, '\n');
 	}
 }

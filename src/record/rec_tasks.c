@@ -29,6 +29,7 @@ void rec_tasks_copy(struct rec_tasks *t, const struct frame *f, enum rec_rows ki
 		t->rows[i].comm = xstrdup(rows[i].comm ? rows[i].comm : "");
 		t->rows[i].user = xstrdup(rows[i].user ? rows[i].user : "");
 		t->rows[i].why = rows[i].why ? xstrdup(rows[i].why) : NULL;
+		t->rows[i].cgroup = rows[i].cgroup ? xstrdup(rows[i].cgroup) : NULL;
 	}
 }
 
@@ -38,6 +39,7 @@ void rec_tasks_free(struct rec_tasks *t)
 		free((char *)t->rows[i].comm);
 		free((char *)t->rows[i].user);
 		free((char *)t->rows[i].why);
+		free((char *)t->rows[i].cgroup);
 	}
 	free(t->rows);
 	*t = (struct rec_tasks){ 0 };
@@ -67,11 +69,12 @@ int rec_tasks_write(struct store *st, uint64_t seq, const struct rec_tasks *t, c
 		snprintf(thr, sizeof(thr), "%d", k->threads);
 		const char *v[] = { s,	  mode, pid, tgid, k->comm, k->user, thr, figure(cpu, sizeof(cpu), k->cpu_pct),
 				    figure(ipc, sizeof(ipc), k->ipc), figure(llc, sizeof(llc), k->llc_mpki),
-				    figure(br, sizeof(br), k->branch_mpki), k->why };
-		char sql[200];
+				    figure(br, sizeof(br), k->branch_mpki), k->why, k->cgroup };
+		char sql[220];
 		snprintf(sql, sizeof(sql), "INSERT INTO %s(seq, threads, pid, tgid, comm, user, nthreads, cpu_pct, ipc, llc_mpki,"
-					   " branch_mpki, why) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)", table[t->kind]);
-		r = store_put_row(st, sql, 12, v, err);
+					   " branch_mpki, why, cgroup) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
+			 table[t->kind]);
+		r = store_put_row(st, sql, 13, v, err);
 	}
 	return store_end_transaction(st, r, err);
 }
@@ -132,6 +135,12 @@ static void row(void *ctx, int n, const char *const *v)
 		snprintf(why, sizeof(why), "%s", v[11]);
 		k->why = xstrdup(why);
 	}
+	if (n > 12 && v[12]) { /* a task's cgroup (files before it have none): text, its controls escaped */
+		char cgroup[160], *esc = str_escape_controls(v[12]);
+		snprintf(cgroup, sizeof(cgroup), "%s", esc);
+		free(esc);
+		k->cgroup = xstrdup(cgroup);
+	}
 }
 
 void rec_tasks_read(struct store *st, uint64_t seq, enum rec_rows kind, struct rec_tasks *t)
@@ -139,11 +148,17 @@ void rec_tasks_read(struct store *st, uint64_t seq, enum rec_rows kind, struct r
 	rec_tasks_free(t);
 	t->kind = kind;
 	t->rows = xcalloc(REC_TASKS_MAX, sizeof(*t->rows));
-	char sql[200], *err = NULL;
-	snprintf(sql, sizeof(sql), "SELECT seq, threads, pid, tgid, comm, user, nthreads, cpu_pct, ipc, llc_mpki, branch_mpki,"
-				   " why FROM %s WHERE seq = %llu ORDER BY rowid", table[kind], (unsigned long long)seq);
-	if (store_query(st, sql, row, t, &err) < 0)
+	char sql[220], *err = NULL;
+	/* with the tasks' cgroup column, or (a file made before it) without */
+	for (int with = 1; with >= 0; with--) {
+		snprintf(sql, sizeof(sql), "SELECT seq, threads, pid, tgid, comm, user, nthreads, cpu_pct, ipc, llc_mpki,"
+					   " branch_mpki, why%s FROM %s WHERE seq = %llu ORDER BY rowid", with ? ", cgroup" : "",
+			 table[kind], (unsigned long long)seq);
+		if (store_query(st, sql, row, t, &err) == 0)
+			return;
 		free(err); /* none: a table made by someone else, or damaged */
+		err = NULL;
+	}
 }
 
 /* One kind's rows as a replay shows them */

@@ -125,7 +125,7 @@ static const char *sim_cg_note(void *ctx)
 }
 
 static const struct task_probe_ops sim_cg_ops = { sim_cg_list, sim_cg_open, sim_cg_read, sim_cg_close, sim_cg_destroy,
-						  sim_cg_note };
+						  sim_cg_note, NULL };
 
 /* -G's name as a path of the model's: without its leading or trailing /, or -1 */
 static int named_id(struct sim_cg_probe *cp, const char *name)

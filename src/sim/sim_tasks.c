@@ -103,7 +103,20 @@ static void sim_destroy(void *ctx)
 	free(sp);
 }
 
-static const struct task_probe_ops sim_ops = { sim_list, sim_open, sim_read, sim_close, sim_destroy, NULL };
+/* its model's cgroup = (none: the root's) */
+static void sim_cgroup(void *ctx, int pid, char *buf, int len)
+{
+	struct sim_probe *sp = ctx;
+	buf[0] = '\0';
+	for (int i = 0; i < sp->model->ntasks; i++)
+		if (sp->model->tasks[i].pid == pid) {
+			char *esc = str_escape_controls(sp->model->tasks[i].cgroup ? sp->model->tasks[i].cgroup : "");
+			snprintf(buf, (size_t)len, "/%s", esc);
+			free(esc);
+		}
+}
+
+static const struct task_probe_ops sim_ops = { sim_list, sim_open, sim_read, sim_close, sim_destroy, NULL, sim_cgroup };
 
 struct task_probe *sim_task_probe_new(struct sim_model *model, const char *root)
 {

@@ -152,7 +152,7 @@ static void cg_destroy(void *ctx)
 }
 
 static const struct task_probe_ops cgroup_ops = { cg_list, cg_open, task_counters_probe_read, task_counters_probe_close,
-						  cg_destroy, cg_note };
+						  cg_destroy, cg_note, NULL };
 
 struct task_probe *cgroup_probe_live_new(const char *proc_root, const char *const *names, int nnames,
 					 const struct cpulist *cpus, char **why)

@@ -136,8 +136,14 @@ static void live_destroy(void *ctx)
 	free(lp);
 }
 
+static void live_cgroup(void *ctx, int pid, char *buf, int len)
+{
+	struct live_probe *lp = ctx;
+	proc_task_cgroup(lp->root, pid, buf, len);
+}
+
 static const struct task_probe_ops live_ops = { live_list, live_open, task_counters_probe_read, task_counters_probe_close,
-					       live_destroy, live_note };
+					       live_destroy, live_note, live_cgroup };
 
 struct task_probe *task_probe_live_new(const char *proc_root)
 {
