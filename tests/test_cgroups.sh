@@ -216,6 +216,17 @@ for size in "80 24" "120 40"; do
     keys q
     quit_ok "$size: quit"
 done
+# the Tasks view names each task's cgroup, and filters by it
+PMUTOP_ARGS="--demo spr -d 0.5"
+start 120 40 LANG=C.UTF-8
+see "T view: the monitor" "TopDown"
+keys T
+see "T view: a task's cgroup beside its command" "stream  *[^ ]*/kubepods.slice/pod-stream/stream"
+keys / k u b e Enter
+see "T view: filtered by cgroup" "4211 batch"
+unseen "T view: the filter leaves the services out" "api-server"
+keys Escape q # Esc closes the view, q quits
+quit_ok "T view: quit"
 # -G in the monitor: it opens on the Cgroups view of those, the root beside them
 PMUTOP_ARGS="--demo spr -d 0.5 -G system.slice"
 start 100 30 LANG=C.UTF-8

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* tasks_view.c - the Tasks view (T): who is busy, tiptop's table under htop's keys. The
  * top tasks by CPU time, each with IPC and LLC and branch misses per thousand
- * instructions where its counters open; sorted by a column (< >), filtered by command or
- * user (/), a row a thread on H (htop's key: the TID where the PID was, the process it is
+ * instructions where its counters open, and its cgroup; sorted by a column (< >), filtered
+ * by command, user or cgroup (/), a row a thread on H (htop's key: the TID where the PID was, the process it is
  * of where its threads were). The Cgroups view (G) is the same table a row a cgroup (perf
  * stat -G's), without the PID and USER columns. The session counts them only while the
  * view is open (engine/tasks.h), and the title says what that costs. */
@@ -83,7 +83,8 @@ static int by_column(const void *a, const void *b)
 
 static bool matches(const struct task_row *r, const char *filter)
 {
-	return !*filter || strcasestr(r->comm, filter) || strcasestr(r->user, filter);
+	return !*filter || strcasestr(r->comm, filter) || strcasestr(r->user, filter) ||
+	       (r->cgroup && strcasestr(r->cgroup, filter));
 }
 
 static void figure(char *buf, size_t len, double v, int decimals)
@@ -104,10 +105,10 @@ static void draw_row(int y, int x, int w, const struct task_row *r, bool threads
 	if (cgroups)
 		snprintf(line, sizeof(line), "%6s %6d %6s %8s %8s  %s%s%s", cpu, r->threads, ipc, llc, br, r->comm,
 			 r->why ? "  " : "", r->why ? r->why : "");
-	else
-		snprintf(line, sizeof(line), "%7d %-10.10s %6s %*d %6s %8s %8s  %s%s%s", r->pid, r->user, cpu,
-			 threads ? 7 : 4, threads ? r->tgid : r->threads, ipc, llc, br, r->comm, r->why ? "  " : "",
-			 r->why ? r->why : "");
+	else /* the command padded to the kernel's 15 bytes, so its cgroup makes a column */
+		snprintf(line, sizeof(line), "%7d %-10.10s %6s %*d %6s %8s %8s  %-15s  %s%s%s", r->pid, r->user, cpu,
+			 threads ? 7 : 4, threads ? r->tgid : r->threads, ipc, llc, br, r->comm, r->cgroup ? r->cgroup : "",
+			 r->why ? "  " : "", r->why ? r->why : "");
 	crt_put(y, x, w, role, line);
 }
 
@@ -139,12 +140,12 @@ static void tasks_draw(struct tui *t)
 	if (v->cgroups)
 		snprintf(head, sizeof(head), "%6s %6s %6s %8s %8s  %s", "CPU%", "PROCS", "IPC", "LLC-MPKI", "BR-MPKI", "CGROUP");
 	else
-		snprintf(head, sizeof(head), "%7s %-10s %6s %*s %6s %8s %8s  %s", th ? "TID" : "PID", "USER", "CPU%",
-			 th ? 7 : 4, th ? "TGID" : "THR", "IPC", "LLC-MPKI", "BR-MPKI", "COMMAND");
+		snprintf(head, sizeof(head), "%7s %-10s %6s %*s %6s %8s %8s  %-15s  %s", th ? "TID" : "PID", "USER", "CPU%",
+			 th ? 7 : 4, th ? "TGID" : "THR", "IPC", "LLC-MPKI", "BR-MPKI", "COMMAND", "CGROUP");
 	crt_put(iy, ix, iw, R_TITLE, head);
 	if (v->typing)
 		crt_put(iy + ih - 1, ix, iw, R_INPUT, v->filter[0] ? v->filter
-					       : v->cgroups ? "filter: type a cgroup's path" : "filter: type a command or user");
+					       : v->cgroups ? "filter: type a cgroup's path" : "filter: type a command, user or cgroup");
 	else if (t->message[0]) /* a key's answer: the view covers the screen's message line */
 		crt_put(iy + ih - 1, ix, iw, t->message_is_error ? R_ERROR : R_MARK, t->message);
 	else if (sr.note)
