@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "machine/pmu.h"
 #include "sim/simmodel.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
@@ -22,7 +23,10 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	fclose(f);
 	struct sim_model *m = sim_model_load(path);
 	if (m) {
-		const struct sim_section *sec = sim_model_section(m, "nvidia_ucf_pmu_0");
+		/* a PMU as discovery makes one (its attributes none: pmu_name =, midr = sections
+		 * do not match it) */
+		static struct pmu ucf = { .name = (char *)"nvidia_ucf_pmu_0", .type = -1 };
+		const struct sim_section *sec = sim_model_section(m, &ucf);
 		int r = sim_rate_index(sec, "cycles");
 		(void)sim_rate(sec, r, "cycles", 1.5, 0, 0, 0);
 	}

@@ -36,7 +36,10 @@ for t in ${FUZZ_TARGETS:-profile expr encode model record recording time sysfs h
     sysfs|http|recording) src="$every" extra="$full" ;;
     *) src="$small" extra="" ;;
     esac
-    clang $flags -DPMUTOP_SRCDIR="\"$top\"" -o "$out/fuzz_$t" "$top/tests/fuzz/fuzz_$t.c" $src $inih $extra -lm
+    # a target is held to the API it calls: a mistyped argument is an error, not a
+    # warning the fuzzer then reports as a crash of pmutop
+    clang $flags -Werror=incompatible-pointer-types -Werror=int-conversion -DPMUTOP_SRCDIR="\"$top\"" \
+        -o "$out/fuzz_$t" "$top/tests/fuzz/fuzz_$t.c" $src $inih $extra -lm
     mkdir -p "$out/corpus-$t"
     cd "$top"
     # -rss_limit_mb: an input that makes a target hold hundreds of MB is a finding too;
