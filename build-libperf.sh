@@ -16,7 +16,7 @@ aarch64-*) cross="ARCH=arm64 CROSS_COMPILE=$host-" ;;
 *) echo "build-libperf: no kernel ARCH known for host $host" >&2; exit 1 ;;
 esac
 
-if [ -f "$dest/lib/pkgconfig/libperf.pc" ] && [ -f "$dest/lib/libperf.a" ] && [ -d "$dest/pmu-events/arch/x86" ] &&
+if [ -f "$dest/lib/pkgconfig/libperf.pc" ] && [ -f "$dest/lib/libperf.a" ] && [ -d "$dest/pmu-events/arch/x86" ] && [ -f "$dest/kernel-events/arm_pmuv3.c" ] &&
     [ "$(cat "$dest/host" 2>/dev/null)" = "$host" ]; then
     exit 0        # already built for this host: a second configure costs nothing
 fi
@@ -31,9 +31,12 @@ work="$dest/src"
 rm -rf "$dest"
 mkdir -p "$work"
 echo "build-libperf: extracting tools/ from $tarball" >&2
+# the drivers' generic-event maps too (the tests' oracle for what perf's cache-misses counts)
+maps="$top/arch/x86/events/intel/core.c $top/arch/x86/events/amd/core.c $top/drivers/perf/arm_pmuv3.c"
+# shellcheck disable=SC2086
 tar -xJf "$tarball" -C "$work" \
-    "$top/tools" "$top/include/uapi" "$top/include/linux" "$top/scripts" "$top/Makefile" 2>/dev/null ||
-    tar -xJf "$tarball" -C "$work" --wildcards "$top/tools/*" "$top/include/*" "$top/scripts/*" "$top/Makefile"
+    "$top/tools" "$top/include/uapi" "$top/include/linux" "$top/scripts" "$top/Makefile" $maps 2>/dev/null ||
+    tar -xJf "$tarball" -C "$work" --wildcards "$top/tools/*" "$top/include/*" "$top/scripts/*" "$top/Makefile" $maps
 
 # install_lib + install_headers + install_pkgconfig, never plain install (it wants asciidoc).
 # shellcheck disable=SC2086
@@ -57,6 +60,10 @@ PC
 # perf's event and metric definitions (JSON) for the tests' oracles: x86 and arm64 only
 mkdir -p "$dest/pmu-events/arch"
 cp -r "$work/$top/tools/perf/pmu-events/arch/x86" "$work/$top/tools/perf/pmu-events/arch/arm64" "$dest/pmu-events/arch/"
+mkdir -p "$dest/kernel-events"
+cp "$work/$top/arch/x86/events/intel/core.c" "$dest/kernel-events/intel-core.c"
+cp "$work/$top/arch/x86/events/amd/core.c" "$dest/kernel-events/amd-core.c"
+cp "$work/$top/drivers/perf/arm_pmuv3.c" "$dest/kernel-events/arm_pmuv3.c"
 rm -rf "$work"
 echo "$host" > "$dest/host"
 echo "build-libperf: installed in $dest${host:+ for $host}" >&2

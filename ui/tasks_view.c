@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* tasks_view.c - the Tasks view (T): who is busy, tiptop's table under htop's keys. The
- * top tasks by CPU time, each with IPC and LLC and branch misses per thousand
- * instructions where its counters open, and its cgroup; sorted by a column (< >), filtered
+ * top tasks by CPU time, each with IPC, cache misses (perf's cache-misses, named by the
+ * level the CPU counts) and branch misses per thousand instructions where its counters
+ * open, and its cgroup; sorted by a column (< >), filtered
  * by command, user or cgroup (/), a row a thread on H (htop's key: the TID where the PID was, the process it is
  * of where its threads were). The Cgroups view (G) is the same table a row a cgroup (perf
  * stat -G's), without the PID and USER columns. The session counts them only while the
@@ -13,12 +14,26 @@
 #include <string.h>
 
 #include "engine/session.h"
+#include "machine/generic_events.h"
 #include "mode.h"
 #include "tui.h"
 #include "base/util.h"
 
-enum { COL_PID, COL_USER, COL_CPU, COL_THREADS, COL_IPC, COL_LLC, COL_BRANCH, COL_COMMAND, NCOLS };
-static const char *const col_name[NCOLS] = { "PID", "USER", "CPU%", "THR", "IPC", "LLC-MPKI", "BR-MPKI", "COMMAND" };
+enum { COL_PID, COL_USER, COL_CPU, COL_THREADS, COL_IPC, COL_CACHE, COL_BRANCH, COL_COMMAND, NCOLS };
+/* COL_CACHE's name is the frame's: perf's cache-misses is a different level per CPU */
+static const char *const col_name[NCOLS] = { "PID", "USER", "CPU%", "THR", "IPC", NULL, "BR-MPKI", "COMMAND" };
+
+static const char *column_name(const struct frame *f, int col)
+{
+	return col == COL_CACHE ? f->cache_misses->column : col_name[col];
+}
+
+/* the cache column's width: its name's, at least the figures' 8 */
+static int cache_width(const struct frame *f)
+{
+	int n = (int)strlen(f->cache_misses->column);
+	return n > 8 ? n : 8;
+}
 
 struct tasks_view {
 	struct session *s; /* told when the view opens and closes: counting costs */
@@ -59,7 +74,7 @@ static double number(const struct task_row *r, int col)
 	case COL_CPU: return r->cpu_pct;
 	case COL_THREADS: return threads_shown ? -r->tgid : r->threads; /* a process's threads together */
 	case COL_IPC: return r->ipc;
-	case COL_LLC: return r->llc_mpki;
+	case COL_CACHE: return r->cache_mpki;
 	case COL_BRANCH: return r->branch_mpki;
 	default: return 0;
 	}
@@ -95,20 +110,21 @@ static void figure(char *buf, size_t len, double v, int decimals)
 		snprintf(buf, len, "-");
 }
 
-static void draw_row(int y, int x, int w, const struct task_row *r, bool threads, bool cgroups, enum role role)
+static void draw_row(int y, int x, int w, const struct task_row *r, bool threads, bool cgroups, enum role role,
+		     int cw)
 {
-	char cpu[16], ipc[16], llc[16], br[16], line[512];
+	char cpu[16], ipc[16], cache[16], br[16], line[512];
 	figure(cpu, sizeof(cpu), r->cpu_pct, 1);
 	figure(ipc, sizeof(ipc), r->ipc, 2);
-	figure(llc, sizeof(llc), r->llc_mpki, 2);
+	figure(cache, sizeof(cache), r->cache_mpki, 2);
 	figure(br, sizeof(br), r->branch_mpki, 2);
 	if (cgroups)
-		snprintf(line, sizeof(line), "%6s %6d %6s %8s %8s  %s%s%s", cpu, r->threads, ipc, llc, br, r->comm,
+		snprintf(line, sizeof(line), "%6s %6d %6s %*s %8s  %s%s%s", cpu, r->threads, ipc, cw, cache, br, r->comm,
 			 r->why ? "  " : "", r->why ? r->why : "");
 	else /* the command padded to the kernel's 15 bytes, so its cgroup makes a column */
-		snprintf(line, sizeof(line), "%7d %-10.10s %6s %*d %6s %8s %8s  %-15s  %s%s%s", r->pid, r->user, cpu,
-			 threads ? 7 : 4, threads ? r->tgid : r->threads, ipc, llc, br, r->comm, r->cgroup ? r->cgroup : "",
-			 r->why ? "  " : "", r->why ? r->why : "");
+		snprintf(line, sizeof(line), "%7d %-10.10s %6s %*d %6s %*s %8s  %-15s  %s%s%s", r->pid, r->user, cpu,
+			 threads ? 7 : 4, threads ? r->tgid : r->threads, ipc, cw, cache, br, r->comm,
+			 r->cgroup ? r->cgroup : "", r->why ? "  " : "", r->why ? r->why : "");
 	crt_put(y, x, w, role, line);
 }
 
@@ -119,7 +135,7 @@ static void title_of(const struct tui *t, const struct tasks_view *v, const stru
 	char cost[40]; /* what counting them costs; a replay counts nothing */
 	snprintf(cost, sizeof(cost), t->opt->replay ? "as recorded" : "%d counters open", sr->fds);
 	const char *sort = v->cgroups && v->sort == COL_THREADS ? "PROCS" : v->cgroups && v->sort == COL_COMMAND ? "CGROUP"
-			 : th && v->sort == COL_THREADS ? "TGID" : col_name[v->sort];
+			 : th && v->sort == COL_THREADS ? "TGID" : column_name(t->f, v->sort);
 	const char *h = v->cgroups || t->opt->replay ? "" : th ? ", H processes" : ", H threads";
 	snprintf(buf, len, "%s: top %d by CPU, %s (sort %s: < >, / filter%s%s%s, %s Esc close)",
 		 v->cgroups ? "Cgroups" : th ? "Threads" : "Tasks", sr->n, cost, sort, *v->filter ? " " : "", v->filter, h,
@@ -137,11 +153,13 @@ static void tasks_draw(struct tui *t)
 	int iy, ix, iw, ih;
 	crt_box(COLS - 2, LINES - 3, title, &iy, &ix, &iw, &ih);
 	char head[160];
+	int cw = cache_width(f);
+	const char *cache = f->cache_misses->column;
 	if (v->cgroups)
-		snprintf(head, sizeof(head), "%6s %6s %6s %8s %8s  %s", "CPU%", "PROCS", "IPC", "LLC-MPKI", "BR-MPKI", "CGROUP");
+		snprintf(head, sizeof(head), "%6s %6s %6s %*s %8s  %s", "CPU%", "PROCS", "IPC", cw, cache, "BR-MPKI", "CGROUP");
 	else
-		snprintf(head, sizeof(head), "%7s %-10s %6s %*s %6s %8s %8s  %-15s  %s", th ? "TID" : "PID", "USER", "CPU%",
-			 th ? 7 : 4, th ? "TGID" : "THR", "IPC", "LLC-MPKI", "BR-MPKI", "COMMAND", "CGROUP");
+		snprintf(head, sizeof(head), "%7s %-10s %6s %*s %6s %*s %8s  %-15s  %s", th ? "TID" : "PID", "USER", "CPU%",
+			 th ? 7 : 4, th ? "TGID" : "THR", "IPC", cw, cache, "BR-MPKI", "COMMAND", "CGROUP");
 	crt_put(iy, ix, iw, R_TITLE, head);
 	if (v->typing)
 		crt_put(iy + ih - 1, ix, iw, R_INPUT, v->filter[0] ? v->filter
@@ -167,7 +185,8 @@ static void tasks_draw(struct tui *t)
 	if (v->first > n - rows)
 		v->first = n - rows > 0 ? n - rows : 0;
 	for (int i = 0; i < rows && v->first + i < n; i++)
-		draw_row(iy + 1 + i, ix, iw, shown[v->first + i], th, v->cgroups, shown[v->first + i]->why ? R_DIM : R_NORMAL);
+		draw_row(iy + 1 + i, ix, iw, shown[v->first + i], th, v->cgroups, shown[v->first + i]->why ? R_DIM : R_NORMAL,
+			 cw);
 	if (!n)
 		crt_put(iy + 1, ix, iw, R_DIM, *v->filter ? "no row matches the filter" : v->cgroups ? "no cgroup" : "no task");
 	free(shown);

@@ -48,7 +48,7 @@ static void usage(FILE *f)
 		"      --per-core, --per-node  text and CSV: each core's (node's) sum of the\n"
 		"                            per-CPU groups, as perf stat's\n"
 		"      --tasks N             batch: the top N tasks by CPU time each interval,\n"
-		"                            with IPC, LLC and branch misses (the monitor's T\n"
+		"                            with IPC, cache and branch misses (the monitor's T\n"
 		"                            view shows N, default 20)\n"
 		"      --per-thread          with --tasks: a row a thread, as perf stat's (the\n"
 		"                            monitor's Tasks view: H)\n"

@@ -62,6 +62,8 @@ struct session_event {
 	const char *value; /* as given, interned; NULL: back to the default */
 };
 
+struct cache_misses_name;
+
 /* One of the top tasks (engine/tasks.h), as frames carry them. */
 #define TASK_ROW_COUNTS 5
 struct task_row {
@@ -71,11 +73,12 @@ struct task_row {
 	int threads;
 	double cpu_pct;     /* of one CPU over the interval (top's %CPU): its task-clock where
 			     * counted, else /proc's ticks */
-	double ipc, llc_mpki, branch_mpki; /* NAN: not counted (yet, or not here) */
+	double ipc, branch_mpki; /* NAN: not counted (yet, or not here) */
+	double cache_mpki;  /* perf's cache-misses: the level the frame's cache_misses names */
 	const char *why;    /* its counters could not be opened, or NULL */
 	const char *cgroup; /* a task's cgroup (the hierarchy perf counts by), or NULL */
 	/* what its counters counted over the interval, in engine/tasks.h's order: task-clock
-	 * ns, cycles, instructions, LLC misses, branch misses (the exporter's counters);
+	 * ns, cycles, instructions, cache misses, branch misses (the exporter's counters);
 	 * NAN: not counted */
 	double counted[TASK_ROW_COUNTS];
 };
@@ -97,6 +100,9 @@ struct frame {
 	int task_fds;
 	const char *tasks_note; /* what the table says as a whole ("no core PMU: ..."), or NULL */
 	bool tasks_threads;     /* its rows are threads (htop's H, --per-thread) */
+	/* what perf's cache-misses counts on this CPU, which the rows' cache_mpki are: the
+	 * names its column and key take (machine/generic_events.h) */
+	const struct cache_misses_name *cache_misses;
 	/* the cgroups perf stat -G counts (the Cgroups view, -G, --cgroups), rows as the
 	 * tasks': comm the cgroup's path, threads the processes in it, user "" */
 	int ncgroups;

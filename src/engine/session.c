@@ -20,6 +20,7 @@
 #include "engine/hostmeters.h"
 #include "engine/source.h"
 #include "engine/tasks.h"
+#include "machine/generic_events.h"
 #include "machine/topology.h"
 
 
@@ -41,6 +42,7 @@ static void alloc_frame(struct session *s, struct frame *f)
 	f->counters = xcalloc((size_t)(s->ncounters ? s->ncounters : 1), sizeof(struct frame_counter));
 	f->source = "";
 	f->cpu_util = NAN;
+	f->cache_misses = machine_cache_misses(s->machine);
 	for (int k = 0; k < s->nvalues; k++)
 		((struct frame_value *)f->values)[k] = (struct frame_value){ .value = NAN, .state = VS_NO_VALUE, .coverage = 1 };
 }

@@ -153,7 +153,7 @@ static struct tracked *track(struct task_table *t, int pid)
 /* The figures of the interval from a tracked task's counts. */
 static void figures(struct task_table *t, struct tracked *k, uint64_t now_ns, double interval, struct task_row *r)
 {
-	r->ipc = r->llc_mpki = r->branch_mpki = NAN;
+	r->ipc = r->cache_mpki = r->branch_mpki = NAN;
 	for (int e = 0; e < TASK_EVENTS; e++)
 		r->counted[e] = NAN;
 	r->why = k->why;
@@ -169,7 +169,7 @@ static void figures(struct task_table *t, struct tracked *k, uint64_t now_ns, do
 		if (isfinite(d[TASK_CLOCK]) && interval > 0)
 			r->cpu_pct = 100 * d[TASK_CLOCK] / interval; /* the kernel's ns, not ticks */
 		r->ipc = d[TASK_CYCLES] > 0 ? ins / d[TASK_CYCLES] : NAN;
-		r->llc_mpki = ins > 0 ? 1000 * d[TASK_LLC_MISSES] / ins : NAN;
+		r->cache_mpki = ins > 0 ? 1000 * d[TASK_CACHE_MISSES] / ins : NAN;
 		r->branch_mpki = ins > 0 ? 1000 * d[TASK_BRANCH_MISSES] / ins : NAN;
 	}
 	k->last = c;
@@ -215,7 +215,7 @@ int task_table_sample(struct task_table *t, uint64_t now_ns, const struct task_r
 		snprintf(tx->user, sizeof(tx->user), "%s", s->label ? "" : s->user[0] ? s->user : user_name(t, s->uid));
 		*r = (struct task_row){ .pid = s->pid, .tgid = s->tgid, .comm = s->label ? s->label : tx->comm, .user = tx->user,
 					.threads = s->threads,
-					.cpu_pct = 100 * rk[i].cpu_ns / interval, .ipc = NAN, .llc_mpki = NAN,
+					.cpu_pct = 100 * rk[i].cpu_ns / interval, .ipc = NAN, .cache_mpki = NAN,
 					.branch_mpki = NAN, .counted = { NAN, NAN, NAN, NAN, NAN } };
 		if (t->probe->ops->cgroup) { /* the top rows only: a file read each */
 			t->probe->ops->cgroup(t->probe->ctx, s->tgid ? s->tgid : s->pid, tx->cgroup, sizeof(tx->cgroup));

@@ -18,7 +18,7 @@
 
 /* TASK_CLOCK (ns on a CPU, perf's task-clock) counts on any machine; the rest need a
  * core PMU */
-enum task_event { TASK_CLOCK, TASK_CYCLES, TASK_INSTRUCTIONS, TASK_LLC_MISSES, TASK_BRANCH_MISSES, TASK_EVENTS };
+enum task_event { TASK_CLOCK, TASK_CYCLES, TASK_INSTRUCTIONS, TASK_CACHE_MISSES, TASK_BRANCH_MISSES, TASK_EVENTS };
 
 /* One task's counts so far, per event; a count the CPU cannot give is UINT64_MAX. */
 struct task_counts {

@@ -6,10 +6,12 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "base/numtext.h"
 #include "base/textbuf.h"
 #include "engine/frame.h"
+#include "machine/generic_events.h"
 
 /* A figure that may be missing: null in JSON */
 static void json_maybe(struct textbuf *tb, const char *key, double v)
@@ -36,12 +38,15 @@ static void json_table_head(struct textbuf *tb, const char *kind, int fds, const
 	}
 }
 
-/* A row's figures, what could not be counted, and its end */
-static void json_row_tail(struct textbuf *tb, const struct task_row *t)
+/* A row's figures, what could not be counted, and its end: the cache misses under the
+ * name of the level this CPU counts (llc_mpki on Intel, l1d_mpki on Arm) */
+static void json_row_tail(struct textbuf *tb, const struct task_row *t, const struct frame *fr)
 {
+	char key[40];
+	snprintf(key, sizeof(key), ",\"%s\":", fr->cache_misses->key);
 	json_maybe(tb, ",\"cpu_pct\":", t->cpu_pct);
 	json_maybe(tb, ",\"ipc\":", t->ipc);
-	json_maybe(tb, ",\"llc_mpki\":", t->llc_mpki);
+	json_maybe(tb, key, t->cache_mpki);
 	json_maybe(tb, ",\"branch_mpki\":", t->branch_mpki);
 	if (t->why) {
 		textbuf_put(tb, ",\"why\":");
@@ -75,7 +80,7 @@ void batch_json_tasks(struct textbuf *tb, const struct frame *fr)
 			textbuf_put(tb, ",\"cgroup\":");
 			batch_json_string(tb, t->cgroup);
 		}
-		json_row_tail(tb, t);
+		json_row_tail(tb, t, fr);
 	}
 	textbuf_putc(tb, ']');
 }
@@ -93,7 +98,7 @@ void batch_json_cgroups(struct textbuf *tb, const struct frame *fr)
 		batch_json_string(tb, c->comm);
 		textbuf_put(tb, ",\"procs\":");
 		textbuf_u64(tb, (uint64_t)c->threads);
-		json_row_tail(tb, c);
+		json_row_tail(tb, c, fr);
 	}
 	textbuf_putc(tb, ']');
 }
@@ -113,10 +118,12 @@ const char *batch_csv_who_empty(const struct frame *fr)
 static void csv_figures(struct textbuf *tb, const struct task_row *t, const char *when, const char *source, bool cgroup,
 			const struct frame *fr)
 {
-	static const char *const names[2][4] = { { "task.cpu_pct", "task.ipc", "task.llc_mpki", "task.branch_mpki" },
-						 { "cgroup.cpu_pct", "cgroup.ipc", "cgroup.llc_mpki", "cgroup.branch_mpki" } };
+	char cache[40];
+	snprintf(cache, sizeof(cache), "%s.%s", cgroup ? "cgroup" : "task", fr->cache_misses->key);
+	const char *const names[2][4] = { { "task.cpu_pct", "task.ipc", cache, "task.branch_mpki" },
+					  { "cgroup.cpu_pct", "cgroup.ipc", cache, "cgroup.branch_mpki" } };
 	static const char *const units[] = { "%", "", "", "" };
-	const double v[] = { t->cpu_pct, t->ipc, t->llc_mpki, t->branch_mpki };
+	const double v[] = { t->cpu_pct, t->ipc, t->cache_mpki, t->branch_mpki };
 	char pid[16], id[16];
 	snprintf(pid, sizeof(pid), "%d", t->tgid);
 	snprintf(id, sizeof(id), "%d", t->pid);
@@ -164,6 +171,13 @@ void batch_csv_tasks(struct textbuf *tb, const struct frame *fr, const char *whe
 		csv_figures(tb, &fr->cgroups[i], when, source, true, fr);
 }
 
+/* the cache column's width: its name's ("CACHE-MPKI"), at least the figures' 8 */
+static int cache_width(const struct frame *fr)
+{
+	int n = (int)strlen(fr->cache_misses->column);
+	return n > 8 ? n : 8;
+}
+
 static void put_figure(struct textbuf *tb, double v, int width, int decimals)
 {
 	char num[32];
@@ -186,9 +200,11 @@ void batch_write_text_tasks(struct textbuf *tb, const struct frame *fr)
 		textbuf_putc(tb, '\n');
 	}
 	bool th = fr->tasks_threads;
+	int cw = cache_width(fr);
 	snprintf(head, sizeof(head), "  %s: top %d by CPU, %d counters open\n"
-		 "  %7s %-10s %6s %*s %6s %8s %8s  %s\n", th ? "threads" : "tasks", fr->ntasks, fr->task_fds,
-		 th ? "TID" : "PID", "USER", "CPU%", th ? 7 : 4, th ? "TGID" : "THR", "IPC", "LLC-MPKI", "BR-MPKI", "COMMAND");
+		 "  %7s %-10s %6s %*s %6s %*s %8s  %s\n", th ? "threads" : "tasks", fr->ntasks, fr->task_fds,
+		 th ? "TID" : "PID", "USER", "CPU%", th ? 7 : 4, th ? "TGID" : "THR", "IPC", cw, fr->cache_misses->column,
+		 "BR-MPKI", "COMMAND");
 	textbuf_put(tb, head);
 	for (int i = 0; i < fr->ntasks; i++) {
 		const struct task_row *t = &fr->tasks[i];
@@ -200,7 +216,7 @@ void batch_write_text_tasks(struct textbuf *tb, const struct frame *fr)
 		textbuf_put(tb, lead);
 		put_figure(tb, t->ipc, 6, 2);
 		textbuf_putc(tb, ' ');
-		put_figure(tb, t->llc_mpki, 8, 2);
+		put_figure(tb, t->cache_mpki, cw, 2);
 		textbuf_putc(tb, ' ');
 		put_figure(tb, t->branch_mpki, 8, 2);
 		textbuf_put(tb, "  ");
@@ -220,9 +236,10 @@ void batch_write_text_cgroups(struct textbuf *tb, const struct frame *fr)
 	if (!fr->cgroups)
 		return;
 	char head[200];
-	snprintf(head, sizeof(head), "  cgroups: %d by CPU, %d counters open%s%s%s\n  %6s %6s %6s %8s %8s  %s\n",
+	int cw = cache_width(fr);
+	snprintf(head, sizeof(head), "  cgroups: %d by CPU, %d counters open%s%s%s\n  %6s %6s %6s %*s %8s  %s\n",
 		 fr->ncgroups, fr->cgroup_fds, fr->cgroups_note ? " (" : "", fr->cgroups_note ? fr->cgroups_note : "",
-		 fr->cgroups_note ? ")" : "", "CPU%", "PROCS", "IPC", "LLC-MPKI", "BR-MPKI", "CGROUP");
+		 fr->cgroups_note ? ")" : "", "CPU%", "PROCS", "IPC", cw, fr->cache_misses->column, "BR-MPKI", "CGROUP");
 	textbuf_put(tb, head);
 	for (int i = 0; i < fr->ncgroups; i++) {
 		const struct task_row *c = &fr->cgroups[i];
@@ -233,7 +250,7 @@ void batch_write_text_cgroups(struct textbuf *tb, const struct frame *fr)
 		textbuf_put(tb, lead);
 		put_figure(tb, c->ipc, 6, 2);
 		textbuf_putc(tb, ' ');
-		put_figure(tb, c->llc_mpki, 8, 2);
+		put_figure(tb, c->cache_mpki, cw, 2);
 		textbuf_putc(tb, ' ');
 		put_figure(tb, c->branch_mpki, 8, 2);
 		textbuf_put(tb, "  ");

@@ -9,6 +9,7 @@
 
 #include "base/util.h"
 #include "engine/frame.h"
+#include "machine/generic_events.h"
 #include "outputs/prom.h"
 
 struct prom_cgroup {
@@ -27,7 +28,7 @@ static const struct {
 	{ "pmutop_cgroup_cpu_seconds", "CPU time of the cgroup and its descendants on the CPUs counted (task-clock, as perf stat -G)", "seconds", 1e-9 },
 	{ "pmutop_cgroup_cycles", "core cycles of the cgroup and its descendants (perf's cycles, as perf stat -G)", NULL, 1 },
 	{ "pmutop_cgroup_instructions", "instructions retired by the cgroup and its descendants (perf's instructions)", NULL, 1 },
-	{ "pmutop_cgroup_llc_misses", "last-level cache misses of the cgroup and its descendants (perf's cache-misses)", NULL, 1 },
+	{ "pmutop_cgroup_cache_misses", NULL, NULL, 1 }, /* its help says the level (cache_help) */
 	{ "pmutop_cgroup_branch_misses", "mispredicted branches of the cgroup and its descendants (perf's branch-misses)", NULL, 1 },
 };
 
@@ -43,6 +44,7 @@ static struct prom_cgroup *find(struct prom_cgroups *c, const char *path)
 
 void prom_cgroups_feed(struct prom_cgroups *c, const struct frame *f)
 {
+	c->cache_level = f->cache_misses ? f->cache_misses->level : NULL;
 	for (int i = 0; i < c->n; i++)
 		c->cg[i].current = false;
 	for (int r = 0; f->cgroups && r < f->ncgroups; r++) {
@@ -80,9 +82,22 @@ static void sample(const char *name, const char *path, double v, void (*put)(voi
 	put(ctx, line);
 }
 
+/* perf's cache-misses is the level the CPU's driver maps it to: the help says which, so
+ * that a fleet of Intel, AMD and Arm machines is not read as one cache */
+static const char *cache_help(const struct prom_cgroups *c, char *buf, size_t len)
+{
+	if (c->cache_level)
+		snprintf(buf, len, "cache misses of the cgroup and its descendants (perf's cache-misses, on this CPU %s misses)",
+			 c->cache_level);
+	else
+		snprintf(buf, len, "cache misses of the cgroup and its descendants (perf's cache-misses, the level this CPU's "
+			 "driver maps it to)");
+	return buf;
+}
+
 void prom_cgroups_render(const struct prom_cgroups *c, bool openmetrics, void (*put)(void *ctx, const char *s), void *ctx)
 {
-	char name[96];
+	char name[96], help[200];
 	for (int e = 0; e < TASK_ROW_COUNTS; e++) {
 		bool any = false;
 		for (int i = 0; i < c->n && !any; i++)
@@ -90,7 +105,7 @@ void prom_cgroups_render(const struct prom_cgroups *c, bool openmetrics, void (*
 		if (!any) /* not counted here (no core PMU): no family */
 			continue;
 		header(openmetrics ? fams[e].name : (snprintf(name, sizeof(name), "%s_total", fams[e].name), name), "counter",
-		       fams[e].help, fams[e].unit, openmetrics, put, ctx);
+		       fams[e].help ? fams[e].help : cache_help(c, help, sizeof(help)), fams[e].unit, openmetrics, put, ctx);
 		snprintf(name, sizeof(name), "%s_total", fams[e].name);
 		for (int i = 0; i < c->n; i++)
 			if (c->cg[i].current && c->cg[i].have[e])

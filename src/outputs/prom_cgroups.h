@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* prom_cgroups.h - the exporter's cgroup series (serve --cgroups, -G): each cgroup's CPU
- * seconds, cycles, instructions, LLC and branch misses as Prometheus counters (label
+ * seconds, cycles, instructions, cache and branch misses as Prometheus counters (label
  * cgroup; rate() of two of them is its IPC, as cAdvisor's container_cpu_usage_seconds_total
  * is its CPU), and its processes as a gauge. Opt-in: a cgroup a series is cardinality a
  * fleet pays for. */
@@ -15,6 +15,7 @@ struct prom_cgroup;
 struct prom_cgroups {
 	struct prom_cgroup *cg; /* every cgroup seen, its counts summed since */
 	int n, cap;
+	const char *cache_level; /* what perf's cache-misses counts here ("L1D"), or NULL */
 };
 
 /* The refresh side: add the frame's rows' counts (a cgroup out of the top N keeps its

@@ -391,8 +391,8 @@ static void cgroup_rules(const char *w)
 	       "        expr: rate(pmutop_cgroup_cpu_seconds_total[%s])\n"
 	       "      - record: pmutop:cgroup_ipc:rate%s\n"
 	       "        expr: rate(pmutop_cgroup_instructions_total[%s]) / rate(pmutop_cgroup_cycles_total[%s])\n"
-	       "      - record: pmutop:cgroup_llc_mpki:rate%s\n"
-	       "        expr: 1000 * rate(pmutop_cgroup_llc_misses_total[%s]) / rate(pmutop_cgroup_instructions_total[%s])\n"
+	       "      - record: pmutop:cgroup_cache_mpki:rate%s\n"
+	       "        expr: 1000 * rate(pmutop_cgroup_cache_misses_total[%s]) / rate(pmutop_cgroup_instructions_total[%s])\n"
 	       "      - record: pmutop:cgroup_branch_mpki:rate%s\n"
 	       "        expr: 1000 * rate(pmutop_cgroup_branch_misses_total[%s]) / rate(pmutop_cgroup_instructions_total[%s])\n",
 	       w, w, w, w, w, w, w, w, w, w, w);

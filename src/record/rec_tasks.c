@@ -68,7 +68,7 @@ int rec_tasks_write(struct store *st, uint64_t seq, const struct rec_tasks *t, c
 		snprintf(tgid, sizeof(tgid), "%d", k->tgid);
 		snprintf(thr, sizeof(thr), "%d", k->threads);
 		const char *v[] = { s,	  mode, pid, tgid, k->comm, k->user, thr, figure(cpu, sizeof(cpu), k->cpu_pct),
-				    figure(ipc, sizeof(ipc), k->ipc), figure(llc, sizeof(llc), k->llc_mpki),
+				    figure(ipc, sizeof(ipc), k->ipc), figure(llc, sizeof(llc), k->cache_mpki),
 				    figure(br, sizeof(br), k->branch_mpki), k->why, k->cgroup };
 		char sql[220];
 		snprintf(sql, sizeof(sql), "INSERT INTO %s(seq, threads, pid, tgid, comm, user, nthreads, cpu_pct, ipc, llc_mpki,"
@@ -128,7 +128,7 @@ static void row(void *ctx, int n, const char *const *v)
 	snprintf(user, sizeof(user), "%s", v[5] ? v[5] : "");
 	*k = (struct task_row){ .pid = integer(v[2]), .tgid = integer(v[3]), .comm = xstrdup(comm), .user = xstrdup(user),
 				.threads = integer(v[6]), .cpu_pct = number(v[7]), .ipc = number(v[8]),
-				.llc_mpki = number(v[9]), .branch_mpki = number(v[10]),
+				.cache_mpki = number(v[9]), .branch_mpki = number(v[10]),
 				.counted = { NAN, NAN, NAN, NAN, NAN } }; /* a recording keeps the figures */
 	if (v[11]) {
 		char why[160];

@@ -3,7 +3,8 @@
  * would list them, their CPU time and counts growing at the model's rates, so the Tasks
  * view and batch --tasks show on a demo what they show on a server. The rule: a task
  * keeps `cpus` CPUs busy at `ghz`; its cycles are that time at that clock, its
- * instructions the cycles times `ipc`, its LLC and branch misses per thousand of them.
+ * instructions the cycles times `ipc`, its cache misses (perf's cache-misses, whatever
+ * level the CPU's driver maps it to) and branch misses per thousand of them.
  * Its threads are TIDs pid .. pid + threads - 1 (the first is the process's own, as
  * Linux numbers them), each an equal share of it. */
 #include <math.h>
@@ -77,7 +78,7 @@ void sim_task_counts(const struct sim_task *k, double share, uint64_t now_ns, st
 	out->v[TASK_CLOCK] = (uint64_t)llround(cpus * seconds(now_ns) * 1e9);
 	out->v[TASK_CYCLES] = (uint64_t)llround(cycles);
 	out->v[TASK_INSTRUCTIONS] = (uint64_t)llround(ins);
-	out->v[TASK_LLC_MISSES] = (uint64_t)llround(ins * k->llc_mpki / 1000);
+	out->v[TASK_CACHE_MISSES] = (uint64_t)llround(ins * k->cache_mpki / 1000);
 	out->v[TASK_BRANCH_MISSES] = (uint64_t)llround(ins * k->branch_mpki / 1000);
 }
 

@@ -202,7 +202,7 @@ static void task_key(struct sim_model *m, struct sim_task *t, const char *name, 
 		const char *key;
 		double lo, hi;
 	} keys[] = { { "pid", 1, 4194304 }, { "user", 0, 0 }, { "threads", 1, 100000 }, { "cpus", 0, 4096 },
-		     { "ghz", 0.1, 10 }, { "ipc", 0, 16 }, { "llc_mpki", 0, 1000 }, { "branch_mpki", 0, 1000 } };
+		     { "ghz", 0.1, 10 }, { "ipc", 0, 16 }, { "cache_mpki", 0, 1000 }, { "branch_mpki", 0, 1000 } };
 	if (!strcmp(name, "user") || !strcmp(name, "cgroup")) {
 		char **text = !strcmp(name, "user") ? &t->user : &t->cgroup;
 		free(*text);
@@ -211,6 +211,8 @@ static void task_key(struct sim_model *m, struct sim_task *t, const char *name, 
 		*text = xstrdup(value);
 		return;
 	}
+	if (!strcmp(name, "llc_mpki"))
+		name = "cache_mpki"; /* its name before it said what it is on every CPU */
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 		if (strcmp(name, keys[k].key))
 			continue;
@@ -221,7 +223,7 @@ static void task_key(struct sim_model *m, struct sim_task *t, const char *name, 
 			     keys[k].hi);
 			return;
 		}
-		double *d[] = { NULL, NULL, NULL, &t->cpus, &t->ghz, &t->ipc, &t->llc_mpki, &t->branch_mpki };
+		double *d[] = { NULL, NULL, NULL, &t->cpus, &t->ghz, &t->ipc, &t->cache_mpki, &t->branch_mpki };
 		if (k == 0)
 			t->pid = (int)v;
 		else if (k == 2)
@@ -230,7 +232,7 @@ static void task_key(struct sim_model *m, struct sim_task *t, const char *name, 
 			*d[k] = v;
 		return;
 	}
-	merr(m, m->in.line, 0, "unknown key '%s' in [task %s] (known: pid, user, cgroup, threads, cpus, ghz, ipc, llc_mpki, branch_mpki)",
+	merr(m, m->in.line, 0, "unknown key '%s' in [task %s] (known: pid, user, cgroup, threads, cpus, ghz, ipc, cache_mpki, branch_mpki)",
 	     name, t->name);
 }
 

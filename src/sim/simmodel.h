@@ -51,9 +51,12 @@
  *   [model] title = ..., jitter = F     relative noise per read, seeded by --seed
  *   [model] metrics = LIST              perf's catalogue metrics the demo counts too
  *   [task NAME] pid, user, threads,     a process of the machine (the Tasks view, batch
- *     cpus, ghz, ipc, llc_mpki,         --tasks): keeps cpus CPUs busy at ghz; cycles,
+ *     cpus, ghz, ipc, cache_mpki,       --tasks): keeps cpus CPUs busy at ghz; cycles,
  *     branch_mpki                       instructions (x ipc) and misses per thousand of
- *                                       them follow (sim/sim_tasks.c)
+ *                                       them follow (sim/sim_tasks.c); cache_mpki is
+ *                                       perf's cache-misses, the level the CPU's driver
+ *                                       maps it to (machine/generic_events.c; llc_mpki
+ *                                       its former name)
  *
  * A counter counts rate x product over dimensions of (sum of the weights of the selected
  * cells, or of all cells when none is selected: the drivers' "unset means all"). */

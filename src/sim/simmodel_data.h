@@ -116,7 +116,7 @@ struct sim_task {
 	int threads;
 	double cpus;     /* CPUs it keeps busy (top's %CPU / 100) */
 	double ghz;      /* its cores' clock while it runs */
-	double ipc, llc_mpki, branch_mpki;
+	double ipc, cache_mpki, branch_mpki;
 };
 
 struct sim_model {
