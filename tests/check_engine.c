@@ -25,6 +25,7 @@
 #include "engine/output.h"
 #include "sources/cgroupfs.h"
 #include "sources/sources.h"
+#include "sources/task_counters.h"
 #include "sim/simulator.h"
 #include "testutil.h"
 
@@ -689,6 +690,50 @@ START_TEST(cgroup_hierarchy_found_listed_and_summed)
 }
 END_TEST
 
+/* An alias file's "event=0x..,umask=0x.." as Intel's core format places them (event
+ * config:0-7, umask config:8-15: the tree's format files say so, read here by hand) */
+static uint64_t intel_alias_config(const char *tree, const char *alias)
+{
+	char *path = xasprintf("%s/sys/bus/event_source/devices/cpu/events/%s", tree, alias);
+	FILE *f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "%s", path);
+	char text[128] = "";
+	ck_assert(fgets(text, sizeof(text), f) != NULL);
+	fclose(f);
+	free(path);
+	const char *ev = strstr(text, "event="), *um = strstr(text, "umask=");
+	uint64_t c = ev ? strtoull(ev + 6, NULL, 0) : 0;
+	return c | (um ? strtoull(um + 6, NULL, 0) << 8 : 0);
+}
+
+/* A task's TopDown events where the tree's cpu PMU has perf metrics (the SPR demo's): its
+ * type, each alias's config as sysfs gives it, slots first; none on the Tegra410's cores */
+START_TEST(task_topdown_events_from_sysfs)
+{
+	char *spr = xasprintf("%s/profiles/machines/spr", TOP_SRCDIR);
+	struct machine *m = machine_discover(spr);
+	struct task_events te;
+	task_events_of(m, &te);
+	static const char *const alias[] = { "slots", "topdown-retiring", "topdown-bad-spec", "topdown-fe-bound",
+					     "topdown-be-bound" };
+	const struct pmu *cpu = machine_find_pmu(m, "cpu");
+	ck_assert(cpu != NULL);
+	for (int k = 0; k < 5; k++) {
+		ck_assert_msg(te.here[TASK_SLOTS + k], "%s", alias[k]);
+		ck_assert_int_eq(te.type[TASK_SLOTS + k], (uint32_t)cpu->type);
+		ck_assert_uint_eq(te.config[TASK_SLOTS + k], intel_alias_config(spr, alias[k]));
+	}
+	ck_assert(te.here[TASK_CYCLES] && te.type[TASK_CYCLES] == 0); /* PERF_TYPE_HARDWARE */
+	machine_free(m);
+	free(spr);
+	m = machine_discover(demo_tegra410());
+	task_events_of(m, &te);
+	for (int e = TASK_SLOTS; e < TASK_EVENTS; e++)
+		ck_assert(!te.here[e]);
+	machine_free(m);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("engine");
@@ -706,6 +751,7 @@ int main(void)
 	tcase_add_test(t, counter_sharing_is_linear);
 	tcase_add_test(t, counters_per_cpu_are_bounded);
 	tcase_add_test(t, cgroup_hierarchy_found_listed_and_summed);
+	tcase_add_test(t, task_topdown_events_from_sysfs);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }

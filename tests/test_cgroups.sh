@@ -153,10 +153,42 @@ for p, ks in kids.items(): # a cgroup counts its descendants: its CPU their sum,
     assert abs(rows[p]["cpu_pct"] - sum(k["cpu_pct"] for k in ks)) < 1e-6 * rows[p]["cpu_pct"] + 1e-9, (p, rows[p], ks)
     assert rows[p]["procs"] == sum(k["procs"] for k in ks), (p, rows[p], ks)
     assert min(k["ipc"] for k in ks) - 1e-9 <= rows[p]["ipc"] <= max(k["ipc"] for k in ks) + 1e-9, (p, rows[p], ks)
-# the cost: a counter per CPU and event for each cgroup
-per = frames[-1]["cgroup_fds"] / (5 * len(rows))
+# TopDown level 1 (the demo's cores have perf metrics: its tree's cpu PMU lists slots and
+# topdown-*): a row's four shares sum to 100 %, a parent's lie between its children's
+# (their slots summed), and the streaming container is the backend-bound one
+td = ("retiring", "bad_speculation", "frontend_bound", "backend_bound")
+for c in rows.values():
+    assert abs(sum(c[k] for k in td) - 100) < 1e-6, c
+for p, ks in kids.items():
+    for k in td:
+        assert min(x[k] for x in ks) - 1e-9 <= rows[p][k] <= max(x[k] for x in ks) + 1e-9, (p, k, rows[p], ks)
+assert rows["/kubepods.slice"]["backend_bound"] > rows["/system.slice"]["backend_bound"], rows
+# the cost: a counter per CPU and event for each cgroup: the generic five, and slots with
+# the four metrics
+per = frames[-1]["cgroup_fds"] / (10 * len(rows))
 assert per == int(per) and per > 1, frames[-1]["cgroup_fds"]
 print(int(per))
+PY
+# the SPR model on its tree without slots (a core without perf metrics): the model's
+# TopDown is not counted, as the live probe would not open it
+cp -r "$TOP_SRCDIR/profiles/machines/spr" noslots
+rm noslots/sys/bus/event_source/devices/cpu/events/slots
+"$PMUTOP" --sim --sysfs-root noslots --model noslots/model.ini -b -n 2 --fake-clock --cgroups=2 -M core.ipc \
+    --format json > noslots.json 2> noslots.err
+python3 - noslots.json <<'PY' && ok || fail "a tree without slots: TopDown counted: $(tail -c 400 noslots.json) $(cat noslots.err)"
+import json, sys
+last = [json.loads(l) for l in open(sys.argv[1])][-1]
+assert last["cgroups"] and all("retiring" not in c and c["ipc"] is not None for c in last["cgroups"]), last["cgroups"]
+PY
+# no perf metrics (Tegra410's Neoverse cores): no TopDown figures, and the cost the five
+[ -d "$TOP_SRCDIR/profiles/machines/tegra410/sys/bus/event_source/devices/cpu" ] &&
+    fail "the Tegra410 tree has an Intel cpu PMU: the check below means nothing" || ok
+"$PMUTOP" --demo -b -n 2 --fake-clock --cgroups=2 --format json > arm.json
+python3 - arm.json <<'PY' && ok || fail "--demo --cgroups: TopDown where the CPU has no perf metrics: $(tail -c 400 arm.json)"
+import json, sys
+last = [json.loads(l) for l in open(sys.argv[1])][-1]
+assert all("retiring" not in c and c["ipc"] is not None for c in last["cgroups"]), last["cgroups"]
+assert last["cgroup_fds"] % (5 * len(last["cgroups"])) == 0, last["cgroup_fds"]
 PY
 # each task's row names its cgroup, a row of the cgroups' whose CPU holds the task's
 "$PMUTOP" --demo spr -b -n 2 --fake-clock --cgroups --tasks 5 -M core.ipc --format json > both.json

@@ -405,10 +405,17 @@ stop_demo
 # demo (whose gauges, sensors and hwmon counters have rules of their own, and its
 # cgroups' counters theirs: --cgroups)
 serve_demo bluefield2 --cgroups
-bfport=$dport
+bfport=$dport bfpid=$dpid
 "$PMUTOP" rules --window 20s --demo=bluefield2 --cgroups > rules-bf.yml
 grep -q "record: pmutop:cgroup_ipc:rate20s" rules-bf.yml && ok || fail "rules --cgroups: no cgroup rules"
 "$PMUTOP" rules --window 20s --demo=bluefield2 | grep -q "pmutop:cgroup_" && fail "rules without --cgroups: cgroup rules" || ok
+# ... and the cgroups' TopDown level 1 where the CPU has perf metrics (the SPR demo's),
+# not where it has none (BlueField's)
+serve_demo spr --cgroups -M core.ipc
+sprport=$dport
+"$PMUTOP" rules --window 20s --demo=spr -M core.ipc --cgroups > rules-spr.yml
+grep -q "record: pmutop:cgroup_backend_bound:rate20s" rules-spr.yml && ok || fail "rules --cgroups on perf metrics: no TopDown rules"
+grep -q "cgroup_backend_bound" rules-bf.yml && fail "rules --cgroups without perf metrics: TopDown rules" || ok
 # ... and perf's TopDown tree on a Sapphire Rapids tree (the default model's fixed rates):
 # its rules read other groups' counters (td.*) and other metrics' records by name, perf's
 # max(x, 0) and its if/else on the machine's #smt_on, in the order they read each other
@@ -429,7 +436,7 @@ cat > prom.yml <<EOF
 global:
   scrape_interval: 1s
   evaluation_interval: 1s
-rule_files: ["$scratch/rules.yml", "$scratch/rules-bf.yml", "$scratch/rules-td.yml"]
+rule_files: ["$scratch/rules.yml", "$scratch/rules-bf.yml", "$scratch/rules-td.yml", "$scratch/rules-spr.yml"]
 scrape_configs:
   - job_name: pmutop
     static_configs: [{ targets: ["127.0.0.1:$port"] }]
@@ -437,6 +444,8 @@ scrape_configs:
     static_configs: [{ targets: ["127.0.0.1:$bfport"] }]
   - job_name: pmutop-topdown
     static_configs: [{ targets: ["127.0.0.1:$tdport"] }]
+  - job_name: pmutop-spr
+    static_configs: [{ targets: ["127.0.0.1:$sprport"] }]
 EOF
 prometheus --config.file=prom.yml --storage.tsdb.path=tsdb --web.listen-address=127.0.0.1:$pport > prom.log 2>&1 &
 ppid=$!
@@ -452,7 +461,7 @@ rule_has_value() { [ -n "$(q 'pmutop:ucf_mem_read_bw_bytes_per_second:rate20s{na
 wait_until "the recording rule evaluates" 30 rule_has_value
 # every recording rule returns data in the real Prometheus (a rate() of a gauge, or two
 # rules with one name, return nothing or clash)
-grep -ho 'record: [^ ]*' rules.yml rules-bf.yml rules-td.yml | cut -d' ' -f2 | sort -u > records.txt
+grep -ho 'record: [^ ]*' rules.yml rules-bf.yml rules-td.yml rules-spr.yml | cut -d' ' -f2 | sort -u > records.txt
 [ -s records.txt ] && ok || fail "no recording rules"
 python3 - "$pport" records.txt <<'PY' && ok || fail "recording rules without data in Prometheus (see above)"
 import json, sys, time, urllib.parse, urllib.request
@@ -491,6 +500,11 @@ rule=$(q 'pmutop:cgroup_ipc:rate20s{cgroup="/system.slice/snap.service"}')
 "$PMUTOP" --demo bluefield2 -b -n 2 --fake-clock --cgroups --format json > bf-cgroups.json
 own=$(python3 -c 'import json,sys; f=[json.loads(l) for l in open(sys.argv[1])][-1]; print([c["ipc"] for c in f["cgroups"] if c["cgroup"] == "/system.slice/snap.service"][0])' bf-cgroups.json)
 within "$rule" "$own" && ok || fail "the cgroup IPC rule ($rule) vs pmutop's figure ($own)"
+# a container's backend bound, as Prometheus computes it from the four metrics' slots
+rule=$(q 'pmutop:cgroup_backend_bound:rate20s{cgroup="/kubepods.slice"}')
+"$PMUTOP" --demo spr -b -n 2 --fake-clock --cgroups --format json > spr-cgroups.json
+own=$(python3 -c 'import json,sys; f=[json.loads(l) for l in open(sys.argv[1])][-1]; print([c["backend_bound"] / 100 for c in f["cgroups"] if c["cgroup"] == "/kubepods.slice"][0])' spr-cgroups.json)
+within "$rule" "$own" && ok || fail "the cgroup backend-bound rule ($rule) vs pmutop's figure ($own)"
 kill "$tdpid" # its server's work is done: not beside the floods below
 wait "$tdpid" 2> /dev/null
 
@@ -548,8 +562,8 @@ PY
 rss1=$(rss)
 [ $((rss1 - rss0)) -lt 20000 ] && ok || fail "memory grew from $rss0 to $rss1 KiB under hostile clients"
 kill -0 $spid 2> /dev/null && ok || fail "pmutop serve died"
-kill $ppid $spid $dpid
-wait $dpid 2> /dev/null
+kill $ppid $spid $dpid $bfpid
+wait $dpid $bfpid 2> /dev/null
 wait $spid
 expect_eq "pmutop serve ends cleanly on SIGTERM" $? 0
 wait $ppid 2> /dev/null

@@ -7,7 +7,7 @@
 # loop's share of a CPU moves within the half second the two windows differ; it is among
 # the top five whatever else the host runs); a low ulimit -n leaves tasks said "too many
 # open files", never a failed run. Simulated (the SPR demo's tasks): ordered by
-# CPU, the cost said (a counter per event and thread: 5 events), sorted and filtered in
+# CPU, the cost said (a counter per event and thread: 5 events, 10 with perf metrics), sorted and filtered in
 # the view at 80x24 and 120x40, a task that ends leaving the table. A row a thread
 # (--per-thread, the view's H): live, a process of two busy threads shows its threads'
 # TIDs as /proc lists them, each counted alone against perf stat --per-thread; simulated,
@@ -133,28 +133,36 @@ expect_eq "--per-thread without --tasks: usage error" $? 2
 expect_grep "--per-thread without --tasks: said" "it needs -b --tasks N" bad.err
 
 # ---- the simulated machine's tasks ----
+# a task's events: the generic five, and slots with the four TopDown metrics where the
+# tree's cpu PMU has perf metrics (the SPR demo's does)
+ev=5
+[ -f "$TOP_SRCDIR/profiles/machines/spr/sys/bus/event_source/devices/cpu/events/slots" ] && ev=10
 "$PMUTOP" --demo spr -b -n 2 --fake-clock --tasks 3 -M core.ipc --format json > sim.json
-python3 - sim.json <<'PY' && ok || fail "--demo spr --tasks 3: $(tail -c 600 sim.json)"
+python3 - sim.json "$ev" <<'PY' && ok || fail "--demo spr --tasks 3: $(tail -c 600 sim.json)"
 import json, sys
 last = [json.loads(l) for l in open(sys.argv[1])][-1]
 names = [t["comm"] for t in last["tasks"]]
 assert names == ["stream", "api-server", "postgres"], names
 cpus = [t["cpu_pct"] for t in last["tasks"]]
 assert cpus == sorted(cpus, reverse=True), cpus
-# the cost: a counter per event (5) and thread of each task counted
-assert last["task_fds"] == 5 * sum(t["threads"] for t in last["tasks"]), (last["task_fds"], last["tasks"])
+# the cost: a counter per event and thread of each task counted
+ev = int(sys.argv[2])
+assert last["task_fds"] == ev * sum(t["threads"] for t in last["tasks"]), (last["task_fds"], last["tasks"])
+# TopDown level 1 with perf metrics: the four shares of a task's slots sum to 100 %
+td = ("retiring", "bad_speculation", "frontend_bound", "backend_bound")
+assert all(abs(sum(t[k] for k in td) - 100) < 1e-6 for t in last["tasks"]) if ev == 10 else True, last["tasks"]
 assert all(t["ipc"] is not None for t in last["tasks"]), last["tasks"]
 PY
 # a row a thread: the busiest task's threads, TIDs from its PID, an equal share each; a
 # counter an event and thread counted
 "$PMUTOP" --demo spr -b -n 2 --fake-clock --tasks 4 --per-thread -M core.ipc --format json > simth.json
-python3 - simth.json sim.json <<'PY' && ok || fail "--demo spr --tasks 4 --per-thread: $(tail -c 600 simth.json)"
+python3 - simth.json sim.json "$ev" <<'PY' && ok || fail "--demo spr --tasks 4 --per-thread: $(tail -c 600 simth.json)"
 import json, sys
 last = [json.loads(l) for l in open(sys.argv[1])][-1]
 whole = [json.loads(l) for l in open(sys.argv[2])][-1]["tasks"][0]
 rows = last["tasks"]
 assert [(t["pid"], t["tid"]) for t in rows] == [(4211, 4211 + k) for k in range(4)], rows
-assert last["task_fds"] == 5 * len(rows), last["task_fds"]
+assert last["task_fds"] == int(sys.argv[3]) * len(rows), last["task_fds"]
 assert abs(sum(t["cpu_pct"] for t in rows) * whole["threads"] / len(rows) - whole["cpu_pct"]) < 0.01 * whole["cpu_pct"], (rows, whole)
 PY
 # CSV: the task's pid and command in two columns more, each figure a row
@@ -180,7 +188,7 @@ for size in "80 24" "120 40"; do
     start $size LANG=C.UTF-8 TERM=xterm-256color
     see "$size: the monitor" "TopDown"
     keys T
-    see "$size: T opens the view, its cost said" "Tasks: top 5 by CPU, 475 counters open"
+    see "$size: T opens the view, its cost said" "Tasks: top 5 by CPU, $((95 * ev)) counters open"
     see "$size: the busiest first" "4211 batch .* stream"
     keys '>' '>'
     see "$size: sorted by IPC, the service first" "sort IPC"
@@ -193,7 +201,7 @@ for size in "80 24" "120 40"; do
     keys / Escape H
     see "$size: H shows threads (20 of the tasks' 95)" "Threads: top 20 by CPU"
     see "$size: ... a thread's TID and its process" "4212 batch .* 4211 .* stream"
-    see "$size: ... a counter an event a thread" "100 counters open"
+    see "$size: ... a counter an event a thread" "$((20 * ev)) counters open"
     keys H
     see "$size: H again, processes" "Tasks: top 5 by CPU"
     keys T
@@ -239,10 +247,11 @@ expect_grep "-r --tasks on a recording without tasks: said" "this recording kept
 expect_eq "-r --per-thread: usage error" $? 2
 if command -v sqlite3 > /dev/null; then
     # what a file says is read as text, never trusted: 1000 rows of one sample, a 10 kB
-    # command with control bytes, numbers that are not; a table made before (none)
+    # command with control bytes, numbers that are not, shares that are not; a table made
+    # before (none)
     cp tasks.pmrec junk.pmrec
     sqlite3 junk.pmrec "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
-        INSERT INTO tasks SELECT 2, 0, 'abc', -5, char(27) || '[2J' || printf('%.10000c', 'x'), NULL, 1e300, 'nan', x'00', NULL, NULL, printf('%.5000c', 'w'), char(27) || ']0;owned' || char(7) FROM n;"
+        INSERT INTO tasks SELECT 2, 0, 'abc', -5, char(27) || '[2J' || printf('%.10000c', 'x'), NULL, 1e300, 'nan', x'00', NULL, NULL, printf('%.5000c', 'w'), char(27) || ']0;owned' || char(7), 'x', 1e300, -5, x'00' FROM n;"
     "$PMUTOP" -r junk.pmrec -b --tasks 200 --format json > junk.json 2> junk.err
     expect_eq "-r a recording of junk task rows: exit status" $? 0
     python3 - junk.json <<'PY' && ok || fail "-r junk task rows: $(head -c 400 junk.json)"
@@ -252,6 +261,8 @@ assert len(rows) == 200, len(rows) # the largest --tasks, whatever the file hold
 junk = rows[-1]
 assert junk["pid"] == 0 and len(junk["comm"]) <= 31 and junk["cpu_pct"] is None, junk
 assert "\x1b" not in junk["cgroup"] and "\x07" not in junk["cgroup"], junk # its cgroup's controls escaped
+td = ("retiring", "bad_speculation", "frontend_bound", "backend_bound")
+assert all(junk.get(k) is None for k in td), junk # a TopDown share is a percentage, or none
 PY
     "$PMUTOP" -r junk.pmrec -b --tasks 3 > junk.txt 2>&1
     if grep -q "$(printf '\033')" junk.txt; then fail "-r junk task rows: a control byte reached the text"; else ok; fi

@@ -19,9 +19,12 @@
 #include "tui.h"
 #include "base/util.h"
 
-enum { COL_PID, COL_USER, COL_CPU, COL_THREADS, COL_IPC, COL_CACHE, COL_BRANCH, COL_COMMAND, NCOLS };
-/* COL_CACHE's name is the frame's: perf's cache-misses is a different level per CPU */
-static const char *const col_name[NCOLS] = { "PID", "USER", "CPU%", "THR", "IPC", NULL, "BR-MPKI", "COMMAND" };
+enum { COL_PID, COL_USER, COL_CPU, COL_THREADS, COL_IPC, COL_CACHE, COL_BRANCH, COL_RET, COL_BAD, COL_FE, COL_BE,
+       COL_COMMAND, NCOLS };
+/* COL_CACHE's name is the frame's: perf's cache-misses is a different level per CPU; the
+ * TopDown columns show where the rows have it (a CPU with perf metrics) */
+static const char *const col_name[NCOLS] = { "PID", "USER", "CPU%", "THR", "IPC", NULL, "BR-MPKI", "RET%", "BAD%", "FE%",
+					     "BE%", "COMMAND" };
 
 static const char *column_name(const struct frame *f, int col)
 {
@@ -43,6 +46,8 @@ struct tasks_view {
 	char filter[32];
 	bool typing;       /* '/' was pressed: keys go to the filter */
 	int first;         /* the first row shown */
+	int tdcols;        /* TopDown's columns shown: 4, 1 (backend bound alone: a narrow
+			    * screen keeps the command) or 0 (the rows have none) */
 };
 
 static bool threads_shown; /* the rows are threads: THR is TGID */
@@ -61,10 +66,32 @@ static struct shown_rows rows_of(const struct frame *f, bool cgroups)
 	return (struct shown_rows){ f->tasks, f->ntasks, f->task_fds, f->tasks_note };
 }
 
-/* a cgroup has no PID or user: its view's columns skip them */
-static bool column_shown(int col, bool cgroups)
+static bool has_topdown(const struct shown_rows *sr)
 {
-	return !cgroups || (col != COL_PID && col != COL_USER);
+	for (int i = 0; sr->rows && i < sr->n; i++)
+		if (isfinite(sr->rows[i].topdown[0]))
+			return true;
+	return false;
+}
+
+/* How many of TopDown's columns fit beside the rest and the name's first characters (a
+ * command's 15, a cgroup path's 32) in width: all four, backend bound alone, or none */
+static int topdown_columns(const struct frame *f, const struct shown_rows *sr, bool cgroups, bool threads, int width)
+{
+	if (!has_topdown(sr))
+		return 0;
+	int figs = 6 + 1 + cache_width(f) + 1 + 8, lead = cgroups ? 14 : 31 + (threads ? 3 : 0), name = cgroups ? 32 : 15;
+	if (lead + figs + 4 * 6 + 2 + name <= width)
+		return 4;
+	return lead + figs + 6 + 2 + name <= width ? 1 : 0;
+}
+
+/* a cgroup has no PID or user: its view's columns skip them; TopDown's only with it */
+static bool column_shown(const struct tasks_view *v, int col)
+{
+	if (col >= COL_RET && col <= COL_BE)
+		return v->tdcols == 4 || (v->tdcols == 1 && col == COL_BE);
+	return !v->cgroups || (col != COL_PID && col != COL_USER);
 }
 
 static double number(const struct task_row *r, int col)
@@ -76,6 +103,10 @@ static double number(const struct task_row *r, int col)
 	case COL_IPC: return r->ipc;
 	case COL_CACHE: return r->cache_mpki;
 	case COL_BRANCH: return r->branch_mpki;
+	case COL_RET:
+	case COL_BAD:
+	case COL_FE:
+	case COL_BE: return r->topdown[col - COL_RET];
 	default: return 0;
 	}
 }
@@ -110,21 +141,36 @@ static void figure(char *buf, size_t len, double v, int decimals)
 		snprintf(buf, len, "-");
 }
 
-static void draw_row(int y, int x, int w, const struct task_row *r, bool threads, bool cgroups, enum role role,
-		     int cw)
+/* IPC to BR-MPKI, and TopDown's shown (tdcols): a row's, or (r NULL) their heads */
+static void figures_text(char *buf, size_t len, const struct frame *f, const struct task_row *r, int tdcols)
 {
-	char cpu[16], ipc[16], cache[16], br[16], line[512];
+	char ipc[16], cache[16], br[16];
+	int cw = cache_width(f), n;
+	figure(ipc, sizeof(ipc), r ? r->ipc : NAN, 2);
+	figure(cache, sizeof(cache), r ? r->cache_mpki : NAN, 2);
+	figure(br, sizeof(br), r ? r->branch_mpki : NAN, 2);
+	n = snprintf(buf, len, "%6s %*s %8s", r ? ipc : "IPC", cw, r ? cache : f->cache_misses->column, r ? br : "BR-MPKI");
+	for (int l = tdcols == 4 ? 0 : TASK_TOPDOWN - tdcols; l < TASK_TOPDOWN && n > 0 && (size_t)n < len; l++) {
+		char v[16];
+		figure(v, sizeof(v), r ? r->topdown[l] : NAN, 1);
+		n += snprintf(buf + n, len - (size_t)n, " %5s", r ? v : col_name[COL_RET + l]);
+	}
+}
+
+static void draw_row(int y, int x, int w, const struct frame *f, const struct task_row *r, const struct tasks_view *v,
+		     enum role role)
+{
+	char cpu[16], figs[96], line[512];
+	bool threads = threads_shown;
 	figure(cpu, sizeof(cpu), r->cpu_pct, 1);
-	figure(ipc, sizeof(ipc), r->ipc, 2);
-	figure(cache, sizeof(cache), r->cache_mpki, 2);
-	figure(br, sizeof(br), r->branch_mpki, 2);
-	if (cgroups)
-		snprintf(line, sizeof(line), "%6s %6d %6s %*s %8s  %s%s%s", cpu, r->threads, ipc, cw, cache, br, r->comm,
-			 r->why ? "  " : "", r->why ? r->why : "");
+	figures_text(figs, sizeof(figs), f, r, v->tdcols);
+	if (v->cgroups)
+		snprintf(line, sizeof(line), "%6s %6d %s  %s%s%s", cpu, r->threads, figs, r->comm, r->why ? "  " : "",
+			 r->why ? r->why : "");
 	else /* the command padded to the kernel's 15 bytes, so its cgroup makes a column */
-		snprintf(line, sizeof(line), "%7d %-10.10s %6s %*d %6s %*s %8s  %-15s  %s%s%s", r->pid, r->user, cpu,
-			 threads ? 7 : 4, threads ? r->tgid : r->threads, ipc, cw, cache, br, r->comm,
-			 r->cgroup ? r->cgroup : "", r->why ? "  " : "", r->why ? r->why : "");
+		snprintf(line, sizeof(line), "%7d %-10.10s %6s %*d %s  %-15s  %s%s%s", r->pid, r->user, cpu, threads ? 7 : 4,
+			 threads ? r->tgid : r->threads, figs, r->comm, r->cgroup ? r->cgroup : "", r->why ? "  " : "",
+			 r->why ? r->why : "");
 	crt_put(y, x, w, role, line);
 }
 
@@ -153,13 +199,14 @@ static void tasks_draw(struct tui *t)
 	int iy, ix, iw, ih;
 	crt_box(COLS - 2, LINES - 3, title, &iy, &ix, &iw, &ih);
 	char head[160];
-	int cw = cache_width(f);
-	const char *cache = f->cache_misses->column;
+	char figs[96];
+	v->tdcols = topdown_columns(f, &sr, v->cgroups, th, iw);
+	figures_text(figs, sizeof(figs), f, NULL, v->tdcols);
 	if (v->cgroups)
-		snprintf(head, sizeof(head), "%6s %6s %6s %*s %8s  %s", "CPU%", "PROCS", "IPC", cw, cache, "BR-MPKI", "CGROUP");
+		snprintf(head, sizeof(head), "%6s %6s %s  %s", "CPU%", "PROCS", figs, "CGROUP");
 	else
-		snprintf(head, sizeof(head), "%7s %-10s %6s %*s %6s %*s %8s  %-15s  %s", th ? "TID" : "PID", "USER", "CPU%",
-			 th ? 7 : 4, th ? "TGID" : "THR", "IPC", cw, cache, "BR-MPKI", "COMMAND", "CGROUP");
+		snprintf(head, sizeof(head), "%7s %-10s %6s %*s %s  %-15s  %s", th ? "TID" : "PID", "USER", "CPU%", th ? 7 : 4,
+			 th ? "TGID" : "THR", figs, "COMMAND", "CGROUP");
 	crt_put(iy, ix, iw, R_TITLE, head);
 	if (v->typing)
 		crt_put(iy + ih - 1, ix, iw, R_INPUT, v->filter[0] ? v->filter
@@ -185,8 +232,7 @@ static void tasks_draw(struct tui *t)
 	if (v->first > n - rows)
 		v->first = n - rows > 0 ? n - rows : 0;
 	for (int i = 0; i < rows && v->first + i < n; i++)
-		draw_row(iy + 1 + i, ix, iw, shown[v->first + i], th, v->cgroups, shown[v->first + i]->why ? R_DIM : R_NORMAL,
-			 cw);
+		draw_row(iy + 1 + i, ix, iw, f, shown[v->first + i], v, shown[v->first + i]->why ? R_DIM : R_NORMAL);
 	if (!n)
 		crt_put(iy + 1, ix, iw, R_DIM, *v->filter ? "no row matches the filter" : v->cgroups ? "no cgroup" : "no task");
 	free(shown);
@@ -197,7 +243,7 @@ static void next_sort(struct tasks_view *v, int step)
 {
 	do
 		v->sort = (v->sort + NCOLS + step) % NCOLS;
-	while (!column_shown(v->sort, v->cgroups));
+	while (!column_shown(v, v->sort));
 }
 
 static void tasks_key(struct tui *t, int key)

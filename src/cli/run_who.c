@@ -16,12 +16,13 @@
 /* the rows shown when no option says: htop's screenful */
 #define DEFAULT_ROWS 20
 
-static void use_tasks(struct session *s, const struct options *o, struct sim_model *model, const char *root)
+static void use_tasks(struct session *s, const struct options *o, const struct machine *m, struct sim_model *model,
+		      const char *root)
 {
 	bool wanted = o->tasks || !o->batch; /* batch --tasks, or the monitor's view */
 	if (!wanted || (o->sim && !model))
 		return;
-	session_use_tasks(s, model ? sim_task_probe_new(model, root) : task_probe_live_new(o->proc_root),
+	session_use_tasks(s, model ? sim_task_probe_new(model, root, m) : task_probe_live_new(o->proc_root, m),
 			  o->tasks ? o->tasks : DEFAULT_ROWS);
 	session_want_tasks(s, o->batch && o->tasks);
 	session_tasks_threads(s, o->per_thread);
@@ -45,11 +46,11 @@ static int use_cgroups(struct session *s, const struct options *o, const struct 
 	char *why = NULL;
 	struct task_probe *probe = NULL;
 	if (model) {
-		probe = sim_cgroup_probe_new(model, root, m->online.n, (const char *const *)names, n, &why);
+		probe = sim_cgroup_probe_new(model, root, m, (const char *const *)names, n, &why);
 	} else if (!o->sim) {
 		struct cpulist cpus = { 0 };
 		counted_cpus(o, m, &cpus);
-		probe = cgroup_probe_live_new(o->proc_root, (const char *const *)names, n, &cpus, &why);
+		probe = cgroup_probe_live_new(o->proc_root, m, (const char *const *)names, n, &cpus, &why);
 		cpulist_free(&cpus);
 	} else {
 		why = xstrdup("this simulated machine's model has no tasks, so no cgroups");
@@ -73,6 +74,6 @@ static int use_cgroups(struct session *s, const struct options *o, const struct 
 int run_who(struct session *s, const struct options *o, const struct machine *m, struct sim_model *model,
 	    const char *root)
 {
-	use_tasks(s, o, model, root);
+	use_tasks(s, o, m, model, root);
 	return use_cgroups(s, o, m, model, root);
 }

@@ -65,7 +65,8 @@ struct session_event {
 struct cache_misses_name;
 
 /* One of the top tasks (engine/tasks.h), as frames carry them. */
-#define TASK_ROW_COUNTS 5
+#define TASK_ROW_COUNTS 10
+#define TASK_TOPDOWN 4 /* level 1: retiring, bad speculation, frontend bound, backend bound */
 struct task_row {
 	int pid;            /* a thread's row (frame.tasks_threads): its TID */
 	int tgid;           /* the process it is of */
@@ -75,10 +76,15 @@ struct task_row {
 			     * counted, else /proc's ticks */
 	double ipc, branch_mpki; /* NAN: not counted (yet, or not here) */
 	double cache_mpki;  /* perf's cache-misses: the level the frame's cache_misses names */
+	/* TopDown level 1 (TASK_TOPDOWN, in that order), % of the slots: each metric's count
+	 * over the four's sum, perf's rule for level 1 on perf metrics; NAN: not counted
+	 * (no perf metrics on this CPU) */
+	double topdown[TASK_TOPDOWN];
 	const char *why;    /* its counters could not be opened, or NULL */
 	const char *cgroup; /* a task's cgroup (the hierarchy perf counts by), or NULL */
 	/* what its counters counted over the interval, in engine/tasks.h's order: task-clock
-	 * ns, cycles, instructions, cache misses, branch misses (the exporter's counters);
+	 * ns, cycles, instructions, cache misses, branch misses, slots and the four TopDown
+	 * metrics' slots (the exporter's counters);
 	 * NAN: not counted */
 	double counted[TASK_ROW_COUNTS];
 };

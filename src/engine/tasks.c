@@ -150,12 +150,30 @@ static struct tracked *track(struct task_table *t, int pid)
 	return k;
 }
 
+void task_row_uncounted(struct task_row *r)
+{
+	for (int e = 0; e < TASK_ROW_COUNTS; e++)
+		r->counted[e] = NAN;
+	for (int l = 0; l < TASK_TOPDOWN; l++)
+		r->topdown[l] = NAN;
+}
+
+/* TopDown level 1 from the interval's perf metrics: each a share of the four's sum (perf's
+ * rule, which also holds when the kernel's slots differ from their sum by rounding) */
+static void topdown_level1(const double *d, double *out)
+{
+	double sum = 0;
+	for (int l = 0; l < TASK_TOPDOWN; l++)
+		sum += d[TASK_TD_RETIRING + l];
+	for (int l = 0; l < TASK_TOPDOWN; l++)
+		out[l] = sum > 0 ? 100 * d[TASK_TD_RETIRING + l] / sum : NAN;
+}
+
 /* The figures of the interval from a tracked task's counts. */
 static void figures(struct task_table *t, struct tracked *k, uint64_t now_ns, double interval, struct task_row *r)
 {
 	r->ipc = r->cache_mpki = r->branch_mpki = NAN;
-	for (int e = 0; e < TASK_EVENTS; e++)
-		r->counted[e] = NAN;
+	task_row_uncounted(r);
 	r->why = k->why;
 	struct task_counts c;
 	if (!k->handle || !t->probe->ops->read(t->probe->ctx, k->handle, now_ns, &c))
@@ -171,6 +189,7 @@ static void figures(struct task_table *t, struct tracked *k, uint64_t now_ns, do
 		r->ipc = d[TASK_CYCLES] > 0 ? ins / d[TASK_CYCLES] : NAN;
 		r->cache_mpki = ins > 0 ? 1000 * d[TASK_CACHE_MISSES] / ins : NAN;
 		r->branch_mpki = ins > 0 ? 1000 * d[TASK_BRANCH_MISSES] / ins : NAN;
+		topdown_level1(d, r->topdown);
 	}
 	k->last = c;
 	k->have_last = true;
@@ -216,7 +235,8 @@ int task_table_sample(struct task_table *t, uint64_t now_ns, const struct task_r
 		*r = (struct task_row){ .pid = s->pid, .tgid = s->tgid, .comm = s->label ? s->label : tx->comm, .user = tx->user,
 					.threads = s->threads,
 					.cpu_pct = 100 * rk[i].cpu_ns / interval, .ipc = NAN, .cache_mpki = NAN,
-					.branch_mpki = NAN, .counted = { NAN, NAN, NAN, NAN, NAN } };
+					.branch_mpki = NAN };
+		task_row_uncounted(r);
 		if (t->probe->ops->cgroup) { /* the top rows only: a file read each */
 			t->probe->ops->cgroup(t->probe->ctx, s->tgid ? s->tgid : s->pid, tx->cgroup, sizeof(tx->cgroup));
 			r->cgroup = tx->cgroup[0] ? tx->cgroup : NULL;

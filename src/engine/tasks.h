@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* tasks.h - who is busy: the top tasks by CPU time each refresh (top's, htop's), each with
- * its core figures where its counters open (tiptop's: IPC, LLC and branch misses per
- * thousand instructions). A probe lists the tasks and counts one: the live machine's
+ * its core figures where its counters open (tiptop's: IPC, cache and branch misses per
+ * thousand instructions; TopDown level 1 where the CPU has perf metrics). A probe lists the tasks and counts one: the live machine's
  * (/proc and perf, sources/perf_tasks.c) or the simulator's (its model's tasks).
  *
  * Counting a task costs a descriptor per event and thread: the table counts only while
@@ -17,8 +17,14 @@
 #include "machine/proctasks.h"
 
 /* TASK_CLOCK (ns on a CPU, perf's task-clock) counts on any machine; the rest need a
- * core PMU */
-enum task_event { TASK_CLOCK, TASK_CYCLES, TASK_INSTRUCTIONS, TASK_CACHE_MISSES, TASK_BRANCH_MISSES, TASK_EVENTS };
+ * core PMU; slots and the four TopDown level-1 metrics one with Intel's perf metrics
+ * (Ice Lake and later: the cpu PMU's slots and topdown-* events), as perf stat --topdown
+ * counts a task */
+enum task_event {
+	TASK_CLOCK, TASK_CYCLES, TASK_INSTRUCTIONS, TASK_CACHE_MISSES, TASK_BRANCH_MISSES,
+	TASK_SLOTS, TASK_TD_RETIRING, TASK_TD_BAD_SPEC, TASK_TD_FE_BOUND, TASK_TD_BE_BOUND,
+	TASK_EVENTS
+};
 
 /* One task's counts so far, per event; a count the CPU cannot give is UINT64_MAX. */
 struct task_counts {
@@ -63,6 +69,8 @@ bool task_table_shows_threads(const struct task_table *t);
 /* The table at now_ns (rows by CPU time, highest first); the rows stay until the call
  * after next (frames are published alternately). *cost: the descriptors open. */
 int task_table_sample(struct task_table *t, uint64_t now_ns, const struct task_row **rows, int *cost);
+/* A row's counts and TopDown shares, none counted yet (NAN). */
+void task_row_uncounted(struct task_row *r);
 /* What the table says as a whole (the probe's note), or NULL. */
 const char *task_table_note(const struct task_table *t);
 

@@ -47,3 +47,18 @@ const struct cache_misses_name *machine_cache_misses(const struct machine *m)
 		return &names[2];
 	return &names[3];
 }
+
+const char *const perf_metrics_alias[PERF_METRICS_EVENTS] = { "slots", "topdown-retiring", "topdown-bad-spec",
+							     "topdown-fe-bound", "topdown-be-bound" };
+
+const struct pmu *machine_perf_metrics_pmu(const struct machine *m)
+{
+	for (int i = 0; m && i < m->npmus; i++) {
+		int k = 0;
+		while (k < PERF_METRICS_EVENTS && pmu_find_alias(&m->pmus[i], perf_metrics_alias[k]))
+			k++;
+		if (k == PERF_METRICS_EVENTS)
+			return &m->pmus[i];
+	}
+	return NULL;
+}

@@ -14,4 +14,11 @@ struct cache_misses_name {
 
 const struct cache_misses_name *machine_cache_misses(const struct machine *m);
 
+/* The TopDown level-1 events of Intel's perf metrics (Ice Lake and later), the aliases a
+ * core PMU has for them: slots leads, the four metrics follow in TopDown's order. */
+#define PERF_METRICS_EVENTS 5
+extern const char *const perf_metrics_alias[PERF_METRICS_EVENTS];
+/* The core PMU that has them all (the cpu PMU; a hybrid's cpu_core), or NULL. */
+const struct pmu *machine_perf_metrics_pmu(const struct machine *m);
+
 #endif

@@ -23,6 +23,19 @@ static void json_maybe(struct textbuf *tb, const char *key, double v)
 		textbuf_put(tb, "null");
 }
 
+/* TopDown level 1's figures, as perf names the metrics (tma_retiring ...) without tma_ */
+static const char *const topdown_key[TASK_TOPDOWN] = { "retiring", "bad_speculation", "frontend_bound", "backend_bound" };
+static const char *const topdown_head[TASK_TOPDOWN] = { "RET%", "BAD%", "FE%", "BE%" };
+
+/* Whether a table's rows have TopDown (the CPU has perf metrics): its columns, else none */
+static bool has_topdown(const struct task_row *rows, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (isfinite(rows[i].topdown[0]))
+			return true;
+	return false;
+}
+
 /* A table's cost and note: ,"task_fds":N,"tasks_note":"..." */
 static void json_table_head(struct textbuf *tb, const char *kind, int fds, const char *note)
 {
@@ -48,6 +61,10 @@ static void json_row_tail(struct textbuf *tb, const struct task_row *t, const st
 	json_maybe(tb, ",\"ipc\":", t->ipc);
 	json_maybe(tb, key, t->cache_mpki);
 	json_maybe(tb, ",\"branch_mpki\":", t->branch_mpki);
+	for (int l = 0; l < TASK_TOPDOWN && isfinite(t->topdown[0]); l++) {
+		snprintf(key, sizeof(key), ",\"%s\":", topdown_key[l]);
+		json_maybe(tb, key, t->topdown[l]);
+	}
 	if (t->why) {
 		textbuf_put(tb, ",\"why\":");
 		batch_json_string(tb, t->why);
@@ -116,23 +133,25 @@ const char *batch_csv_who_empty(const struct frame *fr)
 /* A task's or a cgroup's four figures, a CSV line each, its own in the columns the
  * frame adds (pid and comm, cgroup) */
 static void csv_figures(struct textbuf *tb, const struct task_row *t, const char *when, const char *source, bool cgroup,
-			const struct frame *fr)
+			const struct frame *fr, bool topdown)
 {
-	char cache[40];
-	snprintf(cache, sizeof(cache), "%s.%s", cgroup ? "cgroup" : "task", fr->cache_misses->key);
-	const char *const names[2][4] = { { "task.cpu_pct", "task.ipc", cache, "task.branch_mpki" },
-					  { "cgroup.cpu_pct", "cgroup.ipc", cache, "cgroup.branch_mpki" } };
-	static const char *const units[] = { "%", "", "", "" };
-	const double v[] = { t->cpu_pct, t->ipc, t->cache_mpki, t->branch_mpki };
+	const char *kind = cgroup ? "cgroup" : "task";
+	const char *const names[] = { "cpu_pct", "ipc", fr->cache_misses->key, "branch_mpki", topdown_key[0], topdown_key[1],
+				      topdown_key[2], topdown_key[3] };
+	static const char *const units[] = { "%", "", "", "", "%", "%", "%", "%" };
+	const double v[] = { t->cpu_pct, t->ipc, t->cache_mpki, t->branch_mpki, t->topdown[0], t->topdown[1], t->topdown[2],
+			     t->topdown[3] };
 	char pid[16], id[16];
 	snprintf(pid, sizeof(pid), "%d", t->tgid);
 	snprintf(id, sizeof(id), "%d", t->pid);
-	for (int k = 0; k < 4; k++) {
+	for (int k = 0; k < (topdown ? 8 : 4); k++) { /* TopDown where the table has it */
 		textbuf_put(tb, when);
 		textbuf_putc(tb, ',');
 		batch_csv_field(tb, source);
 		textbuf_put(tb, cgroup ? ",cgroups," : ",tasks,");
-		textbuf_put(tb, names[cgroup][k]);
+		textbuf_put(tb, kind);
+		textbuf_putc(tb, '.');
+		textbuf_put(tb, names[k]);
 		textbuf_putc(tb, ',');
 		if (cgroup)
 			batch_csv_field(tb, t->comm);
@@ -165,10 +184,12 @@ static void csv_figures(struct textbuf *tb, const struct task_row *t, const char
  * --cgroups: each cgroup's, its path the instance and the cgroup column */
 void batch_csv_tasks(struct textbuf *tb, const struct frame *fr, const char *when, const char *source)
 {
+	bool td = fr->tasks && has_topdown(fr->tasks, fr->ntasks);
 	for (int i = 0; fr->tasks && i < fr->ntasks; i++)
-		csv_figures(tb, &fr->tasks[i], when, source, false, fr);
+		csv_figures(tb, &fr->tasks[i], when, source, false, fr, td);
+	td = fr->cgroups && has_topdown(fr->cgroups, fr->ncgroups);
 	for (int i = 0; fr->cgroups && i < fr->ncgroups; i++)
-		csv_figures(tb, &fr->cgroups[i], when, source, true, fr);
+		csv_figures(tb, &fr->cgroups[i], when, source, true, fr, td);
 }
 
 /* the cache column's width: its name's ("CACHE-MPKI"), at least the figures' 8 */
@@ -188,6 +209,48 @@ static void put_figure(struct textbuf *tb, double v, int width, int decimals)
 	textbuf_put(tb, num);
 }
 
+/* The figures every row has, IPC to BR-MPKI, TopDown's where the table has them (td) */
+static void put_figures(struct textbuf *tb, const struct task_row *t, int cw, bool td)
+{
+	put_figure(tb, t->ipc, 6, 2);
+	textbuf_putc(tb, ' ');
+	put_figure(tb, t->cache_mpki, cw, 2);
+	textbuf_putc(tb, ' ');
+	put_figure(tb, t->branch_mpki, 8, 2);
+	for (int l = 0; td && l < TASK_TOPDOWN; l++) {
+		textbuf_putc(tb, ' ');
+		put_figure(tb, t->topdown[l], 5, 1);
+	}
+	textbuf_put(tb, "  ");
+}
+
+/* ... their heads, and the last column's */
+static void put_heads(struct textbuf *tb, const struct frame *fr, int cw, bool td, const char *last)
+{
+	char h[96];
+	snprintf(h, sizeof(h), "%6s %*s %8s", "IPC", cw, fr->cache_misses->column, "BR-MPKI");
+	textbuf_put(tb, h);
+	for (int l = 0; td && l < TASK_TOPDOWN; l++) {
+		snprintf(h, sizeof(h), " %5s", topdown_head[l]);
+		textbuf_put(tb, h);
+	}
+	textbuf_put(tb, "  ");
+	textbuf_put(tb, last);
+	textbuf_putc(tb, '\n');
+}
+
+/* a row's command or path, and why it is not counted */
+static void put_name(struct textbuf *tb, const struct task_row *t)
+{
+	textbuf_put(tb, t->comm);
+	if (t->why) {
+		textbuf_put(tb, "  (");
+		textbuf_put(tb, t->why);
+		textbuf_putc(tb, ')');
+	}
+	textbuf_putc(tb, '\n');
+}
+
 /* The top tasks, as top and tiptop print them (--tasks N) */
 void batch_write_text_tasks(struct textbuf *tb, const struct frame *fr)
 {
@@ -199,13 +262,12 @@ void batch_write_text_tasks(struct textbuf *tb, const struct frame *fr)
 		textbuf_put(tb, fr->tasks_note);
 		textbuf_putc(tb, '\n');
 	}
-	bool th = fr->tasks_threads;
+	bool th = fr->tasks_threads, td = has_topdown(fr->tasks, fr->ntasks);
 	int cw = cache_width(fr);
-	snprintf(head, sizeof(head), "  %s: top %d by CPU, %d counters open\n"
-		 "  %7s %-10s %6s %*s %6s %*s %8s  %s\n", th ? "threads" : "tasks", fr->ntasks, fr->task_fds,
-		 th ? "TID" : "PID", "USER", "CPU%", th ? 7 : 4, th ? "TGID" : "THR", "IPC", cw, fr->cache_misses->column,
-		 "BR-MPKI", "COMMAND");
+	snprintf(head, sizeof(head), "  %s: top %d by CPU, %d counters open\n  %7s %-10s %6s %*s ", th ? "threads" : "tasks",
+		 fr->ntasks, fr->task_fds, th ? "TID" : "PID", "USER", "CPU%", th ? 7 : 4, th ? "TGID" : "THR");
 	textbuf_put(tb, head);
+	put_heads(tb, fr, cw, td, "COMMAND");
 	for (int i = 0; i < fr->ntasks; i++) {
 		const struct task_row *t = &fr->tasks[i];
 		char lead[64];
@@ -214,19 +276,8 @@ void batch_write_text_tasks(struct textbuf *tb, const struct frame *fr)
 		put_figure(tb, t->cpu_pct, 6, 1);
 		snprintf(lead, sizeof(lead), " %*d ", th ? 7 : 4, th ? t->tgid : t->threads);
 		textbuf_put(tb, lead);
-		put_figure(tb, t->ipc, 6, 2);
-		textbuf_putc(tb, ' ');
-		put_figure(tb, t->cache_mpki, cw, 2);
-		textbuf_putc(tb, ' ');
-		put_figure(tb, t->branch_mpki, 8, 2);
-		textbuf_put(tb, "  ");
-		textbuf_put(tb, t->comm);
-		if (t->why) {
-			textbuf_put(tb, "  (");
-			textbuf_put(tb, t->why);
-			textbuf_putc(tb, ')');
-		}
-		textbuf_putc(tb, '\n');
+		put_figures(tb, t, cw, td);
+		put_name(tb, t);
 	}
 }
 
@@ -236,11 +287,13 @@ void batch_write_text_cgroups(struct textbuf *tb, const struct frame *fr)
 	if (!fr->cgroups)
 		return;
 	char head[200];
+	bool td = has_topdown(fr->cgroups, fr->ncgroups);
 	int cw = cache_width(fr);
-	snprintf(head, sizeof(head), "  cgroups: %d by CPU, %d counters open%s%s%s\n  %6s %6s %6s %*s %8s  %s\n",
-		 fr->ncgroups, fr->cgroup_fds, fr->cgroups_note ? " (" : "", fr->cgroups_note ? fr->cgroups_note : "",
-		 fr->cgroups_note ? ")" : "", "CPU%", "PROCS", "IPC", cw, fr->cache_misses->column, "BR-MPKI", "CGROUP");
+	snprintf(head, sizeof(head), "  cgroups: %d by CPU, %d counters open%s%s%s\n  %6s %6s ", fr->ncgroups, fr->cgroup_fds,
+		 fr->cgroups_note ? " (" : "", fr->cgroups_note ? fr->cgroups_note : "", fr->cgroups_note ? ")" : "", "CPU%",
+		 "PROCS");
 	textbuf_put(tb, head);
+	put_heads(tb, fr, cw, td, "CGROUP");
 	for (int i = 0; i < fr->ncgroups; i++) {
 		const struct task_row *c = &fr->cgroups[i];
 		char lead[32];
@@ -248,18 +301,7 @@ void batch_write_text_cgroups(struct textbuf *tb, const struct frame *fr)
 		put_figure(tb, c->cpu_pct, 6, 1);
 		snprintf(lead, sizeof(lead), " %6d ", c->threads);
 		textbuf_put(tb, lead);
-		put_figure(tb, c->ipc, 6, 2);
-		textbuf_putc(tb, ' ');
-		put_figure(tb, c->cache_mpki, cw, 2);
-		textbuf_putc(tb, ' ');
-		put_figure(tb, c->branch_mpki, 8, 2);
-		textbuf_put(tb, "  ");
-		textbuf_put(tb, c->comm);
-		if (c->why) {
-			textbuf_put(tb, "  (");
-			textbuf_put(tb, c->why);
-			textbuf_putc(tb, ')');
-		}
-		textbuf_putc(tb, '\n');
+		put_figures(tb, c, cw, td);
+		put_name(tb, c);
 	}
 }

@@ -30,7 +30,14 @@ static const struct {
 	{ "pmutop_cgroup_instructions", "instructions retired by the cgroup and its descendants (perf's instructions)", NULL, 1 },
 	{ "pmutop_cgroup_cache_misses", NULL, NULL, 1 }, /* its help says the level (cache_help) */
 	{ "pmutop_cgroup_branch_misses", "mispredicted branches of the cgroup and its descendants (perf's branch-misses)", NULL, 1 },
+	/* perf metrics (Intel, Ice Lake and later): level 1 is each over the four's sum */
+	{ "pmutop_cgroup_slots", "issue slots of the cgroup and its descendants (perf's slots)", NULL, 1 },
+	{ "pmutop_cgroup_topdown_retiring_slots", "slots that retired (perf's topdown-retiring)", NULL, 1 },
+	{ "pmutop_cgroup_topdown_bad_speculation_slots", "slots wasted by bad speculation (perf's topdown-bad-spec)", NULL, 1 },
+	{ "pmutop_cgroup_topdown_frontend_bound_slots", "slots the frontend left empty (perf's topdown-fe-bound)", NULL, 1 },
+	{ "pmutop_cgroup_topdown_backend_bound_slots", "slots stalled on the backend (perf's topdown-be-bound)", NULL, 1 },
 };
+_Static_assert(sizeof(fams) / sizeof(fams[0]) == TASK_ROW_COUNTS, "a family for each count a row carries");
 
 static struct prom_cgroup *find(struct prom_cgroups *c, const char *path)
 {

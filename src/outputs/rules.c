@@ -18,6 +18,7 @@
 #include "engine/frame.h"
 #include "machine/bfperf.h"
 #include "machine/facts.h"
+#include "machine/generic_events.h"
 #include "machine/hwsensors.h"
 #include "machine/pmu.h"
 #include "outputs/prom.h"
@@ -384,7 +385,7 @@ static char *metric_rule(const struct frame *f, const struct machine *mach, cons
 }
 
 /* serve --cgroups' and -G's: each cgroup's rates from its counters (outputs/prom_cgroups.h) */
-static void cgroup_rules(const char *w)
+static void cgroup_rules(const char *w, bool topdown)
 {
 	printf("  - name: pmutop-cgroups\n    rules:\n"
 	       "      - record: pmutop:cgroup_cpu_seconds:rate%s\n"
@@ -396,6 +397,16 @@ static void cgroup_rules(const char *w)
 	       "      - record: pmutop:cgroup_branch_mpki:rate%s\n"
 	       "        expr: 1000 * rate(pmutop_cgroup_branch_misses_total[%s]) / rate(pmutop_cgroup_instructions_total[%s])\n",
 	       w, w, w, w, w, w, w, w, w, w, w);
+	/* TopDown level 1 where the CPU has perf metrics (the series are served only there):
+	 * each over the four's sum, perf's rule */
+	static const char *const level1[] = { "retiring", "bad_speculation", "frontend_bound", "backend_bound" };
+	for (int l = 0; topdown && l < 4; l++) {
+		printf("      - record: pmutop:cgroup_%s:rate%s\n        expr: rate(pmutop_cgroup_topdown_%s_slots_total[%s]) / (",
+		       level1[l], w, level1[l], w);
+		for (int k = 0; k < 4; k++)
+			printf("%srate(pmutop_cgroup_topdown_%s_slots_total[%s])", k ? " + " : "", level1[k], w);
+		printf(")\n");
+	}
 }
 
 int print_rules(const struct frame *f, const struct machine *mach, const char *window, bool cgroups)
@@ -446,6 +457,6 @@ int print_rules(const struct frame *f, const struct machine *mach, const char *w
 		free(recorded);
 	}
 	if (cgroups)
-		cgroup_rules(window);
+		cgroup_rules(window, machine_perf_metrics_pmu(mach) != NULL);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include "base/str_ids.h"
 #include "base/util.h"
 #include "engine/tasks.h"
+#include "machine/pmu.h"
 #include "sim/simmodel_data.h"
 #include "sim/simulator.h"
 #include "sim/sim_tasks.h"
@@ -24,6 +25,7 @@ struct sim_cg_probe {
 	int *shown;            /* the rows: the root and -G's, or every cgroup */
 	int nshown;
 	int ncpus;
+	double width; /* sim_task_width's */
 };
 
 static const char *cgroup_of(const struct sim_task *k)
@@ -82,7 +84,7 @@ static void *sim_cg_open(void *ctx, int id, bool thread, int *fds, char **why)
 	struct sim_cg_probe *cp = ctx;
 	(void)thread;
 	(void)why;
-	*fds = cp->ncpus * TASK_EVENTS;
+	*fds = cp->ncpus * sim_task_events(cp->width);
 	return (void *)(intptr_t)(id + 1);
 }
 
@@ -95,9 +97,9 @@ static bool sim_cg_read(void *ctx, void *handle, uint64_t now_ns, struct task_co
 		struct task_counts one;
 		if (!within(cgroup_of(&cp->model->tasks[t]), rel))
 			continue;
-		sim_task_counts(&cp->model->tasks[t], 1, now_ns, &one);
-		for (int e = 0; e < TASK_EVENTS; e++)
-			out->v[e] += one.v[e];
+		sim_task_counts(&cp->model->tasks[t], 1, now_ns, cp->width, &one);
+		for (int e = 0; e < TASK_EVENTS; e++) /* a task that does not count one leaves it uncounted */
+			out->v[e] = out->v[e] == UINT64_MAX || one.v[e] == UINT64_MAX ? UINT64_MAX : out->v[e] + one.v[e];
 	}
 	return true;
 }
@@ -154,13 +156,14 @@ static char *known_list(const struct sim_cg_probe *cp)
 	return all;
 }
 
-struct task_probe *sim_cgroup_probe_new(struct sim_model *model, const char *root, int ncpus, const char *const *names,
-					int nnames, char **why)
+struct task_probe *sim_cgroup_probe_new(struct sim_model *model, const char *root, const struct machine *m,
+					const char *const *names, int nnames, char **why)
 {
 	struct sim_cg_probe *cp = xcalloc(1, sizeof(*cp));
 	cp->model = sim_model_ref(model);
 	cp->root = xstrdup(root ? root : "/");
-	cp->ncpus = ncpus;
+	cp->ncpus = m->online.n;
+	cp->width = sim_task_width(model, m);
 	for (int t = 0; t < model->ntasks; t++)
 		add_with_parents(cp, cgroup_of(&model->tasks[t]));
 	if (!cp->paths.n)

@@ -14,6 +14,7 @@
 
 #include "base/util.h"
 #include "engine/tasks.h"
+#include "machine/generic_events.h"
 #include "sim/simmodel_data.h"
 #include "sim/simulator.h"
 #include "sim/sim_tasks.h"
@@ -21,6 +22,7 @@
 struct sim_probe {
 	struct sim_model *model;
 	char *root;
+	double width; /* its cores' slots a cycle where the tree has perf metrics, else 0 */
 };
 
 struct sim_handle {
@@ -63,7 +65,7 @@ static void *sim_open(void *ctx, int pid, bool thread, int *fds, char **why)
 			struct sim_handle *h = xcalloc(1, sizeof(*h));
 			h->task = k;
 			h->share = thread ? 1.0 / k->threads : 1;
-			*fds = (thread ? 1 : k->threads) * TASK_EVENTS; /* what the real probe would hold */
+			*fds = (thread ? 1 : k->threads) * sim_task_events(sp->width); /* what the real probe would hold */
 			return h;
 		}
 	}
@@ -72,7 +74,7 @@ static void *sim_open(void *ctx, int pid, bool thread, int *fds, char **why)
 	return NULL;
 }
 
-void sim_task_counts(const struct sim_task *k, double share, uint64_t now_ns, struct task_counts *out)
+void sim_task_counts(const struct sim_task *k, double share, uint64_t now_ns, double width, struct task_counts *out)
 {
 	double cpus = k->cpus * share, cycles = cpus * seconds(now_ns) * k->ghz * 1e9, ins = cycles * k->ipc;
 	out->v[TASK_CLOCK] = (uint64_t)llround(cpus * seconds(now_ns) * 1e9);
@@ -80,13 +82,30 @@ void sim_task_counts(const struct sim_task *k, double share, uint64_t now_ns, st
 	out->v[TASK_INSTRUCTIONS] = (uint64_t)llround(ins);
 	out->v[TASK_CACHE_MISSES] = (uint64_t)llround(ins * k->cache_mpki / 1000);
 	out->v[TASK_BRANCH_MISSES] = (uint64_t)llround(ins * k->branch_mpki / 1000);
+	/* perf metrics: its slots (width a cycle), each metric the share its model gives */
+	double sum = 0, slots = cycles * width;
+	for (int l = 0; l < 4; l++)
+		sum += k->topdown[l];
+	out->v[TASK_SLOTS] = width > 0 && sum > 0 ? (uint64_t)llround(slots) : UINT64_MAX;
+	for (int l = 0; l < 4; l++)
+		out->v[TASK_TD_RETIRING + l] = width > 0 && sum > 0 ? (uint64_t)llround(slots * k->topdown[l] / sum) : UINT64_MAX;
+}
+
+double sim_task_width(const struct sim_model *model, const struct machine *m)
+{
+	return machine_perf_metrics_pmu(m) ? model->width : 0;
+}
+
+int sim_task_events(double width)
+{
+	return width > 0 ? TASK_EVENTS : TASK_SLOTS;
 }
 
 static bool sim_read(void *ctx, void *handle, uint64_t now_ns, struct task_counts *out)
 {
 	const struct sim_handle *h = handle;
-	(void)ctx;
-	sim_task_counts(h->task, h->share, now_ns, out);
+	const struct sim_probe *sp = ctx;
+	sim_task_counts(h->task, h->share, now_ns, sp->width, out);
 	return true;
 }
 
@@ -119,10 +138,11 @@ static void sim_cgroup(void *ctx, int pid, char *buf, int len)
 
 static const struct task_probe_ops sim_ops = { sim_list, sim_open, sim_read, sim_close, sim_destroy, NULL, sim_cgroup };
 
-struct task_probe *sim_task_probe_new(struct sim_model *model, const char *root)
+struct task_probe *sim_task_probe_new(struct sim_model *model, const char *root, const struct machine *m)
 {
 	struct sim_probe *sp = xcalloc(1, sizeof(*sp));
 	sp->model = sim_model_ref(model);
+	sp->width = sim_task_width(model, m);
 	sp->root = xstrdup(root ? root : "/");
 	struct task_probe *p = xcalloc(1, sizeof(*p));
 	p->ops = &sim_ops;

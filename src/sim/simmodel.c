@@ -202,7 +202,8 @@ static void task_key(struct sim_model *m, struct sim_task *t, const char *name, 
 		const char *key;
 		double lo, hi;
 	} keys[] = { { "pid", 1, 4194304 }, { "user", 0, 0 }, { "threads", 1, 100000 }, { "cpus", 0, 4096 },
-		     { "ghz", 0.1, 10 }, { "ipc", 0, 16 }, { "cache_mpki", 0, 1000 }, { "branch_mpki", 0, 1000 } };
+		     { "ghz", 0.1, 10 }, { "ipc", 0, 16 }, { "cache_mpki", 0, 1000 }, { "branch_mpki", 0, 1000 },
+		     { "retiring", 0, 1 }, { "bad_speculation", 0, 1 }, { "frontend_bound", 0, 1 }, { "backend_bound", 0, 1 } };
 	if (!strcmp(name, "user") || !strcmp(name, "cgroup")) {
 		char **text = !strcmp(name, "user") ? &t->user : &t->cgroup;
 		free(*text);
@@ -223,7 +224,8 @@ static void task_key(struct sim_model *m, struct sim_task *t, const char *name, 
 			     keys[k].hi);
 			return;
 		}
-		double *d[] = { NULL, NULL, NULL, &t->cpus, &t->ghz, &t->ipc, &t->cache_mpki, &t->branch_mpki };
+		double *d[] = { NULL, NULL, NULL, &t->cpus, &t->ghz, &t->ipc, &t->cache_mpki, &t->branch_mpki,
+				&t->topdown[0], &t->topdown[1], &t->topdown[2], &t->topdown[3] };
 		if (k == 0)
 			t->pid = (int)v;
 		else if (k == 2)
@@ -232,7 +234,8 @@ static void task_key(struct sim_model *m, struct sim_task *t, const char *name, 
 			*d[k] = v;
 		return;
 	}
-	merr(m, m->in.line, 0, "unknown key '%s' in [task %s] (known: pid, user, cgroup, threads, cpus, ghz, ipc, cache_mpki, branch_mpki)",
+	merr(m, m->in.line, 0, "unknown key '%s' in [task %s] (known: pid, user, cgroup, threads, cpus, ghz, ipc, cache_mpki, branch_mpki, "
+	     "retiring, bad_speculation, frontend_bound, backend_bound)",
 	     name, t->name);
 }
 
@@ -267,8 +270,13 @@ static int handler(void *user, const char *section, const char *name, const char
 		} else if (!strcmp(name, "metrics")) {
 			free(m->metrics);
 			m->metrics = xstrdup(value);
+		} else if (!strcmp(name, "width")) { /* the cores' issue slots a cycle: the tasks' TopDown */
+			char *end;
+			m->width = strtod_c(value, &end);
+			if (*end || end == value || !(m->width >= 1 && m->width <= 16))
+				merr(m, m->in.line, ini_value_column(&m->in), "width must be a number from 1 to 16");
 		} else {
-			merr(m, m->in.line, 0, "unknown key '%s' in [model] (known: title, jitter, metrics)", name);
+			merr(m, m->in.line, 0, "unknown key '%s' in [model] (known: title, jitter, metrics, width)", name);
 		}
 		return 1;
 	}

@@ -117,12 +117,16 @@ struct sim_task {
 	double cpus;     /* CPUs it keeps busy (top's %CPU / 100) */
 	double ghz;      /* its cores' clock while it runs */
 	double ipc, cache_mpki, branch_mpki;
+	/* TopDown level 1 of its slots: retiring, bad speculation, frontend and backend bound,
+	 * shares of their sum (all 0: not modelled) */
+	double topdown[4];
 };
 
 struct sim_model {
 	char *path;
 	char *title;
 	char *metrics; /* [model] metrics =: perf's catalogue metrics the demo counts too */
+	double width;  /* [model] width =: the cores' issue slots a cycle (TopDown's slots); 0 none */
 	double jitter;
 	int nsections;
 	struct sim_section *sections;

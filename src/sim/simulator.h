@@ -38,13 +38,15 @@ struct source *source_sim_new(const struct machine *m, const struct sim_options 
 struct hwmon_io *hwmon_io_sim_new(const struct machine *m, struct sim_model *model, uint64_t seed);
 
 /* The model's tasks ([task NAME]) for the Tasks view and batch --tasks (engine/tasks.h);
- * user names from root's etc/passwd (a reference to the model is taken). */
+ * user names from root's etc/passwd (a reference to the model is taken); their TopDown
+ * where m's core PMU has perf metrics. */
 struct task_probe;
-struct task_probe *sim_task_probe_new(struct sim_model *model, const char *root);
+struct task_probe *sim_task_probe_new(struct sim_model *model, const char *root, const struct machine *m);
 /* Its cgroups (sim_cgroups.c says the rule): names (-G's; NULL: every one) or NULL with
- * *why naming the model's; ncpus: its online CPUs, the cost a live probe would pay. */
-struct task_probe *sim_cgroup_probe_new(struct sim_model *model, const char *root, int ncpus, const char *const *names,
-					int nnames, char **why);
+ * *why naming the model's; m: the machine (its online CPUs, the cost a live probe would
+ * pay; its perf metrics, whether TopDown counts). */
+struct task_probe *sim_cgroup_probe_new(struct sim_model *model, const char *root, const struct machine *m,
+					const char *const *names, int nnames, char **why);
 
 /* Sensor readings from the model: levels in °C, W, RPM for the sensor PMU's "value"
  * event (a reference is taken). */

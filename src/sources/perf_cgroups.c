@@ -28,6 +28,7 @@ struct cgroup_probe {
 	struct cpulist cpus;
 	struct fd_spares spares; /* for the listing, whatever the counters took */
 	struct str_ids paths;  /* a row's number: its path's, shown "/" + path, escaped */
+	struct task_events events; /* what each is on this machine */
 	bool no_core;
 	char *note;
 };
@@ -102,16 +103,10 @@ static void *cg_open(void *ctx, int id, bool thread, int *fds, char **why)
 	struct task_counters *tc = xcalloc(1, sizeof(*tc));
 	task_counters_init(tc, cp->cpus.n);
 	int err = 0;
-	for (int c = 0; c < cp->cpus.n; c++)
-		for (int e = 0; e < TASK_EVENTS; e++) {
-			tc->fd[c][e] = task_counter_open(e, cg, cp->cpus.cpu[c], false, PERF_FLAG_PID_CGROUP);
-			if (tc->fd[c][e] >= 0)
-				continue;
-			if (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV)
-				cp->no_core |= e != TASK_CLOCK;
-			else if (!err)
-				err = errno;
-		}
+	for (int c = 0; c < cp->cpus.n; c++) {
+		int e = task_counters_open_row(tc, &cp->events, c, cg, cp->cpus.cpu[c], false, PERF_FLAG_PID_CGROUP, &cp->no_core);
+		err = err ? err : e;
+	}
 	close(cg); /* each counter holds the cgroup */
 	*fds = task_counters_open_count(tc);
 	if (err && !*fds) {
@@ -121,7 +116,7 @@ static void *cg_open(void *ctx, int id, bool thread, int *fds, char **why)
 		return NULL;
 	}
 	if (err) /* some of it (descriptors ran out part way): said */
-		*why = xasprintf("%d of %d counters open: %s", *fds, cp->cpus.n * TASK_EVENTS, strerror(err));
+		*why = xasprintf("%d of %d counters open: %s", *fds, cp->cpus.n * task_events_here(&cp->events), strerror(err));
 	return tc;
 }
 
@@ -154,10 +149,11 @@ static void cg_destroy(void *ctx)
 static const struct task_probe_ops cgroup_ops = { cg_list, cg_open, task_counters_probe_read, task_counters_probe_close,
 						  cg_destroy, cg_note, NULL };
 
-struct task_probe *cgroup_probe_live_new(const char *proc_root, const char *const *names, int nnames,
-					 const struct cpulist *cpus, char **why)
+struct task_probe *cgroup_probe_live_new(const char *proc_root, const struct machine *m, const char *const *names,
+					 int nnames, const struct cpulist *cpus, char **why)
 {
 	struct cgroup_probe *cp = xcalloc(1, sizeof(*cp));
+	task_events_of(m, &cp->events);
 	cp->root = xstrdup(proc_root && *proc_root ? proc_root : "/");
 	fd_spares_init(&cp->spares);
 	if (cgroupfs_find(cp->root, &cp->fs, why) < 0) {

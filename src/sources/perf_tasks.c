@@ -23,6 +23,7 @@
 struct live_probe {
 	char *root;
 	struct fd_spares spares;
+	struct task_events events; /* what each is on this machine */
 	bool no_core;     /* the CPU has no hardware events (a VM without a virtual PMU) */
 	char *list_error; /* /proc could not be listed, or NULL */
 };
@@ -74,18 +75,12 @@ static void *live_open(void *ctx, int pid, bool thread, int *fds, char **why)
 	struct task_counters *tc = xcalloc(1, sizeof(*tc));
 	task_counters_init(tc, nthreads);
 	int err = 0;
-	for (int th = 0; th < nthreads; th++)
-		for (int e = 0; e < TASK_EVENTS; e++) {
-			/* inherit: a process's row counts the threads and children it starts; a
-			 * thread's own row does not (its new threads are rows of their own) */
-			tc->fd[th][e] = task_counter_open(e, tids[th], -1, !thread, 0);
-			if (tc->fd[th][e] >= 0)
-				continue;
-			if (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV)
-				lp->no_core |= e != TASK_CLOCK; /* no such event here: said once in the title */
-			else if (!err)
-				err = errno; /* the task's own refusal */
-		}
+	for (int th = 0; th < nthreads; th++) {
+		/* inherit: a process's row counts the threads and children it starts; a thread's
+		 * own row does not (its new threads are rows of their own) */
+		int e = task_counters_open_row(tc, &lp->events, th, tids[th], -1, !thread, 0, &lp->no_core);
+		err = err ? err : e; /* the task's own refusal */
+	}
 	*fds = task_counters_open_count(tc);
 	if (err && !*fds) {
 		*why = refused(err, pid);
@@ -145,9 +140,10 @@ static void live_cgroup(void *ctx, int pid, char *buf, int len)
 static const struct task_probe_ops live_ops = { live_list, live_open, task_counters_probe_read, task_counters_probe_close,
 					       live_destroy, live_note, live_cgroup };
 
-struct task_probe *task_probe_live_new(const char *proc_root)
+struct task_probe *task_probe_live_new(const char *proc_root, const struct machine *m)
 {
 	struct live_probe *lp = xcalloc(1, sizeof(*lp));
+	task_events_of(m, &lp->events);
 	lp->root = xstrdup(proc_root && *proc_root ? proc_root : "/");
 	fd_spares_init(&lp->spares);
 	fd_spares_hold(&lp->spares, true);

@@ -16,15 +16,16 @@ struct machine;
  * cpumask) count the machine whatever it says, as perf's do. */
 struct target;
 /* The live machine's tasks for the Tasks view and batch --tasks (engine/tasks.h): /proc
- * below proc_root lists them, perf's generic hardware events count each. */
-struct task_probe *task_probe_live_new(const char *proc_root);
+ * below proc_root lists them, perf's generic hardware events count each (and TopDown
+ * level 1 where m's core PMU has perf metrics). */
+struct task_probe *task_probe_live_new(const char *proc_root, const struct machine *m);
 /* The live machine's cgroups for the Cgroups view, batch and serve's -G and --cgroups
  * (perf stat -G): names (-G's, NULL: every cgroup, the top N shown), each counted on the
  * CPUs cpus; NULL with *why where there is no perf_event hierarchy or a name is not a
  * cgroup in it. The root, /, is always a row: the machine's whole. */
 struct cpulist;
-struct task_probe *cgroup_probe_live_new(const char *proc_root, const char *const *names, int nnames,
-					 const struct cpulist *cpus, char **why);
+struct task_probe *cgroup_probe_live_new(const char *proc_root, const struct machine *m, const char *const *names,
+					 int nnames, const struct cpulist *cpus, char **why);
 struct source *source_perf_new(const struct machine *m, const struct target *t);
 /* What perf_event_open's errno means for the user and what to do about it. */
 char *source_perf_errno_advice(const char *pmu, int err, int paranoid);

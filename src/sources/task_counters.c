@@ -2,7 +2,9 @@
 /* task_counters.c - a row's generic events, opened per thread or per CPU, read summed. */
 #include "sources/task_counters.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <linux/perf_event.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,18 +13,54 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "machine/encode.h"
+#include "machine/generic_events.h"
 
-static const uint32_t type_of[TASK_EVENTS] = {
+static const uint32_t type_of[TASK_SLOTS] = {
 	[TASK_CLOCK] = PERF_TYPE_SOFTWARE, [TASK_CYCLES] = PERF_TYPE_HARDWARE, [TASK_INSTRUCTIONS] = PERF_TYPE_HARDWARE,
 	[TASK_CACHE_MISSES] = PERF_TYPE_HARDWARE, [TASK_BRANCH_MISSES] = PERF_TYPE_HARDWARE,
 };
-static const uint64_t generic[TASK_EVENTS] = {
+static const uint64_t generic[TASK_SLOTS] = {
 	[TASK_CLOCK] = PERF_COUNT_SW_TASK_CLOCK,
 	[TASK_CYCLES] = PERF_COUNT_HW_CPU_CYCLES,
 	[TASK_INSTRUCTIONS] = PERF_COUNT_HW_INSTRUCTIONS,
 	[TASK_CACHE_MISSES] = PERF_COUNT_HW_CACHE_MISSES,
 	[TASK_BRANCH_MISSES] = PERF_COUNT_HW_BRANCH_MISSES,
 };
+_Static_assert(TASK_SLOTS + PERF_METRICS_EVENTS == TASK_EVENTS, "slots and the four metrics end the events");
+
+void task_events_of(const struct machine *m, struct task_events *te)
+{
+	memset(te, 0, sizeof(*te));
+	for (int e = 0; e < TASK_SLOTS; e++) {
+		te->here[e] = true;
+		te->type[e] = type_of[e];
+		te->config[e] = generic[e];
+	}
+	const struct pmu *p = machine_perf_metrics_pmu(m);
+	for (int k = 0; p && k < PERF_METRICS_EVENTS; k++) {
+		char text[160];
+		snprintf(text, sizeof(text), "%s/%s/", p->name, perf_metrics_alias[k]);
+		struct encoded_event enc;
+		char *err = NULL;
+		if (encode_event(m, text, &enc, &err) < 0) { /* all or none: a metric is a share of slots */
+			free(err);
+			memset(te->here + TASK_SLOTS, 0, sizeof(bool) * PERF_METRICS_EVENTS);
+			return;
+		}
+		te->here[TASK_SLOTS + k] = true;
+		te->type[TASK_SLOTS + k] = enc.attr.type;
+		te->config[TASK_SLOTS + k] = enc.attr.config[0];
+	}
+}
+
+int task_events_here(const struct task_events *te)
+{
+	int n = 0;
+	for (int e = 0; e < TASK_EVENTS; e++)
+		n += te->here[e];
+	return n;
+}
 
 void task_counters_init(struct task_counters *c, int n)
 {
@@ -33,17 +71,36 @@ void task_counters_init(struct task_counters *c, int n)
 			c->fd[r][e] = -1;
 }
 
-int task_counter_open(enum task_event e, int pid, int cpu, bool inherit, unsigned long flags)
+static int counter_open(const struct task_events *te, int e, int pid, int cpu, bool inherit, int group, unsigned long flags)
 {
 	struct perf_event_attr a;
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
-	a.type = type_of[e];
-	a.config = generic[e];
+	a.type = te->type[e];
+	a.config = te->config[e];
 	a.inherit = inherit;
 	a.exclude_hv = 1;
 	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	return (int)syscall(SYS_perf_event_open, &a, pid, cpu, -1, flags | PERF_FLAG_FD_CLOEXEC);
+	return (int)syscall(SYS_perf_event_open, &a, pid, cpu, group, flags | PERF_FLAG_FD_CLOEXEC);
+}
+
+int task_counters_open_row(struct task_counters *c, const struct task_events *te, int r, int pid, int cpu, bool inherit,
+			   unsigned long flags, bool *absent)
+{
+	int err = 0;
+	for (int e = 0; e < TASK_EVENTS; e++) {
+		int group = e > TASK_SLOTS ? c->fd[r][TASK_SLOTS] : -1;
+		if (!te->here[e] || (e > TASK_SLOTS && group < 0))
+			continue;
+		c->fd[r][e] = counter_open(te, e, pid, cpu, inherit, group, flags);
+		if (c->fd[r][e] >= 0)
+			continue;
+		if (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV)
+			*absent |= e != TASK_CLOCK; /* no such event here: said once in the title */
+		else if (!err)
+			err = errno;
+	}
+	return err;
 }
 
 void task_counters_read(const struct task_counters *c, struct task_counts *out)

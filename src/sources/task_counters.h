@@ -15,11 +15,28 @@ struct task_counters {
 	int (*fd)[TASK_EVENTS]; /* -1: not counted */
 };
 
+/* What each event is on this machine (perf_event_attr's type and config), or not here:
+ * the generic ones everywhere (the kernel refuses those a CPU lacks), slots and the
+ * TopDown metrics where a core PMU has Intel's perf metrics (its aliases, encoded as perf
+ * encodes them: perf stat --topdown's events) */
+struct task_events {
+	bool here[TASK_EVENTS];
+	uint32_t type[TASK_EVENTS];
+	uint64_t config[TASK_EVENTS];
+};
+struct machine;
+void task_events_of(const struct machine *m, struct task_events *te);
+/* How many of them are here (the most a row opens a thread or CPU) */
+int task_events_here(const struct task_events *te);
+
 void task_counters_init(struct task_counters *c, int n);
-/* Event e on pid (a thread, or a cgroup's descriptor with PERF_FLAG_PID_CGROUP) and cpu
- * (-1: wherever it runs), as perf_event_open takes them; the descriptor, or -1 with errno.
- * inherit: and on the threads and children it starts. */
-int task_counter_open(enum task_event e, int pid, int cpu, bool inherit, unsigned long flags);
+/* Row r's events on pid (a thread, or a cgroup's descriptor with PERF_FLAG_PID_CGROUP)
+ * and cpu (-1: wherever it runs), as perf_event_open takes them; inherit: and on the
+ * threads and children it starts. slots leads the TopDown metrics (the kernel takes them
+ * only in its group); the others count alone. The first refusal's errno (0: none);
+ * *absent is set where the CPU lacks an event beyond task-clock (no core PMU). */
+int task_counters_open_row(struct task_counters *c, const struct task_events *te, int r, int pid, int cpu, bool inherit,
+			   unsigned long flags, bool *absent);
 /* Each event's sum over the rows, scaled where the kernel multiplexed it; UINT64_MAX
  * where no row counts it */
 void task_counters_read(const struct task_counters *c, struct task_counts *out);
