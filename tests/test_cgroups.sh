@@ -180,6 +180,17 @@ import json, sys
 last = [json.loads(l) for l in open(sys.argv[1])][-1]
 assert last["cgroups"] and all("retiring" not in c and c["ipc"] is not None for c in last["cgroups"]), last["cgroups"]
 PY
+# a cgroup whose name holds control bytes (a directory's name may hold any byte): JSON
+# and CSV carry it escaped, never raw
+printf '\033]0;owned\007' > esc.txt
+sed -i "s|^cgroup = kubepods.slice/pod-stream/stream|cgroup = kubepods.slice/pod-$(cat esc.txt)stream|" noslots/model.ini
+for fmt in json csv; do
+    "$PMUTOP" --sim --sysfs-root noslots --model noslots/model.ini -b -n 2 --fake-clock --cgroups -M core.ipc \
+        --format $fmt > "esc.$fmt" 2> esc.err
+    expect_eq "--format $fmt, a cgroup named with control bytes: exit" $? 0
+    if grep -q "$(printf '\033')\|$(printf '\007')" "esc.$fmt"; then fail "--format $fmt: a control byte of a cgroup's name reached the output"; else ok; fi
+    expect_grep "--format $fmt: the cgroup escaped, there" 'pod-\\*x1b\]0;owned' "esc.$fmt"
+done
 # no perf metrics (Tegra410's Neoverse cores): no TopDown figures, and the cost the five
 [ -d "$TOP_SRCDIR/profiles/machines/tegra410/sys/bus/event_source/devices/cpu" ] &&
     fail "the Tegra410 tree has an Intel cpu PMU: the check below means nothing" || ok
