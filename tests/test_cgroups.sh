@@ -133,7 +133,7 @@ elif [ -n "$cgdir" ]; then
 fi
 
 # ---- the simulated machine's cgroups ----
-"$PMUTOP" --demo spr -b -n 2 --fake-clock --cgroups -M core.ipc --format json > sim.json
+"$PMUTOP" --demo spr -b -n 2 --fake-clock --cgroups -M core.ipc,TopdownL1 --format json > sim.json
 expect_eq "--demo spr --cgroups: exit status" $? 0
 python3 - sim.json <<'PY' && ok || fail "--demo spr --cgroups: $(tail -c 600 sim.json)"
 import json, sys
@@ -150,9 +150,22 @@ for p in rows:
         kids.setdefault(parent(p), []).append(rows[p])
 assert "/kubepods.slice/pod-stream" in rows and len(kids["/system.slice"]) == 3, sorted(rows)
 for p, ks in kids.items(): # a cgroup counts its descendants: its CPU their sum, its IPC between theirs
-    assert abs(rows[p]["cpu_pct"] - sum(k["cpu_pct"] for k in ks)) < 1e-6 * rows[p]["cpu_pct"] + 1e-9, (p, rows[p], ks)
     assert rows[p]["procs"] == sum(k["procs"] for k in ks), (p, rows[p], ks)
+    if p == "/": # the root is the machine: its tasks' cgroups a part of it
+        assert rows[p]["cpu_pct"] >= sum(k["cpu_pct"] for k in ks) - 1e-6, (rows[p], ks)
+        continue
+    assert abs(rows[p]["cpu_pct"] - sum(k["cpu_pct"] for k in ks)) < 1e-6 * rows[p]["cpu_pct"] + 1e-9, (p, rows[p], ks)
     assert min(k["ipc"] for k in ks) - 1e-9 <= rows[p]["ipc"] <= max(k["ipc"] for k in ks) + 1e-9, (p, rows[p], ks)
+# ... and the machine is what the panes count, on the same interval: its IPC the core pane's
+# (perf's tma_info_thread_ipc), its retiring and backend bound perf's TMA level 1, and its
+# frontend bound and bad speculation theirs together (perf moves the frontend's dropped
+# uops, INT_MISC.UOP_DROPPING, to bad speculation; the four metrics' split does not)
+machine = {m["metric"]: m["value"] for m in frames[-1]["metrics"] if m["instance"] == "all"}
+root = rows["/"]
+assert abs(root["ipc"] - machine["core.ipc"]) <= 0.01 * machine["core.ipc"], (root, machine)
+assert abs(root["retiring"] - machine["tma_retiring"]) <= 0.5, (root, machine)
+assert abs(root["backend_bound"] - machine["tma_backend_bound"]) <= 0.5, (root, machine)
+assert abs(root["frontend_bound"] + root["bad_speculation"] - machine["tma_frontend_bound"] - machine["tma_bad_speculation"]) <= 0.5, (root, machine)
 # TopDown level 1 (the demo's cores have perf metrics: its tree's cpu PMU lists slots and
 # topdown-*): a row's four shares sum to 100 %, a parent's lie between its children's
 # (their slots summed), and the streaming container is the backend-bound one
@@ -161,7 +174,7 @@ for c in rows.values():
     assert abs(sum(c[k] for k in td) - 100) < 1e-6, c
 for p, ks in kids.items():
     for k in td:
-        assert min(x[k] for x in ks) - 1e-9 <= rows[p][k] <= max(x[k] for x in ks) + 1e-9, (p, k, rows[p], ks)
+        assert p == "/" or min(x[k] for x in ks) - 1e-9 <= rows[p][k] <= max(x[k] for x in ks) + 1e-9, (p, k, rows[p], ks)
 assert rows["/kubepods.slice"]["backend_bound"] > rows["/system.slice"]["backend_bound"], rows
 # the cost: a counter per CPU and event for each cgroup: the generic five, and slots with
 # the four metrics
@@ -200,6 +213,15 @@ import json, sys
 last = [json.loads(l) for l in open(sys.argv[1])][-1]
 assert all("retiring" not in c and c["ipc"] is not None for c in last["cgroups"]), last["cgroups"]
 assert last["cgroup_fds"] % (5 * len(last["cgroups"])) == 0, last["cgroup_fds"]
+PY
+# ... and its root is the machine as the Cores (Arm) pane counts it
+"$PMUTOP" --demo -b -n 2 --fake-clock --cgroups=2 -M core.arm_ipc --format json > armipc.json
+python3 - armipc.json <<'PY' && ok || fail "--demo --cgroups: the root is not the machine: $(tail -c 400 armipc.json)"
+import json, sys
+last = [json.loads(l) for l in open(sys.argv[1])][-1]
+machine = {m["metric"]: m["value"] for m in last["metrics"] if m["instance"] == "all"}
+root = [c for c in last["cgroups"] if c["cgroup"] == "/"][0]
+assert abs(root["ipc"] - machine["core.arm_ipc"]) <= 0.01 * machine["core.arm_ipc"], (root, machine)
 PY
 # each task's row names its cgroup, a row of the cgroups' whose CPU holds the task's
 "$PMUTOP" --demo spr -b -n 2 --fake-clock --cgroups --tasks 5 -M core.ipc --format json > both.json
@@ -246,7 +268,7 @@ for size in "80 24" "120 40"; do
     see "$size: the monitor" "TopDown"
     keys G
     see "$size: G opens the view, its cost said" "Cgroups: top 9 by CPU, [0-9]* counters open"
-    see "$size: the root first" "4234.0 *5 .* / *│"
+    see "$size: the root first, counted" "[0-9][0-9.]* *5 .* / *│"
     keys '>' '>'
     see "$size: sorted by IPC" "sort IPC"
     screen

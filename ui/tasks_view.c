@@ -80,7 +80,7 @@ static int topdown_columns(const struct frame *f, const struct shown_rows *sr, b
 {
 	if (!has_topdown(sr))
 		return 0;
-	int figs = 6 + 1 + cache_width(f) + 1 + 8, lead = cgroups ? 14 : 31 + (threads ? 3 : 0), name = cgroups ? 32 : 15;
+	int figs = 6 + 1 + cache_width(f) + 1 + 8, lead = cgroups ? 15 : 31 + (threads ? 3 : 0), name = cgroups ? 32 : 15;
 	if (lead + figs + 4 * 6 + 2 + name <= width)
 		return 4;
 	return lead + figs + 6 + 2 + name <= width ? 1 : 0;
@@ -165,7 +165,7 @@ static void draw_row(int y, int x, int w, const struct frame *f, const struct ta
 	figure(cpu, sizeof(cpu), r->cpu_pct, 1);
 	figures_text(figs, sizeof(figs), f, r, v->tdcols);
 	if (v->cgroups)
-		snprintf(line, sizeof(line), "%6s %6d %s  %s%s%s", cpu, r->threads, figs, r->comm, r->why ? "  " : "",
+		snprintf(line, sizeof(line), "%7s %6d %s  %s%s%s", cpu, r->threads, figs, r->comm, r->why ? "  " : "",
 			 r->why ? r->why : "");
 	else /* the command padded to the kernel's 15 bytes, so its cgroup makes a column */
 		snprintf(line, sizeof(line), "%7d %-10.10s %6s %*d %s  %-15s  %s%s%s", r->pid, r->user, cpu, threads ? 7 : 4,
@@ -203,7 +203,7 @@ static void tasks_draw(struct tui *t)
 	v->tdcols = topdown_columns(f, &sr, v->cgroups, th, iw);
 	figures_text(figs, sizeof(figs), f, NULL, v->tdcols);
 	if (v->cgroups)
-		snprintf(head, sizeof(head), "%6s %6s %s  %s", "CPU%", "PROCS", figs, "CGROUP");
+		snprintf(head, sizeof(head), "%7s %6s %s  %s", "CPU%", "PROCS", figs, "CGROUP");
 	else
 		snprintf(head, sizeof(head), "%7s %-10s %6s %*s %s  %-15s  %s", th ? "TID" : "PID", "USER", "CPU%", th ? 7 : 4,
 			 th ? "TGID" : "THR", figs, "COMMAND", "CGROUP");

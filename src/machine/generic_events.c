@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include "base/cpulist.h"
 #include "machine/pmu.h"
 
 static const struct cache_misses_name names[] = {
@@ -27,10 +28,12 @@ static bool starts(const char *s, const char *prefix)
 }
 
 /* arm_pmuv3.c names its PMUs armv8_pmuv3[_N] (ACPI) or armv8_/armv9_ and the core */
+static bool arm_pmuv3(const char *name);
+
 static bool has_arm_pmuv3(const struct machine *m)
 {
 	for (int i = 0; i < m->npmus; i++)
-		if (starts(m->pmus[i].name, "armv8_") || starts(m->pmus[i].name, "armv9_"))
+		if (arm_pmuv3(m->pmus[i].name))
 			return true;
 	return false;
 }
@@ -60,5 +63,30 @@ const struct pmu *machine_perf_metrics_pmu(const struct machine *m)
 		if (k == PERF_METRICS_EVENTS)
 			return &m->pmus[i];
 	}
+	return NULL;
+}
+
+static bool x86_core(const char *name)
+{
+	return !strcmp(name, "cpu") || !strcmp(name, "cpu_core") || !strcmp(name, "cpu_atom");
+}
+
+static bool arm_pmuv3(const char *name)
+{
+	return starts(name, "armv8_") || starts(name, "armv9_");
+}
+
+const char *const *core_pmu_generic_events(const struct pmu *p)
+{
+	static const char *const x86[GENERIC_EVENTS] = { "cpu-cycles", "instructions", "cache-misses", "branch-misses" };
+	static const char *const arm[GENERIC_EVENTS] = { "cpu_cycles", "inst_retired", "l1d_cache_refill", "br_mis_pred" };
+	return x86_core(p->name) ? x86 : arm_pmuv3(p->name) ? arm : NULL;
+}
+
+const struct pmu *machine_core_pmu_of(const struct machine *m, int cpu)
+{
+	for (int i = 0; m && i < m->npmus; i++)
+		if (core_pmu_generic_events(&m->pmus[i]) && cpulist_contains(&m->pmus[i].cpus, cpu))
+			return &m->pmus[i];
 	return NULL;
 }

@@ -21,4 +21,14 @@ extern const char *const perf_metrics_alias[PERF_METRICS_EVENTS];
 /* The core PMU that has them all (the cpu PMU; a hybrid's cpu_core), or NULL. */
 const struct pmu *machine_perf_metrics_pmu(const struct machine *m);
 
+/* perf's generic events as a core PMU's own events, in this order: cycles, instructions,
+ * cache-misses, branch-misses (the kernel's map: x86's sysfs names them so, arm_pmuv3
+ * counts CPU_CYCLES, INST_RETIRED, L1D_CACHE_REFILL, BR_MIS_PRED) */
+#define GENERIC_EVENTS 4
+/* The core PMU counting cpu whose driver pmutop knows (x86's cpu, cpu_core, cpu_atom; an
+ * arm_pmuv3 PMU), or NULL */
+const struct pmu *machine_core_pmu_of(const struct machine *m, int cpu);
+/* Its events for the generic ones, or NULL for a PMU of another driver */
+const char *const *core_pmu_generic_events(const struct pmu *p);
+
 #endif

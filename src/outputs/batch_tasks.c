@@ -289,7 +289,7 @@ void batch_write_text_cgroups(struct textbuf *tb, const struct frame *fr)
 	char head[200];
 	bool td = has_topdown(fr->cgroups, fr->ncgroups);
 	int cw = cache_width(fr);
-	snprintf(head, sizeof(head), "  cgroups: %d by CPU, %d counters open%s%s%s\n  %6s %6s ", fr->ncgroups, fr->cgroup_fds,
+	snprintf(head, sizeof(head), "  cgroups: %d by CPU, %d counters open%s%s%s\n  %7s %6s ", fr->ncgroups, fr->cgroup_fds,
 		 fr->cgroups_note ? " (" : "", fr->cgroups_note ? fr->cgroups_note : "", fr->cgroups_note ? ")" : "", "CPU%",
 		 "PROCS");
 	textbuf_put(tb, head);
@@ -298,7 +298,7 @@ void batch_write_text_cgroups(struct textbuf *tb, const struct frame *fr)
 		const struct task_row *c = &fr->cgroups[i];
 		char lead[32];
 		textbuf_put(tb, "  ");
-		put_figure(tb, c->cpu_pct, 6, 1);
+		put_figure(tb, c->cpu_pct, 7, 1); /* the root: a machine of 100 CPUs or more */
 		snprintf(lead, sizeof(lead), " %6d ", c->threads);
 		textbuf_put(tb, lead);
 		put_figures(tb, c, cw, td);

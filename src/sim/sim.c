@@ -280,7 +280,7 @@ static int sim_open(struct source *src, struct instance *inst)
 {
 	struct sim_source *ss = src->priv;
 	if (!ss->started) {
-		ss->start_ns = src->now_ns;
+		ss->start_ns = sim_model_origin(ss->model, src->now_ns);
 		ss->started = true;
 	}
 	if (ss->last_pmu != inst->pmu) {

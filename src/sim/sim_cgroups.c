@@ -3,8 +3,11 @@
  * each [task]'s `cgroup =` path, the cgroups above it and the root, /. The rule: a
  * cgroup holds its tasks and its descendants' (the kernel's: a cgroup's counter counts
  * its descendants), its counts their sum, each task's by sim_tasks.c's rule; a task that
- * names no cgroup is the root's. Its cost is what the live probe would hold: a counter
- * per CPU and event. */
+ * names no cgroup is the root's. The root is the machine, as it is on a real one: its
+ * counts are the model's core rates on every CPU (sim_machine_counts.c), what the Cores
+ * and TopDown panes count, so the tasks are a part of it and the rest is work the model
+ * names no task for (a tree without a core PMU: the tasks' sum). Its cost is what the
+ * live probe would hold: a counter per CPU and event. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +16,7 @@
 #include "base/util.h"
 #include "engine/tasks.h"
 #include "machine/pmu.h"
+#include "sim/sim_machine_counts.h"
 #include "sim/simmodel_data.h"
 #include "sim/simulator.h"
 #include "sim/sim_tasks.h"
@@ -26,6 +30,7 @@ struct sim_cg_probe {
 	int nshown;
 	int ncpus;
 	double width; /* sim_task_width's */
+	struct sim_machine_counts *machine; /* the root's counts, or NULL: its tasks' sum */
 };
 
 static const char *cgroup_of(const struct sim_task *k)
@@ -92,6 +97,10 @@ static bool sim_cg_read(void *ctx, void *handle, uint64_t now_ns, struct task_co
 {
 	struct sim_cg_probe *cp = ctx;
 	const char *rel = str_ids_name(&cp->paths, (int)(intptr_t)handle - 1);
+	if (!*rel && cp->machine) { /* the root: the machine */
+		sim_machine_counts_read(cp->machine, now_ns, out);
+		return true;
+	}
 	*out = (struct task_counts){ 0 };
 	for (int t = 0; t < cp->model->ntasks; t++) {
 		struct task_counts one;
@@ -113,6 +122,7 @@ static void sim_cg_close(void *ctx, void *handle)
 static void sim_cg_destroy(void *ctx)
 {
 	struct sim_cg_probe *cp = ctx;
+	sim_machine_counts_free(cp->machine);
 	sim_model_free(cp->model);
 	str_ids_free(&cp->paths);
 	free(cp->shown);
@@ -164,6 +174,7 @@ struct task_probe *sim_cgroup_probe_new(struct sim_model *model, const char *roo
 	cp->root = xstrdup(root ? root : "/");
 	cp->ncpus = m->online.n;
 	cp->width = sim_task_width(model, m);
+	cp->machine = sim_machine_counts_new(model, m);
 	for (int t = 0; t < model->ntasks; t++)
 		add_with_parents(cp, cgroup_of(&model->tasks[t]));
 	if (!cp->paths.n)

@@ -195,6 +195,29 @@ static void use_flows(struct sim_model *m, struct sim_section *sec, const char *
 	merr(m, m->in.line, ini_value_column(&m->in), "flows = %s: no [flows %s] above", name, name);
 }
 
+/* [model] width (the cores' issue slots a cycle: the tasks' TopDown) and ghz (their clock
+ * while busy: a task's by default, the root cgroup's CPU time from its cycles) */
+static void model_number(struct sim_model *m, const char *name, const char *value)
+{
+	bool width = !strcmp(name, "width");
+	double lo = width ? 1 : 0.1, hi = width ? 16 : 10;
+	char *end;
+	double v = strtod_c(value, &end);
+	if (*end || end == value || !(v >= lo && v <= hi))
+		merr(m, m->in.line, ini_value_column(&m->in), "%s must be a number from %g to %g", name, lo, hi);
+	else
+		*(width ? &m->width : &m->ghz) = v;
+}
+
+uint64_t sim_model_origin(struct sim_model *m, uint64_t now_ns)
+{
+	if (!m->origin_set) {
+		m->origin_ns = now_ns;
+		m->origin_set = true;
+	}
+	return m->origin_ns;
+}
+
 /* A key of [task NAME]: a number within its range. */
 static void task_key(struct sim_model *m, struct sim_task *t, const char *name, const char *value)
 {
@@ -270,13 +293,10 @@ static int handler(void *user, const char *section, const char *name, const char
 		} else if (!strcmp(name, "metrics")) {
 			free(m->metrics);
 			m->metrics = xstrdup(value);
-		} else if (!strcmp(name, "width")) { /* the cores' issue slots a cycle: the tasks' TopDown */
-			char *end;
-			m->width = strtod_c(value, &end);
-			if (*end || end == value || !(m->width >= 1 && m->width <= 16))
-				merr(m, m->in.line, ini_value_column(&m->in), "width must be a number from 1 to 16");
+		} else if (!strcmp(name, "width") || !strcmp(name, "ghz")) {
+			model_number(m, name, value);
 		} else {
-			merr(m, m->in.line, 0, "unknown key '%s' in [model] (known: title, jitter, metrics, width)", name);
+			merr(m, m->in.line, 0, "unknown key '%s' in [model] (known: title, jitter, metrics, width, ghz)", name);
 		}
 		return 1;
 	}
@@ -340,7 +360,7 @@ static void start_section(void *ctx, char *header)
 	if (str_has_prefix(s, "task ") && *trim(s + 5)) {
 		m->tasks = xrealloc(m->tasks, sizeof(*m->tasks) * (size_t)(m->ntasks + 1));
 		m->tasks[m->ntasks] = (struct sim_task){ .name = xstrdup(trim(s + 5)), .pid = 1000 + m->ntasks, .threads = 1,
-							 .ghz = 2.5, .ipc = 1 };
+							 .ghz = m->ghz > 0 ? m->ghz : 2.5, .ipc = 1 };
 		m->cur_task = m->ntasks++;
 		m->cur = -1;
 	} else if (!strcmp(s, "model")) {

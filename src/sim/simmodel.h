@@ -50,6 +50,9 @@
  *   jitter = F                          this section's noise (0: an invariant TSC)
  *   [model] title = ..., jitter = F     relative noise per read, seeded by --seed
  *   [model] metrics = LIST              perf's catalogue metrics the demo counts too
+ *   [model] width = N, ghz = F          the cores' issue slots a cycle (the tasks' TopDown
+ *                                       slots) and clock while busy (a task's default,
+ *                                       the root cgroup's CPU time from its cycles)
  *   [task NAME] pid, user, threads,     a process of the machine (the Tasks view, batch
  *     cpus, ghz, ipc, cache_mpki,       --tasks): keeps cpus CPUs busy at ghz; cycles,
  *     branch_mpki                       instructions (x ipc) and misses per thousand of
@@ -139,6 +142,9 @@ static inline double sim_point_rate(struct sim_point *pt, int rate, double t)
 }
 /* The rate of an event the model does not name: plausible and stable. */
 double sim_default_rate(const char *event);
+/* The clock origin of the model's rates (their t = 0): the first caller's now, kept, so
+ * the counter source and the cgroups' root read one t (sim_machine_counts.c). */
+uint64_t sim_model_origin(struct sim_model *m, uint64_t now_ns);
 /* Do the section's rates depend on the CPU (else one point serves all of a PMU's)? */
 bool sim_section_reads_cpu(const struct sim_section *sec);
 /* Where a PMU is, for cells taken from the PCI map: its socket, and its root complex

@@ -127,6 +127,9 @@ struct sim_model {
 	char *title;
 	char *metrics; /* [model] metrics =: perf's catalogue metrics the demo counts too */
 	double width;  /* [model] width =: the cores' issue slots a cycle (TopDown's slots); 0 none */
+	double ghz;    /* [model] ghz =: the cores' clock while busy (a task's by default); 0 none */
+	uint64_t origin_ns; /* the counter source's clock origin, its rates' t = 0 (sim_model_origin) */
+	bool origin_set;
 	double jitter;
 	int nsections;
 	struct sim_section *sections;
