@@ -53,6 +53,15 @@ see() { if wait_for "$2" "${3:-6}"; then ok; else fail "$1: no '$2' on screen:";
 unseen() { if wait_gone "$2" "${3:-6}"; then ok; else fail "$1: '$2' still on screen"; fi; }
 # one key at a time, a pause after Escape: ncurses would read ESC followed at once by an
 # escape sequence as one unknown sequence (no person types that fast)
+# sort_by COLUMN: > until the view's title says it sorts by COLUMN (the columns a view
+# shows, and so how many presses that takes, follow what the machine counts)
+sort_by() {
+    for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13; do
+        keys '>'
+        wait_for "sort $1" 1 && return 0
+    done
+    return 1
+}
 keys() {
     for k; do
         T send-keys -t 0 "$k"

@@ -19,12 +19,12 @@
 #include "tui.h"
 #include "base/util.h"
 
-enum { COL_PID, COL_USER, COL_CPU, COL_THREADS, COL_IPC, COL_CACHE, COL_BRANCH, COL_RET, COL_BAD, COL_FE, COL_BE,
-       COL_COMMAND, NCOLS };
+enum { COL_PID, COL_USER, COL_CPU, COL_THREADS, COL_CYC, COL_IPC, COL_CACHE, COL_BRANCH, COL_RET, COL_BAD, COL_FE,
+       COL_BE, COL_COMMAND, NCOLS };
 /* COL_CACHE's name is the frame's: perf's cache-misses is a different level per CPU; the
  * TopDown columns show where the rows have it (a CPU with perf metrics) */
-static const char *const col_name[NCOLS] = { "PID", "USER", "CPU%", "THR", "IPC", NULL, "BR-MPKI", "RET%", "BAD%", "FE%",
-					     "BE%", "COMMAND" };
+static const char *const col_name[NCOLS] = { "PID", "USER", "CPU%", "THR", "CYC%", "IPC", NULL, "BR-MPKI", "RET%", "BAD%",
+					     "FE%", "BE%", "COMMAND" };
 
 static const char *column_name(const struct frame *f, int col)
 {
@@ -48,6 +48,7 @@ struct tasks_view {
 	int first;         /* the first row shown */
 	int tdcols;        /* TopDown's columns shown: 4, 1 (backend bound alone: a narrow
 			    * screen keeps the command) or 0 (the rows have none) */
+	bool cycles;       /* the rows have a share of the machine's cycles: CYC% is shown */
 };
 
 static bool threads_shown; /* the rows are threads: THR is TGID */
@@ -66,6 +67,14 @@ static struct shown_rows rows_of(const struct frame *f, bool cgroups)
 	return (struct shown_rows){ f->tasks, f->ntasks, f->task_fds, f->tasks_note };
 }
 
+static bool has_cycles(const struct shown_rows *sr)
+{
+	for (int i = 0; sr->rows && i < sr->n; i++)
+		if (isfinite(sr->rows[i].cycles_share))
+			return true;
+	return false;
+}
+
 static bool has_topdown(const struct shown_rows *sr)
 {
 	for (int i = 0; sr->rows && i < sr->n; i++)
@@ -74,16 +83,17 @@ static bool has_topdown(const struct shown_rows *sr)
 	return false;
 }
 
-/* How many of TopDown's columns fit beside the rest and the name's first characters (a
- * command's 15, a cgroup path's 32) in width: all four, backend bound alone, or none */
-static int topdown_columns(const struct frame *f, const struct shown_rows *sr, bool cgroups, bool threads, int width)
+/* Which optional columns fit beside the rest and the name's first characters (a
+ * command's 15, a cgroup path's 32) in width: CYC% first, then TopDown's four, or
+ * backend bound alone, or none (v->cycles, v->tdcols) */
+static void optional_columns(struct tasks_view *v, const struct frame *f, const struct shown_rows *sr, bool threads,
+			     int width)
 {
-	if (!has_topdown(sr))
-		return 0;
-	int figs = 6 + 1 + cache_width(f) + 1 + 8, lead = cgroups ? 15 : 31 + (threads ? 3 : 0), name = cgroups ? 32 : 15;
-	if (lead + figs + 4 * 6 + 2 + name <= width)
-		return 4;
-	return lead + figs + 6 + 2 + name <= width ? 1 : 0;
+	int lead = v->cgroups ? 15 : 31 + (threads ? 3 : 0), name = v->cgroups ? 32 : 15;
+	int used = lead + 6 + 1 + cache_width(f) + 1 + 8 + 2 + name;
+	v->cycles = has_cycles(sr) && used + 6 <= width;
+	used += v->cycles ? 6 : 0;
+	v->tdcols = !has_topdown(sr) ? 0 : used + 4 * 6 <= width ? 4 : used + 6 <= width ? 1 : 0;
 }
 
 /* a cgroup has no PID or user: its view's columns skip them; TopDown's only with it */
@@ -91,6 +101,8 @@ static bool column_shown(const struct tasks_view *v, int col)
 {
 	if (col >= COL_RET && col <= COL_BE)
 		return v->tdcols == 4 || (v->tdcols == 1 && col == COL_BE);
+	if (col == COL_CYC)
+		return v->cycles;
 	return !v->cgroups || (col != COL_PID && col != COL_USER);
 }
 
@@ -103,6 +115,7 @@ static double number(const struct task_row *r, int col)
 	case COL_IPC: return r->ipc;
 	case COL_CACHE: return r->cache_mpki;
 	case COL_BRANCH: return r->branch_mpki;
+	case COL_CYC: return r->cycles_share;
 	case COL_RET:
 	case COL_BAD:
 	case COL_FE:
@@ -141,19 +154,23 @@ static void figure(char *buf, size_t len, double v, int decimals)
 		snprintf(buf, len, "-");
 }
 
-/* IPC to BR-MPKI, and TopDown's shown (tdcols): a row's, or (r NULL) their heads */
-static void figures_text(char *buf, size_t len, const struct frame *f, const struct task_row *r, int tdcols)
+/* CYC% where shown, IPC to BR-MPKI, and TopDown's shown (tdcols): a row's, or (r NULL)
+ * their heads */
+static void figures_text(char *buf, size_t len, const struct frame *f, const struct task_row *r, const struct tasks_view *v)
 {
-	char ipc[16], cache[16], br[16];
-	int cw = cache_width(f), n;
+	char cyc[16], ipc[16], cache[16], br[16];
+	int cw = cache_width(f), n, tdcols = v->tdcols;
+	figure(cyc, sizeof(cyc), r ? r->cycles_share : NAN, 1);
 	figure(ipc, sizeof(ipc), r ? r->ipc : NAN, 2);
 	figure(cache, sizeof(cache), r ? r->cache_mpki : NAN, 2);
 	figure(br, sizeof(br), r ? r->branch_mpki : NAN, 2);
-	n = snprintf(buf, len, "%6s %*s %8s", r ? ipc : "IPC", cw, r ? cache : f->cache_misses->column, r ? br : "BR-MPKI");
+	n = v->cycles ? snprintf(buf, len, "%5s ", r ? cyc : "CYC%") : 0;
+	n += snprintf(buf + n, len - (size_t)n, "%6s %*s %8s", r ? ipc : "IPC", cw, r ? cache : f->cache_misses->column,
+		      r ? br : "BR-MPKI");
 	for (int l = tdcols == 4 ? 0 : TASK_TOPDOWN - tdcols; l < TASK_TOPDOWN && n > 0 && (size_t)n < len; l++) {
-		char v[16];
-		figure(v, sizeof(v), r ? r->topdown[l] : NAN, 1);
-		n += snprintf(buf + n, len - (size_t)n, " %5s", r ? v : col_name[COL_RET + l]);
+		char share[16];
+		figure(share, sizeof(share), r ? r->topdown[l] : NAN, 1);
+		n += snprintf(buf + n, len - (size_t)n, " %5s", r ? share : col_name[COL_RET + l]);
 	}
 }
 
@@ -163,7 +180,7 @@ static void draw_row(int y, int x, int w, const struct frame *f, const struct ta
 	char cpu[16], figs[96], line[512];
 	bool threads = threads_shown;
 	figure(cpu, sizeof(cpu), r->cpu_pct, 1);
-	figures_text(figs, sizeof(figs), f, r, v->tdcols);
+	figures_text(figs, sizeof(figs), f, r, v);
 	if (v->cgroups)
 		snprintf(line, sizeof(line), "%7s %6d %s  %s%s%s", cpu, r->threads, figs, r->comm, r->why ? "  " : "",
 			 r->why ? r->why : "");
@@ -200,8 +217,8 @@ static void tasks_draw(struct tui *t)
 	crt_box(COLS - 2, LINES - 3, title, &iy, &ix, &iw, &ih);
 	char head[160];
 	char figs[96];
-	v->tdcols = topdown_columns(f, &sr, v->cgroups, th, iw);
-	figures_text(figs, sizeof(figs), f, NULL, v->tdcols);
+	optional_columns(v, f, &sr, th, iw);
+	figures_text(figs, sizeof(figs), f, NULL, v);
 	if (v->cgroups)
 		snprintf(head, sizeof(head), "%7s %6s %s  %s", "CPU%", "PROCS", figs, "CGROUP");
 	else

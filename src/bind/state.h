@@ -237,6 +237,11 @@ struct session {
 	int *per_of_cpu;
 	struct encode_memo *encodings; /* while binding: the texts encoded so far */
 	bool skip_details; /* no output reads the members' values this frame (session_want_details) */
+	/* the core PMUs' cycles encodings, for the machine's cycles (engine/machine_cycles.c) */
+	bool cycles_found;
+	int ncycles_attrs;
+	const struct pmu **cycles_pmu;
+	struct event_attr *cycles_attr;
 	int nsources;
 	struct source **sources; /* tried in order: the first that claims an instance counts it */
 	char *source_kinds;      /* "sim", "live+hwmon": the kinds that count something */

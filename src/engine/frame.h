@@ -75,6 +75,8 @@ struct task_row {
 	double cpu_pct;     /* of one CPU over the interval (top's %CPU): its task-clock where
 			     * counted, else /proc's ticks */
 	double ipc, branch_mpki; /* NAN: not counted (yet, or not here) */
+	double cycles_share; /* % of the cycles the machine's CPUs ran (the session's own count
+			      * of them on every CPU); NAN where not known */
 	double cache_mpki;  /* perf's cache-misses: the level the frame's cache_misses names */
 	/* TopDown level 1 (TASK_TOPDOWN, in that order), % of the slots: each metric's count
 	 * over the four's sum, perf's rule for level 1 on perf metrics; NAN: not counted

@@ -12,6 +12,7 @@
 #include "base/clock.h"
 #include "base/expr.h"
 #include "base/util.h"
+#include "engine/machine_cycles.h"
 #include "engine/attach.h"
 #include "bind/counter_share.h"
 #include "engine/hostmeters.h"
@@ -488,14 +489,17 @@ static void sample_who(struct session *s, struct frame *f, uint64_t now_ns)
 	f->cgroups_note = NULL;
 	/* batch's and serve's cgroups open at the priming read, as perf stat -G counts from
 	 * its start: the first interval has their figures */
-	if (s->cgroups && s->cgroups_wanted && (!s->priming || s->cgroups_always)) {
-		f->ncgroups = task_table_sample(s->cgroups, now_ns, &f->cgroups, &f->cgroup_fds);
+	bool cg = s->cgroups && s->cgroups_wanted && (!s->priming || s->cgroups_always);
+	bool tk = s->tasks && s->tasks_wanted && !s->priming;
+	double cycles = cg || tk ? session_machine_cycles(s, f) : NAN; /* a row's cycles share's whole */
+	if (cg) {
+		f->ncgroups = task_table_sample(s->cgroups, now_ns, cycles, &f->cgroups, &f->cgroup_fds);
 		f->cgroups_note = task_table_note(s->cgroups);
 	} else if (s->task_rows && s->cgroups_wanted && !s->priming) {
 		s->task_rows(s->task_rows_ctx, f, true);
 	}
-	if (s->tasks && s->tasks_wanted && !s->priming) {
-		f->ntasks = task_table_sample(s->tasks, now_ns, &f->tasks, &f->task_fds);
+	if (tk) {
+		f->ntasks = task_table_sample(s->tasks, now_ns, cycles, &f->tasks, &f->task_fds);
 		f->tasks_note = task_table_note(s->tasks);
 		f->tasks_threads = task_table_shows_threads(s->tasks);
 	} else if (s->task_rows && s->tasks_wanted && !s->priming) {

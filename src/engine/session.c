@@ -20,6 +20,7 @@
 #include "engine/hostmeters.h"
 #include "engine/source.h"
 #include "engine/tasks.h"
+#include "engine/machine_cycles.h"
 #include "machine/generic_events.h"
 #include "machine/topology.h"
 
@@ -88,6 +89,7 @@ void session_free(struct session *s)
 	}
 	for (int i = 0; i < s->nsources; i++)
 		source_destroy(s->sources[i]);
+	session_machine_cycles_free(s);
 	free(s->sharers);
 	cpulist_free(&s->only_cpus);
 	free(s->per_of_cpu);

@@ -215,7 +215,8 @@ const char *task_table_note(const struct task_table *t)
 	return t->probe->ops->note ? t->probe->ops->note(t->probe->ctx) : NULL;
 }
 
-int task_table_sample(struct task_table *t, uint64_t now_ns, const struct task_row **rows, int *cost)
+int task_table_sample(struct task_table *t, uint64_t now_ns, double machine_cycles, const struct task_row **rows,
+		      int *cost)
 {
 	struct task_sample *now = NULL;
 	int n = t->probe->ops->list(t->probe->ctx, now_ns, t->threads, &now);
@@ -235,7 +236,7 @@ int task_table_sample(struct task_table *t, uint64_t now_ns, const struct task_r
 		*r = (struct task_row){ .pid = s->pid, .tgid = s->tgid, .comm = s->label ? s->label : tx->comm, .user = tx->user,
 					.threads = s->threads,
 					.cpu_pct = 100 * rk[i].cpu_ns / interval, .ipc = NAN, .cache_mpki = NAN,
-					.branch_mpki = NAN };
+					.branch_mpki = NAN, .cycles_share = NAN };
 		task_row_uncounted(r);
 		if (t->probe->ops->cgroup) { /* the top rows only: a file read each */
 			t->probe->ops->cgroup(t->probe->ctx, s->tgid ? s->tgid : s->pid, tx->cgroup, sizeof(tx->cgroup));
@@ -247,6 +248,8 @@ int task_table_sample(struct task_table *t, uint64_t now_ns, const struct task_r
 		k->kept = true;
 		*cost += k->fds;
 		figures(t, k, now_ns, interval, r);
+		r->cycles_share = machine_cycles > 0 && isfinite(r->counted[TASK_CYCLES])
+					  ? 100 * r->counted[TASK_CYCLES] / machine_cycles : NAN;
 	}
 	for (int i = t->ntr - 1; i >= 0; i--) /* out of the top: its descriptors back */
 		if (!t->tr[i].kept)

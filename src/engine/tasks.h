@@ -67,8 +67,11 @@ void task_table_want(struct task_table *t, bool want);
 void task_table_threads(struct task_table *t, bool threads);
 bool task_table_shows_threads(const struct task_table *t);
 /* The table at now_ns (rows by CPU time, highest first); the rows stay until the call
- * after next (frames are published alternately). *cost: the descriptors open. */
-int task_table_sample(struct task_table *t, uint64_t now_ns, const struct task_row **rows, int *cost);
+ * after next (frames are published alternately). *cost: the descriptors open.
+ * machine_cycles: the cycles the machine's CPUs ran over the interval (a row's cycles
+ * share's whole), NAN where not known. */
+int task_table_sample(struct task_table *t, uint64_t now_ns, double machine_cycles, const struct task_row **rows,
+		      int *cost);
 /* A row's counts and TopDown shares, none counted yet (NAN). */
 void task_row_uncounted(struct task_row *r);
 /* What the table says as a whole (the probe's note), or NULL. */

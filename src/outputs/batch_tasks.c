@@ -27,6 +27,15 @@ static void json_maybe(struct textbuf *tb, const char *key, double v)
 static const char *const topdown_key[TASK_TOPDOWN] = { "retiring", "bad_speculation", "frontend_bound", "backend_bound" };
 static const char *const topdown_head[TASK_TOPDOWN] = { "RET%", "BAD%", "FE%", "BE%" };
 
+/* Whether a table's rows have a cycles share (the machine's cycles counted): its column */
+static bool has_cycles(const struct task_row *rows, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (isfinite(rows[i].cycles_share))
+			return true;
+	return false;
+}
+
 /* Whether a table's rows have TopDown (the CPU has perf metrics): its columns, else none */
 static bool has_topdown(const struct task_row *rows, int n)
 {
@@ -58,6 +67,8 @@ static void json_row_tail(struct textbuf *tb, const struct task_row *t, const st
 	char key[40];
 	snprintf(key, sizeof(key), ",\"%s\":", fr->cache_misses->key);
 	json_maybe(tb, ",\"cpu_pct\":", t->cpu_pct);
+	if (isfinite(t->cycles_share)) /* where the machine's cycles are counted */
+		json_maybe(tb, ",\"cycles_share\":", t->cycles_share);
 	json_maybe(tb, ",\"ipc\":", t->ipc);
 	json_maybe(tb, key, t->cache_mpki);
 	json_maybe(tb, ",\"branch_mpki\":", t->branch_mpki);
@@ -133,18 +144,20 @@ const char *batch_csv_who_empty(const struct frame *fr)
 /* A task's or a cgroup's four figures, a CSV line each, its own in the columns the
  * frame adds (pid and comm, cgroup) */
 static void csv_figures(struct textbuf *tb, const struct task_row *t, const char *when, const char *source, bool cgroup,
-			const struct frame *fr, bool topdown)
+			const struct frame *fr, bool topdown, bool cycles)
 {
 	const char *kind = cgroup ? "cgroup" : "task";
 	const char *const names[] = { "cpu_pct", "ipc", fr->cache_misses->key, "branch_mpki", topdown_key[0], topdown_key[1],
-				      topdown_key[2], topdown_key[3] };
-	static const char *const units[] = { "%", "", "", "", "%", "%", "%", "%" };
+				      topdown_key[2], topdown_key[3], "cycles_share" };
+	static const char *const units[] = { "%", "", "", "", "%", "%", "%", "%", "%" };
 	const double v[] = { t->cpu_pct, t->ipc, t->cache_mpki, t->branch_mpki, t->topdown[0], t->topdown[1], t->topdown[2],
-			     t->topdown[3] };
+			     t->topdown[3], t->cycles_share };
 	char pid[16], id[16];
 	snprintf(pid, sizeof(pid), "%d", t->tgid);
 	snprintf(id, sizeof(id), "%d", t->pid);
-	for (int k = 0; k < (topdown ? 8 : 4); k++) { /* TopDown where the table has it */
+	for (int k = 0; k < 9; k++) { /* TopDown and the cycles share where the table has them */
+		if ((k >= 4 && k < 8 && !topdown) || (k == 8 && !cycles))
+			continue;
 		textbuf_put(tb, when);
 		textbuf_putc(tb, ',');
 		batch_csv_field(tb, source);
@@ -184,12 +197,13 @@ static void csv_figures(struct textbuf *tb, const struct task_row *t, const char
  * --cgroups: each cgroup's, its path the instance and the cgroup column */
 void batch_csv_tasks(struct textbuf *tb, const struct frame *fr, const char *when, const char *source)
 {
-	bool td = fr->tasks && has_topdown(fr->tasks, fr->ntasks);
+	bool td = fr->tasks && has_topdown(fr->tasks, fr->ntasks), cyc = fr->tasks && has_cycles(fr->tasks, fr->ntasks);
 	for (int i = 0; fr->tasks && i < fr->ntasks; i++)
-		csv_figures(tb, &fr->tasks[i], when, source, false, fr, td);
+		csv_figures(tb, &fr->tasks[i], when, source, false, fr, td, cyc);
 	td = fr->cgroups && has_topdown(fr->cgroups, fr->ncgroups);
+	cyc = fr->cgroups && has_cycles(fr->cgroups, fr->ncgroups);
 	for (int i = 0; fr->cgroups && i < fr->ncgroups; i++)
-		csv_figures(tb, &fr->cgroups[i], when, source, true, fr, td);
+		csv_figures(tb, &fr->cgroups[i], when, source, true, fr, td, cyc);
 }
 
 /* the cache column's width: its name's ("CACHE-MPKI"), at least the figures' 8 */
@@ -209,9 +223,14 @@ static void put_figure(struct textbuf *tb, double v, int width, int decimals)
 	textbuf_put(tb, num);
 }
 
-/* The figures every row has, IPC to BR-MPKI, TopDown's where the table has them (td) */
-static void put_figures(struct textbuf *tb, const struct task_row *t, int cw, bool td)
+/* The figures every row has, IPC to BR-MPKI, its share of the machine's cycles and
+ * TopDown's where the table has them (cyc, td) */
+static void put_figures(struct textbuf *tb, const struct task_row *t, int cw, bool td, bool cyc)
 {
+	if (cyc) {
+		put_figure(tb, t->cycles_share, 5, 1);
+		textbuf_putc(tb, ' ');
+	}
 	put_figure(tb, t->ipc, 6, 2);
 	textbuf_putc(tb, ' ');
 	put_figure(tb, t->cache_mpki, cw, 2);
@@ -225,10 +244,10 @@ static void put_figures(struct textbuf *tb, const struct task_row *t, int cw, bo
 }
 
 /* ... their heads, and the last column's */
-static void put_heads(struct textbuf *tb, const struct frame *fr, int cw, bool td, const char *last)
+static void put_heads(struct textbuf *tb, const struct frame *fr, int cw, bool td, bool cyc, const char *last)
 {
 	char h[96];
-	snprintf(h, sizeof(h), "%6s %*s %8s", "IPC", cw, fr->cache_misses->column, "BR-MPKI");
+	snprintf(h, sizeof(h), "%s%6s %*s %8s", cyc ? " CYC% " : "", "IPC", cw, fr->cache_misses->column, "BR-MPKI");
 	textbuf_put(tb, h);
 	for (int l = 0; td && l < TASK_TOPDOWN; l++) {
 		snprintf(h, sizeof(h), " %5s", topdown_head[l]);
@@ -262,12 +281,12 @@ void batch_write_text_tasks(struct textbuf *tb, const struct frame *fr)
 		textbuf_put(tb, fr->tasks_note);
 		textbuf_putc(tb, '\n');
 	}
-	bool th = fr->tasks_threads, td = has_topdown(fr->tasks, fr->ntasks);
+	bool th = fr->tasks_threads, td = has_topdown(fr->tasks, fr->ntasks), cyc = has_cycles(fr->tasks, fr->ntasks);
 	int cw = cache_width(fr);
 	snprintf(head, sizeof(head), "  %s: top %d by CPU, %d counters open\n  %7s %-10s %6s %*s ", th ? "threads" : "tasks",
 		 fr->ntasks, fr->task_fds, th ? "TID" : "PID", "USER", "CPU%", th ? 7 : 4, th ? "TGID" : "THR");
 	textbuf_put(tb, head);
-	put_heads(tb, fr, cw, td, "COMMAND");
+	put_heads(tb, fr, cw, td, cyc, "COMMAND");
 	for (int i = 0; i < fr->ntasks; i++) {
 		const struct task_row *t = &fr->tasks[i];
 		char lead[64];
@@ -276,7 +295,7 @@ void batch_write_text_tasks(struct textbuf *tb, const struct frame *fr)
 		put_figure(tb, t->cpu_pct, 6, 1);
 		snprintf(lead, sizeof(lead), " %*d ", th ? 7 : 4, th ? t->tgid : t->threads);
 		textbuf_put(tb, lead);
-		put_figures(tb, t, cw, td);
+		put_figures(tb, t, cw, td, cyc);
 		put_name(tb, t);
 	}
 }
@@ -287,13 +306,13 @@ void batch_write_text_cgroups(struct textbuf *tb, const struct frame *fr)
 	if (!fr->cgroups)
 		return;
 	char head[200];
-	bool td = has_topdown(fr->cgroups, fr->ncgroups);
+	bool td = has_topdown(fr->cgroups, fr->ncgroups), cyc = has_cycles(fr->cgroups, fr->ncgroups);
 	int cw = cache_width(fr);
 	snprintf(head, sizeof(head), "  cgroups: %d by CPU, %d counters open%s%s%s\n  %7s %6s ", fr->ncgroups, fr->cgroup_fds,
 		 fr->cgroups_note ? " (" : "", fr->cgroups_note ? fr->cgroups_note : "", fr->cgroups_note ? ")" : "", "CPU%",
 		 "PROCS");
 	textbuf_put(tb, head);
-	put_heads(tb, fr, cw, td, "CGROUP");
+	put_heads(tb, fr, cw, td, cyc, "CGROUP");
 	for (int i = 0; i < fr->ncgroups; i++) {
 		const struct task_row *c = &fr->cgroups[i];
 		char lead[32];
@@ -301,7 +320,7 @@ void batch_write_text_cgroups(struct textbuf *tb, const struct frame *fr)
 		put_figure(tb, c->cpu_pct, 7, 1); /* the root: a machine of 100 CPUs or more */
 		snprintf(lead, sizeof(lead), " %6d ", c->threads);
 		textbuf_put(tb, lead);
-		put_figures(tb, c, cw, td);
+		put_figures(tb, c, cw, td, cyc);
 		put_name(tb, c);
 	}
 }

@@ -62,7 +62,7 @@ int rec_tasks_write(struct store *st, uint64_t seq, const struct rec_tasks *t, c
 	int r = store_exec(st, "BEGIN", err);
 	for (int i = 0; i < t->n && r == 0; i++) {
 		const struct task_row *k = &t->rows[i];
-		char s[24], mode[4], pid[16], tgid[16], thr[16], cpu[32], ipc[32], llc[32], br[32], td[TASK_TOPDOWN][32];
+		char s[24], mode[4], pid[16], tgid[16], thr[16], cpu[32], ipc[32], llc[32], br[32], td[TASK_TOPDOWN][32], cyc[32];
 		snprintf(s, sizeof(s), "%llu", (unsigned long long)seq);
 		snprintf(mode, sizeof(mode), "%d", t->threads);
 		snprintf(pid, sizeof(pid), "%d", k->pid);
@@ -72,13 +72,14 @@ int rec_tasks_write(struct store *st, uint64_t seq, const struct rec_tasks *t, c
 				    figure(ipc, sizeof(ipc), k->ipc), figure(llc, sizeof(llc), k->cache_mpki),
 				    figure(br, sizeof(br), k->branch_mpki), k->why, k->cgroup,
 				    figure(td[0], sizeof(td[0]), k->topdown[0]), figure(td[1], sizeof(td[1]), k->topdown[1]),
-				    figure(td[2], sizeof(td[2]), k->topdown[2]), figure(td[3], sizeof(td[3]), k->topdown[3]) };
-		char sql[300];
+				    figure(td[2], sizeof(td[2]), k->topdown[2]), figure(td[3], sizeof(td[3]), k->topdown[3]),
+				    figure(cyc, sizeof(cyc), k->cycles_share) };
+		char sql[320];
 		snprintf(sql, sizeof(sql), "INSERT INTO %s(seq, threads, pid, tgid, comm, user, nthreads, cpu_pct, ipc, llc_mpki,"
-					   " branch_mpki, why, cgroup, retiring, bad_speculation, frontend_bound, backend_bound)"
-					   " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)",
+					   " branch_mpki, why, cgroup, retiring, bad_speculation, frontend_bound, backend_bound,"
+					   " cycles_share) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
 			 table[t->kind]);
-		r = store_put_row(st, sql, 17, v, err);
+		r = store_put_row(st, sql, 18, v, err);
 	}
 	return store_end_transaction(st, r, err);
 }
@@ -132,7 +133,7 @@ static void row(void *ctx, int n, const char *const *v)
 	snprintf(user, sizeof(user), "%s", v[5] ? v[5] : "");
 	*k = (struct task_row){ .pid = integer(v[2]), .tgid = integer(v[3]), .comm = xstrdup(comm), .user = xstrdup(user),
 				.threads = integer(v[6]), .cpu_pct = number(v[7]), .ipc = number(v[8]),
-				.cache_mpki = number(v[9]), .branch_mpki = number(v[10]) };
+				.cache_mpki = number(v[9]), .branch_mpki = number(v[10]), .cycles_share = NAN };
 	task_row_uncounted(k); /* a recording keeps the figures, not the counts */
 	if (v[11]) {
 		char why[160];
@@ -149,6 +150,8 @@ static void row(void *ctx, int n, const char *const *v)
 		double share = number(v[13 + l]);
 		k->topdown[l] = share >= 0 && share <= 100 ? share : NAN; /* a percentage, or none */
 	}
+	double cyc = n > 17 ? number(v[17]) : NAN; /* a share of a noisy whole may pass 100 a little */
+	k->cycles_share = cyc >= 0 && cyc <= 1000 ? cyc : NAN;
 }
 
 void rec_tasks_read(struct store *st, uint64_t seq, enum rec_rows kind, struct rec_tasks *t)
@@ -156,10 +159,11 @@ void rec_tasks_read(struct store *st, uint64_t seq, enum rec_rows kind, struct r
 	rec_tasks_free(t);
 	t->kind = kind;
 	t->rows = xcalloc(REC_TASKS_MAX, sizeof(*t->rows));
-	char sql[300], *err = NULL;
-	/* with the TopDown and cgroup columns, or (a file made before them) without */
-	static const char *const later[] = { "", ", cgroup", ", cgroup, retiring, bad_speculation, frontend_bound, backend_bound" };
-	for (int with = 2; with >= 0; with--) {
+	char sql[320], *err = NULL;
+	/* with the cycles share, TopDown and cgroup columns, or (a file made before them) without */
+	static const char *const later[] = { "", ", cgroup", ", cgroup, retiring, bad_speculation, frontend_bound, backend_bound",
+					     ", cgroup, retiring, bad_speculation, frontend_bound, backend_bound, cycles_share" };
+	for (int with = 3; with >= 0; with--) {
 		snprintf(sql, sizeof(sql), "SELECT seq, threads, pid, tgid, comm, user, nthreads, cpu_pct, ipc, llc_mpki,"
 					   " branch_mpki, why%s FROM %s WHERE seq = %llu ORDER BY rowid", later[with],
 			 table[kind], (unsigned long long)seq);

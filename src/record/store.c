@@ -51,11 +51,11 @@ static const char *const schema =
 	"CREATE INDEX chunks_t ON chunks(t_first);"
 	"CREATE TABLE tasks(seq INTEGER, threads INTEGER, pid INTEGER, tgid INTEGER, comm TEXT, user TEXT,"
 	" nthreads INTEGER, cpu_pct REAL, ipc REAL, llc_mpki REAL, branch_mpki REAL, why TEXT, cgroup TEXT,"
-	" retiring REAL, bad_speculation REAL, frontend_bound REAL, backend_bound REAL);"
+	" retiring REAL, bad_speculation REAL, frontend_bound REAL, backend_bound REAL, cycles_share REAL);"
 	"CREATE INDEX tasks_seq ON tasks(seq);"
 	"CREATE TABLE cgroups(seq INTEGER, threads INTEGER, pid INTEGER, tgid INTEGER, comm TEXT, user TEXT,"
 	" nthreads INTEGER, cpu_pct REAL, ipc REAL, llc_mpki REAL, branch_mpki REAL, why TEXT, cgroup TEXT,"
-	" retiring REAL, bad_speculation REAL, frontend_bound REAL, backend_bound REAL);"
+	" retiring REAL, bad_speculation REAL, frontend_bound REAL, backend_bound REAL, cycles_share REAL);"
 	"CREATE INDEX cgroups_seq ON cgroups(seq);";
 
 /* Whether the recording or its write-ahead log reached the file size limit (`ulimit -f`;
