@@ -242,6 +242,11 @@ struct session {
 	int ncycles_attrs;
 	const struct pmu **cycles_pmu;
 	struct event_attr *cycles_attr;
+	struct cpulist cycles_cpus; /* the CPUs of a core PMU: the whole's */
+	int ncycles_counters;
+	struct counter_ref {
+		int instance, counter;
+	} *cycles_counters; /* the counters whose encoding is a CPU's cycles */
 	int nsources;
 	struct source **sources; /* tried in order: the first that claims an instance counts it */
 	char *source_kinds;      /* "sim", "live+hwmon": the kinds that count something */

@@ -30,7 +30,9 @@ struct sim_cg_probe {
 	int nshown;
 	int ncpus;
 	double width; /* sim_task_width's */
-	struct sim_machine_counts *machine; /* the root's counts, or NULL: its tasks' sum */
+	const struct machine *m;
+	struct sim_machine_counts *machine; /* the root's counts while it is counted (NULL: the
+					     * tasks' sum, on a tree without a core PMU) */
 };
 
 static const char *cgroup_of(const struct sim_task *k)
@@ -90,6 +92,10 @@ static void *sim_cg_open(void *ctx, int id, bool thread, int *fds, char **why)
 	(void)thread;
 	(void)why;
 	*fds = cp->ncpus * sim_task_events(cp->width);
+	/* the root's counts while it is counted: the model's points evaluate the rates it asks
+	 * for at every refresh, which a monitor without the view should not pay */
+	if (!*str_ids_name(&cp->paths, id) && !cp->machine)
+		cp->machine = sim_machine_counts_new(cp->model, cp->m);
 	return (void *)(intptr_t)(id + 1);
 }
 
@@ -115,8 +121,11 @@ static bool sim_cg_read(void *ctx, void *handle, uint64_t now_ns, struct task_co
 
 static void sim_cg_close(void *ctx, void *handle)
 {
-	(void)ctx;
-	(void)handle;
+	struct sim_cg_probe *cp = ctx;
+	if (!*str_ids_name(&cp->paths, (int)(intptr_t)handle - 1)) { /* the root: its rates released */
+		sim_machine_counts_free(cp->machine);
+		cp->machine = NULL;
+	}
 }
 
 static void sim_cg_destroy(void *ctx)
@@ -174,7 +183,7 @@ struct task_probe *sim_cgroup_probe_new(struct sim_model *model, const char *roo
 	cp->root = xstrdup(root ? root : "/");
 	cp->ncpus = m->online.n;
 	cp->width = sim_task_width(model, m);
-	cp->machine = sim_machine_counts_new(model, m);
+	cp->m = m;
 	for (int t = 0; t < model->ntasks; t++)
 		add_with_parents(cp, cgroup_of(&model->tasks[t]));
 	if (!cp->paths.n)
