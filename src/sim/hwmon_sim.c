@@ -66,14 +66,6 @@ static void set_event(struct sim_block *b, int slot, uint64_t n)
 	b->count[slot] = 0;
 }
 
-static int last_number(const char *name)
-{
-	const char *end = name + strlen(name), *p = end;
-	while (p > name && p[-1] >= '0' && p[-1] <= '9')
-		p--;
-	return p < end ? atoi(p) : 0;
-}
-
 static int slot_of(const char *file, const char *prefix, int nslots)
 {
 	uint64_t v;
@@ -236,7 +228,7 @@ static void load_block(struct sim_io *s, struct sim_block *b, const struct pmu *
 {
 	b->pmu = p;
 	b->sec = sim_model_section(s->model, p);
-	b->index = last_number(p->hw->block);
+	b->index = sim_place_index(p->hw->block);
 	b->nslots = p->hw->type == HW_REGISTER ? p->naliases : p->hw->ncounters;
 	int n = b->nslots ? b->nslots : 1;
 	b->event = xcalloc((size_t)n, sizeof(*b->event));

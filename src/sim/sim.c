@@ -100,14 +100,6 @@ static double mode_share(uint8_t exclude)
 	return (exclude & EXCLUDE_USER ? 0.0 : 0.92) + (exclude & EXCLUDE_KERNEL ? 0.0 : 0.08);
 }
 
-static int last_number(const char *name)
-{
-	const char *end = name + strlen(name), *p = end;
-	while (p > name && p[-1] >= '0' && p[-1] <= '9')
-		p--;
-	return p < end ? atoi(p) : 0;
-}
-
 /* How many places section sec models on a socket: each PMU whose cpumask has one of the
  * socket's CPUs (Intel's one PMU for every socket too), once per such CPU where the
  * cpumask names several (AMD's one L3 PMU, a CPU of each CCX: a socket's traffic is
@@ -142,7 +134,7 @@ static struct sim_instance *sim_instance_new(const struct sim_source *ss, const 
 	bool per_cpu = sim_section_reads_cpu(sec) && inst->cpus.n > 1;
 	si->npoints = per_cpu ? inst->cpus.n : 1;
 	si->points = xcalloc((size_t)si->npoints, sizeof(*si->points));
-	int index = last_number(inst->pmu->name);
+	int index = sim_place_index(inst->pmu->name);
 	if (!sec) { /* no section to keep points: the default rates, a point of its own */
 		si->own = xcalloc(1, sizeof(*si->own));
 		sim_point_init(si->own, NULL, inst->socket, index, 0);
@@ -293,7 +285,7 @@ static int sim_open(struct source *src, struct instance *inst)
 	si->running = sim_running_fraction(sec);
 	si->open_ns = src->now_ns;
 	struct sim_counter *sc = si->counters;
-	int index = last_number(inst->pmu->name);
+	int index = sim_place_index(inst->pmu->name);
 	for (int k = 0; k < inst->ncounters; k++) {
 		const struct counter *ct = &inst->counters[k];
 		if (!instance_counts_event(inst, ct->event) || instance_shares_event(inst, ct->event))

@@ -39,17 +39,6 @@ struct sim_machine_counts {
 	bool started;
 };
 
-static int last_number(const char *name)
-{
-	const char *end = name;
-	while (*end)
-		end++;
-	const char *p = end;
-	while (p > name && p[-1] >= '0' && p[-1] <= '9')
-		p--;
-	return p < end ? atoi(p) : 0;
-}
-
 /* The model's rate for the PMU's event: by its name, else as perf writes it raw (a model
  * of perf's JSON names the encodings), else -1 */
 static int rate_of(const struct sim_section *sec, const struct machine *m, const struct pmu *p, const char *event)
@@ -85,7 +74,7 @@ static void place(struct sim_machine_counts *mc, const struct machine *m, const 
 			mc->counted[e] = true;
 		}
 	}
-	cr->at = cr->sec ? sim_point_at(cr->sec, machine_socket_of(m, cpu), last_number(p->name), cpu) : NULL;
+	cr->at = cr->sec ? sim_point_at(cr->sec, machine_socket_of(m, cpu), sim_place_index(p->name), cpu) : NULL;
 }
 
 struct sim_machine_counts *sim_machine_counts_new(struct sim_model *model, const struct machine *m)

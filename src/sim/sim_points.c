@@ -219,6 +219,14 @@ static void point_init_whole(struct sim_point *pt, const struct sim_section *sec
 	point_lists(pt, RATES_ALL_T);
 }
 
+int sim_place_index(const char *name)
+{
+	const char *end = name + strlen(name), *p = end;
+	while (p > name && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	return p < end ? atoi(p) : 0;
+}
+
 void sim_point_init(struct sim_point *pt, const struct sim_section *sec, int socket, int index, int cpu)
 {
 	static const unsigned never;

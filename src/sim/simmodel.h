@@ -124,6 +124,9 @@ struct sim_point {
 	unsigned seen;            /* the point was evaluated under */
 	struct sim_point *shared;
 };
+/* A place's index: the number that ends its PMU's (or block's) name, 0 for none
+ * ("nvidia_pcie_pmu_0_rc_3": 3) */
+int sim_place_index(const char *name);
 void sim_point_init(struct sim_point *pt, const struct sim_section *sec, int socket, int index, int cpu);
 void sim_point_release(struct sim_point *pt);
 /* The section's point for a place, made on first use and kept with the section: every

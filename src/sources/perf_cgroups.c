@@ -16,6 +16,7 @@
 #include "base/str_ids.h"
 #include "base/sysfs.h"
 #include "base/util.h"
+#include "machine/procstat.h"
 #include "sources/cgroupfs.h"
 #include "sources/sources.h"
 #include "sources/task_counters.h"
@@ -31,6 +32,7 @@ struct cgroup_probe {
 	struct task_events events; /* what each is on this machine */
 	bool no_core;
 	char *note;
+	struct procstat *stat; /* the machine's busy time: the root's */
 };
 
 static int by_pid(const void *a, const void *b)
@@ -53,6 +55,19 @@ static void add_row(struct cgroup_probe *cp, const struct cgroup_node *node, str
 					      .label = str_ids_shown(&cp->paths, id) };
 }
 
+/* The root cgroup's CPU time: /proc/stat's busy time of every CPU (cgroup2's root has
+ * no cpu.stat usage, and a sum of the processes now loses those that ended: under a
+ * load of short ones the root fell below its children), else what the walk found */
+static uint64_t machine_busy_ns(struct cgroup_probe *cp, uint64_t walked)
+{
+	if (!cp->stat)
+		cp->stat = procstat_new(cp->root);
+	long hz = sysconf(_SC_CLK_TCK);
+	if (!cp->stat || !procstat_update(cp->stat) || hz <= 0)
+		return walked;
+	return cp->stat->all.busy * (uint64_t)(1000000000 / hz);
+}
+
 /* The root (the machine's whole, perf's -G /) and -G's cgroups, or every cgroup */
 static int cg_list(void *ctx, uint64_t now_ns, bool threads, struct task_sample **out)
 {
@@ -67,6 +82,8 @@ static int cg_list(void *ctx, uint64_t now_ns, bool threads, struct task_sample 
 	for (int i = -1; i < (cp->named ? cp->nnamed : 0); i++) {
 		struct cgroup_node *nodes = NULL;
 		int nn = cgroupfs_tree(&cp->fs, i < 0 ? "" : cp->named[i], procs, nprocs, &nodes);
+		if (i < 0 && nn > 0) /* the root: the machine's busy time, with what ended processes used */
+			nodes[0].cpu_ns = machine_busy_ns(cp, nodes[0].cpu_ns);
 		for (int k = 0; k < (cp->named ? (nn > 0) : nn); k++)
 			add_row(cp, &nodes[k], out, &n, &cap);
 		cgroupfs_nodes_free(nodes, nn);
@@ -142,6 +159,7 @@ static void cg_destroy(void *ctx)
 	cpulist_free(&cp->cpus);
 	str_ids_free(&cp->paths);
 	free(cp->note);
+	procstat_free(cp->stat);
 	free(cp->root);
 	free(cp);
 }

@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/cpulist.h"
 #include "base/util.h"
 #include "machine/encode.h"
 #include "machine/generic_events.h"
@@ -52,6 +53,7 @@ void task_events_of(const struct machine *m, struct task_events *te)
 		te->type[TASK_SLOTS + k] = enc.attr.type;
 		te->config[TASK_SLOTS + k] = enc.attr.config[0];
 	}
+	te->metrics_cpus = p ? &p->cpus : NULL;
 }
 
 int task_events_here(const struct task_events *te)
@@ -88,12 +90,13 @@ int task_counters_open_row(struct task_counters *c, const struct task_events *te
 			   unsigned long flags, bool *absent)
 {
 	int err = 0;
+	bool metrics_here = cpu < 0 || !te->metrics_cpus || cpulist_contains(te->metrics_cpus, cpu);
 	for (int e = 0; e < TASK_EVENTS; e++) {
 		int group = e > TASK_SLOTS ? c->fd[r][TASK_SLOTS] : -1;
-		if (!te->here[e] || (e > TASK_SLOTS && group < 0))
+		if (!te->here[e] || (e > TASK_SLOTS && group < 0) || (e >= TASK_SLOTS && !metrics_here))
 			continue;
 		c->fd[r][e] = counter_open(te, e, pid, cpu, inherit, group, flags);
-		if (c->fd[r][e] >= 0)
+		if (c->fd[r][e] >= 0 || e >= TASK_SLOTS)
 			continue;
 		if (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV)
 			*absent |= e != TASK_CLOCK; /* no such event here: said once in the title */

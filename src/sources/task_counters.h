@@ -23,6 +23,8 @@ struct task_events {
 	bool here[TASK_EVENTS];
 	uint32_t type[TASK_EVENTS];
 	uint64_t config[TASK_EVENTS];
+	const struct cpulist *metrics_cpus; /* the CPUs of the PMU with perf metrics (a hybrid's
+					     * P-cores): a cgroup's TopDown opens on those only */
 };
 struct machine;
 void task_events_of(const struct machine *m, struct task_events *te);
@@ -34,7 +36,9 @@ void task_counters_init(struct task_counters *c, int n);
  * and cpu (-1: wherever it runs), as perf_event_open takes them; inherit: and on the
  * threads and children it starts. slots leads the TopDown metrics (the kernel takes them
  * only in its group); the others count alone. The first refusal's errno (0: none);
- * *absent is set where the CPU lacks an event beyond task-clock (no core PMU). */
+ * *absent is set where the CPU lacks a generic event beyond task-clock (no core PMU).
+ * TopDown that does not open is left out quietly: the row has no TopDown, the rest
+ * counts. */
 int task_counters_open_row(struct task_counters *c, const struct task_events *te, int r, int pid, int cpu, bool inherit,
 			   unsigned long flags, bool *absent);
 /* Each event's sum over the rows, scaled where the kernel multiplexed it; UINT64_MAX
