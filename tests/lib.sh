@@ -29,6 +29,18 @@ use_spr_catalogue() {
     export HOME="$scratch"
     spr="$TOP_SRCDIR/profiles/machines/spr"
 }
+# serve_bg ERRFILE ARGS...: pmutop serve ARGS on a free port of 127.0.0.1, in the
+# background, its PID in served_pid (and added to pids, which the test's trap ends) and its
+# port, once it says it, in served_port (empty if it could not listen)
+serve_bg() {
+    sb_err=$1; shift
+    "$PMUTOP" serve "$@" --listen 127.0.0.1:0 -d 0.1 2> "$sb_err" &
+    served_pid=$!
+    pids="${pids:-} $served_pid"
+    sb_known() { grep -q "(port [0-9]*)\|cannot listen" "$sb_err"; }
+    wait_until "pmutop serve $* says its port" 10 sb_known
+    served_port=$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' "$sb_err")
+}
 # wait_until WHAT SECONDS COMMAND...: a deadline, not a sleep for time to pass
 wait_until() {
     wu_what=$1 wu_n=$(( $2 * 10 )); shift 2

@@ -79,14 +79,9 @@ check_demo bluefield3 ""
 check_demo hip09 ""
 
 # the exporter's family is perf's name; its HELP says the level (Tegra410's cores: L1D)
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 if command -v curl > /dev/null; then
-    "$PMUTOP" serve --demo --cgroups --listen 127.0.0.1:0 -d 0.1 2> serve.err &
-    spid=$!
-    pids="$spid"
-    port_known() { grep -q "(port [0-9]*)\|cannot listen" serve.err; }
-    wait_until "pmutop serve says its port" 10 port_known
-    port=$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' serve.err)
+    serve_bg serve.err --demo --cgroups
+    spid=$served_pid port=$served_port
     has_cache() { curl -sf "http://127.0.0.1:$port/metrics" > metrics.txt && grep -q '^pmutop_cgroup_cache_misses_total{' metrics.txt; }
     if [ -n "$port" ] && wait_until "the cgroups' series" 15 has_cache; then
         ok

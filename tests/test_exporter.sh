@@ -230,12 +230,8 @@ expect_grep "every address: said, with a warning" "serving http://0.0.0.0:[1-9][
 # exposition still passes promtool
 cp -R "$tree" esc
 printf 'Socket 0 "SoC" \\ edge\n' > esc/sys/class/hwmon/hwmon0/temp1_label
-"$PMUTOP" serve --sim --sysfs-root esc --listen 127.0.0.1:0 -d 0.1 2> esc.err &
-dpid=$!
-pids="$pids $dpid"
-esc_port() { grep -q "(port [0-9]*)" esc.err; }
-wait_until "the escaping exporter's port" 10 esc_port
-eport=$(sed -n 's/.*(port \([0-9]*\)).*/\1/p' esc.err)
+serve_bg esc.err --sim --sysfs-root esc
+dpid=$served_pid eport=$served_port
 esc_values() { curl -sf "http://127.0.0.1:$eport/metrics" > esc.txt && grep -q '^pmutop_sensors_temp_celsius{' esc.txt; }
 wait_until "the escaped label's value" 10 esc_values
 stop_demo
