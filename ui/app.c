@@ -157,7 +157,7 @@ static void toggle_per_cpu(struct tui *t, struct upane *p, const char *none)
 			one = t->f->iinfo[p->inst[i]].name;
 	if (p->expanded && one) { /* focus the first row it added, so the screen scrolls to it */
 		t->relayout = true;
-		pane_draw(t, (int)(p - t->panes), 0, 0, COLS, false);
+		pane_draw(t, (int)(p - t->panes), 0, 0, term_cols, false);
 		for (int i = 0; i < p->ninst && !t->row; i++)
 			for (int r = 0; p->is_detail[i] && r < p->nrows && !t->row; r++)
 				if (p->row_inst[r] == p->inst[i])
@@ -310,7 +310,7 @@ static void mouse_click(struct tui *t)
 	for (int i = 0; i < t->npanes; i++) {
 		if (t->panes[i].hidden)
 			continue;
-		int h = pane_draw(t, i, 0, 0, COLS, false);
+		int h = pane_draw(t, i, 0, 0, term_cols, false);
 		if (ev.y >= y && ev.y < y + h && pane_selectable(t, i)) {
 			t->focus = i;
 			t->row = 0;
@@ -327,7 +327,7 @@ static void handle_key(struct tui *t, int key)
 {
 	if (key == KEY_RESIZE)
 		return;
-	if (COLS < 60 || LINES < 12) { /* too small: only quitting makes sense */
+	if (term_cols < 60 || term_lines < 12) { /* too small: only quitting makes sense */
 		if (key == 'q' || key == KEY_F(10))
 			t->quit = true;
 		return;
@@ -431,7 +431,7 @@ static void ui_wake(struct output *o, const struct pollfd *pfds, int n)
 	}
 	bool dirty = false;
 	int key;
-	while ((key = keys_read()) != ERR) { /* also delivers KEY_RESIZE after SIGWINCH */
+	while ((key = term_size_changed() ? KEY_RESIZE : keys_read()) != ERR) {
 		if (key == KEY_RESIZE)
 			crt_resized();
 		if (key == KEY_UNKNOWN_SEQUENCE) { /* its pieces are not keys */
@@ -579,7 +579,7 @@ struct output *ui_output_new(struct session *s, const struct ui_options *opt)
 long ui_bench_frames(struct session *s, int frames, FILE *out, uint64_t (*clock)(void *), void *clock_ctx)
 {
 	struct ui_options opt = { .interval_s = 1, .title = "bench" };
-	SCREEN *scr = newterm("xterm-256color", out, stdin);
+	SCREEN *scr = term_newterm("xterm-256color", out, stdin);
 	if (!scr)
 		return -1;
 	struct tui t;
@@ -589,7 +589,7 @@ long ui_bench_frames(struct session *s, int frames, FILE *out, uint64_t (*clock)
 	const char *size = getenv("BENCH_SIZE");
 	if (size && sscanf(size, "%dx%d", &cols, &lines) != 2)
 		cols = 120, lines = 40;
-	resizeterm(lines, cols);
+	term_size_set(lines, cols);
 	crt_apply_settings(&t); /* UTF-8 as the locale says: the bench sets it (BENCH_LOCALE) */
 	crt_attach(out, t.utf8);
 	layout_build(&t);

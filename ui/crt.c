@@ -158,7 +158,7 @@ bool crt_init(struct tui *t)
 		delscreen(screen);
 		screen = NULL;
 	}
-	SCREEN *scr = newterm(NULL, stdout, stdin);
+	SCREEN *scr = term_newterm(NULL, stdout, stdin);
 	if (!scr)
 		return false;
 	/* a terminal that cannot move the cursor (TERM=dumb, a printer) would get each frame
@@ -191,6 +191,14 @@ void crt_done(void)
 	render_leave();
 	curs_set(1);
 	endwin();
+	/* curses leaves the cursor on the last line of its one-cell screen: on a terminal
+	 * without an alternate screen (which gives the shell its own back) the prompt then
+	 * comes under the last frame, not over its first line */
+	const char *rmcup = tigetstr("rmcup"), *cup = tigetstr("cup");
+	if ((!rmcup || rmcup == (char *)-1 || !*rmcup) && cup && cup != (char *)-1) {
+		putp(tiparm(cup, term_lines - 1, 0));
+		fflush(stdout);
+	}
 	started = false;
 	crt_free();
 }
@@ -370,11 +378,11 @@ void crt_hline(int y, int x, int w, attr_t a, uint32_t wc)
 
 void crt_begin_frame(void)
 {
-	if (!grid || grid_lines != LINES || grid_cols != COLS) { /* first frame, or resized */
+	if (!grid || grid_lines != term_lines || grid_cols != term_cols) { /* first frame, or resized */
 		free(grid);
 		free(given);
-		grid_lines = LINES > 0 ? LINES : 1;
-		grid_cols = COLS > 0 ? COLS : 1;
+		grid_lines = term_lines > 0 ? term_lines : 1;
+		grid_cols = term_cols > 0 ? term_cols : 1;
 		grid = xcalloc((size_t)grid_lines * (size_t)grid_cols, sizeof(*grid));
 		given = xcalloc((size_t)grid_lines * (size_t)grid_cols, sizeof(*given));
 		given_valid = false;
@@ -418,11 +426,13 @@ void crt_attach(FILE *out, bool utf8)
 	signal(SIGCONT, on_continue);
 }
 
+/* The terminal was resized (term_size_changed: measured again): the next frame is drawn
+ * whole on a cleared screen, whatever the terminal reflowed. */
 void crt_resized(void)
 {
 	render_leave();
-	refresh(); /* curses' resize touched its screen: let it clear it now, not later */
 	given_valid = false;
+	clear_first = true;
 }
 
 void crt_free(void)
@@ -440,8 +450,8 @@ void crt_rule(struct tui *t, int y, int x, int w, enum role r)
 {
 	if (!crt_visible(y) || w <= 0 || x < 0)
 		return;
-	if (x + w > COLS)
-		w = COLS - x;
+	if (x + w > term_cols)
+		w = term_cols - x;
 	grid_fill(y, x, w, t->utf8 ? 0x2500 : '-', role_attr[r]);
 }
 
@@ -449,8 +459,8 @@ void crt_fill(int y, int x, int w, enum role r, chtype ch)
 {
 	if (!crt_visible(y) || w <= 0 || x < 0)
 		return;
-	if (x + w > COLS)
-		w = COLS - x;
+	if (x + w > term_cols)
+		w = term_cols - x;
 	grid_fill(y, x, w, (uint32_t)(ch & A_CHARTEXT), role_attr[r]);
 }
 
@@ -458,11 +468,11 @@ void crt_fill(int y, int x, int w, enum role r, chtype ch)
  * with Unicode box characters or ASCII, like the rules, not the terminal's ACS. */
 void crt_box(int w, int h, const char *title, int *iy, int *ix, int *iw, int *ih)
 {
-	if (w > COLS - 2)
-		w = COLS - 2;
-	if (h > LINES - 2)
-		h = LINES - 2;
-	int y = (LINES - h) / 2, x = (COLS - w) / 2;
+	if (w > term_cols - 2)
+		w = term_cols - 2;
+	if (h > term_lines - 2)
+		h = term_lines - 2;
+	int y = (term_lines - h) / 2, x = (term_cols - w) / 2;
 	bool utf8 = boxes_utf8;
 	uint32_t hz = utf8 ? 0x2500 : '-', vt = utf8 ? 0x2502 : '|';
 	uint32_t c[4] = { utf8 ? 0x250c : '+', utf8 ? 0x2510 : '+', utf8 ? 0x2514 : '+', utf8 ? 0x2518 : '+' };

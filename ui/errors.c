@@ -56,9 +56,9 @@ static void errors_draw(struct tui *t)
 	int iy, ix, iw, ih;
 	int h = 0;
 	for (int i = 0; i < nmsgs; i++)
-		h += 1 + (int)strlen(msgs[i]) / (COLS > 20 ? COLS - 10 : 10);
+		h += 1 + (int)strlen(msgs[i]) / (term_cols > 20 ? term_cols - 10 : 10);
 	/* as tall as it needs, not the whole screen for one line */
-	crt_box(COLS - 4, h + 3 < LINES - 4 ? (h + 3 > 6 ? h + 3 : 6) : LINES - 4,
+	crt_box(term_cols - 4, h + 3 < term_lines - 4 ? (h + 3 > 6 ? h + 3 : 6) : term_lines - 4,
 		"Errors and warnings (Esc closes, arrows, PgUp/PgDn, Home/End scroll)", &iy, &ix, &iw, &ih);
 	/* a long message (the permission advice) must be readable whole at 80 columns */
 	struct text_rows rows = { 0 };

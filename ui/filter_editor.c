@@ -210,7 +210,7 @@ static void filter_editor_draw(struct tui *t)
 	}
 	if (tn < sizeof(title))
 		snprintf(title + tn, sizeof(title) - tn, ")");
-	if (fe->groups && (int)strlen(title) > COLS - 8) { /* the groups say enough when PMU names do not fit */
+	if (fe->groups && (int)strlen(title) > term_cols - 8) { /* the groups say enough when PMU names do not fit */
 		tn = (size_t)snprintf(title, sizeof(title), "Filters: %s (", fe->name);
 		for (int k = 0; k < fe->ninst && tn < sizeof(title); k++)
 			tn += (size_t)snprintf(title + tn, sizeof(title) - tn, "%s%s", k ? ", " : "",

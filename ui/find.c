@@ -151,7 +151,7 @@ static bool find_on_screen(struct tui *t, bool loose)
 		t->focus = pi;
 		t->row = 0;
 		if (was_hidden || p->style == STYLE_TREE) /* lay it out: its rows exist, a tree's opened */
-			pane_draw(t, pi, 0, 0, COLS, false);
+			pane_draw(t, pi, 0, 0, term_cols, false);
 		for (int r = 0; r < p->nrows; r++) /* the first row showing it (block panes) */
 			if (p->row_metric[r] == m) {
 				t->row = r;
@@ -202,7 +202,7 @@ static void find_draw(struct tui *t)
 {
 	char line[128];
 	snprintf(line, sizeof(line), " Find metric: %s_", ((struct prompt *)t->mode_data)->text);
-	crt_put(2, 0, COLS, R_INPUT, line);
+	crt_put(2, 0, term_cols, R_INPUT, line);
 }
 
 const struct ui_mode find_mode = { "find", find_draw, find_key, NULL };

@@ -118,14 +118,14 @@ enum { HELP_WIDTH = 104, KEY_COLUMN = 16 };
 static void help_draw(struct tui *t)
 {
 	struct scroll_view *v = t->mode_data;
-	int w = COLS - 2 < HELP_WIDTH ? COLS - 2 : HELP_WIDTH;
+	int w = term_cols - 2 < HELP_WIDTH ? term_cols - 2 : HELP_WIDTH;
 	struct text_rows rows = { 0 };
 	for (int line = 0, n = help_lines(t); line < n; line++) {
 		const char *keys, *text;
 		help_line(t, line, &keys, &text);
 		text_rows_add(&rows, w - 4, keys, KEY_COLUMN, text);
 	}
-	bool fits = rows.n + 2 <= LINES - 2;
+	bool fits = rows.n + 2 <= term_lines - 2;
 	int iy, ix, iw, ih;
 	crt_box(w, rows.n + 2, fits ? "pmutop help (any key closes)" : "pmutop help (Up/Down/PgUp/PgDn/Home/End scroll, other keys close)",
 		&iy, &ix, &iw, &ih);

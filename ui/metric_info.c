@@ -187,7 +187,7 @@ static void metric_draw(struct tui *t)
 	struct lines l = { 0 };
 	collect(t, mv, &l);
 	int iy, ix, iw, ih;
-	crt_box(COLS - 4, LINES - 4, "The metric (F1 h: keys, Esc closes, arrows/PgUp/PgDn/Home/End scroll)",
+	crt_box(term_cols - 4, term_lines - 4, "The metric (F1 h: keys, Esc closes, arrows/PgUp/PgDn/Home/End scroll)",
 		&iy, &ix, &iw, &ih);
 	struct text_rows rows = { 0 };
 	for (int i = 0; i < l.n; i++)

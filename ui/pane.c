@@ -706,7 +706,7 @@ static bool blocks_as_table(struct tui *t, int pi, int w)
 	if (nvis < 3 || !table_columns(p, w, &cw, &hl))
 		return false;
 	int blocks = draw_blocks(t, pi, 0, 0, w, false);
-	return blocks > 2 * (nvis + hl) && blocks > (LINES - 4) / 3;
+	return blocks > 2 * (nvis + hl) && blocks > (term_lines - 4) / 3;
 }
 
 int pane_draw(struct tui *t, int pi, int y, int x, int w, bool draw)

@@ -96,7 +96,7 @@ static void jump_draw(struct tui *t)
 {
 	char line[128];
 	snprintf(line, sizeof(line), " Jump to (HH:MM:SS, +5m, -90s): %s_", ((struct prompt *)t->mode_data)->text);
-	crt_put(2, 0, COLS, R_INPUT, line);
+	crt_put(2, 0, term_cols, R_INPUT, line);
 }
 
 const struct ui_mode jump_mode = { "jump", jump_draw, jump_key, NULL };
@@ -198,13 +198,13 @@ void replay_draw_position(struct tui *t, int y)
 	snprintf(info, sizeof(info), " %s  %llu/%llu  %s-%s  %gx%s%s", when, (unsigned long long)(p.seq ? p.seq - p.first + 1 : 0),
 		 (unsigned long long)(p.last - p.first + 1), from, to, rp(t)->speed(rp(t)->ctx), t->paused ? "  PAUSED" : "",
 		 t->loop && t->loop->at_end ? "  END" : "");
-	int w = COLS / 3; /* the bar gives way to the figures on a narrow screen */
+	int w = term_cols / 3; /* the bar gives way to the figures on a narrow screen */
 	if (w > 40)
 		w = 40;
-	if (w > COLS - 6 - (int)strlen(info))
-		w = COLS - 6 - (int)strlen(info);
+	if (w > term_cols - 6 - (int)strlen(info))
+		w = term_cols - 6 - (int)strlen(info);
 	if (w < 6) {
-		crt_put(y, 0, COLS, R_LABEL, info);
+		crt_put(y, 0, term_cols, R_LABEL, info);
 		return;
 	}
 	crt_put(y, 1, 1, R_DIM, "[");
@@ -213,7 +213,7 @@ void replay_draw_position(struct tui *t, int y)
 	for (int i = 0; i < w; i++)
 		crt_put(y, 2 + i, 1, i == at ? R_FOCUS : i < at ? R_VALUE : R_DIM, i == at ? "|" : i < at ? "=" : "-");
 	crt_put(y, 2 + w, 1, R_DIM, "]");
-	crt_put(y, 4 + w, COLS - 5 - w, R_LABEL, info);
+	crt_put(y, 4 + w, term_cols - 5 - w, R_LABEL, info);
 }
 
 void record_toggle(struct tui *t)

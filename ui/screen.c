@@ -52,7 +52,7 @@ int focused_instances(struct tui *t, int *out, int max)
 /* The title line: its fields in the order shown, each whole or not at all. */
 static void draw_title_line(struct tui *t)
 {
-	crt_fill(0, 0, COLS, R_HEADER, ' ');
+	crt_fill(0, 0, term_cols, R_HEADER, ' ');
 	char clock[16];
 	time_t now = time(NULL);
 	struct tm tm;
@@ -92,7 +92,7 @@ static void draw_title_line(struct tui *t)
 	int width = 0;
 	for (int i = 0; i < NFIELDS; i++)
 		width += field[i].text[0] ? 2 + (int)strlen(field[i].text) : 0;
-	for (int rank = 6; rank > 1 && width + 1 > COLS - 10; rank--)
+	for (int rank = 6; rank > 1 && width + 1 > term_cols - 10; rank--)
 		for (int i = 0; i < NFIELDS; i++)
 			if (field[i].rank == rank && field[i].text[0]) {
 				width -= 2 + (int)strlen(field[i].text);
@@ -103,8 +103,8 @@ static void draw_title_line(struct tui *t)
 	for (int i = 0; i < NFIELDS && n < sizeof(line); i++)
 		if (field[i].text[0])
 			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s", n ? "  " : " ", field[i].text);
-	crt_put(0, 0, COLS - 10, R_HEADER, line);
-	crt_put(0, COLS - 9, 9, R_HEADER, clock);
+	crt_put(0, 0, term_cols - 10, R_HEADER, line);
+	crt_put(0, term_cols - 9, 9, R_HEADER, clock);
 }
 
 static void draw_header(struct tui *t)
@@ -119,7 +119,7 @@ static void draw_header(struct tui *t)
 	int x = 1;
 	double u = t->f->cpu_util;
 	bool meter = !isnan(u);
-	int mw = COLS / 3;
+	int mw = term_cols / 3;
 	if (mw > 40)
 		mw = 40;
 	if (meter) {
@@ -155,7 +155,7 @@ static void draw_header(struct tui *t)
 	snprintf(info, sizeof(info), "%d counter groups%s%.0d%s%s%s", groups, failed ? ", " : "", failed,
 		 failed ? " failed (e: errors)" : "", absent && !failed ? ", some not on this machine (e)" : "",
 		 t->f->nmissing ? ", some PMUs missing (e)" : "");
-	crt_put(1, x + mw + 4, COLS - (x + mw + 5), failed ? R_ERROR : R_DIM, info);
+	crt_put(1, x + mw + 4, term_cols - (x + mw + 5), failed ? R_ERROR : R_DIM, info);
 }
 
 static void draw_footer(struct tui *t)
@@ -171,24 +171,24 @@ static void draw_footer(struct tui *t)
 	for (int rank = 0; rank < NKEYS; rank++)
 		for (int i = 0; i < NKEYS; i++) {
 			int w = (int)(strlen(keys[i].key) + strlen(keys[i].label)) + 1;
-			if (keys[i].rank == rank && used + w <= COLS - 6) { /* room for the scroll mark */
+			if (keys[i].rank == rank && used + w <= term_cols - 6) { /* room for the scroll mark */
 				shown[i] = true;
 				used += w;
 			}
 		}
-	int x = 0, y = LINES - 1;
-	crt_fill(y, 0, COLS, R_KEYTEXT, ' ');
-	for (int i = 0; i < NKEYS && x < COLS; i++) {
+	int x = 0, y = term_lines - 1;
+	crt_fill(y, 0, term_cols, R_KEYTEXT, ' ');
+	for (int i = 0; i < NKEYS && x < term_cols; i++) {
 		if (!shown[i])
 			continue;
-		crt_put(y, x, COLS - x, R_KEY, keys[i].key);
+		crt_put(y, x, term_cols - x, R_KEY, keys[i].key);
 		x += (int)strlen(keys[i].key);
-		crt_put(y, x, COLS - x, R_KEYTEXT, keys[i].label);
+		crt_put(y, x, term_cols - x, R_KEYTEXT, keys[i].label);
 		x += (int)strlen(keys[i].label) + 1;
 	}
 	if (t->more[0]) { /* more below (or above) */
 		int mw = t->utf8 && strstr(t->more, "↓") ? (int)strlen(t->more) - 2 : (int)strlen(t->more);
-		crt_put(y, COLS - mw, (int)strlen(t->more), R_KEYTEXT, t->more);
+		crt_put(y, term_cols - mw, (int)strlen(t->more), R_KEYTEXT, t->more);
 	}
 }
 
@@ -196,13 +196,13 @@ static void draw_message(struct tui *t)
 {
 	if (t->message[0]) {
 		char fit[sizeof(t->message)];
-		tui_message_fit(t->message, COLS - 2, fit, sizeof(fit));
-		crt_put(2, 1, COLS - 2, t->message_is_error ? R_ERROR : R_MARK, fit);
+		tui_message_fit(t->message, term_cols - 2, fit, sizeof(fit));
+		crt_put(2, 1, term_cols - 2, t->message_is_error ? R_ERROR : R_MARK, fit);
 	} else if (t->opt->replay) { /* damage in the recording stays said until a key speaks */
 		struct ui_position p;
 		t->opt->replay->position(t->opt->replay->ctx, &p);
 		if (p.note)
-			crt_put(2, 1, COLS - 2, R_ERROR, p.note);
+			crt_put(2, 1, term_cols - 2, R_ERROR, p.note);
 	}
 }
 
@@ -222,7 +222,7 @@ static int cut_pane(const struct tui *t, int y, int top)
 
 bool screen_page(struct tui *t, int dir)
 {
-	int height = LINES - 1 - BODY_TOP, total = 0;
+	int height = term_lines - 1 - BODY_TOP, total = 0;
 	for (int i = 0; i < t->npanes; i++)
 		total += t->panes[i].hidden ? 0 : t->panes[i].height;
 	int page = height > 3 ? height - 2 : 1; /* a line of the last page stays in view */
@@ -250,7 +250,7 @@ bool screen_page(struct tui *t, int dir)
 /* Lay the visible panes out top to bottom; keep the focused row on screen. */
 static void draw_body(struct tui *t)
 {
-	int top = BODY_TOP, bottom = LINES - 1, height = bottom - top;
+	int top = BODY_TOP, bottom = term_lines - 1, height = bottom - top;
 	int y = 0, focus_y = -1, focus_top = -1, focus_h = 0;
 	for (int i = 0; i < t->npanes; i++) {
 		struct upane *p = &t->panes[i];
@@ -258,7 +258,7 @@ static void draw_body(struct tui *t)
 			continue;
 		if (t->relayout || !p->height) { /* measure; otherwise last frame's heights hold */
 			crt_clip(0, 0);
-			p->height = pane_draw(t, i, 0, 0, COLS, false);
+			p->height = pane_draw(t, i, 0, 0, term_cols, false);
 		}
 		if (i == t->focus) {
 			focus_y = y + (t->row >= 0 && t->row < p->nrows ? p->row_y[t->row] : 0);
@@ -282,15 +282,15 @@ static void draw_body(struct tui *t)
 		p->expanded = false;
 		p->max_cpu_rows = 0;
 		crt_clip(0, 0);
-		int collapsed = pane_draw(t, i, 0, 0, COLS, false);
+		int collapsed = pane_draw(t, i, 0, 0, term_cols, false);
 		p->expanded = true;
-		int full = pane_draw(t, i, 0, 0, COLS, false);
+		int full = pane_draw(t, i, 0, 0, term_cols, false);
 		int spare = height - 1 - other - collapsed;
 		if (other + full <= height - 1) {
 			p->height = full;
 		} else if (p->style == STYLE_STACKED && spare >= 4) {
 			p->max_cpu_rows = spare - 1; /* one line says how many more */
-			p->height = pane_draw(t, i, 0, 0, COLS, false);
+			p->height = pane_draw(t, i, 0, 0, term_cols, false);
 		} else {
 			p->expanded = false;
 			p->height = collapsed;
@@ -327,7 +327,7 @@ static void draw_body(struct tui *t)
 	for (int i = 0; i < t->npanes; i++) {
 		if (t->panes[i].hidden)
 			continue;
-		int h = pane_draw(t, i, y, 0, COLS, true);
+		int h = pane_draw(t, i, y, 0, term_cols, true);
 		if (h != t->panes[i].height) /* something changed the layout after all */
 			t->relayout = true;
 		t->panes[i].height = h;
@@ -335,8 +335,8 @@ static void draw_body(struct tui *t)
 	}
 	crt_clip(top, bottom);
 	if (cut >= 0)
-		pane_draw_title(t, cut, top, 0, COLS);
-	crt_clip(0, LINES);
+		pane_draw_title(t, cut, top, 0, term_cols);
+	crt_clip(0, term_lines);
 	t->more[0] = '\0';
 	if (total > height) /* how far down the panes the screen is, for the key bar */
 		snprintf(t->more, sizeof(t->more), " %s%d%% ", t->scroll + height < total ? (t->utf8 ? "↓" : "v") : "",
@@ -346,17 +346,17 @@ static void draw_body(struct tui *t)
 void screen_draw(struct tui *t)
 {
 	crt_begin_frame();
-	if (COLS < MIN_COLS || LINES < MIN_LINES) {
+	if (term_cols < MIN_COLS || term_lines < MIN_LINES) {
 		char msg[96];
-		snprintf(msg, sizeof(msg), "terminal too small (%dx%d): need %dx%d", COLS, LINES, MIN_COLS, MIN_LINES);
-		crt_clip(0, LINES);
-		crt_put(0, 0, COLS, R_ERROR, msg);
-		if (LINES > 1)
-			crt_put(1, 0, COLS, R_DIM, "q quits");
+		snprintf(msg, sizeof(msg), "terminal too small (%dx%d): need %dx%d", term_cols, term_lines, MIN_COLS, MIN_LINES);
+		crt_clip(0, term_lines);
+		crt_put(0, 0, term_cols, R_ERROR, msg);
+		if (term_lines > 1)
+			crt_put(1, 0, term_cols, R_DIM, "q quits");
 		crt_end_frame();
 		return;
 	}
-	crt_clip(0, LINES);
+	crt_clip(0, term_lines);
 	draw_header(t);
 	draw_message(t);
 	draw_body(t);

@@ -261,7 +261,7 @@ static void change(struct tui *t, int dir)
 static void page(struct tui *t, int dir)
 {
 	struct scroll_view *v = t->mode_data;
-	int step = LINES > 12 ? LINES - 8 : 4, last = nrows(t) - 1;
+	int step = term_lines > 12 ? term_lines - 8 : 4, last = nrows(t) - 1;
 	v->first += dir * step;
 	v->first = v->first < 0 ? 0 : v->first > last ? last : v->first;
 }

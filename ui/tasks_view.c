@@ -214,7 +214,7 @@ static void tasks_draw(struct tui *t)
 	char title[240];
 	title_of(t, v, &sr, title, sizeof(title));
 	int iy, ix, iw, ih;
-	crt_box(COLS - 2, LINES - 3, title, &iy, &ix, &iw, &ih);
+	crt_box(term_cols - 2, term_lines - 3, title, &iy, &ix, &iw, &ih);
 	char head[160];
 	char figs[96];
 	optional_columns(v, f, &sr, th, iw);

@@ -10,6 +10,7 @@
 #include "engine/history.h"
 #include "engine/frame.h"
 #include "profile/profile.h"
+#include "term_size.h"
 #include "ui.h"
 
 struct ui_mode;

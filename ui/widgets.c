@@ -16,7 +16,7 @@ static enum role bar_role(double frac)
 
 void draw_bar(struct tui *t, int y, int x, int w, double frac, enum role r)
 {
-	if (w <= 0 || !crt_visible(y) || x + w > COLS)
+	if (w <= 0 || !crt_visible(y) || x + w > term_cols)
 		return;
 	if (isnan(frac) || frac < 0)
 		frac = 0;
@@ -50,7 +50,7 @@ int sparkline_bucket(const struct tui *t)
  * line, which is what keeps an ssh link quiet. */
 void draw_sparkline(struct tui *t, int y, int x, int w, int slot, float scale)
 {
-	if (w <= 0 || t->set.sparklines == SPARK_OFF || !crt_visible(y) || x + w > COLS)
+	if (w <= 0 || t->set.sparklines == SPARK_OFF || !crt_visible(y) || x + w > term_cols)
 		return;
 	attr_t a = crt_attr(R_SPARK);
 	uint64_t bucket = (uint64_t)sparkline_bucket(t);
@@ -119,7 +119,7 @@ void draw_sparkline(struct tui *t, int y, int x, int w, int slot, float scale)
 void draw_stacked(struct tui *t, int y, int x, int w, const double *fracs, int n, const char *letters)
 {
 	(void)t;
-	if (w <= 0 || !crt_visible(y) || x + w > COLS)
+	if (w <= 0 || !crt_visible(y) || x + w > term_cols)
 		return;
 	double acc = 0;
 	int col = 0;
