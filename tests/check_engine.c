@@ -299,6 +299,57 @@ START_TEST(cpu_offline_leaves_the_aggregate)
 }
 END_TEST
 
+/* The same where no CPU's row is bound (bind_cpu_sums.c): "all" counts both CPUs' counters
+ * itself and sums them as the CPUs' rows are summed above: an offline CPU is left out of
+ * the states, ncpus and a per-thread event's mean, not summed as a zero. */
+START_TEST(cpu_offline_leaves_the_counting_row)
+{
+	char *root = one_event_tree("fake_core", "44", "cpus", "0-1", "ins=event=0x8");
+	put_file(root, "sys/devices/system/cpu/online", "0-1\n");
+	struct machine *m = machine_discover(root);
+	struct profile *p = profile_from_text("[group c]\npmu = fake_core\nper = cpu\naggregate = all\nevents = ins\n"
+					      "event.tsc = event=0x9\nper_thread = tsc\n"
+					      "[metric c.ips]\nformula = ins / elapsed_s\n"
+					      "[metric c.ips_per_cpu]\nformula = ins / elapsed_s / ncpus\n"
+					      "[metric c.tsc_rate]\nformula = tsc / elapsed_s\n");
+	struct profile *ps[1] = { p };
+	struct session *s = session_new_scoped(m, ps, 1, &(struct session_scope){ .cpu_sums = true });
+	ck_assert_int_eq(s->ninstances, 1); /* no CPU's row: "all" alone, counting both */
+	ck_assert_str_eq(s->inst[0].name, "all");
+	ck_assert_int_eq(s->inst[0].ncounters, 4);
+	struct source *src = xcalloc(1, sizeof(*src));
+	src->ops = &core_ops;
+	session_add_source(s, src);
+	memset(core_value, 0, sizeof(core_value));
+	memset(core_enabled, 0, sizeof(core_enabled));
+	cpu_online[0] = cpu_online[1] = true;
+	session_start(s, SEC);
+	core_second();
+	session_sample(s, 2 * SEC);
+	ck_assert_double_eq_tol(value_of(s, "c.ips", "all")->value, 2000.0, 1e-9);
+	ck_assert_double_eq_tol(value_of(s, "c.ips_per_cpu", "all")->value, 1000.0, 1e-9);
+	ck_assert_double_eq_tol(value_of(s, "c.tsc_rate", "all")->value, 1000.0, 1e-9); /* a thread's, not 2 */
+	cpu_online[1] = false;
+	core_second();
+	session_sample(s, 3 * SEC);
+	ck_assert_int_eq(value_of(s, "c.ips", "all")->state, VS_OK); /* not CPU 1's "not counted" */
+	ck_assert_double_eq_tol(value_of(s, "c.ips", "all")->value, 1000.0, 1e-9);
+	ck_assert_double_eq_tol(value_of(s, "c.ips_per_cpu", "all")->value, 1000.0, 1e-9); /* ncpus 1 */
+	ck_assert_double_eq_tol(value_of(s, "c.tsc_rate", "all")->value, 1000.0, 1e-9);
+	cpu_online[0] = false; /* none counts: no value, as a sum of offline rows */
+	core_second();
+	session_sample(s, 4 * SEC);
+	ck_assert_int_eq(value_of(s, "c.ips", "all")->state, VS_UNAVAILABLE);
+	cpu_online[0] = cpu_online[1] = true;
+	core_second();
+	session_sample(s, 5 * SEC);
+	ck_assert_double_eq_tol(value_of(s, "c.ips", "all")->value, 2000.0, 1e-9);
+	session_free(s);
+	profile_free(p);
+	machine_free(m);
+}
+END_TEST
+
 /* The window maximum kept as values arrive is the one a scan of the window finds, through
  * new peaks, peaks that age out, no-values and negative values. */
 START_TEST(history_window_max_matches_a_scan)
@@ -742,6 +793,7 @@ int main(void)
 	tcase_add_test(t, one_session_two_sources);
 	tcase_add_test(t, device_gone_and_back);
 	tcase_add_test(t, cpu_offline_leaves_the_aggregate);
+	tcase_add_test(t, cpu_offline_leaves_the_counting_row);
 	tcase_add_test(t, history_window_max_matches_a_scan);
 	tcase_add_test(t, history_keeps_three_digits_and_rows_only_where_numbers_came);
 	tcase_add_test(t, enum_filter_and_per_event_acceptance);

@@ -11,7 +11,7 @@
 #include "base/diag.h"
 #include "machine/discover.h"
 #include "machine/pmu.h"
-#include "bind/metric_select.h"
+#include "profile/metric_select.h"
 #include "profile/profile.h"
 #include "engine/session.h"
 #include "sources/sources.h"

@@ -81,6 +81,52 @@ print("\n".join(bad) if bad else "ok")
 PY
 if [ "$(cat check.out)" = ok ]; then ok; else fail "aggregation: $(head -c 1500 check.out)"; fi
 
+# Where no output shows a CPU's row (text and CSV by default, --per-socket), a per-CPU
+# group's socket rows count its CPUs themselves (bind_cpu_sums.c), no row a CPU: each value
+# must be the one -A's rows give, which sum the CPUs' own rows, to the last digit (the same
+# counts summed by socket or by CPU), on every demo and with -C
+demos=$("$PMUTOP" list machines)
+for d in $demos; do
+    for how in sums every persocket c03 c03every; do
+        case $how in
+        sums) a="" ;; every) a="-A" ;; persocket) a="--per-socket" ;; c03) a="-C 0-3" ;; c03every) a="-C 0-3 -A" ;;
+        esac
+        # shellcheck disable=SC2086 # the options are words
+        "$PMUTOP" --demo "$d" -b -n 4 --fake-clock --format csv $a > "$how-$d.csv" 2> "$how-$d.err" ||
+            fail "$d $a: $(head -c 300 "$how-$d.err")"
+    done
+done
+# ... and perf's metrics that read the TSC, one thread's ticks (per_thread: the mean of
+# the CPUs that counted) and the topology's literals, on the SPR demo
+tsc=tma_info_system_core_frequency,tma_info_system_cpu_utilization,tma_info_thread_ipc
+"$PMUTOP" --demo spr -b -n 4 --fake-clock --format csv -M $tsc > sums-tsc.csv 2> tsc.err
+"$PMUTOP" --demo spr -b -n 4 --fake-clock --format csv -M $tsc -A > every-tsc.csv 2>> tsc.err
+grep -q "tma_info_system_core_frequency,socket0,2\.[0-9]" sums-tsc.csv && ok ||
+    fail "SPR: no 2.x GHz core frequency on socket0's row counting its CPUs: $(head -c 300 sums-tsc.csv tsc.err)"
+python3 - $demos tsc <<'PY' > sums.out 2>&1
+import csv, sys
+bad = []
+def rows(f):
+    times, out = [], {}
+    for x in csv.DictReader(open(f)):
+        if x["time"] not in times:
+            times.append(x["time"])
+        out[(times.index(x["time"]), x["profile"], x["metric"], x["instance"])] = (x["value"], x["unit"], x["state"])
+    return out
+for d in sys.argv[1:]:
+    every = rows("every-%s.csv" % d)
+    for how in ("sums", "persocket", "c03") if d != "tsc" else ("sums",):
+        ref = rows("c03every-%s.csv" % d) if how == "c03" else every
+        got = rows("%s-%s.csv" % (how, d))
+        if not got:
+            bad.append("%s %s: no rows" % (d, how))
+        for k, v in got.items():
+            if ref.get(k) != v:
+                bad.append("%s %s %s: %s, -A's %s" % (d, how, k, v, ref.get(k)))
+print("\n".join(bad[:20]) if bad else "ok")
+PY
+if [ "$(cat sums.out)" = ok ]; then ok; else fail "socket rows counting their CPUs against -A's: $(head -c 1500 sums.out)"; fi
+
 # --per-core and --per-node on the Xeon demo's tree given SMT siblings (CPU c and c+14 of
 # a socket share a core) and two NUMA nodes a socket (sub-NUMA clustering): a core's row
 # is its two CPUs' instructions over their cycles, a node's its fourteen CPUs'

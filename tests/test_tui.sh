@@ -771,6 +771,25 @@ expect_eq "sorted rows stay put on noise" "$o2" "$o1"
 keys q
 quit_ok "spr quit"
 
+# more than 64 CPUs (the Tegra410 demo's 144): a per-CPU group counts in its socket rows,
+# no row a CPU (bind_cpu_sums.c: memory as sockets), until c counts again with a row a
+# CPU and opens the pane showing them
+PMUTOP_ARGS="--demo -d 0.2"
+start 120 40 LANG=C.UTF-8
+see "Tegra410: each CPU's counters, as perf's groups a CPU" "^ 207 counter groups"
+text '/'
+text 'topdown.retiring'
+keys Enter
+see "Tegra410: TopDown offers to count per CPU" "c: count per CPU"
+screen
+grep -q "^ cpu[0-9]" "$scratch/screen.txt" && fail "Tegra410: CPU rows before c" || ok
+text 'c'
+see "Tegra410: c counts again and shows every CPU" "showing every CPU"
+see "Tegra410: a row a CPU" "^ cpu3 "
+see "Tegra410: the same counters" "^ 207 counter groups"
+keys q
+quit_ok "Tegra410 counted per CPU"
+
 # a multiplexed group: values scaled and marked, the coverage said
 printf '[pmu nvidia_ucf_pmu_*]\nrunning = 0.5\n' > "$scratch/mux.ini"
 PMUTOP_ARGS="--demo --model $scratch/mux.ini -d 0.2"

@@ -171,9 +171,53 @@ static void toggle_per_cpu(struct tui *t, struct upane *p, const char *none)
 		tui_message(t, false, "showing every row like %s (c collapses, o sorts)", one ? one : "?");
 }
 
+/* The pane the run's next start opens showing its CPUs (recount_per_cpu): a key, kept
+ * from one monitor to the next of the same process. */
+static char *expand_at_start;
+
+/* A pane whose per-CPU group counts in its socket rows (bind_cpu_sums.c) has no CPU's row
+ * to show: c (or o) counts again with a row a CPU, as --per-cpu would (the run starts
+ * over: this monitor ends), and the next opens the pane showing them. */
+static bool recount_per_cpu(struct tui *t, struct upane *p)
+{
+	if (!p || !p->cpus_summed || p->expandable)
+		return false;
+	const struct ui_recording *rec = t->opt->recording;
+	if (!t->opt->count_per_cpu)
+		tui_message(t, false, "recorded counting per socket: no CPU's row was kept");
+	else if (rec && rec->active(rec->ctx))
+		tui_message(t, true, "stop recording (w) before counting per CPU");
+	else {
+		free(expand_at_start);
+		expand_at_start = xstrdup(p->key);
+		t->opt->count_per_cpu(t->opt->count_ctx);
+		t->quit = true;
+	}
+	return true;
+}
+
+/* ... and the next monitor opens it so. */
+static void expand_pane_asked(struct tui *t)
+{
+	for (int i = 0; expand_at_start && i < t->npanes; i++) {
+		struct upane *p = &t->panes[i];
+		if (strcmp(p->key, expand_at_start) || !p->expandable)
+			continue;
+		t->focus = i;
+		if (p->style == STYLE_TREE)
+			tree_per_cpu(t, p);
+		else
+			toggle_per_cpu(t, p, "");
+	}
+	free(expand_at_start);
+	expand_at_start = NULL;
+}
+
 static void cmd_per_cpu(struct tui *t)
 {
 	struct upane *p = t->focus < t->npanes ? &t->panes[t->focus] : NULL;
+	if (recount_per_cpu(t, p))
+		return;
 	if (p && p->style == STYLE_TREE) /* CPUs as columns, a page at a time */
 		tree_per_cpu(t, p);
 	else
@@ -183,6 +227,8 @@ static void cmd_per_cpu(struct tui *t)
 static void cmd_sort(struct tui *t)
 {
 	struct upane *p = t->focus < t->npanes ? &t->panes[t->focus] : NULL;
+	if (recount_per_cpu(t, p))
+		return;
 	if (p && p->style == STYLE_TREE && p->expandable) { /* its CPU columns by the focused node */
 		tree_sort(t, p);
 		return;
@@ -544,6 +590,7 @@ static void ui_start(struct tui *t)
 	else
 		tui_message(t, false, t->opt->replay ? "replay: Space pause, Left/Right step, [ ] speed, g jump, Home/End, q quit"
 						      : "h help   F1 the metric   Tab/arrows move   F4 filters   q quit");
+	expand_pane_asked(t);
 	screen_draw(t);
 }
 

@@ -70,8 +70,9 @@ static void pane_columns(struct upane *p, const struct frame *s, const struct pr
 		/* a member of the group's sums (a CPU, an IMC channel, an AMD UMC) is a detail
 		 * row, shown on 'c' */
 		const struct prof_group *g = in->group;
-		bool detail = !in->nmembers && !in->nparts && (g->split == SPLIT_CPU || g->aggregate_socket || g->aggregate_all);
-		has_aggregate |= in->nmembers > 0 || in->nparts > 0;
+		bool detail = !in->nmembers && !in->nparts && !in->sum_kind && (g->split == SPLIT_CPU || g->aggregate_socket || g->aggregate_all);
+		has_aggregate |= in->nmembers > 0 || in->nparts > 0 || in->sum_kind;
+		p->cpus_summed |= in->sum_kind && !in->nmembers && !in->nparts && g->split == SPLIT_CPU;
 		has_detail |= detail;
 		p->is_detail[k] = detail;
 		p->member_row[k] |= detail;

@@ -524,7 +524,7 @@ static int stacked_legend(struct upane *p, int y0, int x0, int w, const char *le
 		char hint[80];
 		snprintf(hint, sizeof(hint), "%s%s%s",
 			 nd && level2 ? (p->show_detail ? "Enter: level 1  " : "Enter: level 2  ") : "",
-			 p->expandable ? (p->expanded ? "c: summaries  " : "c: per CPU  ") : "",
+			 p->expandable ? (p->expanded ? "c: summaries  " : "c: per CPU  ") : p->cpus_summed ? "c: count per CPU  " : "",
 			 p->expanded ? "o: sort" : "");
 		if (x0 + w - (int)strlen(hint) - 1 >= x) /* only where it does not cover the legend */
 			crt_put(y0, x0 + w - (int)strlen(hint) - 1, (int)strlen(hint), R_DIM, hint);

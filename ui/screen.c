@@ -146,9 +146,10 @@ static void draw_header(struct tui *t)
 		if (t->f->iinfo[i].nmembers || t->f->iinfo[i].nparts || (!t->f->iinfo[i].ncounters && !fi->error))
 			continue; /* sums and blends count nothing of their own, nor rows whose
 				   * values are perf's (metric_delegate.h): perf's instances count */
-		groups++;
+		int n = t->f->iinfo[i].cpus_counted ? t->f->iinfo[i].cpus_counted : 1; /* a CPU's each */
+		groups += n;
 		/* what this machine's PMU lacks is not a failure: said under e, never in red */
-		failed += fi->error && !fi->absent;
+		failed += fi->error && !fi->absent ? n : 0;
 		absent += fi->absent;
 	}
 	char info[128];

@@ -70,6 +70,8 @@ struct upane {
 	int height;    /* lines drawn last frame */
 	bool expandable, expanded;
 	bool cpu_details; /* its detail rows are CPUs (not channels, links, slices) */
+	bool cpus_summed; /* its per-CPU group's socket rows count the CPUs (bind_cpu_sums.c):
+			   * no CPU's row exists until the run counts again (c) */
 	bool drew_bars; /* this draw: some block was wide enough for a bar (the rule's "bar =" needs one) */
 	bool user_chose;   /* the user expanded or collapsed it: no automatic expanding */
 	int max_cpu_rows;  /* expanded automatically into spare room: at most this many per-CPU

@@ -59,6 +59,11 @@ struct ui_options {
 	const struct ui_player *replay;       /* replaying a recording, or NULL */
 	const struct ui_catalogue *catalogue; /* or NULL: what is counted is fixed (-M, -P) */
 	bool cgroups;          /* open on the Cgroups view (-G named them) */
+	/* where a per-CPU group's rows are its sockets' (bind_cpu_sums.c), asking for its CPUs
+	 * (c) calls this and the monitor ends, for the run to count again with a row a CPU;
+	 * NULL where it cannot (a replay binds as recorded) */
+	void (*count_per_cpu)(void *ctx);
+	void *count_ctx;
 };
 
 /* The metric groups of perf's catalogue the settings file says to count (count_group=),

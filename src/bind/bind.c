@@ -5,6 +5,7 @@
  * instance_encode.c, their values made by bind_values.c. */
 #include "bind/bind.h"
 #include "bind/bind_blend.h"
+#include "bind/bind_cpu_sums.h"
 #include "bind/bind_limits.h"
 #include "profile/profile_match.h"
 #include "bind/bind_values.h"
@@ -123,22 +124,6 @@ static int capture_int(char caps[][2][64], int ncaps, const char *name)
 	return -1;
 }
 
-/* Attribute files as formula numbers, parsed without the locale (C rules always). */
-static void read_attr_values(struct instance *inst)
-{
-	const struct prof_group *g = inst->group;
-	for (int a = 0; a < g->nattrs; a++) {
-		const char *v = inst->pmu ? pmu_attr(inst->pmu, g->attrs[a]) : NULL;
-		double d = NAN;
-		if (v && !parse_double(v, &d)) {
-			diag_warn("%s/%s: '%s' is not a number; formulae using it have no value", inst->pmu->dir,
-				  g->attrs[a], v);
-			d = NAN;
-		}
-		inst->vars[group_attr_slot(g, a)] = d;
-	}
-}
-
 static void add_detail(struct instance *inst, char *line)
 {
 	inst->details = xrealloc(inst->details, sizeof(char *) * (size_t)(inst->ndetails + 1));
@@ -225,15 +210,19 @@ static int add_socket_capture(char caps[][2][64], int ncaps, int socket)
 	return ncaps + 1;
 }
 
-/* -C: does a core or software PMU count on this CPU? (An uncore PMU's cpumask stands:
- * its box counts for the machine, whichever CPU reads it.) */
-static bool cpu_in_scope(const struct session *s, const struct pmu *p, int cpu)
-{
-	return !s->some_cpus || !pmu_counts_tasks(p) || cpulist_contains(&s->only_cpus, cpu);
-}
-
 /* bind_pmu_instance's cpu for a group counting tasks: one instance, "all" of them */
 #define CPU_OF_TASKS (-2)
+
+/* The instance's events encoded; an encoding error makes it unavailable, and is said. */
+static void encode_or_say(struct session *s, struct instance *inst)
+{
+	char *err;
+	if (instance_encode(s, inst, &err) < 0) {
+		diag_warn("%s: group %s, instance %s: %s", inst->profile->path, inst->group->name, inst->name, err);
+		free(inst->unavailable);
+		inst->unavailable = err;
+	}
+}
 
 static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof, const struct prof_group *g,
 			      const struct pmu *p, char caps[][2][64], int ncaps, int cpu)
@@ -287,7 +276,7 @@ static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof,
 		instance_add_label(inst, "label", pmu_attr(p, "label") ? pmu_attr(p, "label") : "");
 	}
 	instance_alloc_arrays(inst);
-	read_attr_values(inst);
+	instance_read_attrs(inst);
 	if (g->label)
 		inst->display = expand_template(s->machine, g->label, caps, ncaps, cpu, p);
 	if (g->pci_rc)
@@ -303,12 +292,7 @@ static void bind_pmu_instance(struct session *s, int *cap, struct profile *prof,
 		free(inst->notes);
 		inst->notes = n;
 	}
-	char *err;
-	if (instance_encode(s, inst, &err) < 0) {
-		diag_warn("%s: group %s, instance %s: %s", prof->path, g->name, inst->name, err);
-		free(inst->unavailable);
-		inst->unavailable = err;
-	}
+	encode_or_say(s, inst);
 	if (!p->cpus.n && !inst->unavailable)
 		inst->unavailable = xasprintf("PMU %s has no CPU to count on (%s)", p->name,
 					      p->has_cpumask ? "its cpumask is empty or unreadable" : "no CPU is online");
@@ -369,7 +353,7 @@ static void bind_root_ports(struct session *s, int *cap, int parent)
 		inst->wanted = xmalloc(sizeof(bool) * (size_t)g->nevents);
 		memcpy(inst->wanted, wanted, sizeof(bool) * (size_t)g->nevents);
 		instance_alloc_arrays(inst);
-		read_attr_values(inst);
+		instance_read_attrs(inst);
 		inst->notes = xstrdup("");
 		for (int i = 0; i < g->nfilters; i++) /* a root port's own bit, the rest as the RC starts */
 			inst->filter_set[i] = i == f || inst->filter_set[i];
@@ -486,6 +470,7 @@ static enum model_verdict bind_group(struct session *s, int *cap, struct profile
 		return worst; /* -M chose no metric that reads it */
 	if (!group_for_this_target(s, g))
 		return worst; /* for a command's counts, or for the machine's, alone */
+	bool sums = binds_cpu_sums(s, g); /* its socket rows count, bound here */
 	for (int i = 0; i < s->machine->npmus; i++) {
 		const struct pmu *p = &s->machine->pmus[i];
 		char caps[PROFILE_MAX_CAPS][2][64];
@@ -503,11 +488,16 @@ static enum model_verdict bind_group(struct session *s, int *cap, struct profile
 			continue;
 		}
 		if (g->split == SPLIT_CPU) {
-			const struct pmu *of = g->cpus_of ? machine_find_pmu(s->machine, g->cpus_of) : NULL;
-			for (int c = 0; c < p->cpus.n; c++)
-				if ((!g->cpus_of || (of && cpulist_contains(&of->cpus, p->cpus.cpu[c]))) &&
-				    cpu_in_scope(s, p, p->cpus.cpu[c]))
-					bind_pmu_instance(s, cap, prof, g, p, caps, ncaps, p->cpus.cpu[c]);
+			struct cpulist cpus = { 0 };
+			group_cpus_on(s, g, p, &cpus);
+			int made = s->ninstances;
+			if (sums)
+				bind_cpu_sums(s, cap, prof, g, p, &cpus);
+			for (int k = made; k < s->ninstances; k++)
+				encode_or_say(s, &s->inst[k]);
+			for (int c = 0; !sums && c < cpus.n; c++)
+				bind_pmu_instance(s, cap, prof, g, p, caps, ncaps, cpus.cpu[c]);
+			cpulist_free(&cpus);
 		} else {
 			bind_pmu_instance(s, cap, prof, g, p, caps, ncaps, -1);
 			if (g->per_bit && s->inst[s->ninstances - 1].nrps)
@@ -519,7 +509,7 @@ static enum model_verdict bind_group(struct session *s, int *cap, struct profile
 	 * split into root ports: the ports are already in their RC */
 	if ((g->split != SPLIT_CPU && g->per_bit) || last == first)
 		return worst;
-	if (g->aggregate_socket) {
+	if (g->aggregate_socket && !sums) {
 		int maxsock = -1;
 		for (int i = first; i < last; i++)
 			if (s->inst[i].socket > maxsock)
@@ -530,7 +520,7 @@ static enum model_verdict bind_group(struct session *s, int *cap, struct profile
 			add_sum(s, cap, prof, g, first, last, sk, NULL, 0, 's', name);
 		}
 	}
-	if (g->aggregate_all) {
+	if (g->aggregate_all && (!sums || g->aggregate_socket)) { /* (sums: of the socket rows) */
 		char name[96];
 		snprintf(name, sizeof(name), "all%s", g->aggregate_suffix ? g->aggregate_suffix : "");
 		add_sum(s, cap, prof, g, first, last, -1, NULL, 0, 'a', name);
@@ -599,6 +589,7 @@ static void build_infos(struct session *s)
 			.labels = inst->labels, .nmembers = inst->nmembers, .members = inst->members, .nparts = inst->nparts,
 			.parts = inst->parts, .first_counter = k,
 			.ncounters = inst->ncounters, .present = inst->present, .notes = inst->notes,
+			.cpus_counted = inst->sum_kind && !inst->nmembers && !inst->nparts ? inst->cpus.n : 0,
 			.display = inst->display ? inst->display : inst->name, .ndetails = inst->ndetails, .parent = inst->parent,
 			.details = (const char *const *)inst->details,
 			/* the attribute slots of its formula variables: constant for the session */
@@ -770,6 +761,7 @@ void instance_free(struct instance *inst)
 	cpulist_free(&inst->cpus);
 	free(inst->members);
 	free(inst->parts);
+	free(inst->tally);
 	for (int e = 0; e < g->nevents; e++) {
 		free(inst->event_str[e]);
 		free(inst->event_na[e]);

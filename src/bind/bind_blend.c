@@ -30,7 +30,7 @@ static void base_name(const struct instance *inst, char *buf, size_t len)
 
 static bool blendable(const struct instance *inst, const struct profile *prof)
 {
-	return inst->profile == prof && inst->nmembers && inst->group->weight && inst->group->weight->expr;
+	return inst->profile == prof && inst->sum_kind && inst->group->weight && inst->group->weight->expr;
 }
 
 /* The sums, from i on, of other groups than those before them that share i's base name. */

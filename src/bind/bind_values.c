@@ -278,7 +278,8 @@ void bind_values(struct session *s)
 	vb.member = xcalloc((size_t)(s->ninstances ? s->ninstances : 1), sizeof(bool));
 	for (int ii = 0; ii < s->ninstances; ii++)
 		for (int k = 0; k < s->inst[ii].nmembers; k++)
-			vb.member[s->inst[ii].members[k]] = true;
+			vb.member[s->inst[ii].members[k]] = !s->inst[s->inst[ii].members[k]].sum_kind; /* not
+				* a socket row counting its CPUs, a member of "all" (bind_cpu_sums.c) */
 	for (int pi = 0; pi < s->nprofiles; pi++) {
 		struct profile *p = s->profiles[pi];
 		vb.pi = pi;
@@ -354,8 +355,8 @@ static void row_cpus(const struct session *s, const struct instance *inst, struc
 {
 	const struct machine *m = s->machine;
 	const struct pmu *of = inst->group->cpus_of ? machine_find_pmu(m, inst->group->cpus_of) : NULL;
-	for (int k = 0; !of && k < inst->nmembers; k++) {
-		const struct pmu *p = s->inst[inst->members[k]].pmu;
+	for (int k = 0; !of && k <= inst->nmembers; k++) { /* (or a socket row's own PMU) */
+		const struct pmu *p = k < inst->nmembers ? s->inst[inst->members[k]].pmu : inst->pmu;
 		if (p && !pmu_attr(p, "cpumask"))
 			of = p; /* a core PMU: its CPUs are the kind's (every CPU for a plain 'cpu') */
 	}
@@ -382,13 +383,13 @@ void bind_facts(struct session *s)
 		if (!inst->vars)
 			continue;
 		const double *f = facts;
-		if (inst->nmembers && (inst->socket >= 0 || inst->group->cpus_of || inst->group->aggregate_suffix)) {
+		if (inst->sum_kind && (inst->socket >= 0 || inst->group->cpus_of || inst->group->aggregate_suffix)) {
 			struct cpulist cpus = { 0 };
 			row_cpus(s, inst, &cpus);
 			machine_facts_of_cpus(s->machine, &cpus, row);
 			cpulist_free(&cpus);
 			f = row;
-		} else if (!inst->nmembers && !inst->nparts && inst->cpus.n) {
+		} else if (!inst->nmembers && !inst->nparts && !inst->sum_kind && inst->cpus.n) {
 			machine_facts_of_cpus(s->machine, &inst->cpus, row);
 			f = row;
 		}

@@ -287,7 +287,8 @@ void session_note_refused_groups(const struct session *s)
 		int most = 0, ninst = 0;
 		for (int j = i; j < s->ninstances; j++)
 			if (refused[j] && s->inst[j].pmu == pmu) {
-				ninst++;
+				/* a socket row counting its CPUs (bind_cpu_sums.c): each CPU's group */
+				ninst += s->inst[j].sum_kind && !s->inst[j].nmembers ? s->inst[j].cpus.n : 1;
 				most = refused[j] > most ? refused[j] : most;
 				refused[j] = 0;
 			}

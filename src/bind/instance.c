@@ -2,8 +2,11 @@
 /* instance.c - making the instances binding and blending add to a session. */
 #include "bind/instance.h"
 
+#include <math.h>
 #include <string.h>
 
+#include "base/diag.h"
+#include "base/numtext.h"
 #include "base/util.h"
 #include "bind/state.h"
 
@@ -16,6 +19,22 @@ struct instance *instance_add(struct session *s, int *cap)
 	inst->parent = -1;
 	inst->locked_filter = -1;
 	return inst;
+}
+
+/* Attribute files as formula numbers, parsed without the locale (C rules always). */
+void instance_read_attrs(struct instance *inst)
+{
+	const struct prof_group *g = inst->group;
+	for (int a = 0; a < g->nattrs; a++) {
+		const char *v = inst->pmu ? pmu_attr(inst->pmu, g->attrs[a]) : NULL;
+		double d = NAN;
+		if (v && !parse_double(v, &d)) {
+			diag_warn("%s/%s: '%s' is not a number; formulae using it have no value", inst->pmu->dir,
+				  g->attrs[a], v);
+			d = NAN;
+		}
+		inst->vars[group_attr_slot(g, a)] = d;
+	}
 }
 
 void instance_add_label(struct instance *inst, const char *key, const char *value)

@@ -12,7 +12,7 @@
 #include "base/diag.h"
 #include "base/util.h"
 #include "bind/bind.h"
-#include "bind/metric_select.h"
+#include "profile/metric_select.h"
 #include "profile/profile.h"
 #include "machine/pmu.h"
 

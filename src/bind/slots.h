@@ -48,6 +48,8 @@ struct instance_info {
 			   * no counters, its values weigh its parts' */
 	const int *parts;
 	int first_counter, ncounters; /* its counters in frame->counters */
+	int cpus_counted; /* a socket row counting its CPUs (bind_cpu_sums.c): how many, each
+			   * what a CPU's row would be; 0 otherwise */
 	const char *display; /* how a row names it: "S0 RC3 (0004:00)"; the name if no label */
 	int parent;          /* a root port's instance: its root complex's instance; -1 */
 	int ndetails;        /* what Enter shows under it (root ports, devices behind them); */

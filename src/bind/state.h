@@ -16,6 +16,7 @@
 
 struct source;
 struct clock;
+struct cpu_tally;
 struct frame;
 struct session_event;
 
@@ -185,6 +186,8 @@ struct instance {
 	double *event_coverage;
 	int nlive;
 	int *live; /* the events it may count (those -M or its root port want), in order */
+	struct cpu_tally *tally; /* a socket row counting its CPUs (bind_cpu_sums.c): the
+				  * sampler's per CPU, as their own rows would have been */
 	/* events it may read from another group's counter of the same encoding on the same
 	 * CPUs (bind/counter_share.c), in order of preference; NULL: none */
 	int nshares;
@@ -235,6 +238,11 @@ struct session {
 	 * node (per_of_cpu, indexed by CPU) beside the sockets' and the machine's; 0: none */
 	char per_kind;
 	int *per_of_cpu;
+	/* no output shows a CPU's row: a per-CPU group with sums, on more than cpu_rows_max
+	 * CPUs, binds a row per socket counting them itself (bind.c's bind_cpu_sums), not a
+	 * row per CPU and sums of them */
+	bool cpu_sums;
+	int cpu_rows_max;
 	struct encode_memo *encodings; /* while binding: the texts encoded so far */
 	bool skip_details; /* no output reads the members' values this frame (session_want_details) */
 	/* the core PMUs' cycles encodings, for the machine's cycles (engine/machine_cycles.c) */

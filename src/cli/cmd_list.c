@@ -9,7 +9,7 @@
 #include "profile/profile_match.h"
 #include "profile/catalog.h"
 #include "bind/metric_delegate.h"
-#include "bind/metric_select.h"
+#include "profile/metric_select.h"
 #include "cli/commands.h"
 #include "machine/encode.h"
 #include "machine/pcimap.h"

@@ -28,7 +28,7 @@
 #include "bind/counter_share.h"
 #include "bind/event_groups.h"
 #include "bind/metric_delegate.h"
-#include "bind/metric_select.h"
+#include "profile/metric_select.h"
 #include "profile/profile.h"
 #include "engine/runloop.h"
 #include "engine/session.h"
@@ -250,10 +250,12 @@ static bool profile_only_quiet(const struct profile *p)
 	return any;
 }
 
+static void count_per_cpu(void *run);
+
 /* The outputs of a run: batch or the monitor (unless pmutop record), and a recorder
  * (recording now with -w, or idle for the monitor's 'w' key). */
 static int add_outputs(struct options *o, struct session *s, struct runloop *loop, struct replay *rp, char *title,
-		       size_t tlen, FILE **outfile, FILE **batch_out, const struct ui_catalogue *cat)
+		       size_t tlen, FILE **outfile, FILE **batch_out, const struct ui_catalogue *cat, void *run)
 {
 	struct output *rec = NULL;
 	if (!rp && (o->record || (!o->batch && !o->serve_only))) {
@@ -325,7 +327,8 @@ static int add_outputs(struct options *o, struct session *s, struct runloop *loo
 					   recorder_default_name };
 	uo = (struct ui_options){ .interval_s = o->delay, .title = title, .machine = rp || *host ? host : o->demo,
 				  .recording = rec ? &recording : NULL, .replay = rp ? &player : NULL, .catalogue = cat,
-				  .cgroups = o->cgroup_names != NULL };
+				  .cgroups = o->cgroup_names != NULL, .count_per_cpu = rp ? NULL : count_per_cpu,
+				  .count_ctx = run };
 	struct output *ui = ui_output_new(s, &uo);
 	if (!ui)
 		return -1;
@@ -601,6 +604,37 @@ static int cat_groups(void *ctx, char ***names)
 }
 static void cat_recount(void *ctx) { ((struct run *)ctx)->restart = true; }
 
+/* The monitor's c where per-CPU groups count in their socket rows: count again, a row a CPU. */
+static void count_per_cpu(void *run)
+{
+	struct run *r = run;
+	r->restart = true;
+	r->o->per_cpu = true;
+}
+
+/* Which rows of per-CPU groups are bound (bind_cpu_sums.c). A CPU's row is bound where an
+ * output may show it: batch's -A, --per-core, --per-node and JSON, serve's --per-cpu, a
+ * recording made from the start (its replay may show them), --dry-run's plan, and the
+ * monitor's --per-cpu (its c counts again so). The monitor binds them also for a group of
+ * MONITOR_CPU_ROWS CPUs or fewer (a tall screen's lines), whose rows it shows when the
+ * screen has room. Elsewhere a group's socket rows count its CPUs themselves: memory as
+ * sockets, not CPUs. A replay binds as its recording was made. */
+#define MONITOR_CPU_ROWS 64
+static void choose_cpu_rows(const struct options *o, struct replay *rp, struct session_scope *scope)
+{
+	if (rp) {
+		char *max = replay_meta(rp, "cpu_rows_max");
+		scope->cpu_sums = max != NULL;
+		scope->cpu_rows_max = max ? atoi(max) : 0;
+		free(max);
+		return;
+	}
+	bool rows_shown = o->dry_run || o->record || o->record_only || o->per_cpu ||
+			  (o->batch && (o->format == BATCH_JSON || (o->rows != ROWS_AGGREGATED && o->rows != ROWS_PER_SOCKET)));
+	scope->cpu_sums = !rows_shown;
+	scope->cpu_rows_max = !o->batch && !o->serve_only ? MONITOR_CPU_ROWS : 0;
+}
+
 /* Count: the first frame primed, the outputs added, the loop run. The exit status. */
 static int run_loop(struct run *r, char *title, size_t tlen)
 {
@@ -637,7 +671,8 @@ static int run_loop(struct run *r, char *title, size_t tlen)
 		runloop_set_default_shown(&r->loop, session_default_values(r->s));
 	static struct ui_catalogue cat;
 	cat = (struct ui_catalogue){ r, cat_groups, cat_profile, cat_recount };
-	if (add_outputs(o, r->s, &r->loop, r->rp, title, tlen, &r->outfile, &r->batch_out, monitor_chooses(o) ? &cat : NULL) < 0)
+	if (add_outputs(o, r->s, &r->loop, r->rp, title, tlen, &r->outfile, &r->batch_out, monitor_chooses(o) ? &cat : NULL,
+			r) < 0)
 		return 1;
 	/* start-up (discovery, every profile's parse, the encodings) freed more than the run
 	 * keeps, in holes below the heap's top that free() cannot give back: give their pages
@@ -713,7 +748,8 @@ static int run_once(struct options *o, bool *restart)
 	/* (a recording's own: its meta "cpus", said as such where it is bad) */
 	bool cpus_ok = !cpus || cpus_of_option(cpus, r.m, &only, rec_cpus ? "the recording's CPUs (-C)" : "-C");
 	struct session_scope scope = { o->target != NULL || rec_who, cpus ? &only : NULL,
-				       o->rows == ROWS_PER_CORE ? 'c' : o->rows == ROWS_PER_NODE ? 'n' : 0 };
+				       o->rows == ROWS_PER_CORE ? 'c' : o->rows == ROWS_PER_NODE ? 'n' : 0, false, 0 };
+	choose_cpu_rows(o, r.rp, &scope);
 	free(rec_who);
 	free(rec_cpus);
 	if (!cpus_ok)
@@ -756,6 +792,8 @@ int pmutop_run(struct options *o)
 		int status = run_once(o, &restart);
 		if (!restart || status)
 			return run_target_end(o, status);
+		bool per_cpu = o->per_cpu; /* the monitor's c asked for CPUs' rows */
 		*o = given;
+		o->per_cpu = per_cpu;
 	}
 }

@@ -11,7 +11,7 @@
 #include "base/diag.h"
 #include "base/suggest.h"
 #include "base/util.h"
-#include "bind/metric_select.h"
+#include "profile/metric_select.h"
 #include "machine/pmu.h"
 #include "profile/catalog.h"
 #include "profile/profile.h"

@@ -12,7 +12,7 @@
 #include "base/util.h"
 #include "engine/attach.h"
 #include "bind/counter_share.h"
-#include "bind/metric_select.h"
+#include "profile/metric_select.h"
 #include "engine/session.h"
 #include "engine/source.h"
 #include "bind/state.h"

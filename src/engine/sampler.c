@@ -145,7 +145,7 @@ static void sum_weight(struct instance *inst)
 {
 	const struct prof_formula *w = inst->group->weight;
 	inst->weight = NAN;
-	if (!w || !w->expr || !inst->nmembers)
+	if (!w || !w->expr || !inst->sum_kind)
 		return;
 	for (int i = 0; i < w->ninputs; i++)
 		if (inst->event_state[w->inputs[i]] != VS_OK)
@@ -217,6 +217,96 @@ static void per_thread_means(struct instance *inst, int ncounted)
 	}
 }
 
+/* A CPU's counters, or an instance's: whether they ran, and for how long. */
+struct cpu_tally {
+	int ncum, nenabled, nen;
+	uint64_t en;
+	bool off;
+};
+
+/* Each counter's delta (counter_delta), tallied by CPU for a socket row counting its
+ * CPUs itself (by_cpu: its counters are event-major, a CPU each), else in one tally. */
+static void counter_deltas(struct instance *inst, struct frame_counter *fcs, struct cpu_tally *tally, bool by_cpu)
+{
+	int ncpu = inst->cpus.n;
+	for (int c = 0; c < inst->ncounters; c++) {
+		struct counter *ct = &inst->counters[c];
+		struct frame_counter *fc = &fcs[ct->slot];
+		struct cpu_tally *t = &tally[by_cpu ? c % ncpu : 0];
+		if (!inst->opened || inst->event_na[ct->event] || (inst->closed && inst->closed[ct->event])) {
+			memset(fc, 0, sizeof(*fc));
+			fc->state = inst->opened ? event_idle(inst, ct->event) : VS_UNAVAILABLE;
+			fc->coverage = 1.0f;
+			continue;
+		}
+		counter_delta(ct, inst->scale[ct->event], fc, inst->follows_tasks);
+		if (ct->kind == COUNTER_CUMULATIVE && ct->mem.primed) {
+			t->ncum++;
+			t->nenabled += fc->enabled > 0;
+		}
+		if (ct->kind == COUNTER_CUMULATIVE && fc->enabled && fc->raw_state == VS_OK) {
+			t->en += fc->enabled;
+			t->nen++;
+		}
+	}
+}
+
+/* An instance's counters into its variables; the interval they saw. A socket row
+ * counting its CPUs itself (bind_cpu_sums.c) sums them as the sum of the CPUs' own rows
+ * would (instance_vars' members): a CPU whose counters were not enabled (offline) is
+ * left out, not summed as zeros, of the states, #ncpus and per-thread means, and the
+ * interval is the mean of the others' own. */
+static double counters_vars(struct instance *inst, double elapsed_ns, struct frame_counter *fcs,
+			    struct frame_instance *fi)
+{
+	const struct prof_group *g = inst->group;
+	int ncpu = inst->cpus.n;
+	bool by_cpu = inst->sum_kind && ncpu > 1, tasks = inst->follows_tasks;
+	struct cpu_tally one = { 0 }, *tally = &one;
+	if (by_cpu) {
+		if (!inst->tally)
+			inst->tally = xmalloc(sizeof(*inst->tally) * (size_t)ncpu);
+		tally = inst->tally;
+		memset(tally, 0, sizeof(*tally) * (size_t)ncpu);
+	}
+	counter_deltas(inst, fcs, tally, by_cpu);
+	int non = 0;
+	double el = 0;
+	for (int k = 0; k < (by_cpu ? ncpu : 1); k++) {
+		struct cpu_tally *t = &tally[k];
+		/* perf stops a CPU's counters' enabled time while the CPU is offline */
+		t->off = inst->opened && t->ncum > 0 && t->nenabled == 0 && elapsed_ns > 0 && !tasks;
+		/* the interval as the counters themselves saw it (their enabled time between two
+		 * reads), not the clock's: a read that came late (moved to a busy CPU to read it
+		 * there) then covers a longer time and says so, and its rate stays right. A
+		 * task's are enabled only while it runs: its rates are over the clock's */
+		if (!t->off) {
+			non++;
+			el += t->nen && elapsed_ns > 0 && !tasks ? (double)t->en / t->nen : elapsed_ns;
+		}
+	}
+	for (int c = 0; c < inst->ncounters; c++) {
+		const struct counter *ct = &inst->counters[c];
+		const struct frame_counter *fc = &fcs[ct->slot];
+		if (by_cpu && tally[c % ncpu].off)
+			continue;
+		inst->vars[ct->event] += fc->delta;
+		inst->event_state[ct->event] = worse(inst->event_state[ct->event], (enum value_state)fc->state);
+		if (fc->coverage < inst->event_coverage[ct->event])
+			inst->event_coverage[ct->event] = fc->coverage;
+	}
+	inst->vars[g->nevents + VAR_NCPUS] = by_cpu ? non : ncpu;
+	if (inst->skip_next || (by_cpu && !non))
+		for (int k = 0; k < inst->nlive; k++)
+			inst->event_state[inst->live[k]] =
+				by_cpu && !non ? VS_UNAVAILABLE : worse(inst->event_state[inst->live[k]], VS_NO_VALUE);
+	if (by_cpu)
+		per_thread_means(inst, non);
+	fi->counting = inst->opened && (!by_cpu || non);
+	inst->off = inst->opened && !non;
+	return non ? el / non : elapsed_ns;
+}
+
 static void instance_vars(struct session *s, struct instance *inst, double elapsed_ns, struct frame_counter *fcs,
 			  struct frame_instance *fi)
 {
@@ -256,46 +346,7 @@ static void instance_vars(struct session *s, struct instance *inst, double elaps
 		if (nel)
 			elapsed_ns = el / nel;
 	} else {
-		uint64_t en = 0;
-		int nen = 0, ncum = 0, nenabled = 0;
-		bool tasks = inst->follows_tasks;
-		for (int c = 0; c < inst->ncounters; c++) {
-			struct counter *ct = &inst->counters[c];
-			struct frame_counter *fc = &fcs[ct->slot];
-			if (!inst->opened || inst->event_na[ct->event] || (inst->closed && inst->closed[ct->event])) {
-				memset(fc, 0, sizeof(*fc));
-				fc->state = inst->opened ? event_idle(inst, ct->event) : VS_UNAVAILABLE;
-				fc->coverage = 1.0f;
-			} else {
-				counter_delta(ct, inst->scale[ct->event], fc, inst->follows_tasks);
-				if (ct->kind == COUNTER_CUMULATIVE && ct->mem.primed) {
-					ncum++;
-					nenabled += fc->enabled > 0;
-				}
-				if (ct->kind == COUNTER_CUMULATIVE && fc->enabled && fc->raw_state == VS_OK) {
-					en += fc->enabled;
-					nen++;
-				}
-			}
-			inst->vars[ct->event] += fc->delta;
-			inst->event_state[ct->event] = worse(inst->event_state[ct->event], (enum value_state)fc->state);
-			if (fc->coverage < inst->event_coverage[ct->event])
-				inst->event_coverage[ct->event] = fc->coverage;
-		}
-		inst->vars[g->nevents + VAR_NCPUS] = inst->cpus.n;
-		if (inst->skip_next) {
-			for (int k = 0; k < inst->nlive; k++)
-				inst->event_state[inst->live[k]] = worse(inst->event_state[inst->live[k]], VS_NO_VALUE);
-		}
-		fi->counting = inst->opened;
-		/* perf stops a CPU's counters' enabled time while the CPU is offline */
-		inst->off = inst->opened && ncum > 0 && nenabled == 0 && elapsed_ns > 0 && !tasks;
-		/* the interval as the counters themselves saw it (their enabled time between two
-		 * reads), not the clock's: a read that came late (moved to a busy CPU to read it
-		 * there) then covers a longer time and says so, and its rate stays right. A
-		 * task's are enabled only while it runs: its rates are over the clock's */
-		if (nen && elapsed_ns > 0 && !tasks)
-			elapsed_ns = (double)en / nen;
+		elapsed_ns = counters_vars(inst, elapsed_ns, fcs, fi);
 	}
 	inst->vars[g->nevents + VAR_ELAPSED_NS] = elapsed_ns;
 	inst->vars[g->nevents + VAR_ELAPSED_S] = elapsed_ns / 1e9;

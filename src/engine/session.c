@@ -50,7 +50,7 @@ static void alloc_frame(struct session *s, struct frame *f)
 
 struct session *session_new(const struct machine *m, struct profile **profiles, int nprofiles)
 {
-	return session_new_scoped(m, profiles, nprofiles, &(struct session_scope){ false, NULL, 0 });
+	return session_new_scoped(m, profiles, nprofiles, &(struct session_scope){ false, NULL, 0, false, 0 });
 }
 
 struct session *session_new_scoped(const struct machine *m, struct profile **profiles, int nprofiles,
@@ -61,6 +61,8 @@ struct session *session_new_scoped(const struct machine *m, struct profile **pro
 	s->count_tasks = scope->tasks;
 	if ((s->some_cpus = scope->cpus != NULL))
 		cpulist_copy(&s->only_cpus, scope->cpus);
+	s->cpu_sums = scope->cpu_sums;
+	s->cpu_rows_max = scope->cpu_rows_max;
 	if ((s->per_kind = scope->per))
 		s->per_of_cpu = scope->per == 'c' ? machine_cores(m) : machine_nodes(m);
 	s->nprofiles = nprofiles;

@@ -50,6 +50,11 @@ struct session_scope {
 				     * group one instance ("all") following them on any CPU */
 	const struct cpulist *cpus; /* -C: only these CPUs; NULL: every one */
 	char per;                   /* 'c' --per-core, 'n' --per-node: those sums too; 0 */
+	/* no output shows a CPU's row: a per-CPU group of more than cpu_rows_max CPUs counts
+	 * them in its socket rows, with no row per CPU (memory as sockets, not CPUs); false:
+	 * each CPU a row, its sums summing them (-A, recordings) */
+	bool cpu_sums;
+	int cpu_rows_max;
 };
 struct session *session_new_scoped(const struct machine *m, struct profile **profiles, int nprofiles,
 				   const struct session_scope *scope);

@@ -25,7 +25,7 @@
 #include "base/cpulist.h"
 #include "base/util.h"
 #include "config.h"
-#include "bind/metric_select.h"
+#include "profile/metric_select.h"
 #include "engine/session.h"
 #include "machine/snapshot.h"
 #include "engine/output.h"
@@ -145,6 +145,10 @@ static void build_statics(struct recorder *r, const struct frame *f)
 		char cpus[4096];
 		cpulist_format(&r->s->only_cpus, cpus, sizeof(cpus));
 		add_row(&r->meta, &r->nmeta, 2, "cpus", cpus);
+	}
+	if (r->s->cpu_sums) { /* per-CPU groups in their socket rows: a replay binds them so */
+		snprintf(num, sizeof(num), "%d", r->s->cpu_rows_max);
+		add_row(&r->meta, &r->nmeta, 2, "cpu_rows_max", num);
 	}
 	snprintf(num, sizeof(num), "%d", f->ncounters);
 	add_row(&r->meta, &r->nmeta, 2, "ncounters", num);

@@ -22,7 +22,7 @@
 #include "base/diag.h"
 #include "base/timetext.h"
 #include "base/util.h"
-#include "bind/metric_select.h"
+#include "profile/metric_select.h"
 #include "profile/profile.h"
 #include "engine/session.h"
 #include "machine/encode.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* metric_select.c - -M: chosen metrics, what they read, and the events they need. */
-#include "bind/metric_select.h"
+#include "profile/metric_select.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 
 #include "base/suggest.h"
 #include "base/util.h"
-#include "bind/bind.h"
+#include "profile/profile_match.h"
 #include "profile/profile.h"
 #include "machine/pmu.h"
 
