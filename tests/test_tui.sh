@@ -774,6 +774,7 @@ quit_ok "spr quit"
 # more than 64 CPUs (the Tegra410 demo's 144): a per-CPU group counts in its socket rows,
 # no row a CPU (bind_cpu_sums.c: memory as sockets), until c counts again with a row a
 # CPU and opens the pane showing them
+cd "$scratch" # (w's recording goes here)
 PMUTOP_ARGS="--demo -d 0.2"
 start 120 40 LANG=C.UTF-8
 see "Tegra410: each CPU's counters, as perf's groups a CPU" "^ 207 counter groups"
@@ -783,12 +784,28 @@ keys Enter
 see "Tegra410: TopDown offers to count per CPU" "c: count per CPU"
 screen
 grep -q "^ cpu[0-9]" "$scratch/screen.txt" && fail "Tegra410: CPU rows before c" || ok
+rm -f "$scratch"/pmutop-*.pmrec
+keys w # a recording of socket rows: its replay binds so, and says -A has no CPU's row
+wait_for "REC pmutop-.*pmrec ([3-9] samples)" 10
+text 'c'
+see "Tegra410: not while recording" "stop recording (w) before counting per CPU"
+keys w
+see "Tegra410: recording stopped" "recording stopped"
 text 'c'
 see "Tegra410: c counts again and shows every CPU" "showing every CPU"
 see "Tegra410: a row a CPU" "^ cpu3 "
 see "Tegra410: the same counters" "^ 207 counter groups"
 keys q
 quit_ok "Tegra410 counted per CPU"
+rec=$(ls "$scratch"/pmutop-*.pmrec 2> /dev/null | head -n 1)
+"$PMUTOP" record --info "$rec" > "$scratch/sums-info.txt" 2>&1
+expect_grep "Tegra410: the recording says how it counted" "^cpu rows  *none: per-CPU groups counted in their socket rows" "$scratch/sums-info.txt"
+"$PMUTOP" -r "$rec" -b --format csv -A > "$scratch/sums-replay.csv" 2> "$scratch/sums-replay.err"
+expect_eq "Tegra410: its replay: exit status" $? 0
+expect_grep "Tegra410: its replay's socket rows" ",topdown.retiring,socket0,[0-9]" "$scratch/sums-replay.csv"
+grep -q ",cpu[0-9]*," "$scratch/sums-replay.csv" && fail "Tegra410: a replay of socket rows printed CPU rows" || ok
+expect_grep "Tegra410: -A on it says why no CPU's row" "no CPU's row was kept" "$scratch/sums-replay.err"
+cd - > /dev/null
 
 # a multiplexed group: values scaled and marked, the coverage said
 printf '[pmu nvidia_ucf_pmu_*]\nrunning = 0.5\n' > "$scratch/mux.ini"

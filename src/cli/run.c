@@ -22,6 +22,7 @@
 #include "cli/options.h"
 #include "cli/run_profiles.h"
 #include "cli/run_target.h"
+#include "cli/run_rows.h"
 #include "cli/run_who.h"
 #include "base/cpulist.h"
 #include "profile/catalog.h"
@@ -612,28 +613,6 @@ static void count_per_cpu(void *run)
 	r->o->per_cpu = true;
 }
 
-/* Which rows of per-CPU groups are bound (bind_cpu_sums.c). A CPU's row is bound where an
- * output may show it: batch's -A, --per-core, --per-node and JSON, serve's --per-cpu, a
- * recording made from the start (its replay may show them), --dry-run's plan, and the
- * monitor's --per-cpu (its c counts again so). The monitor binds them also for a group of
- * MONITOR_CPU_ROWS CPUs or fewer (a tall screen's lines), whose rows it shows when the
- * screen has room. Elsewhere a group's socket rows count its CPUs themselves: memory as
- * sockets, not CPUs. A replay binds as its recording was made. */
-#define MONITOR_CPU_ROWS 64
-static void choose_cpu_rows(const struct options *o, struct replay *rp, struct session_scope *scope)
-{
-	if (rp) {
-		char *max = replay_meta(rp, "cpu_rows_max");
-		scope->cpu_sums = max != NULL;
-		scope->cpu_rows_max = max ? atoi(max) : 0;
-		free(max);
-		return;
-	}
-	bool rows_shown = o->dry_run || o->record || o->record_only || o->per_cpu ||
-			  (o->batch && (o->format == BATCH_JSON || (o->rows != ROWS_AGGREGATED && o->rows != ROWS_PER_SOCKET)));
-	scope->cpu_sums = !rows_shown;
-	scope->cpu_rows_max = !o->batch && !o->serve_only ? MONITOR_CPU_ROWS : 0;
-}
 
 /* Count: the first frame primed, the outputs added, the loop run. The exit status. */
 static int run_loop(struct run *r, char *title, size_t tlen)
@@ -749,7 +728,7 @@ static int run_once(struct options *o, bool *restart)
 	bool cpus_ok = !cpus || cpus_of_option(cpus, r.m, &only, rec_cpus ? "the recording's CPUs (-C)" : "-C");
 	struct session_scope scope = { o->target != NULL || rec_who, cpus ? &only : NULL,
 				       o->rows == ROWS_PER_CORE ? 'c' : o->rows == ROWS_PER_NODE ? 'n' : 0, false, 0 };
-	choose_cpu_rows(o, r.rp, &scope);
+	run_choose_cpu_rows(o, r.rp, &scope);
 	free(rec_who);
 	free(rec_cpus);
 	if (!cpus_ok)

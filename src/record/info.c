@@ -103,6 +103,9 @@ int record_info(const char *path, struct textbuf *out, char **err)
 	put_meta(out, st);
 	int status = put_range(out, st);
 	textbuf_printf(out, "counters    %d\n", store_ncounters(st));
+	char *max = store_meta(st, "cpu_rows_max"); /* bind_cpu_sums.c: the monitor's, past that */
+	textbuf_printf(out, "cpu rows    %s\n", max ? "none: per-CPU groups counted in their socket rows" : "kept");
+	free(max);
 	textbuf_printf(out, "tasks       %s\n", rec_tasks_recorded(st, REC_TASKS) ? "kept (replay with T, or -r FILE -b --tasks N)" : "none");
 	textbuf_printf(out, "cgroups     %s\n",
 		       rec_tasks_recorded(st, REC_CGROUPS) ? "kept (replay with G, or -r FILE -b --cgroups[=N])" : "none");
