@@ -250,15 +250,9 @@ static char *one_event_tree(const char *pmu, const char *type, const char *which
 	return root;
 }
 
-START_TEST(cpu_offline_leaves_the_aggregate)
+/* The fake core counting for s, both CPUs online, its first second sampled. */
+static void core_first_second(struct session *s)
 {
-	char *root = one_event_tree("fake_core", "44", "cpus", "0-1", "ins=event=0x8");
-	put_file(root, "sys/devices/system/cpu/online", "0-1\n");
-	struct machine *m = machine_discover(root);
-	struct profile *p = profile_from_text("[group c]\npmu = fake_core\nper = cpu\naggregate = all\nevents = ins\n"
-					      "[metric c.ips]\nformula = ins / elapsed_s\n");
-	struct profile *ps[1] = { p };
-	struct session *s = session_new(m, ps, 1);
 	struct source *src = xcalloc(1, sizeof(*src));
 	src->ops = &core_ops;
 	session_add_source(s, src);
@@ -268,6 +262,18 @@ START_TEST(cpu_offline_leaves_the_aggregate)
 	session_start(s, SEC);
 	core_second();
 	session_sample(s, 2 * SEC);
+}
+
+START_TEST(cpu_offline_leaves_the_aggregate)
+{
+	char *root = one_event_tree("fake_core", "44", "cpus", "0-1", "ins=event=0x8");
+	put_file(root, "sys/devices/system/cpu/online", "0-1\n");
+	struct machine *m = machine_discover(root);
+	struct profile *p = profile_from_text("[group c]\npmu = fake_core\nper = cpu\naggregate = all\nevents = ins\n"
+					      "[metric c.ips]\nformula = ins / elapsed_s\n");
+	struct profile *ps[1] = { p };
+	struct session *s = session_new(m, ps, 1);
+	core_first_second(s);
 	ck_assert_double_eq_tol(value_of(s, "c.ips", "all")->value, 2000.0, 1e-9);
 	/* CPU 1 goes offline: its row is not counted, "all" is CPU 0's alone, not halved */
 	cpu_online[1] = false;
@@ -317,15 +323,7 @@ START_TEST(cpu_offline_leaves_the_counting_row)
 	ck_assert_int_eq(s->ninstances, 1); /* no CPU's row: "all" alone, counting both */
 	ck_assert_str_eq(s->inst[0].name, "all");
 	ck_assert_int_eq(s->inst[0].ncounters, 4);
-	struct source *src = xcalloc(1, sizeof(*src));
-	src->ops = &core_ops;
-	session_add_source(s, src);
-	memset(core_value, 0, sizeof(core_value));
-	memset(core_enabled, 0, sizeof(core_enabled));
-	cpu_online[0] = cpu_online[1] = true;
-	session_start(s, SEC);
-	core_second();
-	session_sample(s, 2 * SEC);
+	core_first_second(s);
 	ck_assert_double_eq_tol(value_of(s, "c.ips", "all")->value, 2000.0, 1e-9);
 	ck_assert_double_eq_tol(value_of(s, "c.ips_per_cpu", "all")->value, 1000.0, 1e-9);
 	ck_assert_double_eq_tol(value_of(s, "c.tsc_rate", "all")->value, 1000.0, 1e-9); /* a thread's, not 2 */

@@ -226,6 +226,20 @@ expect_grep "localhost is the loopback, the bound port said" "serving http://127
 "$PMUTOP" serve --demo --listen :0 -n 1 -d 0.1 > /dev/null 2> where.err
 expect_grep "every address: said, with a warning" "serving http://0.0.0.0:[1-9][0-9]*/metrics .*on every address.*no authentication" where.err
 
+# a socket row counting its CPUs (bind_cpu_sums.c: serve without --per-cpu, no CPU's
+# row) is the same series as the sum of the CPUs' rows (--per-cpu): the same names and
+# labels, no pmu label a sum has not
+for how in sums percpu; do
+    if [ $how = sums ]; then serve_bg rows-$how.err --demo; else serve_bg rows-$how.err --demo --per-cpu; fi
+    dpid=$served_pid dport=$served_port
+    rows_scraped() { curl -sf "http://127.0.0.1:$dport/metrics" > "rows-$how.txt" && grep -q '_per_second{' "rows-$how.txt"; }
+    wait_until "serve $how: a scrape" 10 rows_scraped
+    stop_demo
+    grep -v '^#' "rows-$how.txt" | grep -v 'cpu="' | sed 's/ [^ ]*$//' | sort > "series-$how.txt"
+done
+expect_eq "socket rows counting their CPUs: the series of the CPUs' sums" "$(diff series-percpu.txt series-sums.txt | head -5)" ""
+[ "$(wc -l < series-sums.txt)" -gt 100 ] && ok || fail "serve --demo: $(wc -l < series-sums.txt) series"
+
 # label values from files (a sensor label with quotes, a backslash) are escaped, and the
 # exposition still passes promtool
 cp -R "$tree" esc

@@ -152,7 +152,7 @@ static bool per_cpu_instance(const struct instance_info *ii)
 static void instance_labels(const struct instance_info *ii, char *buf, size_t len)
 {
 	buf[0] = '\0';
-	if (ii->pmu)
+	if (ii->pmu && !ii->sum_kind) /* a socket row counting its CPUs (bind_cpu_sums.c) is a sum's series */
 		prom_label(buf, len, "pmu", ii->pmu);
 	for (int k = 0; k < ii->nlabels; k++) /* "instance" is Prometheus's own */
 		prom_label(buf, len, strcmp(ii->labels[k].key, "instance") ? ii->labels[k].key : "pmu_instance",
