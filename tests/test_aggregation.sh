@@ -103,7 +103,13 @@ tsc=tma_info_system_core_frequency,tma_info_system_cpu_utilization,tma_info_thre
 "$PMUTOP" --demo spr -b -n 4 --fake-clock --format csv -M $tsc -A > every-tsc.csv 2>> tsc.err
 grep -q "tma_info_system_core_frequency,socket0,2\.[0-9]" sums-tsc.csv && ok ||
     fail "SPR: no 2.x GHz core frequency on socket0's row counting its CPUs: $(head -c 300 sums-tsc.csv tsc.err)"
-python3 - $demos tsc <<'PY' > sums.out 2>&1
+# ... and a hybrid's (Alder Lake's P- and E-cores: each kind's socket rows, the machine's
+# a blend of the two weighed by their slots)
+sh "$TOP_SRCDIR/tests/fixtures/gen-cpu.sh" adl adl 2 8 > /dev/null
+"$PMUTOP" --sim --sysfs-root adl -P topdown -P core -b -n 3 --fake-clock --format csv > sums-adl.csv 2> adl.err
+"$PMUTOP" --sim --sysfs-root adl -P topdown -P core -b -n 3 --fake-clock --format csv -A > every-adl.csv 2>> adl.err
+expect_grep "ADL: a blend of socket rows counting their CPUs" ",topdown.retiring,all,[0-9]" sums-adl.csv
+python3 - $demos tsc adl <<'PY' > sums.out 2>&1
 import csv, sys
 bad = []
 def rows(f):
@@ -115,7 +121,7 @@ def rows(f):
     return out
 for d in sys.argv[1:]:
     every = rows("every-%s.csv" % d)
-    for how in ("sums", "persocket", "c03") if d != "tsc" else ("sums",):
+    for how in ("sums", "persocket", "c03") if d not in ("tsc", "adl") else ("sums",):
         ref = rows("c03every-%s.csv" % d) if how == "c03" else every
         got = rows("%s-%s.csv" % (how, d))
         if not got:
