@@ -344,6 +344,16 @@ START_TEST(cpu_offline_leaves_the_counting_row)
 	ck_assert_double_eq_tol(value_of(s, "c.ips", "all")->value, 2000.0, 1e-9);
 	session_free(s);
 	profile_free(p);
+	/* CPUs of no known socket (no topology files) are in no socket's sum: a group with
+	 * socket sums keeps its CPUs' rows, or they would be lost from "all" */
+	p = profile_from_text("[group c]\npmu = fake_core\nper = cpu\naggregate = socket all\nevents = ins\n"
+			      "[metric c.ips]\nformula = ins / elapsed_s\n");
+	ps[0] = p;
+	s = session_new_scoped(m, ps, 1, &(struct session_scope){ .cpu_sums = true });
+	ck_assert_int_eq(s->ninstances, 3);
+	ck_assert_str_eq(s->inst[0].name, "cpu0");
+	session_free(s);
+	profile_free(p);
 	machine_free(m);
 }
 END_TEST

@@ -44,7 +44,7 @@ bool binds_cpu_sums(const struct session *s, const struct prof_group *g)
 {
 	if (!s->cpu_sums || g->split != SPLIT_CPU)
 		return false;
-	int npmus = 0, ncpus = 0;
+	int npmus = 0, ncpus = 0, unplaced = 0;
 	for (int i = 0; i < s->machine->npmus; i++) {
 		const struct pmu *p = &s->machine->pmus[i];
 		char caps[PROFILE_MAX_CAPS][2][64];
@@ -56,9 +56,11 @@ bool binds_cpu_sums(const struct session *s, const struct prof_group *g)
 		group_cpus_on(s, g, p, &cpus);
 		npmus++;
 		ncpus += cpus.n;
+		for (int k = 0; k < cpus.n; k++) /* a CPU of no known socket is in no socket's sum */
+			unplaced += machine_socket_of(s->machine, cpus.cpu[k]) < 0;
 		cpulist_free(&cpus);
 	}
-	return cpu_sums_apply(s, g, npmus, ncpus);
+	return !(unplaced && g->aggregate_socket) && cpu_sums_apply(s, g, npmus, ncpus);
 }
 
 /* One row counting cpus on p: a socket's ('s') or the machine's ('a'). */
