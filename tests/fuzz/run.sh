@@ -42,10 +42,12 @@ for t in ${FUZZ_TARGETS:-profile expr encode model record recording time sysfs h
         -o "$out/fuzz_$t" "$top/tests/fuzz/fuzz_$t.c" $src $inih $extra -lm
     mkdir -p "$out/corpus-$t"
     cd "$top"
-    # -rss_limit_mb: an input that makes a target hold hundreds of MB is a finding too;
-    # ASan's quarantine of freed memory (256 MB by default) is not: a fast target filled
-    # it and went past the limit as it finished (fuzz_encode: 576 MB, 24 MB of it live)
-    if ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=64}" "$out/fuzz_$t" -max_total_time="$secs" ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} -max_len=4096 -rss_limit_mb=512 -print_final_stats=0 \
+    # -malloc_limit_mb: an input that asks hundreds of MB at once is a finding; the
+    # process's RSS is not one at 512 MB: ASan's quarantine of freed memory (256 MB by
+    # default) and its allocator's caches grow with a fast target's inputs (fuzz_encode:
+    # 576 MB, 24 MB of it live; fuzz_regex in CI's three seconds: 622 MB, 24 MB live, each
+    # input of its corpus 32 MB alone), so as the hour runs: 1 GB, the quarantine 16 MB
+    if ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=16}" "$out/fuzz_$t" -max_total_time="$secs" ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} -max_len=4096 -rss_limit_mb=1024 -malloc_limit_mb=512 -print_final_stats=0 \
         "$out/corpus-$t" "$top/tests/fuzz/corpus/$t" > "$out/fuzz_$t.log" 2>&1; then
         echo "fuzz_$t: $(grep -o 'Done [0-9]* runs' "$out/fuzz_$t.log" | tail -n 1), no crash"
     else
