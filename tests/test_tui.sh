@@ -797,6 +797,22 @@ see "Tegra410: a row a CPU" "^ cpu3 "
 see "Tegra410: the same counters" "^ 207 counter groups"
 keys q
 quit_ok "Tegra410 counted per CPU"
+# the size is the monitor's (ui/term_size.c: curses' own screen is one cell): LINES and
+# COLUMNS where set, as curses takes them, junk ignored (the terminal's then)
+PMUTOP_ARGS="--demo"
+start 100 30 LANG=C.UTF-8 LINES=20 COLUMNS=70
+see "LINES=20 COLUMNS=70: the key bar on line 20" "F1Help"
+screen
+expect_eq "LINES=20: the key bar's line" "$(grep -n "^F1Help" "$scratch/screen.txt" | cut -d: -f1)" 20
+expect_eq "COLUMNS=70: the widest line" "$(LC_ALL=C.UTF-8 wc -L < "$scratch/screen.txt")" 70
+keys q
+quit_ok "LINES/COLUMNS quit"
+start 100 30 LANG=C.UTF-8 LINES=junk COLUMNS=99999999
+see "junk LINES/COLUMNS: the terminal's size" "F1Help"
+screen
+expect_eq "junk LINES: the key bar on the terminal's last line" "$(grep -n "^F1Help" "$scratch/screen.txt" | cut -d: -f1)" 30
+keys q
+quit_ok "junk LINES/COLUMNS quit"
 rec=$(ls "$scratch"/pmutop-*.pmrec 2> /dev/null | head -n 1)
 "$PMUTOP" record --info "$rec" > "$scratch/sums-info.txt" 2>&1
 expect_grep "Tegra410: the recording says how it counted" "^cpu rows  *none: per-CPU groups counted in their socket rows" "$scratch/sums-info.txt"

@@ -23,11 +23,14 @@ static void on_winch(int sig)
 	winched = 1;
 }
 
+/* A size in the environment: a whole number of lines (columns) a terminal may have (a
+ * struct winsize field's), else none (0), as curses ignores what is not a number. */
 static int env_number(const char *name)
 {
 	const char *v = getenv(name);
-	int n = v ? atoi(v) : 0;
-	return n > 0 ? n : 0;
+	char *end;
+	long n = v ? strtol(v, &end, 10) : 0;
+	return v && end != v && !*end && n > 0 && n <= 65535 ? (int)n : 0;
 }
 
 void term_size_measure(FILE *out)
